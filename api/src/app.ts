@@ -1,0 +1,47 @@
+import express, { type Express } from 'express';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from './deps.ts';
+import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+
+/** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
+export function createApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 100) : randomUUID()),
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/api/health' },
+    }),
+  );
+  app.use(express.json({ limit: '100kb' }));
+
+  const api = express.Router();
+  api.use('/health', healthRoutes(deps));
+  api.use(notFoundHandler);
+  app.use('/api', api);
+
+  app.use('/uploads', express.static(path.resolve(config.uploadsDir), { index: false, fallthrough: false, maxAge: '7d' }));
+
+  const webDist = path.resolve(config.webDistDir);
+  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    // The single-page app owns every other GET path (client-side routes).
+    app.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, (_req, res) => {
+      res.sendFile(path.join(webDist, 'index.html'));
+    });
+  }
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

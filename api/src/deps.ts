@@ -1,0 +1,12 @@
+import type { AppConfig, Db, Logger, Queues, Redis } from '@shop/core';
+import type { PublicClient } from 'viem';
+
+/** Everything the HTTP app needs; built by server.ts, or by a test with its own services. */
+export type AppDeps = {
+  config: AppConfig;
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  chain: PublicClient;
+  logger: Logger;
+};

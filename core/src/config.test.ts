@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('gives development safe defaults', () => {
+    const config = loadConfig({ NODE_ENV: 'development' });
+    expect(config.paymentConfirmations).toBe(1);
+    expect(config.chainId).toBe(1);
+    expect(config.cashoutMinimum).toBe('20');
+    expect(config.seedAdminPassword).toBeTruthy();
+  });
+
+  it('refuses to start in production without secrets, naming each variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    try {
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop' });
+    } catch (err) {
+      const message = (err as Error).message;
+      for (const name of ['REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET']) expect(message).toContain(name);
+      expect(message).not.toContain('DATABASE_URL');
+    }
+  });
+
+  it('uses 12 confirmations on mainnet production and rejects malformed values', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://db/shop',
+      REDIS_URL: 'redis://cache:6379',
+      ETH_RPC_URL: 'https://rpc.example.org',
+      RECEIVING_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      JWT_SECRET: 'x'.repeat(40),
+    });
+    expect(config.paymentConfirmations).toBe(12);
+    expect(config.cookieSecure).toBe(true);
+    expect(() => loadConfig({ RECEIVING_ADDRESS: '0x123' })).toThrow(/RECEIVING_ADDRESS/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/**
+ * Configuration, parsed once from the environment. Every variable is documented in
+ * `.env.example`. Development and test get safe defaults; production must set every
+ * secret and every address explicitly (fail fast, naming the variable).
+ */
+const DEV_JWT_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
+// Anvil's second dev account: a fine receiving address on the local chain only.
+const DEV_RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+export const CHAINLINK_ETH_USD_FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+const decimalString = z.string().regex(/^\d+(\.\d{1,2})?$/, 'must be a non-negative amount with at most 2 decimals');
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+    PUBLIC_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('shop'),
+    ETH_RPC_URL: z.string().url().optional(),
+    CHAIN_ID: z.coerce.number().int().positive().default(1),
+    RECEIVING_ADDRESS: address.optional(),
+    ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
+    PRICE_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(3600),
+    PRICE_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
+    PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
+    QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
+    PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
+    LATE_PAYMENT_HOURS: z.coerce.number().int().min(1).default(24),
+    REFERRAL_REWARD_PERCENT: decimalString.default('10'),
+    CASHOUT_MINIMUM: decimalString.default('20'),
+    DAILY_CREDIT_CRON: z.string().default('0 0 * * *'),
+    DAILY_CREDIT_TZ: z.string().default('UTC'),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    COOKIE_SECURE: bool.optional(),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().default('ETH Shop <no-reply@eth-shop.local>'),
+    MAIL_DIR: z.string().default('.data/mail'),
+    OPERATOR_EMAIL: z.string().email().default('operator@eth-shop.local'),
+    UPLOADS_DIR: z.string().default('uploads'),
+    UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+    WEB_DIST_DIR: z.string().default('web/dist'),
+    SERVE_WEB: bool.optional(),
+    RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+    SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET'] as const;
+    for (const key of required) {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+  });
+
+export type AppConfig = ReturnType<typeof buildConfig>;
+
+function buildConfig(env: z.infer<typeof schema>) {
+  const dev = env.NODE_ENV !== 'production';
+  return Object.freeze({
+    env: env.NODE_ENV,
+    isProduction: !dev,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL,
+    databaseUrl: env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/shop',
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    queuePrefix: env.QUEUE_PREFIX,
+    ethRpcUrl: env.ETH_RPC_URL ?? 'http://127.0.0.1:8545',
+    chainId: env.CHAIN_ID,
+    receivingAddress: (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`,
+    ethUsdFeedAddress: env.ETH_USD_FEED_ADDRESS as `0x${string}`,
+    priceMaxAgeSeconds: env.PRICE_MAX_AGE_SECONDS,
+    priceCacheSeconds: env.PRICE_CACHE_SECONDS,
+    paymentConfirmations: env.PAYMENT_CONFIRMATIONS ?? (dev ? 1 : 12),
+    quoteTtlSeconds: env.QUOTE_TTL_SECONDS,
+    paymentWindowMinutes: env.PAYMENT_WINDOW_MINUTES,
+    latePaymentHours: env.LATE_PAYMENT_HOURS,
+    referralRewardPercent: env.REFERRAL_REWARD_PERCENT,
+    cashoutMinimum: env.CASHOUT_MINIMUM,
+    dailyCreditCron: env.DAILY_CREDIT_CRON,
+    dailyCreditTz: env.DAILY_CREDIT_TZ,
+    jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    sessionDays: env.SESSION_DAYS,
+    cookieSecure: env.COOKIE_SECURE ?? !dev,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    mailDir: env.MAIL_DIR,
+    operatorEmail: env.OPERATOR_EMAIL,
+    uploadsDir: env.UPLOADS_DIR,
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    webDistDir: env.WEB_DIST_DIR,
+    serveWeb: env.SERVE_WEB ?? true,
+    rateLimitAuthPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
+    seedAdminEmail: env.SEED_ADMIN_EMAIL,
+    seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
+  });
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses configuration from an environment; throws a ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return buildConfig(parsed.data);
+}
+
+let cached: AppConfig | undefined;
+/** The process-wide configuration, parsed on first use. */
+export function getConfig(): AppConfig {
+  cached ??= loadConfig();
+  return cached;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { formatEth, roundMoney, toCents } from './money.ts';
+
+describe('money', () => {
+  it('rounds half up to 2 decimals without float noise', () => {
+    expect(roundMoney(0.1 + 0.2)).toBe('0.30');
+    expect(roundMoney('1.005')).toBe('1.01');
+    expect(roundMoney(2.675)).toBe('2.68');
+    expect(roundMoney('19.994')).toBe('19.99');
+    expect(roundMoney(7)).toBe('7.00');
+    expect(toCents('-3.5')).toBe(-350n);
+  });
+
+  it('formats wei as ETH with 6 decimals', () => {
+    expect(formatEth(1_234_567_890_123_456_789n)).toBe('1.234568');
+    expect(formatEth('1000000000000')).toBe('0.000001');
+    expect(formatEth(0n)).toBe('0.000000');
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Exact decimal helpers for USD amounts as strings/numbers with at most 2 decimals.
+ * Rounding is half up, on integer cents, never on binary floats.
+ */
+export function toCents(value: number | string): bigint {
+  const text = typeof value === 'number' ? numberToPlain(value) : value.trim();
+  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new Error(`not a decimal amount: ${text}`);
+  const [, sign, whole = '0', frac = ''] = match;
+  let cents = BigInt(whole) * 100n + BigInt((frac + '00').slice(0, 2));
+  if ((frac[2] ?? '0') >= '5') cents += 1n;
+  return sign ? -cents : cents;
+}
+
+export function centsToString(cents: bigint): string {
+  const negative = cents < 0n;
+  const abs = negative ? -cents : cents;
+  const whole = abs / 100n;
+  const frac = (abs % 100n).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}${whole}.${frac}`;
+}
+
+/** Rounds to 2 decimals, half up, and returns the fixed-2 string ("12.50"). */
+export function roundMoney(value: number | string): string {
+  return centsToString(toCents(value));
+}
+
+function numberToPlain(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite amount: ${value}`);
+  // toPrecision(15) strips binary noise (0.1 + 0.2 -> 0.300000000000000) before rounding.
+  const text = Number(value.toPrecision(15)).toString();
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** wei (as bigint or decimal string) -> ETH with exactly `decimals` places, rounded half up. */
+export function formatEth(wei: bigint | string, decimals = 6): string {
+  const value = typeof wei === 'bigint' ? wei : BigInt(wei);
+  const unit = 10n ** BigInt(18 - decimals);
+  const rounded = (value + unit / 2n) / unit;
+  const whole = rounded / 10n ** BigInt(decimals);
+  const frac = (rounded % 10n ** BigInt(decimals)).toString().padStart(decimals, '0');
+  return decimals > 0 ? `${whole}.${frac}` : whole.toString();
+}

@@ -1,0 +1,88 @@
+import { Queue, type JobsOptions, type ConnectionOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The one registry of queue names and job payloads, shared by producers (api, worker)
+ * and consumers (worker processors). Payloads carry ids only; a job reads the rest
+ * from the database. Custom job ids never contain ':' (BullMQ reserves it).
+ */
+const uuid = z.string().uuid();
+const txHash = z.string().regex(/^0x[0-9a-f]{64}$/);
+
+export const queueDefinitions = {
+  'payment-verify': {
+    payload: z.object({ paymentId: uuid, txHash }),
+    defaults: { attempts: 30, backoff: { type: 'exponential', delay: 2_000 } },
+  },
+  'chain-index': {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
+  },
+  'payment-sweep': {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
+  },
+  'order-expire': {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
+  },
+  'daily-credit': {
+    payload: z.object({ upTo: z.string().datetime().optional() }).strict(),
+    defaults: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 } },
+  },
+  email: {
+    payload: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('order-receipt'), orderId: uuid }),
+      z.object({ kind: z.literal('cashout-notice'), cashoutId: uuid }),
+    ]),
+    defaults: { attempts: 10, backoff: { type: 'exponential', delay: 5_000 } },
+  },
+} as const satisfies Record<string, { payload: z.ZodType; defaults: JobsOptions }>;
+
+export type QueueName = keyof typeof queueDefinitions;
+export type JobPayload<N extends QueueName> = z.infer<(typeof queueDefinitions)[N]['payload']>;
+export const queueNames = Object.keys(queueDefinitions) as QueueName[];
+
+const commonDefaults: JobsOptions = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  // Failed jobs stay visible to operators in the dashboard for a week.
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+export type Queues = { [N in QueueName]: Queue<JobPayload<N>> } & {
+  close(): Promise<void>;
+};
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const entries = queueNames.map((name) => {
+    const queue = new Queue(name, {
+      connection,
+      prefix,
+      defaultJobOptions: { ...commonDefaults, ...queueDefinitions[name].defaults },
+    });
+    // Errors surface through the caller's health checks; never crash on them.
+    queue.on('error', () => {});
+    return [name, queue] as const;
+  });
+  const queues = Object.fromEntries(entries) as unknown as Queues;
+  Object.defineProperty(queues, 'close', {
+    enumerable: false,
+    value: async () => {
+      await Promise.all(entries.map(([, q]) => q.close()));
+    },
+  });
+  return queues;
+}
+
+/** Adds a job after validating its payload against the registry. */
+export async function enqueue<N extends QueueName>(
+  queues: Queues,
+  name: N,
+  payload: JobPayload<N>,
+  opts: JobsOptions = {},
+): Promise<void> {
+  const data = queueDefinitions[name].payload.parse(payload) as JobPayload<N>;
+  if (opts.jobId?.includes(':')) throw new Error(`job id must not contain ':' (${opts.jobId})`);
+  const queue = queues[name] as unknown as Queue<JobPayload<N>>;
+  await (queue as Queue).add(name, data, opts);
+}

@@ -1,0 +1,41 @@
+import type { PublicClient } from 'viem';
+import type { AppConfig } from './config.ts';
+import { createChainClient } from './chain/public-client.ts';
+import { createDb, type Db } from './db.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createQueues, type Queues } from './queues.ts';
+import { createRedis, type Redis } from './redis.ts';
+
+/** The shared connections of one process (api or worker). */
+export type Runtime = {
+  config: AppConfig;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  chain: PublicClient;
+  close(): Promise<void>;
+};
+
+export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'script'): Runtime {
+  const logger = createLogger({ level: config.logLevel, name });
+  const db = createDb({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+  const redis = createRedis(config.redisUrl, { name: `${name}-client`, forWorker: name === 'worker' });
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  // Queues get their own connection options so BullMQ manages blocking clients itself.
+  const queues = createQueues(redis, config.queuePrefix);
+  const chain = createChainClient(config.ethRpcUrl);
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    queues,
+    chain,
+    async close() {
+      await queues.close().catch((err) => logger.warn({ err }, 'closing queues failed'));
+      redis.disconnect();
+      await db.$disconnect().catch((err) => logger.warn({ err }, 'closing database failed'));
+    },
+  };
+}

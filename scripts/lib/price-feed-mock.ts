@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createTestClient,
+  http,
+  publicActions,
+  walletActions,
+  type Abi,
+  type Address,
+  type Hash,
+  type Hex,
+} from 'viem';
+import { mainnet } from 'viem/chains';
+
+/**
+ * The local chain's ETH/USD price: a mock Chainlink aggregator compiled from
+ * mock-aggregator.sol, placed at the real mainnet feed address so the app reads the
+ * price with exactly the code it uses in production.
+ */
+
+/** Chainlink ETH/USD on Ethereum mainnet (the proxy the app reads). */
+export const MAINNET_ETH_USD_FEED: Address = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
+export const FEED_DECIMALS = 8;
+const SET_ROUND_DATA_GAS = 200_000n;
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SOURCE_PATH = join(REPO_ROOT, 'scripts/lib/mock-aggregator.sol');
+const CACHE_PATH = join(REPO_ROOT, '.cache/mock-aggregator.json');
+const CONTRACT_NAME = 'MockAggregatorV3';
+// Cancun runs on anvil and on every client a mainnet fork would use; pinning it keeps
+// the bytecode (and the cache) independent of solc's moving default.
+const COMPILER_SETTINGS = {
+  evmVersion: 'cancun',
+  optimizer: { enabled: true, runs: 200 },
+  outputSelection: { '*': { [CONTRACT_NAME]: ['abi', 'evm.deployedBytecode.object'] } },
+} as const;
+
+export const mockAggregatorAbi = [
+  {
+    type: 'function',
+    name: 'setRoundData',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'answer', type: 'int256' },
+      { name: 'updatedAt', type: 'uint256' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'latestRoundData',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [
+      { name: 'roundId', type: 'uint80' },
+      { name: 'answer', type: 'int256' },
+      { name: 'startedAt', type: 'uint256' },
+      { name: 'updatedAt', type: 'uint256' },
+      { name: 'answeredInRound', type: 'uint80' },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'decimals',
+    stateMutability: 'pure',
+    inputs: [],
+    outputs: [{ name: '', type: 'uint8' }],
+  },
+] as const;
+
+export type CompiledMockAggregator = {
+  key: string;
+  solcVersion: string;
+  abi: Abi;
+  runtimeBytecode: Hex;
+};
+
+export type PriceUpdate = {
+  txHash: Hash;
+  roundId: bigint;
+  answer: bigint;
+  updatedAt: bigint;
+};
+
+/**
+ * Compiles the mock (or reads the cached build). The cache is keyed by a hash of the
+ * source and compiler settings, so editing the .sol file recompiles; loading solc-js
+ * costs a few seconds, which a warm cache skips entirely.
+ */
+export async function compileMockAggregator(): Promise<CompiledMockAggregator> {
+  const source = await readFile(SOURCE_PATH, 'utf8');
+  const key = createHash('sha256')
+    .update(source)
+    .update('\0')
+    .update(JSON.stringify(COMPILER_SETTINGS))
+    .digest('hex');
+
+  const cached = await readCache();
+  if (cached?.key === key) return cached;
+
+  const { default: solc } = await import('solc');
+  const input = {
+    language: 'Solidity',
+    sources: { 'mock-aggregator.sol': { content: source } },
+    settings: COMPILER_SETTINGS,
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`mock-aggregator.sol did not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const contract = output.contracts?.['mock-aggregator.sol']?.[CONTRACT_NAME];
+  const bytecode = contract?.evm?.deployedBytecode?.object;
+  if (!contract?.abi || !bytecode) throw new Error(`solc output has no ${CONTRACT_NAME} runtime bytecode`);
+
+  const compiled: CompiledMockAggregator = {
+    key,
+    solcVersion: String(solc.version()),
+    abi: contract.abi,
+    runtimeBytecode: `0x${bytecode}`,
+  };
+  await writeCache(compiled);
+  return compiled;
+}
+
+/**
+ * Puts the mock's runtime code at the feed address (the mainnet ETH/USD feed unless
+ * told) and publishes `priceUsd` as the latest round.
+ */
+export async function installPriceFeedMock(
+  rpcUrl: string,
+  opts: { priceUsd: string | number; feedAddress?: Address },
+): Promise<PriceUpdate & { feedAddress: Address }> {
+  const feedAddress = opts.feedAddress ?? MAINNET_ETH_USD_FEED;
+  const answer = usdToFeedAnswer(opts.priceUsd); // fail on a bad price before touching the chain
+  const { runtimeBytecode } = await compileMockAggregator();
+  await chainClient(rpcUrl).setCode({ address: feedAddress, bytecode: runtimeBytecode });
+  const update = await publishAnswer(rpcUrl, feedAddress, answer, 0n);
+  return { ...update, feedAddress };
+}
+
+/**
+ * Publishes a new price on an installed mock, from anvil's first dev account, and waits
+ * until it is mined. `updatedAt` (unix seconds) defaults to the block's timestamp; pass
+ * an old one to make the price stale.
+ */
+export async function setEthUsdPrice(
+  rpcUrl: string,
+  priceUsd: string | number,
+  opts: { updatedAt?: bigint; feedAddress?: Address } = {},
+): Promise<PriceUpdate> {
+  return publishAnswer(rpcUrl, opts.feedAddress ?? MAINNET_ETH_USD_FEED, usdToFeedAnswer(priceUsd), opts.updatedAt ?? 0n);
+}
+
+/**
+ * "3000.12" -> 300012000000n (8 decimals), by string manipulation only: a float would
+ * turn 0.1 + 0.2 style errors into a wrong price. Numbers are accepted through their
+ * shortest decimal representation; more than 8 decimals is an error, not a rounding.
+ * A sign is allowed so tests can publish the invalid answers a real feed could return.
+ */
+export function usdToFeedAnswer(priceUsd: string | number): bigint {
+  const text = typeof priceUsd === 'number' ? String(priceUsd) : priceUsd.trim();
+  const match = /^(-?)(\d+)(?:\.(\d{1,8}))?$/.exec(text);
+  if (!match) {
+    throw new Error(`invalid USD price ${JSON.stringify(priceUsd)}: expected a decimal like "3000.12" with at most ${FEED_DECIMALS} decimals`);
+  }
+  const [, sign = '', whole = '0', fraction = ''] = match;
+  const magnitude = BigInt(whole) * 10n ** BigInt(FEED_DECIMALS) + BigInt(fraction.padEnd(FEED_DECIMALS, '0') || '0');
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+async function publishAnswer(rpcUrl: string, feedAddress: Address, answer: bigint, updatedAt: bigint): Promise<PriceUpdate> {
+  const client = chainClient(rpcUrl);
+  const code = await client.getCode({ address: feedAddress });
+  if (!code || code === '0x') {
+    throw new Error(`no contract at ${feedAddress} on ${rpcUrl}; call installPriceFeedMock first`);
+  }
+  const [account] = await client.getAddresses();
+  if (!account) throw new Error(`${rpcUrl} has no unlocked accounts (is it anvil?)`);
+
+  const txHash = await client.writeContract({
+    account,
+    address: feedAddress,
+    abi: mockAggregatorAbi,
+    functionName: 'setRoundData',
+    args: [answer, updatedAt],
+    // Not estimated: anvil estimates at the latest block's timestamp, and when the
+    // transaction lands in a later second the timestamp slots change too, costing more
+    // than the estimate (out of gas). A first write costs ~112k.
+    gas: SET_ROUND_DATA_GAS,
+  });
+  // With automine off (interval mining or --no-mining) the transaction would wait for
+  // the next block; mine one now so the new price is readable when we return.
+  if (!(await client.getAutomine())) await client.mine({ blocks: 1 });
+  const receipt = await client.waitForTransactionReceipt({ hash: txHash, pollingInterval: 50, timeout: 10_000 });
+  if (receipt.status !== 'success') throw new Error(`setRoundData reverted (tx ${txHash})`);
+
+  const [roundId, readAnswer, , readUpdatedAt] = await client.readContract({
+    address: feedAddress,
+    abi: mockAggregatorAbi,
+    functionName: 'latestRoundData',
+    blockNumber: receipt.blockNumber,
+  });
+  return { txHash, roundId, answer: readAnswer, updatedAt: readUpdatedAt };
+}
+
+function chainClient(rpcUrl: string) {
+  return createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }) })
+    .extend(publicActions)
+    .extend(walletActions);
+}
+
+type SolcOutput = {
+  errors?: Array<{ severity: string; formattedMessage: string }>;
+  contracts?: Record<string, Record<string, { abi?: Abi; evm?: { deployedBytecode?: { object?: string } } }>>;
+};
+
+async function readCache(): Promise<CompiledMockAggregator | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(CACHE_PATH, 'utf8')) as Partial<CompiledMockAggregator>;
+    if (
+      typeof parsed.key === 'string' &&
+      typeof parsed.solcVersion === 'string' &&
+      Array.isArray(parsed.abi) &&
+      typeof parsed.runtimeBytecode === 'string' &&
+      /^0x[0-9a-f]+$/i.test(parsed.runtimeBytecode)
+    ) {
+      return parsed as CompiledMockAggregator;
+    }
+  } catch {
+    // missing or corrupt: recompile
+  }
+  return undefined;
+}
+
+async function writeCache(compiled: CompiledMockAggregator): Promise<void> {
+  await mkdir(dirname(CACHE_PATH), { recursive: true });
+  // Write then rename, so parallel test files never read a half-written cache.
+  const tmp = `${CACHE_PATH}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(compiled, null, 2)}\n`);
+  await rename(tmp, CACHE_PATH);
+}

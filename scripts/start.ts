@@ -1,0 +1,94 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createDb, loadConfig, newReferralCode, hashPassword } from '@shop/core';
+import { seed } from '../prisma/seed.ts';
+import { migrate } from './db/migrate.ts';
+import { startAnvil, isRpcUp } from './lib/anvil.ts';
+import { REPO_ROOT } from './lib/paths.ts';
+import { installPriceFeedMock } from './lib/price-feed-mock.ts';
+import { ensureServices, withDatabase } from './lib/services.ts';
+
+/**
+ * `npm start`: from a fresh clone to a running shop with demo data. Services, migrate,
+ * anvil with the price feed, seed, build the web app, then api + worker; prints the
+ * URL and the demo logins. Ctrl-C stops everything it started.
+ */
+const log = (msg: string) => console.log(`[start] ${msg}`);
+const children: ChildProcess[] = [];
+const stoppers: (() => Promise<void>)[] = [];
+
+async function stopAll(code: number): Promise<never> {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  for (const stop of stoppers) await stop().catch(() => {});
+  process.exit(code);
+}
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+const services = await ensureServices(log);
+const databaseUrl = process.env.DATABASE_URL && new URL(process.env.DATABASE_URL).pathname.length > 1 && !process.env.DATABASE_URL.endsWith('/postgres')
+  ? process.env.DATABASE_URL
+  : withDatabase(services.postgresAdminUrl, 'shop');
+const { applied } = await migrate(databaseUrl);
+log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+
+let rpcUrl = process.env.ETH_RPC_URL ?? 'http://127.0.0.1:8545';
+if (!(await isRpcUp(rpcUrl))) {
+  const port = Number(new URL(rpcUrl).port || 8545);
+  const anvil = await startAnvil({ port });
+  rpcUrl = anvil.rpcUrl;
+  stoppers.push(() => anvil.stop());
+  log(`anvil (chain id 1) at ${rpcUrl}`);
+  await installPriceFeedMock(rpcUrl, { priceUsd: process.env.DEV_ETH_USD ?? '3000' });
+  log(`mock Chainlink ETH/USD feed installed at ${process.env.DEV_ETH_USD ?? '3000'} USD (npm run chain:price -- 3150.25 to change it)`);
+} else {
+  log(`using the Ethereum node at ${rpcUrl}`);
+}
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: services.redisUrl,
+  ETH_RPC_URL: rpcUrl,
+};
+const config = loadConfig(env);
+const db = createDb({ url: databaseUrl });
+if (!config.seedAdminPassword) throw new Error('SEED_ADMIN_PASSWORD is required outside development');
+const seeded = await seed(db, { email: config.seedAdminEmail, password: config.seedAdminPassword });
+const demoUser = { email: 'shopper@example.com', password: 'shopper12345' };
+if (!config.isProduction && !(await db.user.findUnique({ where: { email: demoUser.email } }))) {
+  await db.user.create({ data: { name: 'Demo Shopper', email: demoUser.email, passwordHash: await hashPassword(demoUser.password), referralCode: newReferralCode() } });
+}
+await db.$disconnect();
+log(`seeded ${seeded.products} packages`);
+
+log('building the web app...');
+const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit', env });
+if (build.status !== 0) await stopAll(build.status ?? 1);
+
+for (const entry of ['api/src/server.ts', 'worker/src/main.ts']) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: REPO_ROOT, stdio: 'inherit', env });
+  child.once('exit', (code) => {
+    if (code !== 0 && code !== null) {
+      log(`${entry} exited with ${code}; stopping`);
+      void stopAll(code);
+    }
+  });
+  children.push(child);
+}
+
+const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+for (let i = 0; i < 150; i++) {
+  const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+  if (ok) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+const health = await fetch(`${url}/api/health`).then((r) => r.json() as Promise<{ status: string }>, () => ({ status: 'unreachable' }));
+console.log(`
+  ETH Shop is running: ${url}   (health: ${health.status})
+  Admin:    ${seeded.adminEmail} / ${config.isProduction ? '(SEED_ADMIN_PASSWORD)' : config.seedAdminPassword}
+  Shopper:  ${demoUser.email} / ${demoUser.password}
+  Queues:   ${url}/admin/queues (admins)
+  Stop with Ctrl-C.
+`);

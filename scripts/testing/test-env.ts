@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { createRuntime, loadConfig, type AppConfig, type Runtime } from '@shop/core';
+import { createTestDatabase } from '../db/test-database.ts';
+import { startAnvil, type AnvilInstance } from '../lib/anvil.ts';
+import { installPriceFeedMock } from '../lib/price-feed-mock.ts';
+
+export type TestEnv = {
+  config: AppConfig;
+  runtime: Runtime;
+  anvil?: AnvilInstance;
+  close(): Promise<void>;
+};
+
+/**
+ * An isolated world for one test file: its own database cloned from the migrated
+ * template, its own Redis key prefix, and (on request) its own anvil with the price
+ * feed mock. Call `close()` in afterAll.
+ */
+export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; env?: Record<string, string> } = {}): Promise<TestEnv> {
+  const database = await createTestDatabase(inject('postgresAdminUrl'), inject('templateDatabase'));
+  const anvil = opts.chain ? await startAnvil() : undefined;
+  if (anvil) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: '5',
+    REDIS_URL: inject('redisUrl'),
+    QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    ETH_RPC_URL: anvil?.rpcUrl ?? 'http://127.0.0.1:9',
+    UPLOADS_DIR: `.data/test-uploads/${randomBytes(4).toString('hex')}`,
+    MAIL_DIR: `.data/test-mail/${randomBytes(4).toString('hex')}`,
+    SERVE_WEB: 'false',
+    ...opts.env,
+  });
+  const runtime = createRuntime(config, 'api');
+  return {
+    config,
+    runtime,
+    anvil,
+    async close() {
+      await runtime.close();
+      await anvil?.stop();
+      await database.drop();
+    },
+  };
+}

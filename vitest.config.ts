@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+// Server-side tests (core, api, worker, scripts) run against real Postgres, Redis and
+// anvil; the web project runs in jsdom. `npm test` runs both (scripts/test.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['core/src/**/*.test.ts', 'api/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'scripts/**/*.test.ts', 'prisma/**/*.test.ts'],
+          globalSetup: ['scripts/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      'web/vitest.config.ts',
+    ],
+  },
+});

@@ -1,0 +1,84 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { setUserInfo, type UserInfo } from '@/features/auth/auth-store';
+import { addToCart } from '@/features/cart/cart-store';
+import { renderPage } from '@/testing/render-app';
+import { SiteHeader } from './site-header';
+
+const alice: UserInfo = { _id: 'u1', name: 'Alice Buyer', email: 'alice@example.com', isAdmin: false };
+const admin: UserInfo = { _id: 'u2', name: 'Ada Admin', email: 'ada@example.com', isAdmin: true };
+
+function storeCart(items: { _id: string; qty: number; price: number }[]) {
+  window.localStorage.setItem('cart', JSON.stringify({ cartItems: items, itemsPrice: '0', totalPrice: '0' }));
+}
+
+describe('SiteHeader', () => {
+  it('links the brand home', () => {
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('link', { name: /eth shop/i })).toHaveAttribute('href', '/');
+  });
+
+  it("offers 'Enter' to /login and no user or admin menu when signed out", () => {
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('link', { name: 'Enter' })).toHaveAttribute('href', '/login');
+    expect(screen.queryByRole('button', { name: /admin/i })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Log Out' })).not.toBeInTheDocument();
+  });
+
+  it('shows the signed-in user menu from localStorage, without an Admin menu for a non-admin', () => {
+    window.localStorage.setItem('userInfo', JSON.stringify(alice));
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('button', { name: 'Alice Buyer' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Enter' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Admin' })).not.toBeInTheDocument();
+  });
+
+  it("opens the user menu with 'Profile' and 'Log Out'", async () => {
+    setUserInfo(alice);
+    renderPage(<SiteHeader />);
+    await userEvent.click(screen.getByRole('button', { name: 'Alice Buyer' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
+    expect(within(menu).getByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it("shows an admin's name and an 'Admin' menu with the three admin lists", async () => {
+    window.localStorage.setItem('userInfo', JSON.stringify(admin));
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('button', { name: 'Ada Admin' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
+    const menu = await screen.findByRole('menu');
+    const items = within(menu).getAllByRole('menuitem');
+    expect(items.map((item) => [item.textContent, item.getAttribute('href')])).toEqual([
+      ['Order List', '/admin/orderlist'],
+      ['User List', '/admin/userlist'],
+      ['Product List', '/admin/productlist'],
+    ]);
+  });
+
+  it('shows no badge on the Cart link when the cart is empty', () => {
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('link', { name: 'Cart' })).toHaveAttribute('href', '/cart');
+  });
+
+  it('badges the Cart link with the total quantity across lines', () => {
+    storeCart([
+      { _id: 'p1', qty: 2, price: 10 },
+      { _id: 'p2', qty: 3, price: 5 },
+    ]);
+    renderPage(<SiteHeader />);
+    const cart = screen.getByRole('link', { name: /cart/i });
+    expect(cart).toHaveTextContent('Cart5');
+  });
+
+  it('updates the badge when the cart changes', () => {
+    storeCart([{ _id: 'p1', qty: 1, price: 10 }]);
+    renderPage(<SiteHeader />);
+    expect(screen.getByRole('link', { name: /cart/i })).toHaveTextContent('Cart1');
+
+    act(() => addToCart({ _id: 'p2', name: 'Gold', image: '', price: 20, countInStock: 9, qty: 4 }));
+    expect(screen.getByRole('link', { name: /cart/i })).toHaveTextContent('Cart5');
+  });
+});

@@ -1,0 +1,46 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderRoutes } from '@/testing/render-app';
+import { routes } from './router';
+
+describe('routes', () => {
+  it('renders a 404 page inside the layout for an unknown address', async () => {
+    const { router } = renderRoutes(routes, '/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cart' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/no/such/page');
+  });
+
+  it('serves the home page at /', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
+    renderRoutes(routes, '/');
+    expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-out visitor of a signed-in screen to /login with a way back', async () => {
+    const { router } = renderRoutes(routes, '/profile');
+    expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
+  });
+
+  it('sends a signed-in non-admin away from admin screens to /login', async () => {
+    window.localStorage.setItem(
+      'userInfo',
+      JSON.stringify({ _id: 'u1', name: 'Alice', email: 'a@example.com', isAdmin: false }),
+    );
+    const { router } = renderRoutes(routes, '/admin/userlist');
+    expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('lets an admin open the admin screens', async () => {
+    window.localStorage.setItem(
+      'userInfo',
+      JSON.stringify({ _id: 'u2', name: 'Ada', email: 'ada@example.com', isAdmin: true }),
+    );
+    const { router } = renderRoutes(routes, '/admin/userlist');
+    expect(await screen.findByRole('heading', { name: 'User List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/userlist');
+  });
+});

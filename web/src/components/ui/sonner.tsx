@@ -1,0 +1,26 @@
+import type { CSSProperties } from 'react';
+import { Toaster as Sonner, type ToasterProps } from 'sonner';
+
+/**
+ * SPEC.md section 9: top-right, 5 s. Sonner itself pauses the timer while a toast is
+ * hovered and while the tab is hidden, and dismisses on a swipe.
+ */
+export function Toaster(props: ToasterProps) {
+  return (
+    <Sonner
+      position="top-right"
+      duration={5000}
+      richColors
+      closeButton
+      className="toaster group"
+      style={
+        {
+          '--normal-bg': 'var(--popover)',
+          '--normal-text': 'var(--popover-foreground)',
+          '--normal-border': 'var(--border)',
+        } as CSSProperties
+      }
+      {...props}
+    />
+  );
+}

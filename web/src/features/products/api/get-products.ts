@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Product } from '../types';
+
+export const getProducts = ({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> =>
+  api.get<Product[]>('/api/products', signal ? { signal } : {});
+
+export const productsQueryKey = ['products'] as const;
+
+/** SPEC.md section 9: the product list is cached 5 s. */
+export const getProductsQueryOptions = () =>
+  queryOptions({
+    queryKey: productsQueryKey,
+    queryFn: ({ signal }) => getProducts({ signal }),
+    staleTime: 5000,
+  });
+
+export function useProducts() {
+  return useQuery(getProductsQueryOptions());
+}

@@ -1,0 +1,139 @@
+/**
+ * The one way the web app calls the api: same origin, session cookie included,
+ * JSON in and out. Every failure becomes an ApiError whose `message` is what the UI
+ * shows: the server's `message` when it sent one, otherwise the error's own text.
+ */
+
+/** Failures that never produced an HTTP response (or produced an unreadable one). */
+export type ApiErrorKind = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The HTTP status, or the kind of failure when there was no usable response. */
+  readonly status: number | ApiErrorKind;
+  /** The parsed response body (for HTTP errors), e.g. `{ message, errors }`. */
+  readonly data: unknown;
+
+  constructor(status: number | ApiErrorKind, message: string, data?: unknown, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+    this.data = data;
+  }
+
+  get isHttpError(): boolean {
+    return typeof this.status === 'number';
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** Text to show for any thrown value. */
+export function getErrorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return 'Something went wrong';
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export type RequestOptions = {
+  /** A plain object is sent as JSON; FormData (uploads) is sent as multipart. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Gives up after this many milliseconds with a TIMEOUT_ERROR. */
+  timeoutMs?: number;
+};
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const qs = params.toString();
+  if (!qs) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${qs}`;
+}
+
+function serverMessage(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && 'message' in data) {
+    const { message } = data as { message: unknown };
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return undefined;
+}
+
+async function readBody(response: Response): Promise<{ text: string; json: unknown; isJson: boolean }> {
+  const text = await response.text();
+  if (text === '') return { text, json: undefined, isJson: false };
+  try {
+    return { text, json: JSON.parse(text) as unknown, isJson: true };
+  } catch {
+    return { text, json: undefined, isJson: false };
+  }
+}
+
+function combineSignals(signal?: AbortSignal, timeoutMs?: number): AbortSignal | undefined {
+  const signals: AbortSignal[] = [];
+  if (signal) signals.push(signal);
+  if (timeoutMs !== undefined) signals.push(AbortSignal.timeout(timeoutMs));
+  if (signals.length <= 1) return signals[0];
+  return AbortSignal.any(signals);
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, query, headers = {}, signal, timeoutMs } = options;
+  const init: RequestInit = {
+    method,
+    credentials: 'include',
+    headers: { Accept: 'application/json', ...headers },
+  };
+  const combined = combineSignals(signal, timeoutMs);
+  if (combined) init.signal = combined;
+  if (body !== undefined) {
+    if (body instanceof FormData || body instanceof Blob || typeof body === 'string') {
+      init.body = body;
+    } else {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+    }
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') {
+      throw new ApiError('TIMEOUT_ERROR', 'The request timed out', undefined, { cause: error });
+    }
+    // A caller's own abort is not an API failure; let TanStack Query see it as-is.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError('FETCH_ERROR', getErrorMessage(error), undefined, { cause: error });
+  }
+
+  const { text, json, isJson } = await readBody(response);
+  if (!response.ok) {
+    const data = isJson ? json : text || undefined;
+    const fallback = response.statusText || `Request failed with status code ${response.status}`;
+    throw new ApiError(response.status, serverMessage(json) ?? fallback, data);
+  }
+  if (text !== '' && !isJson) {
+    throw new ApiError('PARSING_ERROR', 'The server sent a response that is not JSON', text);
+  }
+  return json as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};

@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
+
+// The browser talks to one origin, so the session cookie (SameSite=Lax) works in dev
+// exactly as it does when the api serves the built app.
+const proxy: Record<string, ProxyOptions> = {
+  '/api': { target: apiTarget, xfwd: true },
+  '/uploads': { target: apiTarget },
+  '/admin/queues': { target: apiTarget, xfwd: true },
+};
+
+export default defineConfig({
+  // Explicit root so the config behaves the same when run from the repository root.
+  root: webDir,
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: { proxy },
+  preview: { proxy },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // React and the router change rarely, so they get their own long-cached chunk.
+          // Only named packages: a catch-all node_modules group would pull lazy-only
+          // libraries (the wallet code of the pay page) into the first load.
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,17 @@
+import { createRuntime, getConfig } from '@shop/core';
+import { processors } from './processors/index.ts';
+import { installShutdown } from './shutdown.ts';
+import { startWorkers } from './worker-manager.ts';
+
+const runtime = createRuntime(getConfig(), 'worker');
+const { logger } = runtime;
+process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejection', err }));
+
+const workers = startWorkers(runtime, processors);
+logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) });
+
+// Order: stop taking jobs (and let running ones finish), then Redis and Prisma.
+installShutdown(logger, [
+  { name: 'workers', run: () => workers.close() },
+  { name: 'connections', run: () => runtime.close() },
+]);
