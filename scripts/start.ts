@@ -64,7 +64,12 @@ await db.$disconnect();
 log(`seeded ${seeded.products} packages`);
 
 log('building the web app...');
-const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit', env });
+const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+  // Always a production bundle (minified React); the shop itself may run in development mode.
+  env: { ...env, NODE_ENV: 'production' },
+});
 if (build.status !== 0) await stopAll(build.status ?? 1);
 
 for (const entry of ['api/src/server.ts', 'worker/src/main.ts']) {

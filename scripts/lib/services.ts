@@ -77,7 +77,7 @@ function run(argv: string[]): void {
   execFileSync(cmd as string, args, { stdio: 'pipe' });
 }
 
-async function startLocalPostgres(): Promise<string | undefined> {
+export async function startLocalPostgres(): Promise<string | undefined> {
   const initdb = findPgBin('initdb');
   const pgCtl = findPgBin('pg_ctl');
   if (!initdb || !pgCtl) return undefined;
@@ -103,7 +103,7 @@ async function startLocalPostgres(): Promise<string | undefined> {
   return (await pgAnswers(url)) ? url : undefined;
 }
 
-async function startLocalRedis(): Promise<string | undefined> {
+export async function startLocalRedis(): Promise<string | undefined> {
   const bin = spawnSync('which', ['redis-server'], { encoding: 'utf8' });
   if (bin.status !== 0) return undefined;
   const url = `redis://127.0.0.1:${LOCAL_REDIS_PORT}`;
