@@ -2,3 +2,7 @@
 // folder may import server code (Prisma, ioredis, node: modules).
 export * from './money.ts';
 export * from './api-error.ts';
+export * from './common.ts';
+export * from './users.ts';
+export * from './products.ts';
+export * from './orders.ts';

@@ -17,3 +17,18 @@ describe('money', () => {
     expect(formatEth(0n)).toBe('0.000000');
   });
 });
+
+describe('usdAmount', async () => {
+  const { usdAmount } = await import('./common.ts');
+  it('accepts numbers and numeric strings with at most 2 decimals, as fixed-2 strings', () => {
+    expect(usdAmount.parse(12)).toBe('12.00');
+    expect(usdAmount.parse(0.1 + 0.2)).toBe('0.30');
+    expect(usdAmount.parse('99.9')).toBe('99.90');
+    expect(usdAmount.parse('5')).toBe('5.00');
+  });
+  it('rejects negatives, too many decimals, junk and huge values', () => {
+    for (const bad of [-1, '-1', 1.234, '1.234', 'abc', '', Infinity, NaN, 1e13, '1e3', null, {}]) {
+      expect(usdAmount.safeParse(bad).success, String(bad)).toBe(false);
+    }
+  });
+});

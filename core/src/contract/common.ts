@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** A USD amount: number or numeric string, at most 2 decimals, 0..1e12; parsed to a fixed-2 string. */
+export const usdAmount = z.union([z.number(), z.string().trim().max(20)]).transform((v, ctx) => {
+  if (typeof v === 'number') {
+    const cents = v * 100;
+    if (Number.isFinite(v) && v >= 0 && v < 1e12 && Math.abs(cents - Math.round(cents)) < 1e-6) return v.toFixed(2);
+  } else if (/^\d{1,12}(\.\d{1,2})?$/.test(v)) {
+    return v.includes('.') ? `${v}00`.replace(/(\.\d{2})\d*$/, '$1') : `${v}.00`;
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be a non-negative amount with at most 2 decimals' });
+  return z.NEVER;
+});
+
+export const intInRange = (min: number, max: number) =>
+  z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, 'must be a whole number').transform(Number)]).pipe(
+    z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+  );
+
+export const idParam = z.string().uuid('is not a valid id');
+
+export const emailField = z
+  .string()
+  .trim()
+  .max(254, 'is too long')
+  .email('must be a valid e-mail address')
+  .transform((v) => v.toLowerCase());
+
+export const passwordField = z.string().min(6, 'must be at least 6 characters').max(200, 'is too long');
+export const nameField = z.string().trim().min(1, 'is required').max(100, 'is too long (100 characters at most)');
+
+export const ethAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an Ethereum address (0x followed by 40 hex characters)');
+export const txHash = z
+  .string()
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash (0x followed by 64 hex characters)')
+  .transform((v) => v.toLowerCase());

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { intInRange, usdAmount } from './common.ts';
+
+/** An image reference: a path under /uploads or /images, or an http(s) URL. */
+export const imageRef = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(500, 'is too long')
+  .refine((v) => /^\/(uploads|images)\/[\w.-]+$/.test(v) || /^https?:\/\/\S+$/.test(v), 'must be an uploaded image path or an http(s) URL');
+
+export const updateProductBody = z.object({
+  productId: z.string().optional(),
+  name: z.string().trim().min(1, 'is required').max(200, 'is too long (200 characters at most)'),
+  price: usdAmount,
+  image: imageRef,
+  dailyCredit: usdAmount,
+  description: z.string().trim().max(5000, 'is too long (5000 characters at most)'),
+  countInStock: intInRange(0, 1_000_000),
+  durationDays: intInRange(1, 3650).optional(),
+});
+
+export type ProductJson = {
+  _id: string;
+  name: string;
+  image: string;
+  description: string;
+  price: number;
+  rating: number;
+  numReviews: number;
+  countInStock: number;
+  dailyCredit: number;
+  durationDays: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type UploadResult = { message: string; image: string };

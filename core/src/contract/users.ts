@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { emailField, nameField, passwordField, usdAmount, ethAddress } from './common.ts';
+
+export const registerBody = z.object({
+  email: emailField,
+  password: passwordField,
+  name: nameField,
+  referredBy: z
+    .string()
+    .trim()
+    .max(32, 'is too long')
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v.toUpperCase() : undefined)),
+});
+
+export const loginBody = z.object({
+  email: z.string().trim().max(254).transform((v) => v.toLowerCase()),
+  password: z.string().max(200),
+});
+
+export const updateProfileBody = z.object({
+  _id: z.string().optional(), // sent by the SPEC's client; the session decides whose profile it is
+  name: nameField.optional(),
+  email: emailField.optional(),
+  password: z.union([passwordField, z.literal('')]).optional(),
+});
+
+export const adminUpdateUserBody = z.object({
+  userId: z.string().optional(),
+  name: nameField,
+  email: emailField,
+  isAdmin: z.boolean(),
+  activeBalance: usdAmount,
+  passiveBalance: usdAmount,
+  password: z.union([passwordField, z.literal('')]).optional(),
+});
+
+export const cashoutBody = z.object({ wallet: ethAddress });
+
+export type ReferralPerson = { _id: string; name: string };
+
+export type UserJson = {
+  _id: string;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  activeBalance: number;
+  passiveBalance: number;
+  referralCode: string;
+  referralCommand: ReferralPerson[];
+};
+
+export type AdminUserListItem = Omit<UserJson, 'referralCommand'> & { createdAt: string };
+
+export type ExchangeResult = { message: string; activeBalance: number; passiveBalance: number };
