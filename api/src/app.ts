@@ -5,7 +5,12 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
+import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
+import { loadSession } from './middleware/auth.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { productRoutes } from './modules/products/routes.ts';
+import { uploadRoutes } from './modules/uploads/routes.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -24,9 +29,14 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(express.json({ limit: '100kb' }));
+  app.use(cookieParser());
 
   const api = express.Router();
   api.use('/health', healthRoutes(deps));
+  api.use(loadSession(deps));
+  api.use('/users', userRoutes(deps));
+  api.use('/products', productRoutes(deps));
+  api.use('/uploads', uploadRoutes(deps));
   api.use(notFoundHandler);
   app.use('/api', api);
 

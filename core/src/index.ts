@@ -6,3 +6,4 @@ export * from './queues.ts';
 export * from './runtime.ts';
 export * from './password.ts';
 export * from './referral-code.ts';
+export * from './ledger.ts';

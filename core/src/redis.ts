@@ -11,7 +11,9 @@ export function createRedis(url: string, opts: { forWorker?: boolean; name?: str
   const options: RedisOptions = {
     connectionName: opts.name,
     maxRetriesPerRequest: opts.forWorker ? null : 1,
-    enableOfflineQueue: opts.forWorker ? true : false,
+    // Commands wait for a connection that is coming up; with one retry, a request fails
+    // fast (and answers 503) while Redis is really down.
+    enableOfflineQueue: true,
     connectTimeout: 5_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
     lazyConnect: false,

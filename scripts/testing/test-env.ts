@@ -31,6 +31,7 @@ export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; en
     UPLOADS_DIR: `.data/test-uploads/${randomBytes(4).toString('hex')}`,
     MAIL_DIR: `.data/test-mail/${randomBytes(4).toString('hex')}`,
     SERVE_WEB: 'false',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     ...opts.env,
   });
   const runtime = createRuntime(config, 'api');

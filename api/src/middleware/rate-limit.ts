@@ -1,0 +1,34 @@
+import type { Request, RequestHandler } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../errors.ts';
+
+/**
+ * Fixed-window counters in Redis (shared by every api instance). Each key function
+ * gives one counter; the request is refused with 429 when any counter is over `limit`.
+ */
+export function rateLimit(
+  { redis, config }: AppDeps,
+  opts: { name: string; limit: number; windowSeconds: number; keys: (req: Request) => (string | undefined)[] },
+): RequestHandler {
+  return async (req, _res, next) => {
+    const keys = opts.keys(req).filter((k): k is string => Boolean(k));
+    if (keys.length === 0) return next();
+    const multi = redis.multi();
+    for (const k of keys) {
+      const redisKey = `${config.queuePrefix}:rl:${opts.name}:${k.slice(0, 300)}`;
+      multi.incr(redisKey);
+      multi.expire(redisKey, opts.windowSeconds, 'NX');
+      multi.ttl(redisKey);
+    }
+    const results = await multi.exec();
+    if (!results) return next(new HttpError(503, 'Service temporarily unavailable, please try again'));
+    for (let i = 0; i < keys.length; i++) {
+      const count = Number(results[i * 3]?.[1] ?? 0);
+      const ttl = Number(results[i * 3 + 2]?.[1] ?? opts.windowSeconds);
+      if (count > opts.limit) {
+        return next(new HttpError(429, `Too many attempts, please try again in ${Math.max(ttl, 1)} seconds`));
+      }
+    }
+    next();
+  };
+}

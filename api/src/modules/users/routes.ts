@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import { adminUpdateUserBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { clearSessionCookie, requireAdmin, requireUser, setSessionCookie } from '../../middleware/auth.ts';
+import { rateLimit } from '../../middleware/rate-limit.ts';
+import { parseBody, parseId } from '../../middleware/validate.ts';
+import * as users from './service.ts';
+
+export function userRoutes(deps: AppDeps): Router {
+  const { db, config } = deps;
+  const router = Router();
+  const emailOf = (body: unknown) => {
+    const email = (body as { email?: unknown } | undefined)?.email;
+    return typeof email === 'string' ? `email:${email.trim().toLowerCase()}` : undefined;
+  };
+  const authLimit = (name: string) =>
+    rateLimit(deps, {
+      name,
+      limit: config.rateLimitAuthPerMinute,
+      windowSeconds: 60,
+      keys: (req) => [`ip:${req.ip}`, emailOf(req.body)],
+    });
+
+  router.post('/', authLimit('register'), async (req, res) => {
+    const input = parseBody(registerBody, req.body);
+    const user = await users.register(db, input);
+    await setSessionCookie(res, config, user._id);
+    res.status(201).json(user);
+  });
+
+  router.post('/login', authLimit('login'), async (req, res) => {
+    const input = parseBody(loginBody, req.body);
+    const user = await users.login(db, input);
+    await setSessionCookie(res, config, user._id);
+    res.json(user);
+  });
+
+  router.post('/logout', (_req, res) => {
+    clearSessionCookie(res, config);
+    res.json({ message: 'Logged out' });
+  });
+
+  router.get('/profile', requireUser, async (req, res) => {
+    res.json(await users.getUserJson(db, req.user!.id));
+  });
+
+  router.put('/profile', requireUser, async (req, res) => {
+    const input = parseBody(updateProfileBody, req.body);
+    res.json(await users.updateProfile(db, req.user!.id, input));
+  });
+
+  router.get('/', requireAdmin, async (_req, res) => {
+    res.json(await users.listUsers(db));
+  });
+
+  router.get('/:id', requireAdmin, async (req, res) => {
+    res.json(await users.getUserJson(db, parseId(req.params.id, 'User')));
+  });
+
+  router.put('/:id', requireAdmin, async (req, res) => {
+    const id = parseId(req.params.id, 'User');
+    const input = parseBody(adminUpdateUserBody, req.body);
+    res.json(await users.adminUpdateUser(db, req.user!, id, input));
+  });
+
+  router.delete('/:id', requireAdmin, async (req, res) => {
+    await users.adminDeleteUser(db, parseId(req.params.id, 'User'));
+    res.json({ message: 'User removed' });
+  });
+
+  return router;
+}

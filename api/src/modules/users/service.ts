@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import {
+  dummyPasswordHash, hashPassword, newReferralCode, postEntries, Prisma, verifyPassword,
+  type Db, type LedgerEntryInput,
+} from '@shop/core';
+import type { AdminUserListItem, UserJson } from '@shop/core/contract';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.ts';
+
+const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
+
+const userSelect = {
+  id: true, name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true, referralCode: true, createdAt: true,
+} satisfies Prisma.UserSelect;
+type UserRow = Prisma.UserGetPayload<{ select: typeof userSelect }>;
+
+export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
+  const referrals = await db.user.findMany({
+    where: { referredById: user.id, deletedAt: null },
+    select: { id: true, name: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  return {
+    _id: user.id,
+    name: user.name,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    activeBalance: money(user.activeBalance),
+    passiveBalance: money(user.passiveBalance),
+    referralCode: user.referralCode,
+    referralCommand: referrals.map((r) => ({ _id: r.id, name: r.name })),
+  };
+}
+
+function isUniqueViolation(err: unknown, field: string): boolean {
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== 'P2002') return false;
+  return JSON.stringify(err.meta ?? {}).includes(field) || err.message.includes(field);
+}
+
+export async function getUserJson(db: Db, id: string): Promise<UserJson> {
+  const user = await db.user.findFirst({ where: { id, deletedAt: null }, select: userSelect });
+  if (!user) throw notFound('User not found');
+  return toUserJson(db, user);
+}
+
+export async function register(
+  db: Db,
+  input: { email: string; password: string; name: string; referredBy?: string },
+): Promise<UserJson> {
+  let referredById: string | undefined;
+  if (input.referredBy) {
+    const referrer = await db.user.findFirst({ where: { referralCode: input.referredBy, deletedAt: null }, select: { id: true } });
+    if (!referrer) throw badRequest('Unknown referral code');
+    referredById = referrer.id;
+  }
+  if (await db.user.findUnique({ where: { email: input.email }, select: { id: true } })) {
+    throw conflict('A user with this email already exists');
+  }
+  const passwordHash = await hashPassword(input.password);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const user = await db.user.create({
+        data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById },
+        select: userSelect,
+      });
+      return toUserJson(db, user);
+    } catch (err) {
+      if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
+      if (!isUniqueViolation(err, 'referralCode')) throw err;
+    }
+  }
+  throw new Error('could not allocate a unique referral code');
+}
+
+const BAD_CREDENTIALS = 'Invalid email or password';
+
+export async function login(db: Db, input: { email: string; password: string }): Promise<UserJson> {
+  const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true } });
+  // The same work and the same message whether or not the e-mail exists.
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
+  if (!user || !ok) throw new HttpError(401, BAD_CREDENTIALS);
+  return toUserJson(db, user);
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  input: { name?: string; email?: string; password?: string },
+): Promise<UserJson> {
+  const data: Prisma.UserUpdateInput = {};
+  if (input.name !== undefined) data.name = input.name;
+  if (input.email !== undefined) data.email = input.email;
+  if (input.password) data.passwordHash = await hashPassword(input.password);
+  try {
+    const user = await db.user.update({ where: { id: userId }, data, select: userSelect });
+    return toUserJson(db, user);
+  } catch (err) {
+    if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
+    throw err;
+  }
+}
+
+export async function listUsers(db: Db): Promise<AdminUserListItem[]> {
+  const users = await db.user.findMany({ where: { deletedAt: null }, select: userSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return users.map((u) => ({
+    _id: u.id,
+    name: u.name,
+    email: u.email,
+    isAdmin: u.isAdmin,
+    activeBalance: money(u.activeBalance),
+    passiveBalance: money(u.passiveBalance),
+    referralCode: u.referralCode,
+    createdAt: u.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * An admin edits a user. Balance changes become ADMIN_ADJUSTMENT ledger entries for the
+ * difference, in the same transaction as the edit, with the row locked so a concurrent
+ * credit is not overwritten. Nobody removes their own admin rights; admins do not edit
+ * other admins.
+ */
+export async function adminUpdateUser(
+  db: Db,
+  actor: { id: string },
+  targetId: string,
+  input: { name: string; email: string; isAdmin: boolean; activeBalance: string; passiveBalance: string; password?: string },
+): Promise<UserJson> {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  try {
+    await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
+        SELECT "id", "isAdmin", "activeBalance", "passiveBalance" FROM "User"
+        WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+      const target = rows[0];
+      if (!target) throw notFound('User not found');
+      const self = target.id === actor.id;
+      if (target.isAdmin && !self) throw forbidden('Admins cannot edit other admins');
+      if (self && !input.isAdmin) throw badRequest('You cannot remove your own admin rights');
+      const operation = randomUUID();
+      const entries: LedgerEntryInput[] = [];
+      for (const [account, current, wanted] of [
+        ['ACTIVE', target.activeBalance, input.activeBalance],
+        ['PASSIVE', target.passiveBalance, input.passiveBalance],
+      ] as const) {
+        const delta = new Prisma.Decimal(wanted).minus(new Prisma.Decimal(current));
+        if (!delta.isZero()) {
+          entries.push({
+            userId: target.id, account, amount: delta, kind: 'ADMIN_ADJUSTMENT',
+            reference: `admin:${actor.id}`, idempotencyKey: `admin-adjust:${operation}:${account}`,
+          });
+        }
+      }
+      await postEntries(tx, entries);
+      await tx.user.update({
+        where: { id: target.id },
+        data: { name: input.name, email: input.email, isAdmin: input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
+    throw err;
+  }
+  return getUserJson(db, targetId);
+}
+
+/**
+ * Deleting keeps the user's orders, payments and ledger (soft delete); the e-mail is
+ * freed and the password disabled so the account can never sign in again.
+ */
+export async function adminDeleteUser(db: Db, targetId: string): Promise<void> {
+  const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true } });
+  if (!target) throw notFound('User not found');
+  if (target.isAdmin) throw badRequest('Cannot delete an admin user');
+  const updated = await db.user.updateMany({
+    where: { id: targetId, deletedAt: null, isAdmin: false },
+    data: { deletedAt: new Date(), email: `deleted-${targetId}@deleted.invalid`, passwordHash: '!' },
+  });
+  if (updated.count !== 1) throw notFound('User not found');
+}

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { ledgerSums } from '@shop/core';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+
+let kit: ApiTestKit;
+let admin: TestUser;
+let otherAdmin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  kit = await createApiTestKit();
+  admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+  otherAdmin = await kit.createUser({ name: 'Other Admin', isAdmin: true });
+  alice = await kit.createUser({ name: 'Alice' });
+  bob = await kit.createUser({ name: 'Bob' });
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+const cookieOf = (res: request.Response) => {
+  const raw = res.headers['set-cookie'] as unknown as string[] | undefined;
+  return (raw ?? []).find((c) => c.startsWith('jwt='));
+};
+
+describe('registration', () => {
+  it('creates the user, signs them in with an httpOnly SameSite=Lax cookie and never returns the hash', async () => {
+    const res = await request(kit.app).post('/api/users').send({ email: ' New.Person@Example.com ', password: 'hunter22', name: 'New Person' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'New Person', email: 'new.person@example.com', isAdmin: false, activeBalance: 0, passiveBalance: 0, referralCommand: [] });
+    expect(res.body.referralCode).toMatch(/^[2-9A-Z]{10}$/);
+    expect(JSON.stringify(res.body)).not.toMatch(/password|argon/i);
+    const cookie = cookieOf(res);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const profile = await request(kit.app).get('/api/users/profile').set('Cookie', cookie!.split(';')[0]!);
+    expect(profile.status).toBe(200);
+    expect(profile.body.email).toBe('new.person@example.com');
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { email: 'new.person@example.com' } });
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('links a referral code to the referrer, who then counts the person', async () => {
+    const res = await request(kit.app).post('/api/users').send({ email: 'referred@example.com', password: 'hunter22', name: 'Referred', referredBy: alice.referralCode.toLowerCase() });
+    expect(res.status).toBe(201);
+    const profile = await (await kit.as(alice)).get('/api/users/profile');
+    expect(profile.body.referralCommand).toEqual([{ _id: res.body._id, name: 'Referred' }]);
+  });
+
+  it('refuses an unknown referral code, a taken e-mail in any case, and bad input, storing nothing', async () => {
+    const before = await kit.db.user.count();
+    const cases: [unknown, number, RegExp][] = [
+      [{ email: 'x1@example.com', password: 'hunter22', name: 'X', referredBy: 'NOPE123456' }, 400, /Unknown referral code/],
+      [{ email: alice.email.toUpperCase(), password: 'hunter22', name: 'X' }, 409, /already exists/],
+      [{ email: 'not-an-email', password: 'hunter22', name: 'X' }, 400, /email/],
+      [{ email: 'x2@example.com', password: '123', name: 'X' }, 400, /password/],
+      [{ email: 'x3@example.com', password: 'hunter22', name: 'x'.repeat(5000) }, 400, /name/],
+      [{ email: 'x4@example.com', password: 'hunter22' }, 400, /name/],
+      [{ email: 42, password: ['a'], name: {} }, 400, /email/],
+      [['array'], 400, /JSON object/],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await request(kit.app).post('/api/users').send(body as object);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.message).toMatch(message);
+    }
+    expect(await kit.db.user.count()).toBe(before);
+  });
+});
+
+describe('login and logout', () => {
+  it('signs in with the right password, case-insensitively on e-mail', async () => {
+    const res = await request(kit.app).post('/api/users/login').send({ email: alice.email.toUpperCase(), password: alice.password });
+    expect(res.status).toBe(200);
+    expect(res.body._id).toBe(alice.id);
+    expect(cookieOf(res)).toBeTruthy();
+  });
+
+  it('gives the same 401 message for a wrong password and an unknown e-mail', async () => {
+    const wrong = await request(kit.app).post('/api/users/login').send({ email: alice.email, password: 'wrong-password' });
+    const unknown = await request(kit.app).post('/api/users/login').send({ email: 'nobody@example.com', password: 'wrong-password' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.message).toBe('Invalid email or password');
+    expect(cookieOf(wrong)).toBeUndefined();
+  });
+
+  it('logout clears the session cookie', async () => {
+    const res = await (await kit.as(alice)).post('/api/users/logout');
+    expect(res.status).toBe(200);
+    expect(cookieOf(res)).toMatch(/jwt=;/);
+  });
+
+  it('a forged or garbage session is treated as signed out', async () => {
+    for (const cookie of ['jwt=garbage', 'jwt=eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', `jwt=${'a'.repeat(5000)}`]) {
+      const res = await request(kit.app).get('/api/users/profile').set('Cookie', cookie);
+      expect(res.status).toBe(401);
+    }
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 with a message after too many login attempts', async () => {
+    const limited = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await request(limited.app).post('/api/users/login').send({ email: 'victim@example.com', password: `guess-${i}` });
+        statuses.push(res.status);
+        if (res.status === 429) expect(res.body.message).toMatch(/Too many attempts, please try again in \d+ seconds/);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('profile', () => {
+  it('updates name, e-mail and password; the new password works and the old does not', async () => {
+    const carol = await kit.createUser({ name: 'Carol' });
+    const res = await (await kit.as(carol)).put('/api/users/profile').send({ _id: alice.id, name: 'Caroline', email: 'caroline@example.com', password: 'brand-new-pass' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ _id: carol.id, name: 'Caroline', email: 'caroline@example.com' });
+    // The _id in the body never selects another user.
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: alice.id } })).name).toBe('Alice');
+    expect((await request(kit.app).post('/api/users/login').send({ email: 'caroline@example.com', password: 'brand-new-pass' })).status).toBe(200);
+    expect((await request(kit.app).post('/api/users/login').send({ email: 'caroline@example.com', password: carol.password })).status).toBe(401);
+  });
+
+  it('an empty password leaves it unchanged; a taken e-mail is a 409', async () => {
+    const dave = await kit.createUser({ name: 'Dave' });
+    const ok = await (await kit.as(dave)).put('/api/users/profile').send({ name: 'Dave', email: dave.email, password: '' });
+    expect(ok.status).toBe(200);
+    expect((await request(kit.app).post('/api/users/login').send({ email: dave.email, password: dave.password })).status).toBe(200);
+    const taken = await (await kit.as(dave)).put('/api/users/profile').send({ email: bob.email });
+    expect(taken.status).toBe(409);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: dave.id } })).email).toBe(dave.email);
+  });
+});
+
+describe('admin user management', () => {
+  it('lists users without password hashes and reads one', async () => {
+    const list = await (await kit.as(admin)).get('/api/users');
+    expect(list.status).toBe(200);
+    expect(list.body.map((u: { _id: string }) => u._id)).toEqual(expect.arrayContaining([admin.id, alice.id, bob.id]));
+    expect(JSON.stringify(list.body)).not.toMatch(/passwordHash|argon/);
+    const one = await (await kit.as(admin)).get(`/api/users/${bob.id}`);
+    expect(one.body).toMatchObject({ _id: bob.id, name: 'Bob' });
+    expect((await (await kit.as(admin)).get('/api/users/not-a-uuid')).status).toBe(404);
+  });
+
+  it('edits a user; balance changes go through the ledger and balances equal the ledger', async () => {
+    const erin = await kit.createUser({ name: 'Erin' });
+    const asAdmin = await kit.as(admin);
+    const res = await asAdmin.put(`/api/users/${erin.id}`).send({ userId: erin.id, name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '25.50', passiveBalance: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Erin E', activeBalance: 25.5, passiveBalance: 3 });
+    const again = await asAdmin.put(`/api/users/${erin.id}`).send({ name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '20.25', passiveBalance: 3 });
+    expect(again.body.activeBalance).toBe(20.25);
+    const entries = await kit.db.ledgerEntry.findMany({ where: { userId: erin.id }, orderBy: { createdAt: 'asc' } });
+    expect(entries.map((e) => [e.kind, e.account, e.amount.toFixed(2)])).toEqual([
+      ['ADMIN_ADJUSTMENT', 'ACTIVE', '25.50'],
+      ['ADMIN_ADJUSTMENT', 'PASSIVE', '3.00'],
+      ['ADMIN_ADJUSTMENT', 'ACTIVE', '-5.25'],
+    ]);
+    const sums = await ledgerSums(kit.db, erin.id);
+    expect(sums.active.toFixed(2)).toBe('20.25');
+    expect(sums.passive.toFixed(2)).toBe('3.00');
+  });
+
+  it('refuses negative balances and bad fields, changing nothing', async () => {
+    const frank = await kit.createUser({ name: 'Frank', activeBalance: '0' });
+    const asAdmin = await kit.as(admin);
+    for (const body of [
+      { name: 'F', email: frank.email, isAdmin: false, activeBalance: -5, passiveBalance: 0 },
+      { name: 'F', email: frank.email, isAdmin: false, activeBalance: '1.999', passiveBalance: 0 },
+      { name: 'F', email: frank.email, isAdmin: 'yes', activeBalance: 1, passiveBalance: 0 },
+      { name: '', email: frank.email, isAdmin: false, activeBalance: 1, passiveBalance: 0 },
+      { name: 'F', email: 'nope', isAdmin: false, activeBalance: 1, passiveBalance: 0 },
+    ]) {
+      const res = await asAdmin.put(`/api/users/${frank.id}`).send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toBeTruthy();
+    }
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { id: frank.id } });
+    expect(stored.name).toBe('Frank');
+    expect(await kit.db.ledgerEntry.count({ where: { userId: frank.id } })).toBe(0);
+  });
+
+  it('nobody removes their own admin rights; admins do not edit or delete other admins', async () => {
+    const asAdmin = await kit.as(admin);
+    const self = await asAdmin.put(`/api/users/${admin.id}`).send({ name: 'Admin', email: admin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0 });
+    expect(self.status).toBe(400);
+    expect(self.body.message).toBe('You cannot remove your own admin rights');
+    const other = await asAdmin.put(`/api/users/${otherAdmin.id}`).send({ name: 'Hacked', email: otherAdmin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0 });
+    expect(other.status).toBe(403);
+    const del = await asAdmin.delete(`/api/users/${otherAdmin.id}`);
+    expect(del.status).toBe(400);
+    expect(del.body.message).toBe('Cannot delete an admin user');
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { id: otherAdmin.id } });
+    expect(stored).toMatchObject({ name: 'Other Admin', isAdmin: true, deletedAt: null });
+  });
+
+  it('admin rights come from the database on every request', async () => {
+    const gina = await kit.createUser({ name: 'Gina', isAdmin: true });
+    const asGina = await kit.as(gina);
+    expect((await asGina.get('/api/users')).status).toBe(200);
+    await kit.db.user.update({ where: { id: gina.id }, data: { isAdmin: false } });
+    expect((await asGina.get('/api/users')).status).toBe(403);
+  });
+
+  it('deleting a user keeps their records, frees the e-mail and ends their session', async () => {
+    const hank = await kit.createUser({ name: 'Hank' });
+    const asHank = await kit.as(hank);
+    const res = await (await kit.as(admin)).delete(`/api/users/${hank.id}`);
+    expect(res.status).toBe(200);
+    expect((await asHank.get('/api/users/profile')).status).toBe(401);
+    expect((await request(kit.app).post('/api/users/login').send({ email: hank.email, password: hank.password })).status).toBe(401);
+    const list = await (await kit.as(admin)).get('/api/users');
+    expect(list.body.find((u: { _id: string }) => u._id === hank.id)).toBeUndefined();
+    const again = await request(kit.app).post('/api/users').send({ email: hank.email, password: 'hunter22', name: 'Hank 2' });
+    expect(again.status).toBe(201);
+    expect((await (await kit.as(admin)).delete(`/api/users/${hank.id}`)).status).toBe(404);
+  });
+});
+
+describe('permission matrix', () => {
+  const routes = (target: () => string) => [
+    ['get', '/api/users'],
+    ['get', `/api/users/${target()}`],
+    ['put', `/api/users/${target()}`],
+    ['delete', `/api/users/${target()}`],
+  ] as const;
+
+  it('guests get 401 on signed-in and admin routes', async () => {
+    const guest = await kit.as(null);
+    expect((await guest.get('/api/users/profile')).status).toBe(401);
+    expect((await guest.put('/api/users/profile').send({ name: 'x' })).status).toBe(401);
+    for (const [method, path] of routes(() => bob.id)) {
+      const res = await guest[method](path).send({});
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.body.message).toBe('Not authorized, please sign in');
+    }
+  });
+
+  it('a plain user gets 403 on admin routes, including for another user', async () => {
+    const asAlice = await kit.as(alice);
+    for (const [method, path] of routes(() => bob.id)) {
+      const res = await asAlice[method](path).send({ name: 'x', email: 'x@example.com', isAdmin: true, activeBalance: 1e6, passiveBalance: 0 });
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { id: bob.id } });
+    expect(stored).toMatchObject({ name: 'Bob', isAdmin: false, deletedAt: null });
+    expect(stored.activeBalance.toFixed(2)).toBe('0.00');
+  });
+});

@@ -1,0 +1,77 @@
+import { Prisma, type Db, type LedgerAccount, type LedgerKind } from './db.ts';
+
+/**
+ * The ledger: the only way a balance changes. Each operation writes its entries and
+ * the balance update in one transaction, keyed by idempotency keys: applying the same
+ * operation twice changes nothing the second time. Balances never go below zero (the
+ * update is conditional; the database's check constraint is the last guard).
+ */
+
+export type LedgerEntryInput = {
+  userId: string;
+  account: LedgerAccount;
+  /** Signed amount, at most 2 decimals. */
+  amount: Prisma.Decimal | string;
+  kind: LedgerKind;
+  reference?: string;
+  idempotencyKey: string;
+};
+
+export type Tx = Prisma.TransactionClient;
+
+export class InsufficientBalanceError extends Error {
+  override name = 'InsufficientBalanceError';
+}
+
+const balanceColumn = { ACTIVE: 'activeBalance', PASSIVE: 'passiveBalance' } as const;
+
+/**
+ * Posts entries inside the caller's transaction. Returns false (and changes nothing)
+ * when the first entry's idempotency key was already used: an operation's entries are
+ * written together, so the first key stands for the whole operation.
+ */
+export async function postEntries(tx: Tx, entries: LedgerEntryInput[]): Promise<boolean> {
+  if (entries.length === 0) return true;
+  const first = entries[0] as LedgerEntryInput;
+  const inserted = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey")
+    VALUES (gen_random_uuid(), ${first.userId}::uuid, ${first.account}::"LedgerAccount", ${new Prisma.Decimal(first.amount)}::numeric,
+            ${first.kind}::"LedgerKind", ${first.reference ?? null}, ${first.idempotencyKey})
+    ON CONFLICT ("idempotencyKey") DO NOTHING
+    RETURNING "id"`;
+  if (inserted.length === 0) return false;
+  if (entries.length > 1) {
+    await tx.ledgerEntry.createMany({
+      data: entries.slice(1).map((e) => ({ ...e, amount: new Prisma.Decimal(e.amount), reference: e.reference ?? null })),
+    });
+  }
+  // One conditional update per (user, account), so an operation cannot overdraw.
+  const deltas = new Map<string, { userId: string; account: LedgerAccount; amount: Prisma.Decimal }>();
+  for (const e of entries) {
+    const key = `${e.userId}/${e.account}`;
+    const current = deltas.get(key);
+    const amount = new Prisma.Decimal(e.amount);
+    deltas.set(key, { userId: e.userId, account: e.account, amount: current ? current.amount.plus(amount) : amount });
+  }
+  for (const { userId, account, amount } of deltas.values()) {
+    if (amount.isZero()) continue;
+    const column = Prisma.raw(`"${balanceColumn[account]}"`);
+    const updated = await tx.$executeRaw`
+      UPDATE "User" SET ${column} = ${column} + ${amount}::numeric, "updatedAt" = now()
+      WHERE "id" = ${userId}::uuid AND ${column} + ${amount}::numeric >= 0`;
+    if (updated !== 1) throw new InsufficientBalanceError(`balance too low for ${account.toLowerCase()} change of ${amount.toFixed(2)}`);
+  }
+  return true;
+}
+
+/** Posts entries in a transaction of their own. */
+export async function applyLedger(db: Db, entries: LedgerEntryInput[]): Promise<boolean> {
+  return db.$transaction((tx) => postEntries(tx, entries));
+}
+
+/** Sums of the ledger per account, for checks and reports. */
+export async function ledgerSums(db: Db | Tx, userId: string): Promise<{ active: Prisma.Decimal; passive: Prisma.Decimal }> {
+  const rows = await db.ledgerEntry.groupBy({ by: ['account'], where: { userId }, _sum: { amount: true } });
+  const sum = (account: LedgerAccount) => rows.find((r) => r.account === account)?._sum.amount ?? new Prisma.Decimal(0);
+  return { active: sum('ACTIVE'), passive: sum('PASSIVE') };
+}
