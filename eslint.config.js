@@ -28,7 +28,9 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@shop/core', '@shop/core/*', '!@shop/core/contract'], message: 'The browser may import only @shop/core/contract.' },
+            // A regex, because gitignore-style groups cannot re-include a path below an
+            // excluded parent ('!@shop/core/contract' after '@shop/core' never matched).
+            { regex: '^@shop/core(?!/contract$)(/.*)?$', message: 'The browser may import only @shop/core/contract.' },
             { group: ['node:*'], message: 'No Node modules in the browser bundle.' },
           ],
         },

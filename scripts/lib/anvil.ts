@@ -37,7 +37,13 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilInstance
   // A free port found by probing can be taken by someone else before anvil binds it;
   // retry with a fresh one in that case. A port the caller chose is tried once.
   for (let attempt = 0; attempt < (fixedPort ? 1 : PORT_ATTEMPTS); attempt++) {
-    const port = fixedPort ? (opts.port as number) : await findFreePort(opts.host ?? '127.0.0.1');
+    const host = opts.host ?? '127.0.0.1';
+    const port = fixedPort ? (opts.port as number) : await findFreePort(host);
+    // anvil binds with SO_REUSEPORT, so a second node on a taken port starts "fine" and
+    // the two then share the port's requests. Refuse a taken port up front instead.
+    if (fixedPort && !(await isPortFree(host, port))) {
+      throw new Error(`port ${port} on ${host} is already in use${(await isRpcUp(rpcUrlFor(host, port))) ? ' by an Ethereum node' : ''}`);
+    }
     try {
       return await startOnPort(port, opts);
     } catch (err) {
@@ -127,8 +133,7 @@ async function startOnPort(port: number, opts: AnvilOptions): Promise<AnvilInsta
     process.off('SIGTERM', onSignal);
   };
 
-  const connectHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const rpcUrl = `http://${connectHost.includes(':') ? `[${connectHost}]` : connectHost}:${port}`;
+  const rpcUrl = rpcUrlFor(host, port);
 
   const stop = async (): Promise<void> => {
     detach();
@@ -170,6 +175,20 @@ function collectOutput(child: ChildProcess): () => string {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   return () => text;
+}
+
+function rpcUrlFor(host: string, port: number): string {
+  const connectHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${connectHost.includes(':') ? `[${connectHost}]` : connectHost}:${port}`;
+}
+
+function isPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => res(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => res(true)));
+  });
 }
 
 function findFreePort(host: string): Promise<number> {

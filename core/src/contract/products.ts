@@ -10,7 +10,8 @@ export const imageRef = z
   .refine((v) => /^\/(uploads|images)\/[\w.-]+$/.test(v) || /^https?:\/\/\S+$/.test(v), 'must be an uploaded image path or an http(s) URL');
 
 export const updateProductBody = z.object({
-  productId: z.string().optional(),
+  // Sent by the web client for convenience; the id in the URL is the one that counts.
+  productId: z.string().max(100, 'is too long').optional(),
   name: z.string().trim().min(1, 'is required').max(200, 'is too long (200 characters at most)'),
   price: usdAmount,
   image: imageRef,

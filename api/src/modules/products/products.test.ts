@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Prisma } from '@shop/core';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+import { deleteProduct } from './service.ts';
+
+let kit: ApiTestKit;
+let admin: TestUser;
+let alice: TestUser;
+
+beforeAll(async () => {
+  kit = await createApiTestKit();
+  admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+  alice = await kit.createUser({ name: 'Alice' });
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+async function makeProduct(over: Partial<Prisma.ProductCreateInput> = {}) {
+  return kit.db.product.create({
+    data: {
+      name: 'Gold Package',
+      image: '/images/gold.svg',
+      description: 'Pays every day',
+      price: new Prisma.Decimal('49.90'),
+      dailyCredit: new Prisma.Decimal('1.25'),
+      countInStock: 7,
+      rating: new Prisma.Decimal('4.50'),
+      numReviews: 3,
+      ...over,
+    },
+  });
+}
+
+/** Everything about the products table that a request could change. */
+const snapshot = async () =>
+  JSON.stringify(await kit.db.product.findMany({ orderBy: { id: 'asc' } }));
+
+const validUpdate = {
+  name: 'Platinum',
+  price: '120.5',
+  image: '/uploads/abc123.png',
+  dailyCredit: 2.75,
+  description: 'The best package',
+  countInStock: '12',
+  durationDays: 60,
+};
+
+beforeEach(async () => {
+  await kit.db.orderItem.deleteMany();
+  await kit.db.order.deleteMany();
+  await kit.db.product.deleteMany();
+});
+
+describe('public reads', () => {
+  it('lists the packages oldest first, with money as 2-decimal numbers and ISO dates', async () => {
+    const first = await makeProduct({ name: 'First', createdAt: new Date('2025-01-01T00:00:00Z') });
+    const second = await makeProduct({ name: 'Second', price: new Prisma.Decimal('0.10'), dailyCredit: new Prisma.Decimal('1000000000.99'), createdAt: new Date('2025-02-01T00:00:00Z') });
+    const res = await (await kit.as(null)).get('/api/products');
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: { _id: string }) => p._id)).toEqual([first.id, second.id]);
+    expect(res.body[0]).toEqual({
+      _id: first.id,
+      name: 'First',
+      image: '/images/gold.svg',
+      description: 'Pays every day',
+      price: 49.9,
+      rating: 4.5,
+      numReviews: 3,
+      countInStock: 7,
+      dailyCredit: 1.25,
+      durationDays: 30,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: first.updatedAt.toISOString(),
+    });
+    expect(res.body[1]).toMatchObject({ price: 0.1, dailyCredit: 1000000000.99 });
+    expect(res.text).toContain('"dailyCredit":1000000000.99');
+  });
+
+  it('orders packages created at the same instant by id, so the order is stable', async () => {
+    const at = new Date('2025-03-01T00:00:00Z');
+    const made = await Promise.all([1, 2, 3, 4].map((n) => makeProduct({ name: `P${n}`, createdAt: at })));
+    const res = await (await kit.as(null)).get('/api/products');
+    expect(res.body.map((p: { _id: string }) => p._id)).toEqual(made.map((p) => p.id).sort());
+  });
+
+  it('shows one package to anyone, and 404 for unknown, malformed or deleted ids', async () => {
+    const product = await makeProduct();
+    const hidden = await makeProduct({ name: 'Hidden', deletedAt: new Date() });
+    const guest = await kit.as(null);
+    const ok = await guest.get(`/api/products/${product.id.toUpperCase()}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ _id: product.id, name: 'Gold Package', price: 49.9 });
+    for (const id of [MISSING_ID, 'not-an-id', hidden.id, '1%27%20OR%201=1']) {
+      const res = await guest.get(`/api/products/${id}`);
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ message: 'Product not found' });
+    }
+    const list = await guest.get('/api/products');
+    expect(list.body.map((p: { _id: string }) => p._id)).toEqual([product.id]);
+  });
+});
+
+describe('create (admin)', () => {
+  it('creates the sample package and lists it', async () => {
+    const res = await (await kit.as(admin)).post('/api/products');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: 'Sample name', price: 0, image: '/images/sampler.svg', description: 'Sample description',
+      countInStock: 0, dailyCredit: 0, durationDays: 30, rating: 0, numReviews: 0,
+    });
+    const stored = await kit.db.product.findUniqueOrThrow({ where: { id: res.body._id } });
+    expect(stored.name).toBe('Sample name');
+    const list = await (await kit.as(null)).get('/api/products');
+    expect(list.body.map((p: { _id: string }) => p._id)).toEqual([res.body._id]);
+  });
+
+  it('refuses guests (401) and plain users (403), creating nothing', async () => {
+    const guest = await (await kit.as(null)).post('/api/products');
+    expect(guest.status).toBe(401);
+    expect(guest.body.message).toEqual(expect.any(String));
+    const user = await (await kit.as(alice)).post('/api/products');
+    expect(user.status).toBe(403);
+    expect(user.body).toEqual({ message: 'Not authorized as an admin' });
+    expect(await kit.db.product.count()).toBe(0);
+  });
+});
+
+describe('update (admin)', () => {
+  it('saves every field, accepting numbers or numeric strings, and keeps the id', async () => {
+    const product = await makeProduct();
+    const res = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, productId: product.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      _id: product.id, name: 'Platinum', price: 120.5, image: '/uploads/abc123.png', dailyCredit: 2.75,
+      description: 'The best package', countInStock: 12, durationDays: 60, rating: 4.5, numReviews: 3,
+    });
+    const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
+    expect(stored.price.toString()).toBe('120.5');
+    expect(stored.dailyCredit.toFixed(2)).toBe('2.75');
+    expect(stored.countInStock).toBe(12);
+    expect(stored.durationDays).toBe(60);
+  });
+
+  it('leaves durationDays alone when it is not sent, and accepts an http(s) image URL', async () => {
+    const product = await makeProduct({ durationDays: 14 });
+    const { durationDays: _omit, ...body } = validUpdate;
+    const res = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, image: 'https://cdn.example.com/p.png' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ durationDays: 14, image: 'https://cdn.example.com/p.png' });
+  });
+
+  it('refuses bad input with a 400 naming the field, changing nothing', async () => {
+    const product = await makeProduct();
+    const before = await snapshot();
+    const { name: _n, ...noName } = validUpdate;
+    const { price: _p, ...noPrice } = validUpdate;
+    const cases: [string, unknown, RegExp][] = [
+      ['missing name', noName, /name/],
+      ['missing price', noPrice, /price/],
+      ['empty body', {}, /name|price|image/],
+      ['name of the wrong type', { ...validUpdate, name: 42 }, /name/],
+      ['blank name', { ...validUpdate, name: '   ' }, /name/],
+      ['huge name', { ...validUpdate, name: 'x'.repeat(201) }, /name/],
+      ['huge description', { ...validUpdate, description: 'd'.repeat(5001) }, /description/],
+      ['negative price', { ...validUpdate, price: -1 }, /price/],
+      ['price with 3 decimals', { ...validUpdate, price: '1.999' }, /price/],
+      ['price number with 3 decimals', { ...validUpdate, price: 1.005 }, /price/],
+      ['price not a number', { ...validUpdate, price: 'abc' }, /price/],
+      ['price as an object', { ...validUpdate, price: { $gt: 0 } }, /price/],
+      ['price too large', { ...validUpdate, price: '1000000000000' }, /price/],
+      ['negative daily credit', { ...validUpdate, dailyCredit: '-0.01' }, /dailyCredit/],
+      ['negative stock', { ...validUpdate, countInStock: -1 }, /countInStock/],
+      ['fractional stock', { ...validUpdate, countInStock: 1.5 }, /countInStock/],
+      ['stock as a boolean', { ...validUpdate, countInStock: true }, /countInStock/],
+      ['zero duration', { ...validUpdate, durationDays: 0 }, /durationDays/],
+      ['image with a path outside uploads', { ...validUpdate, image: '/etc/passwd' }, /image/],
+      ['javascript image url', { ...validUpdate, image: 'javascript:alert(1)' }, /image/],
+      ['huge productId', { ...validUpdate, productId: 'p'.repeat(1000) }, /productId/],
+    ];
+    const as = await kit.as(admin);
+    for (const [label, body, field] of cases) {
+      const res = await as.put(`/api/products/${product.id}`).send(body as object);
+      expect(res.status, label).toBe(400);
+      expect(res.body.message, label).toMatch(field);
+    }
+    for (const raw of ['[1,2]', '"text"', 'null']) {
+      const res = await as.put(`/api/products/${product.id}`).set('content-type', 'application/json').send(raw);
+      expect(res.status, raw).toBe(400);
+      expect(res.body.message, raw).toEqual(expect.any(String));
+    }
+    const tooBig = await as.put(`/api/products/${product.id}`).send({ ...validUpdate, description: 'd'.repeat(200_000) });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toEqual({ message: 'Request body too large' });
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('answers 404 for unknown, malformed or deleted ids, changing nothing', async () => {
+    const hidden = await makeProduct({ deletedAt: new Date() });
+    const before = await snapshot();
+    const as = await kit.as(admin);
+    for (const id of [MISSING_ID, 'nope', hidden.id]) {
+      const res = await as.put(`/api/products/${id}`).send(validUpdate);
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ message: 'Product not found' });
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses guests (401) and plain users (403), changing nothing', async () => {
+    const product = await makeProduct();
+    const before = await snapshot();
+    expect((await (await kit.as(null)).put(`/api/products/${product.id}`).send(validUpdate)).status).toBe(401);
+    expect((await (await kit.as(alice)).put(`/api/products/${product.id}`).send(validUpdate)).status).toBe(403);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('delete (admin)', () => {
+  async function orderFor(productId: string) {
+    const product = await kit.db.product.findUniqueOrThrow({ where: { id: productId } });
+    return kit.db.order.create({
+      data: {
+        userId: alice.id,
+        itemsPrice: product.price,
+        totalPrice: product.price,
+        items: {
+          create: {
+            productId,
+            name: product.name,
+            image: product.image,
+            price: product.price,
+            qty: 1,
+            dailyCredit: product.dailyCredit,
+            durationDays: product.durationDays,
+          },
+        },
+      },
+      include: { items: true },
+    });
+  }
+
+  it('removes a package that no order refers to', async () => {
+    const product = await makeProduct();
+    const res = await (await kit.as(admin)).delete(`/api/products/${product.id}/delete`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Product deleted' });
+    expect(await kit.db.product.findUnique({ where: { id: product.id } })).toBeNull();
+  });
+
+  it('hides a package that an order refers to, keeping the order item readable', async () => {
+    const product = await makeProduct();
+    const order = await orderFor(product.id);
+    const res = await (await kit.as(admin)).delete(`/api/products/${product.id}/delete`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Product deleted' });
+
+    const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
+    expect(stored.deletedAt).toBeInstanceOf(Date);
+    const item = await kit.db.orderItem.findFirstOrThrow({ where: { orderId: order.id }, include: { product: true } });
+    expect(item).toMatchObject({ productId: product.id, name: 'Gold Package', qty: 1 });
+    expect(item.price.toFixed(2)).toBe('49.90');
+    expect(item.product.id).toBe(product.id);
+
+    const guest = await kit.as(null);
+    expect((await guest.get(`/api/products/${product.id}`)).status).toBe(404);
+    expect((await guest.get('/api/products')).body).toEqual([]);
+    // Deleting again: it is gone as far as the API is concerned.
+    const again = await (await kit.as(admin)).delete(`/api/products/${product.id}/delete`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: 'Product not found' });
+  });
+
+  it('falls back to hiding when an order appears between the check and the delete', async () => {
+    const product = await makeProduct();
+    await orderFor(product.id);
+    // The check sees no order (as if the order were placed just after it); the foreign key still refuses.
+    const db = new Proxy(kit.db, {
+      get: (target, prop, receiver) =>
+        prop === 'orderItem' ? { count: async () => 0 } : Reflect.get(target, prop, receiver),
+    });
+    expect(await deleteProduct(db, product.id)).toEqual({ mode: 'hidden' });
+    const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
+    expect(stored.deletedAt).toBeInstanceOf(Date);
+  });
+
+  it('answers 404 for unknown or malformed ids, changing nothing', async () => {
+    await makeProduct();
+    const before = await snapshot();
+    const as = await kit.as(admin);
+    for (const id of [MISSING_ID, 'abc']) {
+      const res = await as.delete(`/api/products/${id}/delete`);
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ message: 'Product not found' });
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses guests (401) and plain users (403), deleting nothing', async () => {
+    const product = await makeProduct();
+    expect((await (await kit.as(null)).delete(`/api/products/${product.id}/delete`)).status).toBe(401);
+    expect((await (await kit.as(alice)).delete(`/api/products/${product.id}/delete`)).status).toBe(403);
+    const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
+    expect(stored.deletedAt).toBeNull();
+  });
+});

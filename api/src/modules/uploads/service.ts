@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { AppConfig } from '@shop/core';
+import type { UploadResult } from '@shop/core/contract';
+import { badRequest, HttpError } from '../../errors.ts';
+
+/** Formats a browser shows and sharp decodes; SVG is left out on purpose (it can carry script). */
+const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif' } as const;
+type AllowedFormat = keyof typeof EXTENSIONS;
+
+// A small file can still declare a huge canvas; refuse it before decoding.
+const MAX_PIXELS = 40_000_000;
+
+export const NOT_AN_IMAGE = 'Only JPEG, PNG, WebP or GIF images are allowed';
+
+const isAllowed = (format: string | undefined): format is AllowedFormat =>
+  format !== undefined && Object.hasOwn(EXTENSIONS, format);
+
+/**
+ * Checks the bytes by decoding them (the client's name and MIME type are not
+ * trusted), then stores them under a random name with the extension of the real format.
+ */
+export async function storeImage(config: Pick<AppConfig, 'uploadsDir'>, data: Buffer): Promise<UploadResult> {
+  const format = await detectImageFormat(data);
+  const dir = path.resolve(config.uploadsDir);
+  await mkdir(dir, { recursive: true });
+  const file = `${randomBytes(16).toString('hex')}.${EXTENSIONS[format]}`;
+  await writeFile(path.join(dir, file), data, { flag: 'wx' });
+  return { message: 'Image uploaded', image: `/uploads/${file}` };
+}
+
+async function detectImageFormat(data: Buffer): Promise<AllowedFormat> {
+  let format: string | undefined;
+  try {
+    const meta = await sharp(data).metadata();
+    format = meta.format;
+    if (!isAllowed(format)) throw badRequest(NOT_AN_IMAGE);
+    if (meta.width * meta.height * (meta.pages ?? 1) > MAX_PIXELS) throw badRequest('Image dimensions are too large');
+    // Decode the pixels too: a valid header on truncated or corrupt data is refused here.
+    await sharp(data, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).stats();
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw badRequest(isAllowed(format) ? 'The image file is damaged or incomplete' : NOT_AN_IMAGE);
+  }
+  return format;
+}
