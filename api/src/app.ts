@@ -11,6 +11,8 @@ import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { cryptoRoutes } from './modules/crypto/routes.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -37,6 +39,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/users', userRoutes(deps));
   api.use('/products', productRoutes(deps));
   api.use('/uploads', uploadRoutes(deps));
+  api.use('/orders', orderRoutes(deps));
+  api.use('/crypto', cryptoRoutes(deps));
   api.use(notFoundHandler);
   app.use('/api', api);
 

@@ -7,3 +7,4 @@ export * from './runtime.ts';
 export * from './password.ts';
 export * from './referral-code.ts';
 export * from './ledger.ts';
+export * from './payments/index.ts';

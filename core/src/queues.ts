@@ -16,7 +16,8 @@ export const queueDefinitions = {
   },
   'chain-index': {
     payload: z.object({}).strict(),
-    defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
+    // A tick runs every second: keep only the recent history.
+    defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
   'payment-sweep': {
     payload: z.object({}).strict(),
@@ -58,7 +59,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     const queue = new Queue(name, {
       connection,
       prefix,
-      defaultJobOptions: { ...commonDefaults, ...queueDefinitions[name].defaults },
+      defaultJobOptions: { ...commonDefaults, ...(queueDefinitions[name].defaults as JobsOptions) },
     });
     // Errors surface through the caller's health checks; never crash on them.
     queue.on('error', () => {});

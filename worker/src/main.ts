@@ -2,12 +2,14 @@ import { createRuntime, getConfig } from '@shop/core';
 import { processors } from './processors/index.ts';
 import { installShutdown } from './shutdown.ts';
 import { startWorkers } from './worker-manager.ts';
+import { scheduleRecurringJobs } from './schedules.ts';
 
 const runtime = createRuntime(getConfig(), 'worker');
 const { logger } = runtime;
 process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejection', err }));
 
 const workers = startWorkers(runtime, processors);
+await scheduleRecurringJobs(runtime);
 logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) });
 
 // Order: stop taking jobs (and let running ones finish), then Redis and Prisma.

@@ -1,7 +1,7 @@
-import { Worker, type Job } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import { queueDefinitions, type JobPayload, type Logger, type QueueName, type Runtime } from '@shop/core';
 
-export type ProcessorContext = { runtime: Runtime; logger: Logger };
+export type ProcessorContext = { runtime: Runtime; logger: Logger; token?: string };
 export type Processor<N extends QueueName> = (job: Job<JobPayload<N>>, ctx: ProcessorContext) => Promise<unknown>;
 export type ProcessorMap = { [N in QueueName]?: { process: Processor<N>; concurrency?: number } };
 
@@ -18,16 +18,17 @@ export function startWorkers(runtime: Runtime, processors: ProcessorMap): { work
     if (!entry) continue;
     const worker = new Worker(
       name,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const log = logger.child({ queue: name, job_id: job.id, attempt: job.attemptsMade + 1 });
         const data = queueDefinitions[name].payload.parse(job.data);
         const started = Date.now();
         try {
-          const result = await entry.process(Object.assign(job, { data }) as Job<JobPayload<QueueName>>, { runtime, logger: log });
+          const result = await entry.process(Object.assign(job, { data }) as Job<JobPayload<QueueName>>, { runtime, logger: log, token });
           log.debug({ msg: 'job done', duration_ms: Date.now() - started });
           return result;
         } catch (err) {
-          log.warn({ msg: 'job failed', err, duration_ms: Date.now() - started });
+          // Waiting (for confirmations, say) is not a failure.
+          if (!(err instanceof DelayedError)) log.warn({ msg: 'job failed', err, duration_ms: Date.now() - started });
           throw err;
         }
       },

@@ -50,5 +50,7 @@ export type OrderJson = {
   paidUsd: number;
   orderedItems: OrderItemJson[];
   quote?: QuoteJson | null;
+  /** Set when no quote could be issued because the price feed is unavailable. */
+  quoteError?: string;
   payments?: PaymentJson[];
 };

@@ -1,4 +1,13 @@
 import type { ProcessorMap } from '../worker-manager.ts';
+import { chainIndex } from './chain-index.ts';
+import { orderExpire } from './order-expire.ts';
+import { paymentSweep } from './payment-sweep.ts';
+import { paymentVerify } from './payment-verify.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
-export const processors: ProcessorMap = {};
+export const processors: ProcessorMap = {
+  'payment-verify': { process: paymentVerify, concurrency: 8 },
+  'chain-index': { process: chainIndex },
+  'payment-sweep': { process: paymentSweep },
+  'order-expire': { process: orderExpire },
+};
