@@ -36,6 +36,8 @@ export function startWorkers(runtime: Runtime, processors: ProcessorMap): { work
         connection: runtime.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true }),
         prefix: config.queuePrefix,
         concurrency: entry.concurrency ?? 1,
+        lockDuration: config.jobLockMs,
+        stalledInterval: config.jobLockMs,
         autorun: true,
       },
     );

@@ -1,0 +1,85 @@
+import { createRuntime, indexBlocks, Prisma, type Runtime } from '@shop/core';
+import type { Address, Hash } from 'viem';
+import { createApiTestKit, type TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { anvilDriver, waitFor } from '../../../scripts/testing/chain.ts';
+import { processors } from '../processors/index.ts';
+import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
+
+/**
+ * A shop on anvil for payment tests: the real api app, the real worker processors
+ * (in this process, on their own Redis connections), a catalogue, and helpers to place
+ * orders, send ETH from anvil's accounts and report hashes as the pay page does.
+ */
+export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap } = {}) {
+  const api = await createApiTestKit({ chain: true, ethUsd: '3000', env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env } });
+  const { env, db } = api;
+  const chain = anvilDriver(env.anvil!.rpcUrl);
+  const workerRuntime: Runtime = createRuntime(env.config, 'worker');
+  const workers = opts.workers === false ? null : startWorkers(workerRuntime, opts.processorMap ?? processors);
+  const product = await db.product.create({
+    data: { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('25.00'), countInStock: 100, dailyCredit: new Prisma.Decimal('1.00'), durationDays: 30 },
+  });
+  const receiving = env.config.receivingAddress as Address;
+
+  async function placeOrder(user: TestUser, qty = 1, productId = product.id): Promise<{ id: string; amountWei: bigint; totalPrice: number }> {
+    const p = await db.product.findUniqueOrThrow({ where: { id: productId } });
+    const total = p.price.times(qty).toFixed(2);
+    const res = await (await api.as(user)).post('/api/orders').send({ orderedItems: [{ _id: productId, qty }], itemsPrice: total, totalPrice: total });
+    if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const detail = await (await api.as(user)).get(`/api/orders/${res.body._id}`);
+    return { id: res.body._id, amountWei: BigInt(detail.body.quote.amountWei), totalPrice: res.body.totalPrice };
+  }
+
+  async function report(user: TestUser, orderId: string, txHash: Hash) {
+    return (await api.as(user)).put(`/api/orders/${orderId}/purchased`).send({ txHash });
+  }
+
+  async function orderStatus(orderId: string) {
+    return (await db.order.findUniqueOrThrow({ where: { id: orderId } })).status;
+  }
+
+  async function waitForStatus(orderId: string, status: string, timeoutMs = 20_000) {
+    return waitFor(`order ${orderId} to be ${status}`, async () => (await orderStatus(orderId)) === status, timeoutMs);
+  }
+
+  async function waitForPayment(txHash: string, statuses: string[], timeoutMs = 20_000) {
+    return waitFor(`payment ${txHash} in ${statuses.join('/')}`, async () => {
+      const p = await db.payment.findUnique({ where: { txHash: txHash.toLowerCase() } });
+      return p && statuses.includes(p.status) ? p : null;
+    }, timeoutMs);
+  }
+
+  async function runIndexer() {
+    const result = await indexBlocks({ ...workerRuntime, logger: workerRuntime.logger });
+    const { enqueue } = await import('@shop/core');
+    for (const t of result.transfers) await enqueue(workerRuntime.queues, 'payment-verify', t, { jobId: `verify-${t.txHash}` });
+    for (const t of result.recheck) await enqueue(workerRuntime.queues, 'payment-verify', t, { jobId: `recheck-${t.txHash}-${Date.now()}` });
+    return result;
+  }
+
+  async function referralEntries(userId: string) {
+    return db.ledgerEntry.findMany({ where: { userId, kind: 'REFERRAL_REWARD' }, orderBy: { createdAt: 'asc' } });
+  }
+
+  return {
+    ...api,
+    chain,
+    product,
+    receiving,
+    workerRuntime,
+    placeOrder,
+    report,
+    orderStatus,
+    waitForStatus,
+    waitForPayment,
+    runIndexer,
+    referralEntries,
+    async close() {
+      await workers?.close();
+      await workerRuntime.close();
+      await api.close();
+    },
+  };
+}
+
+export type PaymentKit = Awaited<ReturnType<typeof createPaymentKit>>;
