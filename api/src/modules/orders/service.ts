@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
-  createQuote, getEthUsd, MAX_TAG, openQuote, Prisma, PriceUnavailableError, releaseStock,
+  createQuote, getEthUsd, MAX_TAG, MICRO_ETH_WEI, openQuote, Prisma, PriceUnavailableError, releaseStock,
   type Db, type EthUsd, type Quote, type Runtime,
 } from '@shop/core';
 import { centsToString, formatEth, toCents, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
@@ -30,7 +30,8 @@ function quoteJson(q: Quote): QuoteJson {
   return {
     ethUsd: q.ethUsd.toFixed(8),
     amountWei: q.amountWei.toFixed(0),
-    amountEth: formatEth(q.amountWei.toFixed(0), 6),
+    // The tag sits below the 6th decimal: shown amounts are the quoted base amount.
+    amountEth: formatEth(BigInt(q.amountWei.toFixed(0)) - (BigInt(q.amountWei.toFixed(0)) % MICRO_ETH_WEI), 6),
     usdAmount: money(q.usdAmount),
     receivingAddress: q.receivingAddress,
     chainId: q.chainId,

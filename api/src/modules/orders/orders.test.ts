@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expireOrders, Prisma } from '@shop/core';
+import { setEthUsdPrice } from '../../../../scripts/lib/price-feed-mock.ts';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+
+let kit: ApiTestKit;
+let admin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+
+async function product(over: Partial<{ price: string; countInStock: number; name: string }> = {}) {
+  return kit.db.product.create({
+    data: { name: over.name ?? 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal(over.price ?? '10.50'), countInStock: over.countInStock ?? 10, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 },
+  });
+}
+
+beforeAll(async () => {
+  kit = await createApiTestKit({ chain: true, ethUsd: '3000' });
+  admin = await kit.createUser({ isAdmin: true });
+  alice = await kit.createUser({ name: 'Alice' });
+  bob = await kit.createUser({ name: 'Bob' });
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+describe('placing orders', () => {
+  it('prices the order on the server, reserves stock and returns a tagged quote', async () => {
+    const p = await product({ price: '10.50', countInStock: 5 });
+    const res = await (await kit.as(alice)).post('/api/orders').send({
+      orderedItems: [{ _id: p.id, qty: 2, price: 0.01, name: 'cheap?' }],
+      itemsPrice: '21.00',
+      totalPrice: 21,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ totalPrice: 21, itemsPrice: 21, isPaid: false, status: 'PENDING_PAYMENT', orderedItems: [{ name: 'Pkg', price: 10.5, qty: 2, product: p.id }] });
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(3);
+    const detail = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
+    expect(detail.status).toBe(200);
+    const q = detail.body.quote;
+    expect(q).toMatchObject({ ethUsd: '3000.00000000', chainId: 1, receivingAddress: kit.env.config.receivingAddress, usdAmount: 21 });
+    // $21 at $3000 = 0.007 ETH, plus the order's tag below a millionth of an ETH.
+    const wei = BigInt(q.amountWei);
+    expect(wei / 10n ** 12n).toBe(7000n);
+    const order = await kit.db.order.findUniqueOrThrow({ where: { id: res.body._id } });
+    expect((wei % 10n ** 12n) / 10n ** 6n).toBe(BigInt(order.paymentTag!));
+    expect(q.amountEth).toBe('0.007000');
+    // The same quote is served until it expires.
+    const again = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
+    expect(again.body.quote.amountWei).toBe(q.amountWei);
+  });
+
+  it('a client total that differs from the server price is a 409 with the real total; nothing is reserved', async () => {
+    const p = await product({ price: '10.50', countInStock: 5 });
+    const res = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: '1.00', totalPrice: '1.00' });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Prices have changed: the total is now $10.50. Please review your cart.');
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(5);
+  });
+
+  it('refuses empty orders, unknown packages, too much quantity and junk with clear messages', async () => {
+    const p = await product({ countInStock: 1 });
+    const as = await kit.as(alice);
+    const before = await kit.db.order.count();
+    const cases: [unknown, number, RegExp][] = [
+      [{ orderedItems: [], itemsPrice: 0, totalPrice: 0 }, 400, /^No order items$/],
+      [{ orderedItems: [{ _id: '6f1b7c3e-9a55-4d57-8f6e-3c2f4b1a0d11', qty: 1 }], itemsPrice: 1, totalPrice: 1 }, 400, /Package not found/],
+      [{ orderedItems: [{ _id: p.id, qty: 2 }], itemsPrice: 21, totalPrice: 21 }, 409, /Not enough stock for Pkg: 1 left/],
+      [{ orderedItems: [{ _id: p.id, qty: 0 }], itemsPrice: 0, totalPrice: 0 }, 400, /qty/],
+      [{ orderedItems: [{ _id: p.id, qty: 1 }, { _id: p.id, qty: 1 }], itemsPrice: 21, totalPrice: 21 }, 400, /only once/],
+      [{ orderedItems: 'everything', itemsPrice: 1, totalPrice: 1 }, 400, /orderedItems/],
+      [{ orderedItems: [{ _id: 'x', qty: 1 }], itemsPrice: 1, totalPrice: -1 }, 400, /./],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await as.post('/api/orders').send(body as object);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.message).toMatch(message);
+    }
+    expect(await kit.db.order.count()).toBe(before);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(1);
+  });
+
+  it('concurrent orders for the last items never take stock below zero', async () => {
+    const p = await product({ price: '5.00', countInStock: 3 });
+    const buyers = await Promise.all(Array.from({ length: 10 }, () => kit.createUser()));
+    const results = await Promise.all(
+      buyers.map(async (u) => (await kit.as(u)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 5, totalPrice: 5 })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(7);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(0);
+    const tags = (await kit.db.order.findMany({ where: { items: { some: { productId: p.id } } } })).map((o) => o.paymentTag);
+    expect(new Set(tags).size).toBe(3);
+  });
+
+  it('unpaid orders expire after the payment window and give their stock back, once', async () => {
+    const p = await product({ countInStock: 4 });
+    const res = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 3 }], itemsPrice: 31.5, totalPrice: 31.5 });
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(1);
+    const later = new Date(Date.now() + (kit.env.config.paymentWindowMinutes + 1) * 60_000);
+    expect((await expireOrders(kit.db, kit.env.config, later)).expired).toBeGreaterThanOrEqual(1);
+    await expireOrders(kit.db, kit.env.config, later);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(4);
+    const detail = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
+    expect(detail.body).toMatchObject({ status: 'EXPIRED', quote: null });
+  });
+
+  it('an admin delete releases the stock; paid orders cannot be deleted', async () => {
+    const p = await product({ countInStock: 2 });
+    const res = await (await kit.as(bob)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 2 }], itemsPrice: 21, totalPrice: 21 });
+    const asAdmin = await kit.as(admin);
+    expect((await asAdmin.delete(`/api/orders/${res.body._id}/delete`)).status).toBe(200);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(2);
+    expect((await asAdmin.delete(`/api/orders/${res.body._id}/delete`)).status).toBe(404);
+    const paid = await (await kit.as(bob)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 10.5, totalPrice: 10.5 });
+    await kit.db.order.update({ where: { id: paid.body._id }, data: { status: 'PAID' } });
+    const refused = await asAdmin.delete(`/api/orders/${paid.body._id}/delete`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Paid orders cannot be deleted');
+  });
+});
+
+describe('reading orders', () => {
+  it('owners see their orders, admins see all with the user name, others get 404', async () => {
+    const p = await product();
+    const mine = await (await kit.as(bob)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 10.5, totalPrice: 10.5 });
+    const list = await (await kit.as(bob)).get('/api/orders/mine');
+    expect(list.body.map((o: { _id: string }) => o._id)).toContain(mine.body._id);
+    expect(list.body.every((o: { user: string }) => o.user === bob.id)).toBe(true);
+    expect((await (await kit.as(alice)).get(`/api/orders/${mine.body._id}`)).status).toBe(404);
+    expect((await (await kit.as(admin)).get(`/api/orders/${mine.body._id}`)).status).toBe(200);
+    const all = await (await kit.as(admin)).get('/api/orders');
+    expect(all.body.find((o: { _id: string }) => o._id === mine.body._id).user).toEqual({ _id: bob.id, name: 'Bob' });
+  });
+
+  it('permission matrix: guests 401, users 403 on admin routes', async () => {
+    const guest = await kit.as(null);
+    for (const [m, path] of [['get', '/api/orders/mine'], ['post', '/api/orders'], ['get', '/api/orders'], ['get', `/api/orders/${alice.id}`], ['put', `/api/orders/${alice.id}/purchased`], ['delete', `/api/orders/${alice.id}/delete`]] as const) {
+      expect((await guest[m](path).send({})).status, `${m} ${path}`).toBe(401);
+    }
+    const asAlice = await kit.as(alice);
+    expect((await asAlice.get('/api/orders')).status).toBe(403);
+    expect((await asAlice.delete(`/api/orders/${alice.id}/delete`)).status).toBe(403);
+  });
+});
+
+describe('ETH price', () => {
+  it('serves the feed price and refuses a stale one with 503', async () => {
+    const ok = await (await kit.as(null)).get('/api/crypto/eth-price');
+    expect(ok.status).toBe(200);
+    expect(ok.body.price).toBe('3000.00000000');
+    const stale = await createApiTestKit({ chain: true, env: { PRICE_CACHE_SECONDS: '0' } });
+    try {
+      await setEthUsdPrice(stale.env.anvil!.rpcUrl, '3100', { updatedAt: BigInt(Math.floor(Date.now() / 1000) - 7200) });
+      const res = await (await stale.as(null)).get('/api/crypto/eth-price');
+      expect(res.status).toBe(503);
+      expect(res.body.message).toMatch(/ETH price is unavailable/);
+      const user = await stale.createUser();
+      const p = await stale.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('1.00'), countInStock: 1 } });
+      const order = await (await stale.as(user)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 1, totalPrice: 1 });
+      expect(order.status).toBe(503);
+      expect((await stale.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(1);
+    } finally {
+      await stale.close();
+    }
+  });
+});
