@@ -13,6 +13,7 @@ import { productRoutes } from './modules/products/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
+import { adminPaymentRoutes } from './modules/admin-payments/routes.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/uploads', uploadRoutes(deps));
   api.use('/orders', orderRoutes(deps));
   api.use('/crypto', cryptoRoutes(deps));
+  api.use('/admin/payments', adminPaymentRoutes(deps));
   api.use(notFoundHandler);
   app.use('/api', api);
 

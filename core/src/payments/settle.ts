@@ -83,6 +83,9 @@ export async function countTransfer(
     const payment = await lockPayment(tx, input.paymentId);
     if (!payment) return { kind: 'rejected', reason: 'Payment record missing' } as const;
     if (payment.status === 'COUNTED') return { kind: 'already' } as const;
+    if (input.byAdmin && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
+      return { kind: 'rejected', reason: 'Only unresolved or late transfers can be assigned' } as const;
+    }
     const order = await lockOrder(tx, input.orderId);
     if (!order) return { kind: 'rejected', reason: 'Order not found' } as const;
     const paymentFields = {
@@ -98,7 +101,10 @@ export async function countTransfer(
     };
     const due = dueCents(order);
     const reopening = order.status === 'EXPIRED' || order.status === 'LATE';
-    if (late || (reopening && order.status !== 'PAID')) {
+    if (input.byAdmin && !order.stockReserved && order.status !== 'PAID') {
+      if (!(await reserveStock(tx, order.items))) return { kind: 'rejected', reason: 'The stock of this order is gone' } as const;
+      await tx.order.update({ where: { id: order.id }, data: { stockReserved: true } });
+    } else if (!input.byAdmin && (late || reopening)) {
       // Late: it pays the order only if it covers everything still due at today's price
       // (and the stock can be reserved again); otherwise an admin resolves it.
       const covers = usdCents >= due;

@@ -108,12 +108,12 @@ describe('a worker killed mid-verification', () => {
   it('is restarted and every order is paid exactly once, each reward once', async () => {
     const referrer = await kit.createUser({ name: 'Referrer' });
     const buyers = await Promise.all([0, 1, 2].map(() => kit.createUser({ referredById: referrer.id })));
-    const orders = [];
+    const orders: { buyer: TestUser; order: Awaited<ReturnType<PaymentKit['placeOrder']>> }[] = [];
     for (const b of buyers) orders.push({ buyer: b, order: await kit.placeOrder(b) });
     child = startWorker();
     // All three transfers in one block, so all wait for the same confirmations.
     await kit.chain.setAutomine(false);
-    const hashes = [];
+    const hashes: `0x${string}`[] = [];
     for (const { order } of orders) hashes.push(await kit.chain.send(payer, kit.receiving, order.amountWei));
     await kit.chain.mine(1);
     await kit.chain.setAutomine(true);

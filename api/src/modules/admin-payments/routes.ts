@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { enqueue } from '@shop/core';
+import { txHash } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { requireAdmin } from '../../middleware/auth.ts';
+import { parseBody, parseId } from '../../middleware/validate.ts';
+import { badRequest } from '../../errors.ts';
+import * as service from './service.ts';
+
+const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE'];
+
+/** Admin view of transfers the worker could not attribute: assign or refund them. */
+export function adminPaymentRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(requireAdmin);
+
+  router.get('/', async (req, res) => {
+    const raw = typeof req.query.status === 'string' ? req.query.status.split(',') : ['UNRESOLVED', 'LATE'];
+    const statuses = raw.map((s) => s.trim().toUpperCase());
+    if (statuses.some((s) => !STATUSES.includes(s))) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
+    res.json(await service.listPayments(deps.db, statuses));
+  });
+
+  router.post('/:id/assign', async (req, res) => {
+    const id = parseId(req.params.id, 'Payment');
+    const { orderId } = parseBody(z.object({ orderId: z.string().uuid('is not a valid order id') }), req.body);
+    const result = await service.assignPayment(deps, id, orderId.toLowerCase());
+    if (result.orderStatus === 'PAID') {
+      await enqueue(deps.queues, 'email', { kind: 'order-receipt', orderId: orderId.toLowerCase() }, { jobId: `receipt-${orderId.toLowerCase()}` });
+    }
+    res.json(result);
+  });
+
+  router.post('/:id/refund', async (req, res) => {
+    const id = parseId(req.params.id, 'Payment');
+    const body = parseBody(z.object({ refundTxHash: txHash }), req.body);
+    await service.markRefunded(deps.db, id, body.refundTxHash);
+    res.json({ message: 'Marked as refunded' });
+  });
+  return router;
+}

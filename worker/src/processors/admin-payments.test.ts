@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+
+let kit: PaymentKit;
+let admin: TestUser;
+let buyer: TestUser;
+const payer = ANVIL_ACCOUNTS[6];
+
+beforeAll(async () => {
+  kit = await createPaymentKit();
+  admin = await kit.createUser({ isAdmin: true });
+  buyer = await kit.createUser();
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+describe('admins resolve transfers that belong to no order', () => {
+  it('lists an unresolved transfer and assigns it to the order it was meant for', async () => {
+    const order = await kit.placeOrder(buyer);
+    // The buyer typed a round amount (no tag): nobody can tell which order it pays.
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 16n); // 0.01 ETH = $30
+    await kit.report(buyer, order.id, hash);
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
+    const asAdmin = await kit.as(admin);
+    const list = await asAdmin.get('/api/admin/payments');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([expect.objectContaining({ _id: payment.id, txHash: hash.toLowerCase(), status: 'UNRESOLVED', order: null })]);
+    const res = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'COUNTED', orderStatus: 'PAID' });
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+    // Assigning twice is refused; nothing is counted twice.
+    const again = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: order.id });
+    expect(again.status).toBe(409);
+    expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).paidVersion).toBe(1);
+  });
+
+  it('marks an unresolved transfer refunded', async () => {
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 2n * 10n ** 16n);
+    const order = await kit.placeOrder(buyer);
+    await kit.report(buyer, order.id, hash);
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
+    const res = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ refundTxHash: `0x${'cd'.repeat(32)}` });
+    expect(res.status).toBe(200);
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('REJECTED');
+  });
+
+  it('is for admins only, with clear errors for bad input', async () => {
+    expect((await (await kit.as(buyer)).get('/api/admin/payments')).status).toBe(403);
+    expect((await (await kit.as(null)).get('/api/admin/payments')).status).toBe(401);
+    const asAdmin = await kit.as(admin);
+    expect((await asAdmin.get('/api/admin/payments?status=NOPE')).status).toBe(400);
+    expect((await asAdmin.post('/api/admin/payments/x/assign').send({ orderId: 'y' })).status).toBe(404);
+    const p = await kit.db.payment.findFirstOrThrow();
+    expect((await asAdmin.post(`/api/admin/payments/${p.id}/assign`).send({ orderId: 'y' })).status).toBe(400);
+  });
+});
