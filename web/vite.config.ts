@@ -27,6 +27,12 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     rolldownOptions: {
+      treeshake: {
+        // The shared contract (@shop/core/contract) builds zod schemas at module level,
+        // which a bundler must otherwise keep. The browser uses only its types and money
+        // helpers, so its modules are declared pure and zod stays out of the bundle.
+        moduleSideEffects: [{ test: /[\\/]core[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
+      },
       output: {
         codeSplitting: {
           // React and the router change rarely, so they get their own long-cached chunk.

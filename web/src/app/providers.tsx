@@ -1,7 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/components/ui/sonner';
+import { clearUserInfo } from '@/features/auth/auth-store';
+import { onUnauthorized } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
+
+// Any 401 means the session cookie is gone: forget the stored user, and the route
+// guards send the visitor to /login with a way back.
+onUnauthorized(() => clearUserInfo());
 
 export function AppProviders({ children }: { children: ReactNode }) {
   // One client per app instance (and per test render), never shared across them.

@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useUserInfo } from '@/features/auth/auth-store';
+import { ADMIN_REQUIRED_STATE } from '@/features/auth/redirect';
 
 function useLoginRedirect(): string {
   const { pathname, search } = useLocation();
@@ -13,10 +14,14 @@ export function RequireAuth() {
   return user ? <Outlet /> : <Navigate to={loginTarget} replace />;
 }
 
-/** Admin screens send non-admins to /login (signed-out visitors come back after). */
+/**
+ * Admin screens send non-admins to /login. A signed-in non-admin gets the sign-in form
+ * (not the usual bounce onward) so they can switch to an admin account. This is only
+ * a convenience: the api checks admin rights on every request.
+ */
 export function RequireAdmin() {
   const user = useUserInfo();
   const loginTarget = useLoginRedirect();
   if (!user) return <Navigate to={loginTarget} replace />;
-  return user.isAdmin ? <Outlet /> : <Navigate to="/login" replace />;
+  return user.isAdmin ? <Outlet /> : <Navigate to={loginTarget} replace state={ADMIN_REQUIRED_STATE} />;
 }

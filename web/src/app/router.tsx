@@ -17,6 +17,7 @@ function placeholder(path: string, title: string): RouteObject {
   };
 }
 
+/** Every screen is its own chunk, so the home page loads only what it shows. */
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -32,17 +33,32 @@ export const routes: RouteObject[] = [
             index: true,
             lazy: async () => ({ Component: (await import('@/features/products/routes/home')).HomePage }),
           },
-          placeholder('product/:id', 'Product'),
-          placeholder('cart', 'Shopping Cart'),
-          placeholder('login', 'Daxil Olun'),
-          placeholder('register', 'Registration:'),
+          {
+            path: 'product/:id',
+            lazy: async () => ({ Component: (await import('@/features/products/routes/product')).ProductPage }),
+          },
+          {
+            path: 'cart',
+            lazy: async () => ({ Component: (await import('@/features/cart/routes/cart')).CartPage }),
+          },
+          {
+            path: 'login',
+            lazy: async () => ({ Component: (await import('@/features/auth/routes/login')).LoginPage }),
+          },
+          {
+            path: 'register',
+            lazy: async () => ({ Component: (await import('@/features/auth/routes/register')).RegisterPage }),
+          },
           {
             Component: RequireAuth,
             children: [
               placeholder('placeorder', 'Place Order'),
               placeholder('order/:id', 'Pay'),
               placeholder('order/:id/purchased', 'Success Pay'),
-              placeholder('profile', 'Profile'),
+              {
+                path: 'profile',
+                lazy: async () => ({ Component: (await import('@/features/users/routes/profile')).ProfilePage }),
+              },
               placeholder('profile/cashout', 'Cashout'),
             ],
           },
@@ -50,11 +66,32 @@ export const routes: RouteObject[] = [
             path: 'admin',
             Component: RequireAdmin,
             children: [
-              placeholder('orderlist', 'Order List'),
-              placeholder('productlist', 'Product List'),
-              placeholder('products/:id/edit', 'Edit Product'),
-              placeholder('userlist', 'User List'),
-              placeholder('user/:id/edit', 'Edit User'),
+              {
+                path: 'orderlist',
+                lazy: async () => ({
+                  Component: (await import('@/features/orders/routes/order-list')).OrderListPage,
+                }),
+              },
+              {
+                path: 'productlist',
+                lazy: async () => ({
+                  Component: (await import('@/features/products/routes/product-list')).ProductListPage,
+                }),
+              },
+              {
+                path: 'products/:id/edit',
+                lazy: async () => ({
+                  Component: (await import('@/features/products/routes/product-edit')).ProductEditPage,
+                }),
+              },
+              {
+                path: 'userlist',
+                lazy: async () => ({ Component: (await import('@/features/users/routes/user-list')).UserListPage }),
+              },
+              {
+                path: 'user/:id/edit',
+                lazy: async () => ({ Component: (await import('@/features/users/routes/user-edit')).UserEditPage }),
+              },
             ],
           },
           { path: '*', Component: NotFoundPage },

@@ -36,7 +36,22 @@ export function getErrorMessage(error: unknown): string {
   return 'Something went wrong';
 }
 
+/** The `message` the server sent with an error response, if it sent one. */
+export function getServerMessage(error: unknown): string | undefined {
+  return isApiError(error) && error.isHttpError ? serverMessage(error.data) : undefined;
+}
+
 type QueryValue = string | number | boolean | null | undefined;
+
+let unauthorizedHandler: ((path: string) => void) | undefined;
+
+/**
+ * Registers what happens when any call comes back 401 (the session cookie expired or
+ * was revoked): the app forgets the stored user so the guards send it to /login.
+ */
+export function onUnauthorized(handler: ((path: string) => void) | undefined): void {
+  unauthorizedHandler = handler;
+}
 
 export type RequestOptions = {
   /** A plain object is sent as JSON; FormData (uploads) is sent as multipart. */
@@ -117,6 +132,7 @@ export async function request<T>(method: string, path: string, options: RequestO
 
   const { text, json, isJson } = await readBody(response);
   if (!response.ok) {
+    if (response.status === 401) unauthorizedHandler?.(path);
     const data = isJson ? json : text || undefined;
     const fallback = response.statusText || `Request failed with status code ${response.status}`;
     throw new ApiError(response.status, serverMessage(json) ?? fallback, data);

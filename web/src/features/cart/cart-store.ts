@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { centsToString, toCents } from '@shop/core/contract';
 import { createLocalStorageStore } from '@/lib/local-storage-store';
 
 export const CART_STORAGE_KEY = 'cart';
@@ -30,13 +31,18 @@ function isCartItem(value: unknown): value is CartItem {
   return typeof item._id === 'string' && Number.isFinite(Number(item.qty));
 }
 
-/** Sums in integer cents so the totals never pick up float noise. */
+function lineCents(item: CartItem): bigint {
+  try {
+    return toCents(item.price) * BigInt(Math.trunc(item.qty));
+  } catch {
+    return 0n;
+  }
+}
+
+/** Sums in integer cents so the totals never pick up float noise (3 x 0.1 is '0.30'). */
 export function computeCartTotals(cartItems: CartItem[]): Pick<Cart, 'itemsPrice' | 'totalPrice'> {
-  const cents = cartItems.reduce(
-    (sum, item) => sum + Math.round(Number(item.price) * 100) * Number(item.qty),
-    0,
-  );
-  const itemsPrice = (cents / 100).toFixed(2);
+  const cents = cartItems.reduce((sum, item) => sum + lineCents(item), 0n);
+  const itemsPrice = centsToString(cents);
   return { itemsPrice, totalPrice: itemsPrice };
 }
 

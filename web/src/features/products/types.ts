@@ -1,13 +1,15 @@
-// Local until the shared contract (@shop/core/contract) provides the product schema.
-export type Product = {
-  _id: string;
+import type { ProductJson } from '@shop/core/contract';
+
+/** A package as the api returns it (DESIGN.md section 4). */
+export type Product = ProductJson;
+
+/** The editable fields of a package (PUT /api/products/:id). */
+export type ProductInput = {
+  productId: string;
   name: string;
+  price: number | string;
   image: string;
+  dailyCredit: number | string;
   description: string;
-  price: number;
-  rating: number;
-  numReviews: number;
-  countInStock: number;
-  dailyCredit: number;
-  durationDays?: number;
+  countInStock: number | string;
 };

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { SHORT_STALE_TIME } from '@/lib/query-client';
 import type { Product } from '../types';
 
 export const getProducts = ({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> =>
@@ -12,7 +13,7 @@ export const getProductsQueryOptions = () =>
   queryOptions({
     queryKey: productsQueryKey,
     queryFn: ({ signal }) => getProducts({ signal }),
-    staleTime: 5000,
+    staleTime: SHORT_STALE_TIME,
   });
 
 export function useProducts() {

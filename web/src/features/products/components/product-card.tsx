@@ -1,12 +1,9 @@
 import { Link } from 'react-router-dom';
 import { Rating } from '@/components/rating';
 import { Card, CardContent } from '@/components/ui/card';
+import { formatUsd } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Product } from '../types';
-
-export function formatUsd(amount: number): string {
-  return `USD $${Number(amount).toFixed(2)}`;
-}
 
 export function ProductCard({ product }: { product: Product }) {
   const inStock = product.countInStock > 0;

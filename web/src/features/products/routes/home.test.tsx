@@ -14,6 +14,9 @@ const product = (overrides: Partial<Product>): Product => ({
   numReviews: 18,
   countInStock: 25,
   dailyCredit: 6,
+  durationDays: 30,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });
 

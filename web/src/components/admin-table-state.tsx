@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { ErrorAlert } from '@/components/error-alert';
+import { PageSpinner } from '@/components/ui/spinner';
+
+type AdminTableStateProps = {
+  isPending: boolean;
+  error: unknown;
+  isEmpty: boolean;
+  emptyText: string;
+  children: ReactNode;
+};
+
+/** Spinner, red alert, empty text or the table itself: the four states of an admin list. */
+export function AdminTableState({ isPending, error, isEmpty, emptyText, children }: AdminTableStateProps) {
+  if (isPending) return <PageSpinner />;
+  if (error) return <ErrorAlert error={error} />;
+  if (isEmpty) return <p className="rounded-xl border border-dashed px-6 py-10 text-center text-muted-foreground">{emptyText}</p>;
+  return <div className="rounded-xl border">{children}</div>;
+}

@@ -1,0 +1,67 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeUser, signIn } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+import { getUserInfo } from '../auth-store';
+
+async function fillIn(email: string, password: string) {
+  await userEvent.type(screen.getByLabelText('Email Address'), email);
+  await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+describe('LoginPage', () => {
+  it("shows 'Daxil Olun' with an email field, a masked password and a register link keeping the redirect", async () => {
+    renderRoutes(routes, '/login?redirect=/placeorder');
+    expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register?redirect=/placeorder');
+  });
+
+  it('links new users to /register?redirect=/ by default', async () => {
+    renderRoutes(routes, '/login');
+    expect(await screen.findByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register?redirect=/');
+  });
+
+  it("stores the returned user as 'userInfo' and goes to the redirect target", async () => {
+    const user = makeUser();
+    const { sent } = mockApi({ 'POST /api/users/login': user });
+    const { router } = renderRoutes(routes, '/login?redirect=/placeorder');
+    await screen.findByRole('heading', { name: 'Daxil Olun' });
+    await fillIn('alice@example.com', 'secret123');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    expect(sent('POST /api/users/login')[0]?.body).toEqual({ email: 'alice@example.com', password: 'secret123' });
+    expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(user);
+    expect(getUserInfo()).toEqual(user);
+  });
+
+  it("shows the server's message in an error toast when signing in fails", async () => {
+    mockApi({ 'POST /api/users/login': reply(401, { message: 'Invalid email or password' }) });
+    const { router } = renderRoutes(routes, '/login');
+    await screen.findByRole('heading', { name: 'Daxil Olun' });
+    await fillIn('alice@example.com', 'wrong-pass');
+
+    expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(window.localStorage.getItem('userInfo')).toBeNull();
+  });
+
+  it('sends a signed-in user on to the redirect target', async () => {
+    signIn();
+    const { router } = renderRoutes(routes, '/login?redirect=/placeorder');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+  });
+
+  it('sends a signed-in user home when there is no redirect, and ignores off-site targets', async () => {
+    signIn();
+    mockApi({ 'GET /api/products': [] });
+    const { router } = renderRoutes(routes, '/login?redirect=//evil.example.com');
+    expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+});

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useLogin } from '../api/login';
+import { useUserInfo } from '../auth-store';
+import { AuthCard } from '../components/auth-card';
+import { isAdminRequiredState, useRedirectTarget, withRedirect } from '../redirect';
+
+export function LoginPage() {
+  const user = useUserInfo();
+  const redirect = useRedirectTarget();
+  const navigate = useNavigate();
+  const adminRequired = isAdminRequiredState(useLocation().state);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useLogin();
+
+  // Signed in already: go on to where the visitor was heading, unless an admin screen
+  // sent a non-admin here to sign in with another account.
+  if (user && !adminRequired) return <Navigate to={redirect} replace />;
+
+  const submit = () =>
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: () => navigate(redirect, { replace: true }),
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+
+  return (
+    <AuthCard
+      title="Daxil Olun"
+      onSubmit={submit}
+      footer={
+        <p>
+          New customer?{' '}
+          <Link to={withRedirect('/register', redirect)} className="font-medium text-foreground underline-offset-4 hover:underline">
+            Register
+          </Link>
+        </p>
+      }
+    >
+      {user && adminRequired ? (
+        <Alert>
+          <AlertDescription>
+            You are signed in as {user.name}, who is not an admin. Sign in with an admin account to open that page.
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <FormField
+        label="Email Address"
+        type="email"
+        name="email"
+        autoComplete="email"
+        placeholder="Enter email"
+        required
+        value={email}
+        onValueChange={setEmail}
+      />
+      <FormField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        placeholder="Enter password"
+        required
+        value={password}
+        onValueChange={setPassword}
+      />
+      <Button type="submit" disabled={login.isPending}>
+        {login.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+        Sign In
+      </Button>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,72 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeUser } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+async function fillIn() {
+  await userEvent.type(screen.getByLabelText('Email Address'), 'bob@example.com');
+  await userEvent.type(screen.getByLabelText('Password'), 'secret123');
+  await userEvent.type(screen.getByLabelText('Name'), 'Bob');
+}
+
+describe('RegisterPage', () => {
+  it("shows 'Registration:' with the four fields and 'Have a account?' linking back with the redirect", async () => {
+    renderRoutes(routes, '/register?redirect=/placeorder');
+    expect(await screen.findByRole('heading', { name: 'Registration:' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
+    expect(screen.getByLabelText('Name')).toBeInTheDocument();
+    expect(screen.getByLabelText('Referral Code')).toHaveValue('');
+    expect(screen.getByText(/Have a account\?/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login?redirect=/placeorder');
+  });
+
+  it('pre-fills the referral code from ?ref=', async () => {
+    renderRoutes(routes, '/register?ref=ALICE7');
+    expect(await screen.findByLabelText('Referral Code')).toHaveValue('ALICE7');
+  });
+
+  it("disables 'Register' with a spinner while the request runs, then stores the user and redirects", async () => {
+    const user = makeUser({ _id: 'u9', name: 'Bob', email: 'bob@example.com' });
+    let release: () => void = () => {};
+    const { sent } = mockApi({
+      'POST /api/users': () =>
+        new Promise((resolve) => {
+          release = () => resolve(reply(201, user));
+        }),
+    });
+    const { router } = renderRoutes(routes, '/register?ref=ALICE7&redirect=/placeorder');
+    await screen.findByRole('heading', { name: 'Registration:' });
+    await fillIn();
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    const button = screen.getByRole('button', { name: 'Register' });
+    await waitFor(() => expect(button).toBeDisabled());
+    expect(within(button).getByRole('status', { hidden: true })).toBeInTheDocument();
+    expect(sent('POST /api/users')[0]?.body).toEqual({
+      email: 'bob@example.com',
+      password: 'secret123',
+      name: 'Bob',
+      referredBy: 'ALICE7',
+    });
+
+    release();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(user);
+  });
+
+  it('sends no referredBy when the code is empty, and toasts the server message on failure', async () => {
+    const { sent } = mockApi({ 'POST /api/users': reply(409, { message: 'Email is already registered' }) });
+    renderRoutes(routes, '/register');
+    await screen.findByRole('heading', { name: 'Registration:' });
+    await fillIn();
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByText('Email is already registered')).toBeInTheDocument();
+    expect(sent('POST /api/users')[0]?.body).toEqual({ email: 'bob@example.com', password: 'secret123', name: 'Bob' });
+    expect(screen.getByRole('button', { name: 'Register' })).toBeEnabled();
+  });
+});

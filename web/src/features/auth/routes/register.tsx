@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { FormField } from '@/components/form-field';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useRegister } from '../api/register';
+import { useUserInfo } from '../auth-store';
+import { AuthCard } from '../components/auth-card';
+import { useRedirectTarget, withRedirect } from '../redirect';
+
+export function RegisterPage() {
+  const user = useUserInfo();
+  const redirect = useRedirectTarget();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  // A shared referral link (/register?ref=CODE) fills the code in.
+  const [referralCode, setReferralCode] = useState(() => params.get('ref') ?? '');
+  const register = useRegister();
+
+  if (user) return <Navigate to={redirect} replace />;
+
+  const submit = () => {
+    const referredBy = referralCode.trim();
+    register.mutate(
+      { email, password, name, ...(referredBy ? { referredBy } : {}) },
+      { onError: (error) => toast.error(getErrorMessage(error)) },
+    );
+  };
+
+  return (
+    <AuthCard
+      title="Registration:"
+      onSubmit={submit}
+      footer={
+        <p>
+          Have a account?{' '}
+          <Link to={withRedirect('/login', redirect)} className="font-medium text-foreground underline-offset-4 hover:underline">
+            Login
+          </Link>
+        </p>
+      }
+    >
+      <FormField
+        label="Email Address"
+        type="email"
+        name="email"
+        autoComplete="email"
+        placeholder="Enter email"
+        required
+        value={email}
+        onValueChange={setEmail}
+      />
+      <FormField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        placeholder="Enter password"
+        required
+        value={password}
+        onValueChange={setPassword}
+      />
+      <FormField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        placeholder="Enter name"
+        required
+        value={name}
+        onValueChange={setName}
+      />
+      <FormField
+        label="Referral Code"
+        name="referralCode"
+        autoComplete="off"
+        placeholder="Optional"
+        value={referralCode}
+        onValueChange={setReferralCode}
+      />
+      <Button type="submit" disabled={register.isPending}>
+        {register.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+        Register
+      </Button>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OrderJson } from '@shop/core/contract';
+import type { Cart } from '@/features/cart/cart-store';
+import { api } from '@/lib/api-client';
+import { ordersQueryKey } from './get-orders';
+import { orderQueryKey } from './get-order';
+
+export type CreateOrderBody = Pick<Cart, 'itemsPrice' | 'totalPrice'> & { orderedItems: Cart['cartItems'] };
+
+/** The server prices the order itself; a stale client total comes back as a 409. */
+export const createOrder = (body: CreateOrderBody): Promise<OrderJson> => api.post<OrderJson>('/api/orders', body);
+
+export function useCreateOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createOrder,
+    onSuccess: async (order) => {
+      // The pay page opens on the order just returned, quote included.
+      queryClient.setQueryData(orderQueryKey(order._id), order);
+      await queryClient.invalidateQueries({ queryKey: ordersQueryKey, exact: false, refetchType: 'none' });
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import { Link } from 'react-router-dom';
+import { PackageCheck } from 'lucide-react';
+import type { OrderItemJson, OrderJson } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { formatDay, formatUsd } from '@/lib/format';
+import { useMyOrders } from '../api/get-my-orders';
+
+type PaidLine = { key: string; item: OrderItemJson; expiresAt: string | null };
+
+/** Each item of each paid order, with the order's expiry. */
+export function paidLines(orders: OrderJson[]): PaidLine[] {
+  return orders
+    .filter((order) => order.isPaid)
+    .flatMap((order) =>
+      order.orderedItems.map((item, index) => ({ key: `${order._id}-${index}`, item, expiresAt: order.expiresAt })),
+    );
+}
+
+function PaidLineRow({ line }: { line: PaidLine }) {
+  const { item, expiresAt } = line;
+  return (
+    <li className="grid grid-cols-[3.5rem_minmax(0,1fr)] items-center gap-x-4 gap-y-1 py-3 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto_auto]">
+      <img src={item.image} alt={item.name} className="row-span-2 aspect-square w-full rounded-md border bg-muted object-cover sm:row-span-1" />
+      <Link to={`/product/${item.product}`} className="truncate font-medium hover:underline">
+        {item.name}
+      </Link>
+      <span className="text-sm font-semibold sm:text-right">{formatUsd(item.price)}</span>
+      <span className="col-start-2 text-sm text-muted-foreground sm:col-start-auto sm:text-right">
+        <span>Expires in</span> <time dateTime={formatDay(expiresAt)}>{formatDay(expiresAt) || '-'}</time>
+      </span>
+    </li>
+  );
+}
+
+/** The profile's list of the user's own paid orders (GET /api/orders/mine). */
+export function PaidOrders() {
+  const { data: orders, isPending, isError, error } = useMyOrders();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">My Packages</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <div className="flex justify-center py-6">
+            <Spinner label="Loading orders" />
+          </div>
+        ) : isError ? (
+          <ErrorAlert error={error} />
+        ) : paidLines(orders).length === 0 ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <PackageCheck aria-hidden="true" className="size-4" />
+            No paid orders yet.
+          </p>
+        ) : (
+          <ul aria-label="Paid orders" className="divide-y">
+            {paidLines(orders).map((line) => (
+              <PaidLineRow key={line.key} line={line} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,60 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeOrder, signIn } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const orders = [
+  makeOrder({ _id: 'o1', user: { _id: 'u1', name: 'Alice Buyer' }, totalPrice: 249.5, isPaid: true }),
+  makeOrder({
+    _id: 'o2',
+    user: { _id: 'u2', name: 'Bob' },
+    createdAt: '2026-05-06T00:00:00.000Z',
+    totalPrice: 20,
+    isPaid: false,
+    status: 'PENDING_PAYMENT',
+  }),
+];
+
+describe('OrderListPage', () => {
+  it('lists ID, USER, DATE, TOTAL, PAID and the status of every order', async () => {
+    signIn({ isAdmin: true });
+    mockApi({ 'GET /api/orders': orders });
+    renderRoutes(routes, '/admin/orderlist');
+
+    const table = await screen.findByRole('table');
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(0, 5)).toEqual(['ID', 'USER', 'DATE', 'TOTAL', 'PAID']);
+
+    const [, paid, unpaid] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(within(paid!).getByText('o1')).toBeInTheDocument();
+    expect(within(paid!).getByText('Alice Buyer')).toBeInTheDocument();
+    expect(within(paid!).getByText('2026-03-04')).toBeInTheDocument();
+    expect(within(paid!).getByText('USD $249.50')).toBeInTheDocument();
+    expect(within(paid!).getByRole('img', { name: 'Paid' })).toBeInTheDocument();
+    expect(within(unpaid!).getByRole('img', { name: 'Not paid' })).toBeInTheDocument();
+    expect(within(unpaid!).getByText('Pending payment')).toBeInTheDocument();
+    expect(within(unpaid!).getByText('2026-05-06')).toBeInTheDocument();
+  });
+
+  it("deletes an order with 'Order deleted!' and reports 'Failed to delete order.'", async () => {
+    signIn({ isAdmin: true });
+    let fail = false;
+    const { sent } = mockApi({
+      'GET /api/orders': orders,
+      'DELETE /api/orders/o1/delete': () => (fail ? reply(500, { message: 'boom' }) : { message: 'Order removed' }),
+    });
+    renderRoutes(routes, '/admin/orderlist');
+
+    const [first] = await screen.findAllByRole('button', { name: 'Delete Order' });
+    await userEvent.click(first!);
+    expect(await screen.findByText('Order deleted!')).toBeInTheDocument();
+    expect(sent('DELETE /api/orders/o1/delete')).toHaveLength(1);
+
+    fail = true;
+    await userEvent.click((await screen.findAllByRole('button', { name: 'Delete Order' }))[0]!);
+    expect(await screen.findByText('Failed to delete order.')).toBeInTheDocument();
+  });
+});

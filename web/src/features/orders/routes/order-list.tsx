@@ -1,0 +1,83 @@
+import { Trash2 } from 'lucide-react';
+import { toast } from 'sonner';
+import type { OrderJson } from '@shop/core/contract';
+import { AdminTableState } from '@/components/admin-table-state';
+import { PageHeader } from '@/components/page-header';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { YesNoIcon } from '@/components/yes-no-icon';
+import { formatUsd } from '@/lib/format';
+import { useDeleteOrder } from '../api/delete-order';
+import { useOrders } from '../api/get-orders';
+
+function userName(user: OrderJson['user']): string {
+  return typeof user === 'object' && user ? user.name : '';
+}
+
+/** 'PENDING_PAYMENT' -> 'Pending payment'. */
+export function statusText(status: string): string {
+  const words = status.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function OrderListPage() {
+  const { data: orders, isPending, error } = useOrders();
+  const remove = useDeleteOrder();
+
+  const onDelete = (id: string) =>
+    remove.mutate(id, {
+      onSuccess: () => toast.success('Order deleted!'),
+      onError: () => toast.error('Failed to delete order.'),
+    });
+
+  return (
+    <section className="flex flex-col gap-6">
+      <PageHeader title="Order List" />
+      <AdminTableState isPending={isPending} error={error} isEmpty={orders?.length === 0} emptyText="There are no orders yet.">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>ID</TableHead>
+              <TableHead>USER</TableHead>
+              <TableHead>DATE</TableHead>
+              <TableHead>TOTAL</TableHead>
+              <TableHead>PAID</TableHead>
+              <TableHead>STATUS</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {orders?.map((order) => (
+              <TableRow key={order._id}>
+                <TableCell className="font-mono text-xs">{order._id}</TableCell>
+                <TableCell>{userName(order.user)}</TableCell>
+                <TableCell>{order.createdAt.substring(0, 10)}</TableCell>
+                <TableCell>{formatUsd(order.totalPrice)}</TableCell>
+                <TableCell>
+                  <YesNoIcon value={order.isPaid} yes="Paid" no="Not paid" />
+                </TableCell>
+                <TableCell>
+                  <Badge variant={order.isPaid ? 'success' : 'secondary'}>{statusText(order.status)}</Badge>
+                </TableCell>
+                <TableCell className="text-right">
+                  <Button
+                    variant="destructive"
+                    size="sm"
+                    disabled={remove.isPending && remove.variables === order._id}
+                    onClick={() => onDelete(order._id)}
+                  >
+                    <Trash2 aria-hidden="true" />
+                    Delete Order
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </AdminTableState>
+    </section>
+  );
+}

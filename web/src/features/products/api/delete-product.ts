@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { productsQueryKey } from './get-products';
+
+export const deleteProduct = (id: string): Promise<{ message?: string }> =>
+  api.delete(`/api/products/${encodeURIComponent(id)}/delete`);
+
+export function useDeleteProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteProduct,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: productsQueryKey }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Product, ProductInput } from '../types';
+import { productsQueryKey } from './get-products';
+
+export const updateProduct = (input: ProductInput): Promise<Product> =>
+  api.put<Product>(`/api/products/${encodeURIComponent(input.productId)}`, input);
+
+/** Admin: saves a package; the list and the detail (same key prefix) are refetched. */
+export function useUpdateProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateProduct,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: productsQueryKey }),
+  });
+}

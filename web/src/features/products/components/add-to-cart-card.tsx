@@ -1,0 +1,54 @@
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ShoppingCart } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
+import { addToCart } from '@/features/cart/cart-store';
+import { formatUsd } from '@/lib/format';
+import type { Product } from '../types';
+import { StockStatus } from './stock-status';
+
+/** Price, status, the count selector (only when in stock) and 'Add to Cart'. */
+export function AddToCartCard({ product }: { product: Product }) {
+  const navigate = useNavigate();
+  const qtyId = useId();
+  const [qty, setQty] = useState(1);
+  const inStock = product.countInStock > 0;
+
+  const add = () => {
+    addToCart({ ...product, qty });
+    navigate('/cart');
+  };
+
+  return (
+    <Card className="gap-0 py-0">
+      <CardContent className="divide-y px-0">
+        <div className="flex items-center justify-between gap-4 px-5 py-3">
+          <span className="text-sm text-muted-foreground">Price:</span>
+          <span className="text-lg font-semibold">{formatUsd(product.price)}</span>
+        </div>
+        <div className="flex items-center justify-between gap-4 px-5 py-3">
+          <span className="text-sm text-muted-foreground">Status:</span>
+          <StockStatus countInStock={product.countInStock} />
+        </div>
+        {inStock ? (
+          <div className="flex items-center justify-between gap-4 px-5 py-3">
+            <label htmlFor={qtyId} className="text-sm text-muted-foreground">
+              Count:
+            </label>
+            <NativeSelect id={qtyId} value={qty} onChange={(event) => setQty(Number(event.target.value))}>
+              <QuantityOptions max={product.countInStock} />
+            </NativeSelect>
+          </div>
+        ) : null}
+        <div className="px-5 py-4">
+          <Button className="w-full" disabled={!inStock} onClick={add}>
+            <ShoppingCart aria-hidden="true" />
+            Add to Cart
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

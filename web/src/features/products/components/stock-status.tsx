@@ -1,0 +1,10 @@
+import { cn } from '@/lib/utils';
+
+export function StockStatus({ countInStock, className }: { countInStock: number; className?: string }) {
+  const inStock = countInStock > 0;
+  return (
+    <span className={cn('text-sm font-medium', inStock ? 'text-success' : 'text-destructive', className)}>
+      {inStock ? 'Available' : 'Out of Stock'}
+    </span>
+  );
+}

@@ -1,0 +1,64 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeProduct, signIn } from '@/testing/fixtures';
+import { mockApi } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const product = makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dailyCredit: 6, countInStock: 3 });
+
+describe('ProductEditPage', () => {
+  it('starts from the stored package and offers the six fields, Update and Go Back', async () => {
+    signIn({ isAdmin: true });
+    mockApi({ 'GET /api/products/p1': product });
+    renderRoutes(routes, '/admin/products/p1/edit');
+
+    expect(await screen.findByLabelText('Name')).toHaveValue('Gold Package');
+    expect(screen.getByLabelText('Price')).toHaveAttribute('type', 'number');
+    expect(screen.getByLabelText('Price')).toHaveValue(249.5);
+    expect(screen.getByLabelText('Image')).toHaveValue('/images/gold.svg');
+    expect(screen.getByLabelText('Upload image file')).toHaveAttribute('type', 'file');
+    expect(screen.getByLabelText('Daily Bonus')).toHaveValue(6);
+    expect(screen.getByLabelText('Count In Stock')).toHaveAttribute('type', 'number');
+    expect(screen.getByLabelText('Count In Stock')).toHaveValue(3);
+    expect(screen.getByLabelText('Description')).toHaveValue(product.description);
+    expect(screen.getByRole('button', { name: 'Update' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go Back' })).toHaveAttribute('href', '/admin/productlist');
+  });
+
+  it("uploads a file, sets the image from the reply, saves with 'Product updated' and returns to the list", async () => {
+    signIn({ isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/products/p1': product,
+      'POST /api/uploads': { message: 'Image uploaded', image: '/uploads/new-gold.png' },
+      'PUT /api/products/p1': (request: { body: unknown }) => ({ ...product, ...(request.body as object) }),
+      'GET /api/products': [product],
+    });
+    const { router } = renderRoutes(routes, '/admin/products/p1/edit');
+
+    const file = new File(['png'], 'gold.png', { type: 'image/png' });
+    await userEvent.upload(await screen.findByLabelText('Upload image file'), file);
+    await waitFor(() => expect(screen.getByLabelText('Image')).toHaveValue('/uploads/new-gold.png'));
+    const form = sent('POST /api/uploads')[0]?.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form.get('image') as File).name).toBe('gold.png');
+
+    const price = screen.getByLabelText('Price');
+    await userEvent.clear(price);
+    await userEvent.type(price, '199.99');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+
+    expect(await screen.findByText('Product updated')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
+    expect(sent('PUT /api/products/p1')[0]?.body).toEqual({
+      productId: 'p1',
+      name: 'Gold Package',
+      price: '199.99',
+      image: '/uploads/new-gold.png',
+      dailyCredit: '6',
+      description: product.description,
+      countInStock: '3',
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import { useParams } from 'react-router-dom';
+import { BackLink } from '@/components/back-link';
+import { ErrorAlert } from '@/components/error-alert';
+import { Rating } from '@/components/rating';
+import { PageSpinner } from '@/components/ui/spinner';
+import { formatUsd } from '@/lib/format';
+import { useProduct } from '../api/get-product';
+import { AddToCartCard } from '../components/add-to-cart-card';
+
+export function ProductPage() {
+  const { id = '' } = useParams();
+  const { data: product, isPending, isError, error } = useProduct(id);
+
+  return (
+    <section className="flex flex-col gap-6">
+      <BackLink to="/" />
+      {isPending ? (
+        <PageSpinner label="Loading package" />
+      ) : isError ? (
+        <ErrorAlert error={error} />
+      ) : (
+        <div className="grid gap-8 md:grid-cols-2 lg:grid-cols-[minmax(0,5fr)_minmax(0,4fr)_minmax(0,3fr)]">
+          <img
+            src={product.image}
+            alt={product.name}
+            className="aspect-[4/3] w-full rounded-xl border bg-muted object-cover"
+          />
+          <div className="flex flex-col gap-4">
+            <h1 className="text-2xl font-bold tracking-tight">{product.name}</h1>
+            <Rating value={product.rating} text={`${product.numReviews} reviews`} />
+            <p className="text-sm">
+              <span className="text-muted-foreground">Daily credit: </span>
+              <span className="font-medium">{formatUsd(product.dailyCredit)}</span>
+            </p>
+            <p className="whitespace-pre-line leading-relaxed text-muted-foreground">{product.description}</p>
+          </div>
+          <div className="md:col-span-2 lg:col-span-1">
+            <AddToCartCard key={product._id} product={product} />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

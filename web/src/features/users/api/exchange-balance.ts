@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ExchangeResult, UserJson } from '@shop/core/contract';
+import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
+import { api } from '@/lib/api-client';
+import { profileQueryKey } from './get-profile';
+
+export const exchangeBalance = (): Promise<ExchangeResult> => api.post<ExchangeResult>('/api/users/exchange');
+
+/** Moves the active balance to the passive one; the returned balances replace the local ones. */
+export function useExchangeBalance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: exchangeBalance,
+    onSuccess: ({ activeBalance, passiveBalance }) => {
+      const user = getUserInfo();
+      if (user) setUserInfo({ ...user, activeBalance, passiveBalance });
+      queryClient.setQueryData<UserJson>(profileQueryKey, (old) =>
+        old ? { ...old, activeBalance, passiveBalance } : old,
+      );
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { UserJson } from '@shop/core/contract';
+import { api } from '@/lib/api-client';
+import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { usersQueryKey } from './get-users';
+
+export const getProfile = ({ signal }: { signal?: AbortSignal } = {}): Promise<UserJson> =>
+  api.get<UserJson>('/api/users/profile', signal ? { signal } : {});
+
+export const profileQueryKey = [...usersQueryKey, 'profile'] as const;
+
+/** The signed-in user's own record, cached 5 s like the other user details. */
+export const getProfileQueryOptions = () =>
+  queryOptions({
+    queryKey: profileQueryKey,
+    queryFn: ({ signal }) => getProfile({ signal }),
+    staleTime: SHORT_STALE_TIME,
+  });
+
+export function useProfile() {
+  return useQuery(getProfileQueryOptions());
+}

@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UserJson } from '@shop/core/contract';
+import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
+import { api } from '@/lib/api-client';
+import { usersQueryKey } from './get-users';
+
+/** Admin edit of a user; an empty password leaves it unchanged. */
+export type UserInput = {
+  userId: string;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  activeBalance: number | string;
+  passiveBalance: number | string;
+  password: string;
+};
+
+export const updateUser = (input: UserInput): Promise<UserJson> =>
+  api.put<UserJson>(`/api/users/${encodeURIComponent(input.userId)}`, input);
+
+/** Invalidates the user list (and the details, which share its key prefix). */
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUser,
+    onSuccess: (user) => {
+      // An admin who edits their own record sees the change in the header at once.
+      if (user && getUserInfo()?._id === user._id) setUserInfo(user);
+      return queryClient.invalidateQueries({ queryKey: usersQueryKey });
+    },
+  });
+}

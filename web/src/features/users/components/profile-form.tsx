@@ -1,0 +1,68 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import type { UserJson } from '@shop/core/contract';
+import { FormField } from '@/components/form-field';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useUpdateProfile } from '../api/update-profile';
+
+/** Name, Email and a new Password; an empty password leaves it unchanged. */
+export function ProfileForm({ user }: { user: UserJson }) {
+  const [name, setName] = useState(user.name);
+  const [email, setEmail] = useState(user.email);
+  const [password, setPassword] = useState('');
+  const update = useUpdateProfile();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update.mutate(
+      { _id: user._id, name, email, password },
+      {
+        onSuccess: () => {
+          setPassword('');
+          toast.success('Profile updated');
+        },
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">User Profile</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form className="grid gap-4" aria-label="User Profile" onSubmit={submit}>
+          <FormField label="Name" name="name" autoComplete="name" value={name} onValueChange={setName} />
+          <FormField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onValueChange={setEmail}
+          />
+          <FormField
+            label="Password"
+            type="text"
+            name="password"
+            autoComplete="new-password"
+            placeholder="New password"
+            hint="Leave empty to keep the current password."
+            value={password}
+            onValueChange={setPassword}
+          />
+          <Button type="submit" disabled={update.isPending} className="w-full sm:w-fit">
+            {update.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+            Update Profile
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,91 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import type { UserJson } from '@shop/core/contract';
+import { FormField } from '@/components/form-field';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useUpdateUser } from '../api/update-user';
+
+/** The admin's user editor; an empty password leaves the user's password unchanged. */
+export function UserForm({ user }: { user: UserJson }) {
+  const navigate = useNavigate();
+  const adminId = useId();
+  const [name, setName] = useState(user.name);
+  const [email, setEmail] = useState(user.email);
+  const [activeBalance, setActiveBalance] = useState(String(user.activeBalance ?? 0));
+  const [passiveBalance, setPassiveBalance] = useState(String(user.passiveBalance ?? 0));
+  const [password, setPassword] = useState('');
+  const [isAdmin, setIsAdmin] = useState(user.isAdmin);
+  const update = useUpdateUser();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update.mutate(
+      { userId: user._id, name, email, isAdmin, activeBalance, passiveBalance, password },
+      {
+        onSuccess: () => {
+          toast.success('user updated successfully');
+          navigate('/admin/userlist');
+        },
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <form className="grid gap-4" aria-label="Edit User" onSubmit={submit}>
+      <FormField label="Name" name="name" placeholder="Enter name" value={name} onValueChange={setName} />
+      <FormField
+        label="Email Address"
+        type="email"
+        name="email"
+        placeholder="Enter email"
+        value={email}
+        onValueChange={setEmail}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Active Balance"
+          type="number"
+          name="activeBalance"
+          min="0"
+          step="0.01"
+          inputMode="decimal"
+          value={activeBalance}
+          onValueChange={setActiveBalance}
+        />
+        <FormField
+          label="Passive Balance"
+          type="number"
+          name="passiveBalance"
+          min="0"
+          step="0.01"
+          inputMode="decimal"
+          value={passiveBalance}
+          onValueChange={setPassiveBalance}
+        />
+      </div>
+      <FormField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        placeholder="Leave empty to keep it"
+        value={password}
+        onValueChange={setPassword}
+      />
+      <div className="flex items-center gap-2">
+        <Checkbox id={adminId} checked={isAdmin} onCheckedChange={(checked) => setIsAdmin(checked === true)} />
+        <Label htmlFor={adminId}>Is Admin</Label>
+      </div>
+      <Button type="submit" disabled={update.isPending} className="w-full sm:w-fit">
+        {update.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+        Update
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const profile = makeUser({
+  referralCode: 'ALICE7',
+  referralCommand: [
+    { _id: 'u5', name: 'Bob' },
+    { _id: 'u6', name: 'Carol' },
+  ],
+  activeBalance: 25.5,
+  passiveBalance: 10,
+});
+
+const orders = [
+  makeOrder({
+    _id: 'o1',
+    expiresAt: '2026-04-03T23:30:00.000Z',
+    orderedItems: [{ name: 'Gold Package', image: '/images/gold.svg', price: 249.5, qty: 1, product: 'p1' }],
+  }),
+  makeOrder({
+    _id: 'o2',
+    isPaid: false,
+    status: 'PENDING_PAYMENT',
+    orderedItems: [{ name: 'Unpaid Package', image: '/images/silver.svg', price: 20, qty: 1, product: 'p2' }],
+  }),
+];
+
+function renderProfile(extra: Record<string, unknown> = {}) {
+  signIn(makeUser({ name: 'Alice Buyer' }));
+  const api = mockApi({ 'GET /api/users/profile': profile, 'GET /api/orders/mine': orders, ...extra });
+  const result = renderRoutes(routes, '/profile');
+  return { ...api, ...result };
+}
+
+describe('ProfilePage', () => {
+  it('shows the form, the referral tools, the balances and only the paid orders', async () => {
+    renderProfile();
+    expect(await screen.findByLabelText('Name')).toHaveValue('Alice Buyer');
+    expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Update Profile' })).toBeInTheDocument();
+
+    expect(screen.getByText(`${window.location.origin}/register?ref=ALICE7`)).toBeInTheDocument();
+    expect(screen.getByText('ALICE7')).toBeInTheDocument();
+    expect(screen.getByText('Referral Command: 2 person')).toBeInTheDocument();
+
+    expect(screen.getByRole('button', { name: 'Exchange to Passive Balance' })).toBeInTheDocument();
+    expect(screen.getByText('10.00')).toBeInTheDocument();
+    expect(screen.getByText('25.50')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cashout' })).toHaveAttribute('href', '/profile/cashout');
+
+    const paid = await screen.findByRole('list', { name: 'Paid orders' });
+    const items = within(paid).getAllByRole('listitem');
+    expect(items).toHaveLength(1);
+    const item = items[0] as HTMLElement;
+    expect(within(item).getByRole('link', { name: 'Gold Package' })).toHaveAttribute('href', '/product/p1');
+    expect(within(item).getByAltText('Gold Package')).toHaveAttribute('src', '/images/gold.svg');
+    expect(within(item).getByText('USD $249.50')).toBeInTheDocument();
+    expect(within(item).getByText('Expires in')).toBeInTheDocument();
+    expect(within(item).getByText('2026-04-03')).toBeInTheDocument();
+    expect(screen.queryByText('Unpaid Package')).not.toBeInTheDocument();
+  });
+
+  it("copies the referral link and code and says 'Copy to clipboard'", async () => {
+    const user = userEvent.setup();
+    renderProfile();
+    await user.click(await screen.findByRole('button', { name: 'Copy referral link' }));
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/register?ref=ALICE7`);
+    expect(await screen.findByText('Copy to clipboard')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Copy referral code' }));
+    expect(await navigator.clipboard.readText()).toBe('ALICE7');
+  });
+
+  it("sends the form as entered, says 'Profile updated' and replaces the stored user", async () => {
+    const updated = { ...profile, name: 'Alice Cooper' };
+    const { sent } = renderProfile({ 'PUT /api/users/profile': updated });
+    const name = await screen.findByLabelText('Name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Alice Cooper');
+    await userEvent.type(screen.getByLabelText('Password'), 'newpass1');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(sent('PUT /api/users/profile')[0]?.body).toEqual({
+      _id: 'u1',
+      name: 'Alice Cooper',
+      email: 'alice@example.com',
+      password: 'newpass1',
+    });
+    expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(updated);
+    expect(screen.getByRole('button', { name: 'Alice Cooper' })).toBeInTheDocument();
+  });
+
+  it("exchanges the balance with the server's message and shows the new balances", async () => {
+    renderProfile({
+      'POST /api/users/exchange': { message: 'Moved 25.50 to the passive balance', activeBalance: 0, passiveBalance: 35.5 },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    expect(await screen.findByText('Moved 25.50 to the passive balance')).toBeInTheDocument();
+    expect(screen.getByText('35.50')).toBeInTheDocument();
+    expect(screen.getByText('0.00')).toBeInTheDocument();
+    expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toMatchObject({
+      activeBalance: 0,
+      passiveBalance: 35.5,
+    });
+  });
+
+  it("says 'Balance exchanged!' when the server sent no message", async () => {
+    renderProfile({ 'POST /api/users/exchange': { message: '', activeBalance: 0, passiveBalance: 35.5 } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    expect(await screen.findByText('Balance exchanged!')).toBeInTheDocument();
+  });
+
+  it("shows the server's error, or 'Exchange failed' when the server sent no message", async () => {
+    renderProfile({ 'POST /api/users/exchange': reply(400, { message: 'Nothing to exchange' }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    expect(await screen.findByText('Nothing to exchange')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Exchange failed' when the server sent no message", async () => {
+    renderProfile({ 'POST /api/users/exchange': reply(500, undefined) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    expect(await screen.findByText('Exchange failed')).toBeInTheDocument();
+  });
+
+  it('forgets the stored user and goes to /login when the session has expired (401)', async () => {
+    signIn();
+    mockApi({
+      'GET /api/users/profile': reply(401, { message: 'Not signed in' }),
+      'GET /api/orders/mine': reply(401, { message: 'Not signed in' }),
+    });
+    const { router } = renderRoutes(routes, '/profile');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
+    expect(window.localStorage.getItem('userInfo')).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+import { ErrorAlert } from '@/components/error-alert';
+import { PageSpinner } from '@/components/ui/spinner';
+import { PaidOrders } from '@/features/orders/components/paid-orders';
+import { useProfile } from '../api/get-profile';
+import { BalanceCard } from '../components/balance-card';
+import { ProfileForm } from '../components/profile-form';
+import { ReferralCard } from '../components/referral-card';
+
+export function ProfilePage() {
+  const { data: user, isPending, isError, error } = useProfile();
+
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
+      {isPending ? (
+        <PageSpinner label="Loading profile" />
+      ) : isError ? (
+        <ErrorAlert error={error} />
+      ) : (
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          <div className="grid gap-6">
+            <ProfileForm key={user._id} user={user} />
+            <ReferralCard user={user} />
+          </div>
+          <div className="grid gap-6">
+            <BalanceCard user={user} />
+            <PaidOrders />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { routes } from '@/app/router';
+import { makeListUser, makeUser, signIn } from '@/testing/fixtures';
+import { mockApi } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const bob = makeUser({ _id: 'u2', name: 'Bob', email: 'bob@example.com', activeBalance: 12.5, passiveBalance: 3 });
+
+describe('UserEditPage', () => {
+  it("edits the user, says 'user updated successfully' and refreshes the user list", async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/users/u2': bob,
+      'PUT /api/users/u2': { ...bob, name: 'Robert', isAdmin: true },
+      'GET /api/users': [makeListUser({ _id: 'u2', name: 'Robert' })],
+    });
+    const { router } = renderRoutes(routes, '/admin/user/u2/edit');
+
+    const name = await screen.findByLabelText('Name');
+    expect(name).toHaveValue('Bob');
+    expect(screen.getByLabelText('Email Address')).toHaveValue('bob@example.com');
+    expect(screen.getByLabelText('Active Balance')).toHaveValue(12.5);
+    expect(screen.getByLabelText('Passive Balance')).toHaveValue(3);
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    const isAdmin = screen.getByRole('checkbox', { name: 'Is Admin' });
+    expect(isAdmin).not.toBeChecked();
+
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Robert');
+    await userEvent.click(isAdmin);
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+
+    expect(await screen.findByText('user updated successfully')).toBeInTheDocument();
+    expect(sent('PUT /api/users/u2')[0]?.body).toEqual({
+      userId: 'u2',
+      name: 'Robert',
+      email: 'bob@example.com',
+      isAdmin: true,
+      activeBalance: '12.5',
+      passiveBalance: '3',
+      password: '',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/userlist'));
+    expect(await screen.findByText('Robert')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,27 @@
+import { roundMoney } from '@shop/core/contract';
+
+/** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"). */
+export function formatMoney(amount: number | string): string {
+  try {
+    return roundMoney(amount);
+  } catch {
+    return String(amount);
+  }
+}
+
+/** SPEC.md section 9: prices read 'USD $' and 2 decimals. */
+export function formatUsd(amount: number | string): string {
+  return `USD $${formatMoney(amount)}`;
+}
+
+/** The calendar day (UTC) of an ISO timestamp as YYYY-MM-DD, or '' when there is none. */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso.slice(0, 10) : date.toISOString().slice(0, 10);
+}
+
+/** Cuts text to `max` characters plus '...' when (and only when) it is longer. */
+export function truncate(text: string, max = 30): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}

@@ -1,0 +1,63 @@
+import type { AdminUserListItem, OrderJson, ProductJson, UserJson } from '@shop/core/contract';
+
+export function makeProduct(overrides: Partial<ProductJson> = {}): ProductJson {
+  return {
+    _id: 'p1',
+    name: 'Gold Package',
+    image: '/images/gold.svg',
+    description: 'A gold package with a daily credit.',
+    price: 249.5,
+    rating: 4.5,
+    numReviews: 12,
+    countInStock: 3,
+    dailyCredit: 6,
+    durationDays: 30,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function makeUser(overrides: Partial<UserJson> = {}): UserJson {
+  return {
+    _id: 'u1',
+    name: 'Alice Buyer',
+    email: 'alice@example.com',
+    isAdmin: false,
+    activeBalance: 25.5,
+    passiveBalance: 10,
+    referralCode: 'ALICE7',
+    referralCommand: [],
+    ...overrides,
+  };
+}
+
+export function makeListUser(overrides: Partial<AdminUserListItem> = {}): AdminUserListItem {
+  const { referralCommand: _unused, ...user } = makeUser();
+  return { ...user, createdAt: '2026-01-01T00:00:00.000Z', ...overrides };
+}
+
+export function makeOrder(overrides: Partial<OrderJson> = {}): OrderJson {
+  return {
+    _id: 'o1',
+    user: 'u1',
+    status: 'PAID',
+    isPaid: true,
+    createdAt: '2026-03-04T10:20:30.000Z',
+    paidAt: '2026-03-04T11:00:00.000Z',
+    expiresAt: '2026-04-03T23:30:00.000Z',
+    paymentDeadline: null,
+    itemsPrice: 249.5,
+    totalPrice: 249.5,
+    paidUsd: 249.5,
+    orderedItems: [{ name: 'Gold Package', image: '/images/gold.svg', price: 249.5, qty: 1, product: 'p1' }],
+    ...overrides,
+  };
+}
+
+/** Stores a signed-in user the way the app does after login. */
+export function signIn(user: Partial<UserJson> = {}): UserJson {
+  const full = makeUser(user);
+  window.localStorage.setItem('userInfo', JSON.stringify(full));
+  return full;
+}
