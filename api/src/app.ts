@@ -14,6 +14,9 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
 import { adminPaymentRoutes } from './modules/admin-payments/routes.ts';
+import { adminCashoutRoutes } from './modules/admin-cashouts/routes.ts';
+import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
+import { createMetrics } from './modules/ops/metrics.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -31,8 +34,12 @@ export function createApp(deps: AppDeps): Express {
       autoLogging: { ignore: (req) => req.url === '/api/health' },
     }),
   );
+  const metrics = createMetrics(deps);
+  app.use(metrics.middleware);
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
+  app.use('/metrics', metrics.router);
+  app.use(QUEUE_DASHBOARD_PATH, loadSession(deps), queueDashboard(deps));
 
   const api = express.Router();
   api.use('/health', healthRoutes(deps));
@@ -43,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/orders', orderRoutes(deps));
   api.use('/crypto', cryptoRoutes(deps));
   api.use('/admin/payments', adminPaymentRoutes(deps));
+  api.use('/admin/cashouts', adminCashoutRoutes(deps));
   api.use(notFoundHandler);
   app.use('/api', api);
 

@@ -16,7 +16,7 @@ describe('configuration', () => {
       loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop' });
     } catch (err) {
       const message = (err as Error).message;
-      for (const name of ['REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET']) expect(message).toContain(name);
+      for (const name of ['REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL']) expect(message).toContain(name);
       expect(message).not.toContain('DATABASE_URL');
     }
   });
@@ -29,6 +29,7 @@ describe('configuration', () => {
       ETH_RPC_URL: 'https://rpc.example.org',
       RECEIVING_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       JWT_SECRET: 'x'.repeat(40),
+      SMTP_URL: 'smtp://mail.example.org:587',
     });
     expect(config.paymentConfirmations).toBe(12);
     expect(config.cookieSecure).toBe(true);

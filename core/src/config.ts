@@ -54,6 +54,8 @@ const schema = z
     MAIL_FROM: z.string().default('ETH Shop <no-reply@eth-shop.local>'),
     MAIL_DIR: z.string().default('.data/mail'),
     OPERATOR_EMAIL: z.string().email().default('operator@eth-shop.local'),
+    OPERATOR_NAME: z.string().default('Shop operator'),
+    METRICS_TOKEN: z.string().min(16).optional(),
     UPLOADS_DIR: z.string().default('uploads'),
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
     WEB_DIST_DIR: z.string().default('web/dist'),
@@ -64,7 +66,7 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET'] as const;
+    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL'] as const;
     for (const key of required) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
@@ -110,6 +112,8 @@ function buildConfig(env: z.infer<typeof schema>) {
     mailFrom: env.MAIL_FROM,
     mailDir: env.MAIL_DIR,
     operatorEmail: env.OPERATOR_EMAIL,
+    operatorName: env.OPERATOR_NAME,
+    metricsToken: env.METRICS_TOKEN,
     uploadsDir: env.UPLOADS_DIR,
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     webDistDir: env.WEB_DIST_DIR,

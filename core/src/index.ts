@@ -8,3 +8,6 @@ export * from './password.ts';
 export * from './referral-code.ts';
 export * from './ledger.ts';
 export * from './payments/index.ts';
+export * from './mail.ts';
+export * from './balances.ts';
+export * from './daily-credit.ts';

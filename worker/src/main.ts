@@ -3,6 +3,7 @@ import { processors } from './processors/index.ts';
 import { installShutdown } from './shutdown.ts';
 import { startWorkers } from './worker-manager.ts';
 import { scheduleRecurringJobs } from './schedules.ts';
+import { closeMailer } from './processors/email.ts';
 
 const runtime = createRuntime(getConfig(), 'worker');
 const { logger } = runtime;
@@ -15,5 +16,6 @@ logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) 
 // Order: stop taking jobs (and let running ones finish), then Redis and Prisma.
 installShutdown(logger, [
   { name: 'workers', run: () => workers.close() },
+  { name: 'mailer', run: async () => closeMailer() },
   { name: 'connections', run: () => runtime.close() },
 ]);

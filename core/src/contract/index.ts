@@ -6,3 +6,4 @@ export * from './common.ts';
 export * from './users.ts';
 export * from './products.ts';
 export * from './orders.ts';
+export * from './cashouts.ts';

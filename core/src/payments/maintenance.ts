@@ -4,8 +4,8 @@ import { releaseStock } from './stock.ts';
 
 const HOUR = 3600_000;
 
-/** Payments still pending (for the sweeper), and paid orders whose receipt never went out. */
-export async function sweepPayments(db: Db, now = new Date()): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[] }> {
+/** Payments still pending (for the sweeper), paid orders whose receipt never went out, and cashouts never notified. */
+export async function sweepPayments(db: Db, now = new Date()): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[] }> {
   const pending = await db.payment.findMany({
     where: { status: 'PENDING', updatedAt: { lt: new Date(now.getTime() - 30_000) } },
     select: { id: true, txHash: true },
@@ -16,7 +16,12 @@ export async function sweepPayments(db: Db, now = new Date()): Promise<{ pending
     select: { id: true },
     take: 500,
   });
-  return { pending, receipts: receipts.map((o) => o.id) };
+  const cashouts = await db.cashoutRequest.findMany({
+    where: { status: 'REQUESTED', createdAt: { lt: new Date(now.getTime() - 60_000) } },
+    select: { id: true },
+    take: 500,
+  });
+  return { pending, receipts: receipts.map((o) => o.id), cashouts: cashouts.map((c) => c.id) };
 }
 
 /**

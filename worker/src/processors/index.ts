@@ -3,6 +3,8 @@ import { chainIndex } from './chain-index.ts';
 import { orderExpire } from './order-expire.ts';
 import { paymentSweep } from './payment-sweep.ts';
 import { paymentVerify } from './payment-verify.ts';
+import { email } from './email.ts';
+import { dailyCredit } from './daily-credit.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
 export const processors: ProcessorMap = {
@@ -10,4 +12,6 @@ export const processors: ProcessorMap = {
   'chain-index': { process: chainIndex },
   'payment-sweep': { process: paymentSweep },
   'order-expire': { process: orderExpire },
+  email: { process: email, concurrency: 4 },
+  'daily-credit': { process: dailyCredit },
 };

@@ -1,9 +1,12 @@
 import { enqueue, sweepPayments } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
-/** Re-enqueues reported/found payments that have no live job, and unsent receipts. */
+/**
+ * Re-enqueues reported/found payments that have no live job, and unsent receipts and
+ * cashout notices (deterministic job ids: one already queued is not added twice).
+ */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
-  const { pending, receipts } = await sweepPayments(runtime.db);
+  const { pending, receipts, cashouts } = await sweepPayments(runtime.db);
   let requeued = 0;
   for (const p of pending) {
     const jobId = `verify-${p.txHash}`;
@@ -17,6 +20,9 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   for (const orderId of receipts) {
     await enqueue(runtime.queues, 'email', { kind: 'order-receipt', orderId }, { jobId: `receipt-${orderId}` });
   }
+  for (const cashoutId of cashouts) {
+    await enqueue(runtime.queues, 'email', { kind: 'cashout-notice', cashoutId }, { jobId: `cashout-${cashoutId}` });
+  }
   if (requeued) logger.warn({ msg: 'sweeper re-enqueued payments with no live job', count: requeued });
-  return { requeued, receipts: receipts.length };
+  return { requeued, receipts: receipts.length, cashouts: cashouts.length };
 };

@@ -1,25 +1,12 @@
 import { countTransfer, getEthUsd, type PaymentStatus, type Runtime } from '@shop/core';
+import type { AdminPaymentJson } from '@shop/core/contract';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 
 type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain'>;
 
-export type AdminPaymentJson = {
-  _id: string;
-  txHash: string;
-  status: string;
-  source: string;
-  order: string | null;
-  from: string | null;
-  valueWei: string | null;
-  usdValue: number | null;
-  blockNumber: string | null;
-  reason: string | null;
-  createdAt: string;
-};
-
 export async function listPayments(db: Deps['db'], statuses: string[]): Promise<AdminPaymentJson[]> {
   const rows = await db.payment.findMany({ where: { status: { in: statuses as PaymentStatus[] } }, orderBy: { createdAt: 'desc' }, take: 500 });
-  return rows.map((p) => ({
+  return rows.map((p): AdminPaymentJson => ({
     _id: p.id,
     txHash: p.txHash,
     status: p.status,

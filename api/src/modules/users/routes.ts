@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { adminUpdateUserBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
+import { BalanceRuleError, enqueue, exchangeBalance, getEthUsd, requestCashout, withTimeout } from '@shop/core';
+import { adminUpdateUserBody, cashoutBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
+import { badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { clearSessionCookie, requireAdmin, requireUser, setSessionCookie } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
@@ -47,6 +49,35 @@ export function userRoutes(deps: AppDeps): Router {
   router.put('/profile', requireUser, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
     res.json(await users.updateProfile(db, req.user!.id, input));
+  });
+
+  router.post('/exchange', requireUser, async (req, res) => {
+    try {
+      await exchangeBalance(db, req.user!.id);
+    } catch (err) {
+      if (err instanceof BalanceRuleError) throw badRequest(err.message);
+      throw err;
+    }
+    const user = await users.getUserJson(db, req.user!.id);
+    res.json({ message: 'Balance exchanged!', activeBalance: user.activeBalance, passiveBalance: user.passiveBalance });
+  });
+
+  router.post('/cashout', requireUser, async (req, res) => {
+    const { wallet } = parseBody(cashoutBody, req.body);
+    // The price is recorded for the operator when the feed answers; a cashout does not wait for it.
+    const price = await withTimeout(getEthUsd(deps), 2_000).catch(() => undefined);
+    let cashoutId: string;
+    try {
+      ({ cashoutId } = await requestCashout(db, { userId: req.user!.id, wallet, minimum: config.cashoutMinimum, ethUsd: price?.price }));
+    } catch (err) {
+      if (err instanceof BalanceRuleError) throw badRequest(err.message);
+      throw err;
+    }
+    // Stored first, then the notice is queued; the sweeper re-queues it if this fails.
+    await enqueue(deps.queues, 'email', { kind: 'cashout-notice', cashoutId }, { jobId: `cashout-${cashoutId}` }).catch((err) =>
+      req.log.warn({ err, cashout_id: cashoutId }, 'cashout notice not queued; the sweeper will retry'),
+    );
+    res.json(await users.getUserJson(db, req.user!.id));
   });
 
   router.get('/', requireAdmin, async (_req, res) => {

@@ -1,0 +1,92 @@
+import { Router, type RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { indexerLag, queueNames, withTimeout } from '@shop/core';
+import type { AppDeps } from '../../deps.ts';
+
+/**
+ * Prometheus metrics. HTTP latency is measured in this process; everything else is read
+ * at scrape time from the shared state (Redis queues, Postgres, the chain), so every api
+ * instance reports the same truth whatever worker did the work.
+ */
+export function createMetrics(deps: AppDeps) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'shop_api_' });
+  const httpDuration = new Histogram({
+    name: 'shop_http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const scrapeErrors = new Counter({
+    name: 'shop_metrics_scrape_errors_total',
+    help: 'Failed reads while collecting metrics',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'shop_queue_jobs',
+    help: 'Jobs per queue and state (depth: waiting+delayed; failures: failed)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        for (const name of queueNames) {
+          const counts = await withTimeout(deps.queues[name].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 2_000);
+          for (const [state, n] of Object.entries(counts)) this.set({ queue: name, state }, n);
+        }
+      } catch {
+        scrapeErrors.inc({ source: 'redis' });
+      }
+    },
+  });
+  new Gauge({
+    name: 'shop_payments',
+    help: 'Payments by status (verified: COUNTED, rejected: REJECTED) and source',
+    labelNames: ['status', 'source'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const rows = await deps.db.payment.groupBy({ by: ['status', 'source'], _count: { _all: true } });
+        this.reset();
+        for (const r of rows) this.set({ status: r.status, source: r.source }, r._count._all);
+      } catch {
+        scrapeErrors.inc({ source: 'database' });
+      }
+    },
+  });
+  new Gauge({
+    name: 'shop_indexer_lag_blocks',
+    help: 'Blocks between the chain head and the indexer checkpoint',
+    registers: [registry],
+    async collect() {
+      try {
+        const lag = await withTimeout(indexerLag(deps), 2_000);
+        if (lag !== null) this.set(Number(lag));
+      } catch {
+        scrapeErrors.inc({ source: 'chain' });
+      }
+    },
+  });
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const end = httpDuration.startTimer();
+    res.on('finish', () => {
+      // The matched route pattern, not the raw path, keeps the label set small.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const token = deps.config.metricsToken;
+    if (token ? req.headers.authorization !== `Bearer ${token}` : deps.config.isProduction) {
+      res.status(token ? 401 : 404).json({ message: token ? 'Not authorized' : 'Not found' });
+      return;
+    }
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  return { middleware, router };
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+
+let kit: ApiTestKit;
+let admin: TestUser;
+let user: TestUser;
+beforeAll(async () => {
+  kit = await createApiTestKit({ chain: true });
+  admin = await kit.createUser({ isAdmin: true });
+  user = await kit.createUser();
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+describe('queue dashboard', () => {
+  it('is for admins only: guests are sent to sign in, users get 403', async () => {
+    const guest = await request(kit.app).get('/admin/queues').set('Accept', 'text/html');
+    expect(guest.status).toBe(302);
+    expect(guest.headers.location).toBe('/login?redirect=%2Fadmin%2Fqueues');
+    expect((await request(kit.app).get('/admin/queues/api/queues')).status).toBe(401);
+    const asUser = await kit.as(user);
+    expect((await asUser.get('/admin/queues')).status).toBe(403);
+    expect((await asUser.get('/admin/queues/api/queues')).status).toBe(403);
+    expect((await asUser.put('/admin/queues/api/queues/email/retry/failed')).status).toBe(403);
+  });
+
+  it('shows every queue to an admin', async () => {
+    const asAdmin = await kit.as(admin);
+    const page = await asAdmin.get('/admin/queues');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root">');
+    const api = await asAdmin.get('/admin/queues/api/queues');
+    expect(api.status).toBe(200);
+    const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
+    expect(names).toEqual(['chain-index', 'daily-credit', 'email', 'order-expire', 'payment-sweep', 'payment-verify']);
+  });
+});
+
+describe('metrics', () => {
+  it('exposes HTTP latency, queue depth, payments and indexer lag in Prometheus format', async () => {
+    await request(kit.app).get('/api/products');
+    const res = await request(kit.app).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/shop_http_request_duration_seconds_bucket\{.*route="\/api\/products\/".*\}/);
+    expect(res.text).toContain('shop_queue_jobs{queue="payment-verify",state="failed"} 0');
+    expect(res.text).toContain('# TYPE shop_payments gauge');
+    expect(res.text).toContain('# TYPE shop_indexer_lag_blocks gauge');
+  });
+
+  it('requires the bearer token when one is configured', async () => {
+    const locked = await createApiTestKit({ env: { METRICS_TOKEN: 'scrape-token-0123456789' } });
+    try {
+      expect((await request(locked.app).get('/metrics')).status).toBe(401);
+      expect((await request(locked.app).get('/metrics').set('Authorization', 'Bearer scrape-token-0123456789')).status).toBe(200);
+    } finally {
+      await locked.close();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { Router, type RequestHandler } from 'express';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { queueNames } from '@shop/core';
+import type { AppDeps } from '../../deps.ts';
+
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The BullMQ dashboard (bull-board) for operators, admins only: a guest is sent to the
+ * sign-in page and back, a signed-in non-admin gets 403. The session middleware runs
+ * before this router (app.ts).
+ */
+export function queueDashboard(deps: AppDeps): Router {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+  createBullBoard({
+    queues: queueNames.map((name) => new BullMQAdapter(deps.queues[name])),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'ETH Shop queues' } },
+  });
+  const guard: RequestHandler = (req, res, next) => {
+    if (!req.user) {
+      if (req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['html', 'json']) === 'html') {
+        res.redirect(302, `/login?redirect=${encodeURIComponent(QUEUE_DASHBOARD_PATH)}`);
+        return;
+      }
+      res.status(401).json({ message: 'Not authorized, please sign in' });
+      return;
+    }
+    if (!req.user.isAdmin) {
+      res.status(403).json({ message: 'Not authorized as an admin' });
+      return;
+    }
+    next();
+  };
+  const router = Router();
+  router.use(guard, serverAdapter.getRouter() as Router);
+  return router;
+}

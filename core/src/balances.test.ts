@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomInt } from 'node:crypto';
+import { applyLedger, BalanceRuleError, exchangeBalance, ledgerSums, Prisma, rejectCashout, requestCashout } from './index.ts';
+import { createApiTestKit, type ApiTestKit } from '../../api/src/testing/api-test-kit.ts';
+
+let kit: ApiTestKit;
+beforeAll(async () => {
+  kit = await createApiTestKit();
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+async function expectBalancesEqualLedger(userId: string) {
+  const user = await kit.db.user.findUniqueOrThrow({ where: { id: userId } });
+  const sums = await ledgerSums(kit.db, userId);
+  expect(user.activeBalance.toFixed(2)).toBe(sums.active.toFixed(2));
+  expect(user.passiveBalance.toFixed(2)).toBe(sums.passive.toFixed(2));
+  expect(user.activeBalance.gte(0) && user.passiveBalance.gte(0)).toBe(true);
+}
+
+describe('the ledger', () => {
+  it('keeps balances equal to the ledger through a random sequence of operations', async () => {
+    const users = await Promise.all([0, 1, 2].map(() => kit.createUser()));
+    for (let step = 0; step < 150; step++) {
+      const user = users[randomInt(users.length)]!;
+      const op = randomInt(5);
+      try {
+        if (op <= 1) {
+          const cents = randomInt(1, 5000);
+          await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: new Prisma.Decimal(cents).dividedBy(100), kind: 'DAILY_CREDIT', idempotencyKey: `rand:${step}` }]);
+        } else if (op === 2) {
+          await exchangeBalance(kit.db, user.id);
+        } else if (op === 3) {
+          const { cashoutId } = await requestCashout(kit.db, { userId: user.id, wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', minimum: '20' });
+          if (randomInt(2)) await rejectCashout(kit.db, cashoutId);
+        } else {
+          // Replaying an earlier operation's key changes nothing.
+          await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '999', kind: 'DAILY_CREDIT', idempotencyKey: `rand:${randomInt(step + 1)}` }]);
+        }
+      } catch (err) {
+        if (!(err instanceof BalanceRuleError)) throw err;
+      }
+    }
+    for (const u of users) await expectBalancesEqualLedger(u.id);
+  });
+
+  it('refuses an overdraft without writing anything', async () => {
+    const user = await kit.createUser({});
+    await expect(
+      applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '-1.00', kind: 'ADMIN_ADJUSTMENT', idempotencyKey: `overdraft:${user.id}` }]),
+    ).rejects.toThrow(/balance too low/);
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe('exchange and cashout over HTTP', () => {
+  it('exchange moves the whole active balance to passive; with zero balance it is a 400 that changes nothing', async () => {
+    const user = await kit.createUser();
+    const as = await kit.as(user);
+    const empty = await as.post('/api/users/exchange');
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Your active balance is empty: nothing to exchange');
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id } })).toBe(0);
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '12.34', kind: 'DAILY_CREDIT', idempotencyKey: `seed:${user.id}` }]);
+    const res = await as.post('/api/users/exchange');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Balance exchanged!', activeBalance: 0, passiveBalance: 12.34 });
+    await expectBalancesEqualLedger(user.id);
+  });
+
+  it("cashout needs more than 20 and a valid address: 'Not Enough Money' at exactly 20", async () => {
+    const user = await kit.createUser();
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '20.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed20:${user.id}` }]);
+    const as = await kit.as(user);
+    const bad = await as.post('/api/users/cashout').send({ wallet: '0x1234' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/Ethereum address/);
+    const poor = await as.post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    expect(poor.status).toBe(400);
+    expect(poor.body.message).toBe('Not Enough Money');
+    expect(await kit.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('50 concurrent cashouts of one user: exactly one succeeds, the ledger shows one cashout', async () => {
+    const user = await kit.createUser();
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '75.50', kind: 'DAILY_CREDIT', idempotencyKey: `seed75:${user.id}` }]);
+    const as = await kit.as(user);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => as.post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400).every((r) => r.body.message === 'Not Enough Money')).toBe(true);
+    const ok = results.find((r) => r.status === 200)!;
+    expect(ok.body.activeBalance).toBe(0);
+    const requests = await kit.db.cashoutRequest.findMany({ where: { userId: user.id } });
+    expect(requests.map((r) => r.amountUsd.toFixed(2))).toEqual(['75.50']);
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id, kind: 'CASHOUT' } })).toBe(1);
+    await expectBalancesEqualLedger(user.id);
+    // The operator notice is queued once.
+    expect(await kit.env.runtime.queues.email.getJob(`cashout-${requests[0]!.id}`)).toBeTruthy();
+  });
+
+  it('admins mark a cashout paid or reject it (the amount returns through the ledger); others cannot', async () => {
+    const admin = await kit.createUser({ isAdmin: true });
+    const user = await kit.createUser();
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '30.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed30:${user.id}` }]);
+    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    const [request] = await kit.db.cashoutRequest.findMany({ where: { userId: user.id } });
+    expect((await (await kit.as(user)).get('/api/admin/cashouts')).status).toBe(403);
+    expect((await (await kit.as(user)).post(`/api/admin/cashouts/${request!.id}/reject`)).status).toBe(403);
+    expect((await (await kit.as(null)).get('/api/admin/cashouts')).status).toBe(401);
+    const asAdmin = await kit.as(admin);
+    const list = await asAdmin.get('/api/admin/cashouts');
+    expect(list.body.find((c: { _id: string }) => c._id === request!.id)).toMatchObject({ amountUsd: 30, status: 'REQUESTED', user: { _id: user.id } });
+    const rejected = await asAdmin.post(`/api/admin/cashouts/${request!.id}/reject`);
+    expect(rejected.body.status).toBe('REJECTED');
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).activeBalance.toFixed(2)).toBe('30.00');
+    expect((await asAdmin.post(`/api/admin/cashouts/${request!.id}/reject`)).status).toBe(409);
+    await expectBalancesEqualLedger(user.id);
+    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    const second = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id, status: 'REQUESTED' } });
+    expect((await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: 'nope' })).status).toBe(400);
+    const paid = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });
+    expect(paid.body).toMatchObject({ status: 'PAID', payoutTxHash: `0x${'ef'.repeat(32)}` });
+  });
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { txHash } from './common.ts';
+
+export type CashoutStatus = 'REQUESTED' | 'NOTIFIED' | 'PAID' | 'REJECTED';
+
+export type CashoutJson = {
+  _id: string;
+  user: { _id: string; name: string; email: string };
+  wallet: string;
+  amountUsd: number;
+  /** ETH/USD when requested (8 decimals), and the ETH amount it buys, 6 decimals. */
+  ethUsd: string | null;
+  amountEth: string | null;
+  status: CashoutStatus;
+  payoutTxHash: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const markCashoutPaidBody = z.object({ payoutTxHash: txHash });
+
+/** Transfers the worker could not attribute, for admins (GET /api/admin/payments). */
+export type AdminPaymentJson = {
+  _id: string;
+  txHash: string;
+  status: 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE';
+  source: 'REPORTED' | 'INDEXED';
+  order: string | null;
+  from: string | null;
+  valueWei: string | null;
+  usdValue: number | null;
+  blockNumber: string | null;
+  reason: string | null;
+  createdAt: string;
+};

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyLedger, createRuntime, requestCashout, enqueue, Prisma, type Runtime } from '@shop/core';
+import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
+import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
+import { waitFor } from '../../../scripts/testing/chain.ts';
+import { startWorkers } from '../worker-manager.ts';
+import { email, closeMailer } from './email.ts';
+
+let kit: ApiTestKit;
+let worker: Runtime;
+let workers: ReturnType<typeof startWorkers>;
+let smtpPort: number;
+
+beforeAll(async () => {
+  smtpPort = await freePort();
+  kit = await createApiTestKit({ env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, OPERATOR_EMAIL: 'ops@example.com', OPERATOR_NAME: 'Ops Team' } });
+  worker = createRuntime(kit.env.config, 'worker');
+  workers = startWorkers(worker, { email: { process: email } });
+});
+afterAll(async () => {
+  await workers?.close();
+  closeMailer();
+  await worker?.close();
+  await kit?.close();
+});
+
+describe('e-mail', () => {
+  it('SMTP down then up: the cashout notice arrives once, with to_name, from_name and the wallet and amount', async () => {
+    const user = await kit.createUser({ name: 'Carla Cash' });
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '42.50', kind: 'DAILY_CREDIT', idempotencyKey: `seed:${user.id}` }]);
+    const wallet = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    const { cashoutId } = await requestCashout(kit.db, { userId: user.id, wallet, minimum: '20', ethUsd: '3000.00000000' });
+    // Nothing listens on the SMTP port yet: the first attempt fails and is retried.
+    await enqueue(kit.env.runtime.queues, 'email', { kind: 'cashout-notice', cashoutId }, { jobId: `cashout-${cashoutId}`, backoff: { type: 'fixed', delay: 1_500 } });
+    await waitFor('a failed first attempt', async () => ((await worker.queues.email.getJob(`cashout-${cashoutId}`))?.attemptsMade ?? 0) >= 1);
+    const smtp = await startSmtpServer(smtpPort);
+    try {
+      await waitFor('the notice to arrive', async () => smtp.messages.length > 0, 20_000);
+      await waitFor('the cashout to be marked notified', async () => (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashoutId } })).status === 'NOTIFIED');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(smtp.messages).toHaveLength(1);
+      const mail = smtp.messages[0]!;
+      expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('ops@example.com');
+      expect(mail.text).toContain('to_name: Ops Team');
+      expect(mail.text).toContain('from_name: Carla Cash');
+      expect(mail.text).toContain(wallet);
+      expect(mail.text).toContain('$42.50');
+      expect(mail.text).toContain('about 0.014167 ETH');
+      // Running the job again (the sweeper, a retry) sends nothing more.
+      await enqueue(kit.env.runtime.queues, 'email', { kind: 'cashout-notice', cashoutId }, { jobId: `cashout-${cashoutId}-again` });
+      await new Promise((r) => setTimeout(r, 800));
+      expect(smtp.messages).toHaveLength(1);
+    } finally {
+      await smtp.stop();
+    }
+  });
+
+  it("sends the buyer a receipt for a paid order, once", async () => {
+    const smtp = await startSmtpServer(smtpPort);
+    try {
+      const user = await kit.createUser({ name: 'Bea Buyer', email: 'bea@example.com' });
+      const product = await kit.db.product.create({ data: { name: 'Gold Package', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('25'), countInStock: 1 } });
+      const order = await kit.db.order.create({
+        data: {
+          userId: user.id, status: 'PAID', itemsPrice: new Prisma.Decimal('50'), totalPrice: new Prisma.Decimal('50'),
+          paidAt: new Date('2026-05-01T00:00:00Z'), expiresAt: new Date('2026-05-31T00:00:00Z'),
+          items: { create: [{ productId: product.id, name: 'Gold Package', image: '', price: new Prisma.Decimal('25'), qty: 2, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 }] },
+        },
+      });
+      await enqueue(kit.env.runtime.queues, 'email', { kind: 'order-receipt', orderId: order.id }, { jobId: `receipt-${order.id}` });
+      await waitFor('the receipt', async () => smtp.messages.length > 0);
+      await enqueue(kit.env.runtime.queues, 'email', { kind: 'order-receipt', orderId: order.id }, { jobId: `receipt-${order.id}-again` });
+      await new Promise((r) => setTimeout(r, 800));
+      expect(smtp.messages).toHaveLength(1);
+      const mail = smtp.messages[0]!;
+      expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('bea@example.com');
+      expect(mail.subject).toBe(`Payment received for order ${order.id}`);
+      expect(mail.text).toContain('Gold Package: 2 x $25.00 = $50.00');
+      expect(mail.text).toContain('2026-05-31');
+    } finally {
+      await smtp.stop();
+    }
+  });
+});
