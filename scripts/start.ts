@@ -67,8 +67,9 @@ log('building the web app...');
 const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
   cwd: REPO_ROOT,
   stdio: 'inherit',
-  // Always a production bundle (minified React); the shop itself may run in development mode.
-  env: { ...env, NODE_ENV: 'production' },
+  // Always a production bundle (minified React); the shop itself may run in development
+  // mode, where the pay page also offers a dev wallet backed by anvil's account #0.
+  env: { ...env, NODE_ENV: 'production', ...(config.isProduction ? {} : { VITE_DEV_WALLET: 'true', VITE_DEV_RPC_URL: rpcUrl }) },
 });
 if (build.status !== 0) await stopAll(build.status ?? 1);
 

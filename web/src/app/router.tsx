@@ -6,17 +6,6 @@ import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
 import { RouteError } from './routes/route-error';
 
-/** A lazy route for a screen that is still a placeholder. */
-function placeholder(path: string, title: string): RouteObject {
-  return {
-    path,
-    lazy: async () => {
-      const { PlaceholderPage } = await import('./routes/placeholder');
-      return { Component: () => <PlaceholderPage title={title} /> };
-    },
-  };
-}
-
 /** Every screen is its own chunk, so the home page loads only what it shows. */
 export const routes: RouteObject[] = [
   {
@@ -52,14 +41,27 @@ export const routes: RouteObject[] = [
           {
             Component: RequireAuth,
             children: [
-              placeholder('placeorder', 'Place Order'),
-              placeholder('order/:id', 'Pay'),
-              placeholder('order/:id/purchased', 'Success Pay'),
+              {
+                path: 'placeorder',
+                lazy: async () => ({ Component: (await import('@/features/orders/routes/place-order')).PlaceOrderPage }),
+              },
+              {
+                // The only route that loads wallet code (wagmi, viem).
+                path: 'order/:id',
+                lazy: async () => ({ Component: (await import('@/features/pay/routes/pay')).PayRoute }),
+              },
+              {
+                path: 'order/:id/purchased',
+                lazy: async () => ({ Component: (await import('@/features/orders/routes/purchased')).PurchasedPage }),
+              },
               {
                 path: 'profile',
                 lazy: async () => ({ Component: (await import('@/features/users/routes/profile')).ProfilePage }),
               },
-              placeholder('profile/cashout', 'Cashout'),
+              {
+                path: 'profile/cashout',
+                lazy: async () => ({ Component: (await import('@/features/cashout/routes/cashout')).CashoutPage }),
+              },
             ],
           },
           {
@@ -91,6 +93,18 @@ export const routes: RouteObject[] = [
               {
                 path: 'user/:id/edit',
                 lazy: async () => ({ Component: (await import('@/features/users/routes/user-edit')).UserEditPage }),
+              },
+              {
+                path: 'cashouts',
+                lazy: async () => ({
+                  Component: (await import('@/features/admin-payments/routes/cashout-list')).CashoutListPage,
+                }),
+              },
+              {
+                path: 'payments',
+                lazy: async () => ({
+                  Component: (await import('@/features/admin-payments/routes/payment-list')).PaymentListPage,
+                }),
               },
             ],
           },

@@ -60,6 +60,8 @@ const adminLinks = [
   { to: '/admin/orderlist', label: 'Order List' },
   { to: '/admin/userlist', label: 'User List' },
   { to: '/admin/productlist', label: 'Product List' },
+  { to: '/admin/cashouts', label: 'Cashouts' },
+  { to: '/admin/payments', label: 'Payments' },
 ] as const;
 
 export function AdminMenu() {

@@ -43,7 +43,7 @@ describe('SiteHeader', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
   });
 
-  it("shows an admin's name and an 'Admin' menu with the three admin lists", async () => {
+  it("shows an admin's name and an 'Admin' menu with the admin lists", async () => {
     window.localStorage.setItem('userInfo', JSON.stringify(admin));
     renderPage(<SiteHeader />);
     expect(screen.getByRole('button', { name: 'Ada Admin' })).toBeInTheDocument();
@@ -55,6 +55,8 @@ describe('SiteHeader', () => {
       ['Order List', '/admin/orderlist'],
       ['User List', '/admin/userlist'],
       ['Product List', '/admin/productlist'],
+      ['Cashouts', '/admin/cashouts'],
+      ['Payments', '/admin/payments'],
     ]);
   });
 

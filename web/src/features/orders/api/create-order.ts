@@ -15,9 +15,9 @@ export function useCreateOrder() {
   return useMutation({
     mutationFn: createOrder,
     onSuccess: async (order) => {
-      // The pay page opens on the order just returned, quote included.
+      // Order lists are out of date; the pay page opens on the order just returned.
+      await queryClient.invalidateQueries({ queryKey: ordersQueryKey, refetchType: 'none' });
       queryClient.setQueryData(orderQueryKey(order._id), order);
-      await queryClient.invalidateQueries({ queryKey: ordersQueryKey, exact: false, refetchType: 'none' });
     },
   });
 }

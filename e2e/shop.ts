@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createRuntime, type Runtime } from '@shop/core';
+import { createApp } from '../api/src/app.ts';
+import { seed } from '../prisma/seed.ts';
+import { createTestEnv, type TestEnv } from '../scripts/testing/test-env.ts';
+import { anvilDriver } from '../scripts/testing/chain.ts';
+import { freePort, startSmtpServer } from '../scripts/testing/smtp.ts';
+import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { processors } from '../worker/src/processors/index.ts';
+import { closeMailer } from '../worker/src/processors/email.ts';
+import { scheduleRecurringJobs } from '../worker/src/schedules.ts';
+import { startWorkers } from '../worker/src/worker-manager.ts';
+import { walletInitScript, type WalletOptions } from './wallet.ts';
+
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+export const ADMIN = { email: 'admin@example.com', password: 'admin12345' };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The whole shop for browser journeys: its own database, Redis prefix, anvil with the
+ * price feed, SMTP server, the real api serving the built web app, the real worker
+ * processors and schedules, and headless Chromium.
+ */
+export async function startShop() {
+  const smtpPort = await freePort();
+  const smtp = await startSmtpServer(smtpPort);
+  const env: TestEnv = await createTestEnv({
+    chain: true,
+    ethUsd: '3000',
+    env: {
+      SERVE_WEB: 'true',
+      WEB_DIST_DIR: path.join(REPO_ROOT, 'web/dist'),
+      SMTP_URL: smtp.url,
+      OPERATOR_EMAIL: 'ops@example.com',
+      INDEXER_INTERVAL_MS: '500',
+      MAINTENANCE_INTERVAL_MS: '5000',
+      REFERRAL_REWARD_PERCENT: '10',
+    },
+  });
+  await seed(env.runtime.db, ADMIN);
+  const app = createApp(env.runtime);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const worker: Runtime = createRuntime(env.config, 'worker');
+  const workers = startWorkers(worker, processors);
+  await scheduleRecurringJobs(worker);
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const chain = anvilDriver(env.anvil!.rpcUrl);
+  const contexts: BrowserContext[] = [];
+
+  async function newPage(opts: { wallet?: Partial<WalletOptions> | false; viewport?: { width: number; height: number }; userAgent?: string } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: opts.viewport ?? { width: 1280, height: 900 },
+      ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+    });
+    contexts.push(context);
+    if (opts.wallet !== false && opts.wallet !== undefined) {
+      await context.addInitScript(walletInitScript({ rpcUrl: env.anvil!.rpcUrl, account: opts.wallet.account ?? '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', ...opts.wallet }));
+    }
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    return page;
+  }
+
+  async function screenshot(page: Page, name: string): Promise<string> {
+    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  }
+
+  return {
+    env,
+    db: env.runtime.db,
+    baseUrl,
+    chain,
+    smtp,
+    browser,
+    newPage,
+    screenshot,
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await workers.close();
+      closeMailer();
+      await worker.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await env.close();
+      await smtp.stop();
+    },
+  };
+}
+
+export type Shop = Awaited<ReturnType<typeof startShop>>;

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CashoutJson } from '@shop/core/contract';
+import { api } from '@/lib/api-client';
+import { cashoutsQueryKey } from './get-cashouts';
+
+export type MarkCashoutPaidInput = { id: string; payoutTxHash: string };
+
+export const markCashoutPaid = ({ id, payoutTxHash }: MarkCashoutPaidInput): Promise<CashoutJson> =>
+  api.post<CashoutJson>(`/api/admin/cashouts/${encodeURIComponent(id)}/paid`, { payoutTxHash });
+
+/** Admin: records the transaction that paid a cashout out. */
+export function useMarkCashoutPaid() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: markCashoutPaid,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: cashoutsQueryKey }),
+  });
+}

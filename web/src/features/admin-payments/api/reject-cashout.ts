@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CashoutJson } from '@shop/core/contract';
+import { usersQueryKey } from '@/features/users/api/get-users';
+import { api } from '@/lib/api-client';
+import { cashoutsQueryKey } from './get-cashouts';
+
+export const rejectCashout = (id: string): Promise<CashoutJson> =>
+  api.post<CashoutJson>(`/api/admin/cashouts/${encodeURIComponent(id)}/reject`);
+
+/** Admin: rejects a cashout; the amount goes back to the user's active balance. */
+export function useRejectCashout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: rejectCashout,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: cashoutsQueryKey });
+      // The user's balance changed: user lists and details are out of date.
+      await queryClient.invalidateQueries({ queryKey: usersQueryKey, refetchType: 'none' });
+    },
+  });
+}

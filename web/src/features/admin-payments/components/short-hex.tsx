@@ -1,0 +1,13 @@
+/** '0x1234ab…cdef' for a hash or address; the whole value is in the title (and copyable). */
+export function shortHex(value: string, head = 8, tail = 6): string {
+  return value.length > head + tail + 1 ? `${value.slice(0, head)}…${value.slice(-tail)}` : value;
+}
+
+export function ShortHex({ value }: { value: string | null | undefined }) {
+  if (!value) return <span className="text-muted-foreground">—</span>;
+  return (
+    <span title={value} className="font-mono text-xs">
+      {shortHex(value)}
+    </span>
+  );
+}

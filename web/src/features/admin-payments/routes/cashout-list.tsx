@@ -1,0 +1,65 @@
+import { AdminTableState } from '@/components/admin-table-state';
+import { PageHeader } from '@/components/page-header';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatUsd } from '@/lib/format';
+import { useCashouts } from '../api/get-cashouts';
+import { CashoutActions } from '../components/cashout-actions';
+import { StatusBadge } from '../components/status-badge';
+
+/** /admin/cashouts: the requests to pay out by hand, newest first. */
+export function CashoutListPage() {
+  const { data: cashouts, isPending, error } = useCashouts();
+
+  return (
+    <section className="flex flex-col gap-6">
+      <PageHeader title="Cashouts" />
+      <AdminTableState
+        isPending={isPending}
+        error={error}
+        isEmpty={cashouts?.length === 0}
+        emptyText="There are no cashout requests yet."
+      >
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>ID</TableHead>
+              <TableHead>USER</TableHead>
+              <TableHead>WALLET</TableHead>
+              <TableHead>AMOUNT</TableHead>
+              <TableHead>ETH</TableHead>
+              <TableHead>STATUS</TableHead>
+              <TableHead>DATE</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {cashouts?.map((cashout) => (
+              <TableRow key={cashout._id}>
+                <TableCell className="font-mono text-xs">{cashout._id}</TableCell>
+                <TableCell>
+                  <div className="font-medium">{cashout.user.name}</div>
+                  <a href={`mailto:${cashout.user.email}`} className="text-xs text-muted-foreground underline-offset-4 hover:underline">
+                    {cashout.user.email}
+                  </a>
+                </TableCell>
+                {/* In full: the admin copies it into the wallet that pays out. */}
+                <TableCell className="max-w-48 font-mono text-xs break-all whitespace-normal">{cashout.wallet}</TableCell>
+                <TableCell className="tabular-nums">{formatUsd(cashout.amountUsd)}</TableCell>
+                <TableCell className="tabular-nums">{cashout.amountEth ?? '—'}</TableCell>
+                <TableCell>
+                  <StatusBadge status={cashout.status} />
+                </TableCell>
+                <TableCell>{cashout.createdAt.substring(0, 10)}</TableCell>
+                <TableCell className="text-right">
+                  <CashoutActions cashout={cashout} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </AdminTableState>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { formatEth } from '@shop/core/contract';
+import { AdminTableState } from '@/components/admin-table-state';
+import { PageHeader } from '@/components/page-header';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatUsd } from '@/lib/format';
+import { useAdminPayments } from '../api/get-admin-payments';
+import { PaymentActions } from '../components/payment-actions';
+import { ShortHex } from '../components/short-hex';
+import { StatusBadge } from '../components/status-badge';
+
+function ethValue(valueWei: string | null): string {
+  if (!valueWei) return '—';
+  try {
+    return `${formatEth(valueWei)} ETH`;
+  } catch {
+    return valueWei;
+  }
+}
+
+/** /admin/payments: unresolved and late transfers, to assign to an order or refund. */
+export function PaymentListPage() {
+  const { data: payments, isPending, error } = useAdminPayments();
+
+  return (
+    <section className="flex flex-col gap-6">
+      <PageHeader title="Payments" />
+      <AdminTableState
+        isPending={isPending}
+        error={error}
+        isEmpty={payments?.length === 0}
+        emptyText="No transfers need attention"
+      >
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>TX HASH</TableHead>
+              <TableHead>FROM</TableHead>
+              <TableHead>VALUE</TableHead>
+              <TableHead>USD</TableHead>
+              <TableHead>STATUS</TableHead>
+              <TableHead>REASON</TableHead>
+              <TableHead>DATE</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {payments?.map((payment) => (
+              <TableRow key={payment._id}>
+                <TableCell>
+                  <ShortHex value={payment.txHash} />
+                </TableCell>
+                <TableCell>
+                  <ShortHex value={payment.from} />
+                </TableCell>
+                <TableCell className="tabular-nums">{ethValue(payment.valueWei)}</TableCell>
+                <TableCell className="tabular-nums">
+                  {payment.usdValue === null ? '—' : formatUsd(payment.usdValue)}
+                </TableCell>
+                <TableCell>
+                  <StatusBadge status={payment.status} />
+                </TableCell>
+                <TableCell className="max-w-64 text-xs whitespace-normal">{payment.reason ?? '—'}</TableCell>
+                <TableCell>{payment.createdAt.substring(0, 10)}</TableCell>
+                <TableCell className="text-right">
+                  <PaymentActions payment={payment} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </AdminTableState>
+    </section>
+  );
+}

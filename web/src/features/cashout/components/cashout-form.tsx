@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { CircleAlert, Wallet } from 'lucide-react';
+import { toast } from 'sonner';
+import type { UserJson } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage, getServerMessage } from '@/lib/api-client';
+import { formatMoney } from '@/lib/format';
+import { useEthPrice } from '../api/get-eth-price';
+import { useRequestCashout } from '../api/request-cashout';
+import { canCashout, NOT_ENOUGH_MONEY } from '../cashout-rules';
+import { usdToEth } from '../eth-amount';
+
+/** 'Cashout (x)' with x = balance / ETH price; a spinner while the price loads. */
+function CashoutLabel({ activeBalance }: { activeBalance: number }) {
+  const price = useEthPrice();
+  if (price.isPending) {
+    return (
+      <>
+        Cashout
+        <Spinner size="sm" label="Loading ETH price" className="text-current" />
+      </>
+    );
+  }
+  const eth = price.data ? usdToEth(activeBalance, price.data.price) : undefined;
+  return <>{eth === undefined ? 'Cashout' : `Cashout (${eth})`}</>;
+}
+
+/** The active balance, the wallet field and the button, with the SPEC's client check. */
+export function CashoutForm({ user }: { user: UserJson }) {
+  const navigate = useNavigate();
+  const price = useEthPrice();
+  const cashout = useRequestCashout();
+  const [wallet, setWallet] = useState('');
+  const [problem, setProblem] = useState<string>();
+
+  const fail = (message: string) => {
+    setProblem(message);
+    toast.error(message);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setProblem(undefined);
+    // SPEC.md section 5: strictly above the minimum, checked before any call.
+    if (!canCashout(user.activeBalance)) {
+      fail(NOT_ENOUGH_MONEY);
+      return;
+    }
+    cashout.mutate(
+      { wallet: wallet.trim() },
+      {
+        onSuccess: () => {
+          toast.success('Cashout Success');
+          navigate('/profile');
+        },
+        onError: (error) => fail(getServerMessage(error) ?? getErrorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <form className="grid gap-5" aria-label="Cashout" onSubmit={submit}>
+      <div className="grid gap-1">
+        <span className="text-sm text-muted-foreground">Active Balance</span>
+        <span className="text-2xl font-semibold tabular-nums">
+          {formatMoney(user.activeBalance ?? 0)}
+        </span>
+      </div>
+      <FormField
+        label="Wallet Address"
+        name="wallet"
+        placeholder="0x..."
+        autoComplete="off"
+        spellCheck={false}
+        required
+        value={wallet}
+        onValueChange={setWallet}
+        hint="Your ETH address on Ethereum Mainnet."
+      />
+      {price.isError ? <ErrorAlert error={price.error} /> : null}
+      {problem ? (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertDescription>{problem}</AlertDescription>
+        </Alert>
+      ) : null}
+      <Button type="submit" size="lg" className="w-full sm:w-fit" disabled={cashout.isPending}>
+        {cashout.isPending ? (
+          <Spinner size="sm" aria-hidden="true" className="text-current" />
+        ) : (
+          <Wallet aria-hidden="true" />
+        )}
+        <CashoutLabel activeBalance={user.activeBalance} />
+      </Button>
+    </form>
+  );
+}

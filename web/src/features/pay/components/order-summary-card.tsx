@@ -1,0 +1,52 @@
+import type { OrderJson, OrderStatus } from '@shop/core/contract';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { OrderLines } from '@/features/orders/components/order-lines';
+import { formatMoney } from '@/lib/format';
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  PENDING_PAYMENT: 'Awaiting payment',
+  VERIFYING: 'Verifying payment',
+  UNDERPAID: 'Underpaid',
+  LATE: 'Late payment under review',
+  PAID: 'Paid',
+  EXPIRED: 'Expired',
+};
+
+/** What the buyer is paying for: the lines, the total and where the order stands. */
+export function OrderSummaryCard({ order }: { order: OrderJson }) {
+  const lines = order.orderedItems.map((item, index) => ({
+    key: `${item.product}-${index}`,
+    productId: item.product,
+    name: item.name,
+    image: item.image,
+    price: item.price,
+    qty: item.qty,
+  }));
+  return (
+    <Card role="region" aria-label="Order summary">
+      <CardHeader>
+        <CardTitle className="text-lg">
+          <h2>Order {order._id}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <OrderLines lines={lines} label="Ordered items" />
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+          <dt className="text-muted-foreground">Total</dt>
+          <dd className="text-right text-base font-semibold tabular-nums">${formatMoney(order.totalPrice)}</dd>
+          {order.paidUsd > 0 && !order.isPaid ? (
+            <>
+              <dt className="text-muted-foreground">Paid so far</dt>
+              <dd className="text-right tabular-nums">${formatMoney(order.paidUsd)}</dd>
+            </>
+          ) : null}
+          <dt className="text-muted-foreground">Status</dt>
+          <dd className="text-right">
+            <Badge variant={order.isPaid ? 'success' : order.status === 'EXPIRED' ? 'destructive' : 'secondary'}>{ORDER_STATUS_LABELS[order.status] ?? order.status}</Badge>
+          </dd>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

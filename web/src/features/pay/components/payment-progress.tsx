@@ -1,0 +1,103 @@
+import { centsToString, toCents, type OrderJson, type PaymentJson } from '@shop/core/contract';
+import { CircleAlert, CircleCheck, Clock } from 'lucide-react';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Spinner } from '@/components/ui/spinner';
+import { formatMoney } from '@/lib/format';
+
+/** The pay page's line for one reported or discovered transfer. */
+export function paymentStateText(payment: PaymentJson): string {
+  switch (payment.status) {
+    case 'PENDING':
+      return `Waiting for confirmations ${payment.confirmations}/${payment.requiredConfirmations}`;
+    case 'COUNTED':
+      return payment.usdValue === null ? 'Confirmed' : `Confirmed: $${formatMoney(payment.usdValue)} counted`;
+    case 'REJECTED':
+      return `Rejected: ${payment.reason ?? 'not a valid payment for this order'}`;
+    case 'LATE':
+      return `Arrived after its quote expired${payment.reason ? `: ${payment.reason}` : ''}`;
+    case 'UNRESOLVED':
+      return 'Waiting for the shop to review it';
+    default:
+      return payment.status;
+  }
+}
+
+/** What is still due on an underpaid order: the quote's amount, else total minus paid. */
+export function amountDue(order: OrderJson): string {
+  if (order.quote) return formatMoney(order.quote.usdAmount);
+  try {
+    const due = toCents(order.totalPrice) - toCents(order.paidUsd);
+    return centsToString(due > 0n ? due : 0n);
+  } catch {
+    return formatMoney(order.totalPrice);
+  }
+}
+
+function shortHash(hash: string): string {
+  return hash.length > 20 ? `${hash.slice(0, 10)}…${hash.slice(-8)}` : hash;
+}
+
+function PaymentRow({ payment }: { payment: PaymentJson }) {
+  const Icon = payment.status === 'COUNTED' ? CircleCheck : payment.status === 'REJECTED' ? CircleAlert : Clock;
+  const tone =
+    payment.status === 'COUNTED' ? 'text-success' : payment.status === 'REJECTED' ? 'text-destructive' : 'text-muted-foreground';
+  return (
+    <li className="flex flex-col gap-0.5 py-2 text-sm">
+      <code className="font-mono text-xs" title={payment.txHash}>
+        {shortHash(payment.txHash)}
+      </code>
+      <span className={`flex items-center gap-1.5 ${tone}`}>
+        <Icon aria-hidden="true" className="size-4 shrink-0" />
+        {paymentStateText(payment)}
+      </span>
+    </li>
+  );
+}
+
+type PaymentProgressProps = { order: OrderJson; sentHash: string | undefined };
+
+/** The order's verification, live: each transfer's state and the order's overall standing. */
+export function PaymentProgress({ order, sentHash }: PaymentProgressProps) {
+  const payments = order.payments ?? [];
+  const waitingForFirstSight = sentHash !== undefined && !payments.some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase());
+
+  return (
+    <div role="region" aria-label="Payment progress" className="flex flex-col gap-3">
+      {order.status === 'UNDERPAID' ? (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertDescription>Underpaid: ${amountDue(order)} still due</AlertDescription>
+        </Alert>
+      ) : null}
+      {order.status === 'LATE' ? (
+        <Alert>
+          <Clock aria-hidden="true" />
+          <AlertDescription>A payment arrived after its quote expired. The shop is reviewing it.</AlertDescription>
+        </Alert>
+      ) : null}
+      {order.status === 'EXPIRED' ? (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertDescription>This order expired: no payment arrived before the payment deadline.</AlertDescription>
+        </Alert>
+      ) : null}
+      {order.status === 'VERIFYING' ? (
+        <div className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner size="sm" aria-hidden="true" /> Payment received, verifying it on chain…
+        </div>
+      ) : null}
+      {waitingForFirstSight ? (
+        <div className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Spinner size="sm" aria-hidden="true" /> Payment sent ({shortHash(sentHash)}), waiting for the network…
+        </div>
+      ) : null}
+      {payments.length > 0 ? (
+        <ul aria-label="Payments" className="divide-y rounded-lg border px-3">
+          {payments.map((payment) => (
+            <PaymentRow key={payment.txHash} payment={payment} />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { QuoteJson } from '@shop/core/contract';
+import { CircleAlert } from 'lucide-react';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { formatMoney } from '@/lib/format';
+import { ethPriceErrorMessage, useEthPrice } from '../api/get-eth-price';
+import { formatDuration } from '../hooks/use-now';
+
+/** The live ETH price (GET /api/crypto/eth-price), or SPEC.md's error text when it fails. */
+export function LiveEthPrice() {
+  const price = useEthPrice();
+  if (price.isError) {
+    return (
+      <Alert variant="destructive">
+        <CircleAlert aria-hidden="true" />
+        <AlertDescription>{ethPriceErrorMessage(price.error)}</AlertDescription>
+      </Alert>
+    );
+  }
+  return (
+    <p className="text-sm text-muted-foreground">
+      Live price:{' '}
+      <span className="font-medium text-foreground tabular-nums">
+        {price.data ? `1 ETH = USD $${formatMoney(price.data.price)}` : '…'}
+      </span>
+    </p>
+  );
+}
+
+type QuoteDetailsProps = {
+  quote: QuoteJson;
+  /** Seconds until the quote's price lock ends; 0 once expired. */
+  secondsLeft: number | undefined;
+};
+
+/** The locked price and the exact amount to send, with the time the lock has left. */
+export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
+  const expired = secondsLeft === 0;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
+      <dt className="text-muted-foreground">Amount</dt>
+      <dd className="text-right font-medium tabular-nums">{quote.amountEth} ETH</dd>
+      <dt className="text-muted-foreground">Locked price</dt>
+      <dd className="text-right tabular-nums">USD ${formatMoney(quote.ethUsd)} / ETH</dd>
+      <dt className="text-muted-foreground">Price lock</dt>
+      <dd className={`text-right tabular-nums ${expired ? 'text-destructive' : ''}`} aria-live="polite">
+        {secondsLeft === undefined
+          ? '—'
+          : expired
+            ? 'Expired, getting a new quote…'
+            : `${formatDuration(secondsLeft)} left`}
+      </dd>
+    </dl>
+  );
+}

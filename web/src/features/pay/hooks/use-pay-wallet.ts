@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { Address } from 'viem';
+import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain } from 'wagmi';
+import type { QuoteJson } from '@shop/core/contract';
+import { findWalletConnector, hasBrowserWallet, REQUIRED_CHAIN } from '@/lib/wagmi';
+import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
+import {
+  CONNECT_METAMASK,
+  INSTALL_METAMASK,
+  isChainMismatch,
+  METAMASK_CONNECTED,
+  SWITCH_NETWORK,
+  walletErrorMessage,
+} from '../wallet-messages';
+
+/**
+ * The wallet side of the pay page: connect (MetaMask, or the dev wallet in development),
+ * switch to mainnet and send the quoted amount. Failures become the SPEC.md texts, kept
+ * in `error` for the page's red alert and shown as a toast.
+ */
+export function usePayWallet() {
+  const connection = useConnection();
+  const connectors = useConnectors();
+  const connect = useConnect();
+  const disconnect = useDisconnect();
+  const switchChain = useSwitchChain();
+  const sendTransaction = useSendTransaction();
+  const [error, setError] = useState<string>();
+
+  const fail = (message: string) => {
+    setError(message);
+    toast.error(message);
+  };
+
+  const isConnected = connection.status === 'connected';
+  const wrongNetwork = (isConnected && connection.chainId !== REQUIRED_CHAIN.id) || error === SWITCH_NETWORK;
+
+  const connectMetaMask = async () => {
+    setError(undefined);
+    const connector = await findWalletConnector(connectors);
+    if (!connector) {
+      fail(INSTALL_METAMASK);
+      return;
+    }
+    connect.mutate(
+      { connector },
+      {
+        onSuccess: () => toast.success(METAMASK_CONNECTED),
+        onError: (e) => fail(`Connection Error: ${walletErrorMessage(e)}`),
+      },
+    );
+  };
+
+  const devConnector = DEV_WALLET_ENABLED ? connectors.find((c) => c.id === DEV_WALLET_ID) : undefined;
+  const connectDevWallet = devConnector
+    ? () => {
+        setError(undefined);
+        connect.mutate(
+          { connector: devConnector },
+          {
+            onSuccess: () => toast.success('Dev wallet (anvil) connected'),
+            onError: (e) => fail(`Connection Error: ${walletErrorMessage(e)}`),
+          },
+        );
+      }
+    : undefined;
+
+  const switchToMainnet = () => {
+    switchChain.mutate(
+      { chainId: REQUIRED_CHAIN.id },
+      {
+        onSuccess: () => setError(undefined),
+        onError: (e) => toast.error(walletErrorMessage(e)),
+      },
+    );
+  };
+
+  /** Sends exactly the quoted wei; resolves to the transaction hash, or undefined on failure. */
+  const pay = async (quote: QuoteJson): Promise<`0x${string}` | undefined> => {
+    setError(undefined);
+    if (!isConnected) {
+      fail(CONNECT_METAMASK);
+      return undefined;
+    }
+    if (connection.chainId !== REQUIRED_CHAIN.id) {
+      fail(SWITCH_NETWORK);
+      return undefined;
+    }
+    try {
+      return await sendTransaction.mutateAsync({
+        to: quote.receivingAddress as Address,
+        value: BigInt(quote.amountWei),
+        chainId: REQUIRED_CHAIN.id,
+      });
+    } catch (e) {
+      fail(isChainMismatch(e) ? SWITCH_NETWORK : `Payment Error: ${walletErrorMessage(e)}`);
+      return undefined;
+    }
+  };
+
+  return {
+    address: isConnected ? connection.address : undefined,
+    isConnected,
+    /** False when the page has no browser wallet at all (no window.ethereum, no EIP-6963). */
+    hasWallet: hasBrowserWallet(connectors),
+    wrongNetwork,
+    error: error === SWITCH_NETWORK ? undefined : error,
+    isConnecting: connect.isPending,
+    isSwitching: switchChain.isPending,
+    isSending: sendTransaction.isPending,
+    connectMetaMask,
+    connectDevWallet,
+    disconnect: () => {
+      setError(undefined);
+      disconnect.mutate({});
+    },
+    switchToMainnet,
+    pay,
+  };
+}
+
+export type PayWallet = ReturnType<typeof usePayWallet>;

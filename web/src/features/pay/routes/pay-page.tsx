@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { CircleCheck } from 'lucide-react';
+import { toast } from 'sonner';
+import { WagmiProvider } from 'wagmi';
+import type { OrderJson } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { useOrder } from '@/features/orders/api/get-order';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatMoney } from '@/lib/format';
+import { wagmiConfig } from '@/lib/wagmi';
+import { useReportPayment } from '../api/report-payment';
+import { OpenInMetaMask } from '../components/open-in-metamask';
+import { OrderSummaryCard } from '../components/order-summary-card';
+import { PaymentProgress } from '../components/payment-progress';
+import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
+import { WalletSection } from '../components/wallet-section';
+import { paidTxHash, useFollowPayment } from '../hooks/use-follow-payment';
+import { secondsUntil, useNow } from '../hooks/use-now';
+import { usePayWallet } from '../hooks/use-pay-wallet';
+import { isMobileDevice } from '../wallet-messages';
+
+/** SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)'; an underpaid order pays its shortfall. */
+export function payButtonLabel(order: OrderJson): string {
+  const quote = order.quote;
+  const usd = formatMoney(order.status === 'UNDERPAID' && quote ? quote.usdAmount : order.totalPrice);
+  return quote ? `Pay ${usd} USD (${quote.amountEth} ETH)` : `Pay ${usd} USD`;
+}
+
+function PaidNotice({ order, sentHash }: { order: OrderJson; sentHash: string | undefined }) {
+  const hash = paidTxHash(order, sentHash);
+  return (
+    <Alert variant="success">
+      <CircleCheck aria-hidden="true" />
+      <AlertDescription>
+        <p>This order is already paid.</p>
+        {hash ? (
+          <Link to={`/order/${order._id}/purchased?tx=${encodeURIComponent(hash)}`} className="underline">
+            View the payment
+          </Link>
+        ) : null}
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function PayPanel({ order }: { order: OrderJson }) {
+  const wallet = usePayWallet();
+  const report = useReportPayment(order._id);
+  const [sentHash, setSentHash] = useState<string>();
+  const now = useNow();
+  useFollowPayment(order, sentHash);
+
+  const quote = order.quote ?? null;
+  const secondsLeft = secondsUntil(quote?.expiresAt, now);
+  const sentAndWaiting =
+    sentHash !== undefined &&
+    order.status !== 'UNDERPAID' &&
+    !(order.payments ?? []).some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase() && p.status === 'REJECTED');
+  const canPay = !order.isPaid && order.status !== 'EXPIRED';
+
+  const onPay = async () => {
+    if (!quote) return;
+    const hash = await wallet.pay(quote);
+    if (!hash) return;
+    setSentHash(hash);
+    report.mutate(hash, {
+      // The transfer is on its way either way: the chain indexer attributes it by its tag.
+      onError: (error) => toast.error(getErrorMessage(error)),
+    });
+  };
+
+  return (
+    <Card role="region" aria-label="Payment">
+      <CardHeader>
+        <CardTitle className="text-lg">
+          <h2>Payment</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {order.isPaid ? <PaidNotice order={order} sentHash={sentHash} /> : null}
+        {canPay ? (
+          <>
+            <LiveEthPrice />
+            {quote ? <QuoteDetails quote={quote} secondsLeft={secondsLeft} /> : null}
+            {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
+            <WalletSection wallet={wallet} isMobile={isMobileDevice()} />
+          </>
+        ) : null}
+        {report.isError ? <ErrorAlert error={report.error} /> : null}
+        <PaymentProgress order={order} sentHash={sentHash} />
+      </CardContent>
+      {canPay ? (
+        <CardFooter>
+          <Button
+            className="w-full"
+            size="lg"
+            onClick={() => void onPay()}
+            disabled={!quote || secondsLeft === 0 || wallet.isSending || sentAndWaiting}
+          >
+            {wallet.isSending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+            {payButtonLabel(order)}
+          </Button>
+        </CardFooter>
+      ) : null}
+    </Card>
+  );
+}
+
+export function PayPage() {
+  const { id = '' } = useParams();
+  const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
+  const offerDeepLink = isMobileDevice() && (window as { ethereum?: unknown }).ethereum === undefined;
+
+  return (
+    <section className="flex flex-col gap-6">
+      {offerDeepLink ? <OpenInMetaMask /> : null}
+      <h1 className="text-2xl font-bold tracking-tight">Pay</h1>
+      {isPending ? (
+        <PageSpinner label="Loading order" />
+      ) : isError ? (
+        <ErrorAlert error={error} />
+      ) : (
+        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <OrderSummaryCard order={order} />
+          <PayPanel order={order} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The pay page inside its wallet context; everything wagmi and viem hangs off this module. */
+export function WalletPayPage() {
+  return (
+    <WagmiProvider config={wagmiConfig}>
+      <PayPage />
+    </WagmiProvider>
+  );
+}

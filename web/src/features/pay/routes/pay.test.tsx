@@ -1,0 +1,244 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { getAddress } from 'viem';
+import { WagmiProvider } from 'wagmi';
+import { describe, expect, it, vi } from 'vitest';
+import type { OrderJson } from '@shop/core/contract';
+import { routes } from '@/app/router';
+import { addToCart, getCart } from '@/features/cart/cart-store';
+import { PurchasedPage } from '@/features/orders/routes/purchased';
+import { createWagmiConfig } from '@/lib/wagmi';
+import { makeOrder, makeProduct, signIn } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+import { createFakeEthereum, rpcError } from '../testing/fake-ethereum';
+import { PayPage } from './pay-page';
+
+const RECEIVING = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const HASH = `0x${'ab'.repeat(32)}`;
+const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+
+function unpaidOrder(overrides: Partial<OrderJson> = {}): OrderJson {
+  return makeOrder({
+    status: 'PENDING_PAYMENT',
+    isPaid: false,
+    paidAt: null,
+    expiresAt: null,
+    paymentDeadline: new Date(Date.now() + 3_600_000).toISOString(),
+    itemsPrice: 21,
+    totalPrice: 21,
+    paidUsd: 0,
+    orderedItems: [{ name: 'Gold Package', image: '/images/gold.svg', price: 10.5, qty: 2, product: 'p1' }],
+    quote: {
+      ethUsd: '3000.00',
+      amountWei: '7000000000000123',
+      amountEth: '0.007000',
+      usdAmount: 21,
+      receivingAddress: RECEIVING,
+      chainId: 1,
+      expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    },
+    payments: [],
+    ...overrides,
+  });
+}
+
+function mockShop(order: () => OrderJson = () => unpaidOrder(), ethPrice: unknown = { price: '3000.00', updatedAt: new Date().toISOString() }) {
+  return mockApi({
+    'GET /api/orders/o1': order,
+    'GET /api/crypto/eth-price': ethPrice,
+    'PUT /api/orders/o1/purchased': reply(202, { status: 'PENDING_PAYMENT' }),
+  });
+}
+
+/** The pay page with a wagmi config of its own, so no wallet state leaks between tests. */
+function renderPay() {
+  return renderRoutes(
+    [
+      {
+        path: '/order/:id',
+        element: (
+          <WagmiProvider config={createWagmiConfig()}>
+            <PayPage />
+          </WagmiProvider>
+        ),
+      },
+      { path: '/order/:id/purchased', element: <PurchasedPage /> },
+    ],
+    '/order/o1',
+  );
+}
+
+async function connectWallet(address: string) {
+  await userEvent.click(await screen.findByRole('button', { name: 'Connect to MetaMask' }));
+  expect(await screen.findByText(`Connected: ${getAddress(address)}`)).toBeInTheDocument();
+}
+
+describe('PayPage', () => {
+  it("is the lazy /order/:id route: title 'Pay', the order and 'Please,Install MetaMask!' without a wallet", async () => {
+    signIn();
+    mockShop();
+    renderRoutes(routes, '/order/o1');
+    // The route loads the wallet code on demand; the first import is slow in jsdom.
+    expect(await screen.findByRole('heading', { name: 'Pay', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Please,Install MetaMask!')).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(within(summary).getByText('2 x $10.50 = $21.00')).toBeInTheDocument();
+    expect(within(summary).getByText('Awaiting payment')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connect to MetaMask' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
+  });
+
+  it("offers 'Open MetaMask' with the wallet's deep link to this page on android", async () => {
+    vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ANDROID_UA);
+    mockShop();
+    renderPay();
+    const link = await screen.findByRole('link', { name: 'Open MetaMask' });
+    expect(link).toHaveAttribute('href', `https://metamask.app.link/dapp/${window.location.host}/order/o1`);
+  });
+
+  it("labels the button 'Pay {total} USD ({eth} ETH)' from the order and its quote, with the live price", async () => {
+    mockShop();
+    renderPay();
+    expect(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeEnabled();
+    expect(await screen.findByText('1 ETH = USD $3000.00')).toBeInTheDocument();
+    expect(screen.getByText(/^1[45]:\d\d left$/)).toBeInTheDocument();
+  });
+
+  it('pays only the shortfall of an underpaid order and says what is still due', async () => {
+    const base = unpaidOrder();
+    mockShop(() => ({
+      ...base,
+      status: 'UNDERPAID',
+      paidUsd: 10,
+      quote: { ...base.quote!, usdAmount: 11, amountWei: '3666666666666790', amountEth: '0.003667' },
+      payments: [
+        { txHash: `0x${'12'.repeat(32)}`, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '3333333333333457', usdValue: 10, },
+      ],
+    }));
+    renderPay();
+    expect(await screen.findByRole('button', { name: 'Pay 11.00 USD (0.003667 ETH)' })).toBeInTheDocument();
+    expect(screen.getByText('Underpaid: $11.00 still due')).toBeInTheDocument();
+    expect(screen.getByText('Confirmed: $10.00 counted')).toBeInTheDocument();
+  });
+
+  it("shows 'Provider error.' when the ETH price request fails on the network, else the error text", async () => {
+    mockShop(undefined, () => {
+      throw new TypeError('Failed to fetch');
+    });
+    renderPay();
+    expect(await screen.findByText('Provider error.')).toBeInTheDocument();
+    expect(screen.getByText('Provider error.').closest('[role="alert"]')).not.toBeNull();
+  });
+
+  it("shows the server's text when the price feed answers with an error", async () => {
+    mockShop(undefined, reply(503, { message: 'ETH price is unavailable' }));
+    renderPay();
+    expect(await screen.findByText('ETH price is unavailable')).toBeInTheDocument();
+  });
+
+  it("asks to connect first: 'Please,connect MetaMask.'", async () => {
+    mockShop();
+    renderPay();
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' }));
+    expect((await screen.findAllByText('Please,connect MetaMask.')).length).toBeGreaterThan(0);
+  });
+
+  it("connects MetaMask, sends exactly amountWei, reports the hash and goes to the success page once paid", async () => {
+    const wallet = createFakeEthereum();
+    vi.stubGlobal('ethereum', wallet.provider);
+    addToCart({ ...makeProduct({ _id: 'p1', price: 10.5 }), qty: 2 });
+    let reported = false;
+    const api = mockApi({
+      'GET /api/orders/o1': () =>
+        reported
+          ? unpaidOrder({ status: 'PAID', isPaid: true, paidUsd: 21, quote: null, payments: [
+              { txHash: HASH, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '7000000000000123', usdValue: 21 },
+            ] })
+          : unpaidOrder(),
+      'GET /api/crypto/eth-price': { price: '3000.00', updatedAt: new Date().toISOString() },
+      'PUT /api/orders/o1/purchased': () => {
+        reported = true;
+        return reply(202, { status: 'VERIFYING' });
+      },
+    });
+    const { router } = renderPay();
+
+    await connectWallet(wallet.account);
+    expect(await screen.findByText('MetaMask Successfully Connected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/order/o1/purchased'));
+    expect(router.state.location.search).toBe(`?tx=${HASH}`);
+    expect(await screen.findByText('Success Pay')).toBeInTheDocument();
+    expect(wallet.sent).toHaveLength(1);
+    expect(BigInt(wallet.sent[0]!.value!)).toBe(7000000000000123n);
+    expect(wallet.sent[0]!.to!.toLowerCase()).toBe(RECEIVING.toLowerCase());
+    expect(api.sent('PUT /api/orders/o1/purchased')[0]?.body).toEqual({ txHash: HASH });
+    expect(getCart().cartItems).toEqual([]);
+  });
+
+  it("shows each payment's confirmations while the worker verifies it", async () => {
+    mockShop(() =>
+      unpaidOrder({
+        status: 'VERIFYING',
+        payments: [
+          { txHash: HASH, status: 'PENDING', confirmations: 3, requiredConfirmations: 12, reason: null, valueWei: null, usdValue: null },
+          { txHash: `0x${'cd'.repeat(32)}`, status: 'REJECTED', confirmations: 0, requiredConfirmations: 12, reason: 'The transaction failed on chain', valueWei: null, usdValue: null },
+        ],
+      }),
+    );
+    renderPay();
+    expect(await screen.findByText('Waiting for confirmations 3/12')).toBeInTheDocument();
+    expect(screen.getByText('Rejected: The transaction failed on chain')).toBeInTheDocument();
+  });
+
+  it("says 'Payment Error: {message}' when the wallet rejects the transaction", async () => {
+    const wallet = createFakeEthereum({
+      sendTransaction: () => {
+        throw rpcError(4001, 'User denied transaction signature.');
+      },
+    });
+    vi.stubGlobal('ethereum', wallet.provider);
+    const api = mockShop();
+    renderPay();
+    await connectWallet(wallet.account);
+    await userEvent.click(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' }));
+    expect((await screen.findAllByText('Payment Error: User rejected the request.')).length).toBeGreaterThan(0);
+    expect(api.sent('PUT /api/orders/o1/purchased')).toHaveLength(0);
+  });
+
+  it("says 'Please,switch Ethereum Mainnet Network.' on another chain and switches on request", async () => {
+    const wallet = createFakeEthereum({ chainId: '0xaa36a7' });
+    vi.stubGlobal('ethereum', wallet.provider);
+    mockShop();
+    renderPay();
+    await connectWallet(wallet.account);
+    expect(await screen.findByText('Please,switch Ethereum Mainnet Network.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Switch to Ethereum Mainnet' }));
+    await waitFor(() => expect(screen.queryByText('Please,switch Ethereum Mainnet Network.')).not.toBeInTheDocument());
+    expect(wallet.request).toHaveBeenCalledWith(expect.objectContaining({ method: 'wallet_switchEthereumChain' }));
+  });
+
+  it("says 'Connection Error: {message}' when the wallet refuses to connect", async () => {
+    const wallet = createFakeEthereum();
+    wallet.request.mockImplementation(async ({ method }) => {
+      if (method === 'wallet_requestPermissions' || method === 'eth_requestAccounts') {
+        throw rpcError(4001, 'User rejected the request.');
+      }
+      return method === 'eth_chainId' ? '0x1' : [];
+    });
+    vi.stubGlobal('ethereum', wallet.provider);
+    mockShop();
+    renderPay();
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect to MetaMask' }));
+    expect((await screen.findAllByText('Connection Error: User rejected the request.')).length).toBeGreaterThan(0);
+  });
+
+  it('says so when the order is already paid, without a Pay button', async () => {
+    mockShop(() => makeOrder({ _id: 'o1', quote: null, payments: [] }));
+    renderPay();
+    expect(await screen.findByText('This order is already paid.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Pay / })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,76 @@
+import { vi } from 'vitest';
+
+type Listener = (...args: unknown[]) => void;
+type RpcRequest = { method: string; params?: unknown };
+
+export type FakeEthereumOptions = {
+  account?: string;
+  /** Hex chain id the wallet starts on. */
+  chainId?: string;
+  /** Answers eth_sendTransaction: a hash, or throws (e.g. a 4001 rejection). */
+  sendTransaction?: (tx: Record<string, string>) => string;
+};
+
+/**
+ * A stand-in for MetaMask's window.ethereum: the wallet boundary of the pay page.
+ * It approves every request unless told otherwise and records what it was asked.
+ */
+export function createFakeEthereum(options: FakeEthereumOptions = {}) {
+  const account = options.account ?? '0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1';
+  let chainId = options.chainId ?? '0x1';
+  let connected = false;
+  const listeners = new Map<string, Set<Listener>>();
+  const sent: Record<string, string>[] = [];
+
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const listener of listeners.get(event) ?? []) listener(...args);
+  };
+
+  const request = vi.fn(async ({ method, params }: RpcRequest): Promise<unknown> => {
+    switch (method) {
+      case 'wallet_requestPermissions':
+        connected = true;
+        return [{ parentCapability: 'eth_accounts', caveats: [{ type: 'restrictReturnedAccounts', value: [account] }] }];
+      case 'eth_requestAccounts':
+        connected = true;
+        return [account];
+      case 'eth_accounts':
+        return connected ? [account] : [];
+      case 'eth_chainId':
+        return chainId;
+      case 'wallet_switchEthereumChain': {
+        chainId = (params as [{ chainId: string }])[0].chainId;
+        emit('chainChanged', chainId);
+        return null;
+      }
+      case 'wallet_revokePermissions':
+        connected = false;
+        return null;
+      case 'eth_sendTransaction': {
+        const tx = (params as [Record<string, string>])[0];
+        sent.push(tx);
+        return (options.sendTransaction ?? (() => `0x${'ab'.repeat(32)}`))(tx);
+      }
+      default:
+        throw Object.assign(new Error(`The fake wallet does not support ${method}`), { code: 4200 });
+    }
+  });
+
+  const provider = {
+    isMetaMask: true as const,
+    request,
+    on: (event: string, listener: Listener) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)?.add(listener);
+    },
+    removeListener: (event: string, listener: Listener) => {
+      listeners.get(event)?.delete(listener);
+    },
+  };
+  return { provider, account, sent, request };
+}
+
+/** A wallet error as EIP-1193 providers throw it. */
+export function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}

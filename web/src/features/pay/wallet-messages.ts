@@ -1,0 +1,36 @@
+import { getErrorMessage } from '@/lib/api-client';
+
+// SPEC.md section 8: the pay page's texts, exactly.
+export const INSTALL_METAMASK = 'Please,Install MetaMask!';
+export const CONNECT_METAMASK = 'Please,connect MetaMask.';
+export const SWITCH_NETWORK = 'Please,switch Ethereum Mainnet Network.';
+export const METAMASK_CONNECTED = 'MetaMask Successfully Connected';
+
+/** viem and wagmi errors carry a one-line `shortMessage`; their `message` adds pages of detail. */
+export function walletErrorMessage(error: unknown): string {
+  if (error && typeof error === 'object' && 'shortMessage' in error) {
+    const { shortMessage } = error as { shortMessage: unknown };
+    if (typeof shortMessage === 'string' && shortMessage !== '') return shortMessage;
+  }
+  return getErrorMessage(error);
+}
+
+/** True for viem's ChainMismatchError anywhere in the cause chain. */
+export function isChainMismatch(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 10; depth++) {
+    if ((e as { name?: unknown }).name === 'ChainMismatchError') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** SPEC.md section 9: mobile means android or iOS (iPadOS reports itself as a Mac with touch). */
+export function isMobileDevice(nav: Pick<Navigator, 'userAgent' | 'maxTouchPoints'> = navigator): boolean {
+  if (/android|iphone|ipad|ipod/i.test(nav.userAgent)) return true;
+  return /macintosh/i.test(nav.userAgent) && nav.maxTouchPoints > 1;
+}
+
+/** MetaMask's universal link that opens `host + path` in the app's own browser. */
+export function metaMaskDeepLink(host: string, pathname: string): string {
+  return `https://metamask.app.link/dapp/${host}${pathname}`;
+}
