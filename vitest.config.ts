@@ -19,6 +19,21 @@ export default defineConfig({
         },
       },
       'web/vitest.config.ts',
+      {
+        // Browser journeys: the whole shop in headless Chromium (e2e/shop.ts). They need
+        // the built web app (scripts/test.ts builds it first) and /usr/bin/chromium.
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['scripts/testing/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

@@ -4,8 +4,9 @@ import { REPO_ROOT } from './lib/paths.ts';
 
 /**
  * `npm test`: every check, in order, stopping at the first failure: type-checking,
- * lint, then the unit and integration tests (vitest, real services), then the browser
- * journeys when they exist. Services are started the same way `npm start` does.
+ * lint, the production build of the web app, then every vitest project: unit and
+ * integration tests against real services, web component tests, and the browser
+ * journeys in headless Chromium. Services are started the same way `npm start` does.
  */
 function step(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
@@ -25,4 +26,6 @@ const env = { ...process.env, DATABASE_URL: services.postgresAdminUrl, REDIS_URL
 step('typecheck (server)', 'npx', ['tsc', '-p', 'tsconfig.json']);
 step('typecheck (web)', 'npx', ['tsc', '-p', 'web/tsconfig.json']);
 step('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
+// The browser journeys test the production build of the web app.
+step('build web', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { ...env, NODE_ENV: 'production' });
 step('tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)], env);
