@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startShop, type Shop } from './shop.ts';
+import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
+
+let shop: Shop;
+beforeAll(async () => {
+  shop = await startShop();
+});
+afterAll(async () => {
+  await shop?.close();
+});
+
+const BUYER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
+describe('buying with ETH', () => {
+  it('from the cart through sign-up with a referral code to a verified payment, the profile and the referrer reward', async () => {
+    const referrer = await registerViaApi(shop, { email: 'rita@example.com', password: 'referrer123', name: 'Rita Referrer' });
+    const page = await shop.newPage({ wallet: { account: BUYER_WALLET } });
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Gold Package' }).first().click();
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.waitForURL('**/cart');
+    await page.getByRole('button', { name: 'Submit Order' }).click();
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirect') === '/placeorder');
+    await page.getByRole('heading', { name: 'Daxil Olun' }).waitFor();
+    await page.getByRole('link', { name: /register/i }).click();
+    await page.waitForURL((url) => url.pathname === '/register' && url.searchParams.get('redirect') === '/placeorder');
+    // The buyer came by the referrer's link: same page with ?ref=.
+    await page.goto(`${new URL(page.url()).pathname}${new URL(page.url()).search}&ref=${referrer.referralCode}`);
+    expect(await page.getByLabel('Referral Code').inputValue()).toBe(referrer.referralCode);
+    await page.getByRole('heading', { name: 'Registration:' }).waitFor();
+    await page.getByLabel('Email Address').fill('bob.buyer@example.com');
+    await page.getByLabel('Password').fill('buyer12345');
+    await page.getByLabel('Name').fill('Bob Buyer');
+    await shop.screenshot(page, '10-register');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL('**/placeorder');
+    await page.getByRole('heading', { name: 'Order Items' }).waitFor();
+    await page.getByText('1 x $249.50 = $249.50').waitFor();
+    await shop.screenshot(page, '11-placeorder');
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await page.waitForURL(/\/order\/[0-9a-f-]{36}$/);
+    const orderId = new URL(page.url()).pathname.split('/').pop()!;
+
+    await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
+    await page.getByText(`Connected: ${BUYER_WALLET}`, { exact: false }).waitFor();
+    await page.getByText('MetaMask Successfully Connected').first().waitFor();
+    // $249.50 at $3000/ETH = 0.083167 ETH (rounded up to a millionth).
+    const pay = page.getByRole('button', { name: 'Pay 249.50 USD (0.083167 ETH)' });
+    await pay.waitFor();
+    await shop.screenshot(page, '12-pay');
+    await pay.click();
+    await page.waitForURL(/\/order\/[0-9a-f-]{36}\/purchased\?tx=0x[0-9a-f]{64}$/, { timeout: 30_000 });
+    const tx = new URL(page.url()).searchParams.get('tx')!;
+    await page.getByText('Success Pay').waitFor();
+    await page.getByText(tx).waitFor();
+    await shop.screenshot(page, '13-success');
+
+    // What was sent is exactly the quote, and the order is paid once.
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: true, payments: true } });
+    expect(order.status).toBe('PAID');
+    expect(order.payments).toHaveLength(1);
+    expect(order.payments[0]!.valueWei!.toFixed(0)).toBe(order.quotes[0]!.amountWei.toFixed(0));
+    // The cart is cleared once paid.
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '{}').cartItems ?? [])).toEqual([]);
+
+    await page.goto('/profile');
+    const expires = order.expiresAt!.toISOString().slice(0, 10);
+    await page.getByText(`Expires in`, { exact: false }).first().waitFor();
+    await page.getByText(expires, { exact: false }).first().waitFor();
+    await page.getByRole('link', { name: 'Gold Package' }).first().waitFor();
+    await shop.screenshot(page, '14-profile-buyer');
+
+    const referrerPage = await shop.newPage();
+    await signIn(referrerPage, 'rita@example.com', 'referrer123');
+    await referrerPage.goto('/profile');
+    await referrerPage.getByText('Referral Command: 1 person').waitFor();
+    await referrerPage.getByText('24.95', { exact: false }).first().waitFor(); // 10% of 249.50
+    await shop.screenshot(referrerPage, '15-profile-referrer');
+  });
+});
+
+describe('every pay-page error, as a user meets it', () => {
+  async function payPage(wallet: Parameters<Shop['newPage']>[0]['wallet'], email: string) {
+    await registerViaApi(shop, { email, password: 'secret123', name: email.split('@')[0]! });
+    const page = await shop.newPage({ wallet });
+    await signIn(page, email, 'secret123');
+    const orderId = await placeOrderViaApi(page, 'Starter Package');
+    await page.goto(`/order/${orderId}`);
+    await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
+    return { page, orderId };
+  }
+
+  it("no wallet installed: 'Please,Install MetaMask!'", async () => {
+    const { page } = await payPage(false, 'nowallet@example.com');
+    await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
+    await page.getByText('Please,Install MetaMask!').first().waitFor();
+    await shop.screenshot(page, '20-error-install');
+  });
+
+  it("paying before connecting: 'Please,connect MetaMask.'", async () => {
+    const { page } = await payPage({}, 'notconnected@example.com');
+    await page.getByRole('button', { name: /^Pay 25\.00 USD/ }).click();
+    await page.getByText('Please,connect MetaMask.').first().waitFor();
+  });
+
+  it("a wallet on another chain: 'Please,switch Ethereum Mainnet Network.' and the offer to switch works", async () => {
+    const { page } = await payPage({ chainId: '0xaa36a7' }, 'otherchain@example.com');
+    await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
+    await page.getByText('Please,switch Ethereum Mainnet Network.').first().waitFor();
+    await shop.screenshot(page, '21-error-chain');
+    await page.getByRole('button', { name: 'Switch to Ethereum Mainnet' }).click();
+    await page.getByText('Please,switch Ethereum Mainnet Network.').first().waitFor({ state: 'hidden' });
+  });
+
+  it("the user rejects the connection: 'Connection Error: ...'", async () => {
+    const { page } = await payPage({ rejectConnect: true }, 'rejectconnect@example.com');
+    await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
+    await page.getByText(/^Connection Error: .+/).first().waitFor();
+  });
+
+  it("the user rejects the payment: 'Payment Error: ...' and nothing is paid", async () => {
+    const { page, orderId } = await payPage({ rejectPayment: true }, 'rejectpay@example.com');
+    await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
+    await page.getByText('Connected:', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: /^Pay 25\.00 USD/ }).click();
+    await page.getByText(/^Payment Error: .+/).first().waitFor();
+    await shop.screenshot(page, '22-error-payment');
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('PENDING_PAYMENT');
+  });
+
+  it("the ETH price cannot be fetched: 'Provider error.'", async () => {
+    const { page, orderId } = await payPage({}, 'noprice@example.com');
+    await page.route('**/api/crypto/eth-price', (route) => route.abort('internetdisconnected'));
+    await page.goto(`/order/${orderId}`);
+    await page.getByText('Provider error.').first().waitFor();
+  });
+});
+
+describe('on a phone without a wallet', () => {
+  it("offers 'Open MetaMask' with the deep link to this page", async () => {
+    await registerViaApi(shop, { email: 'phone@example.com', password: 'secret123', name: 'Phone User' });
+    const page = await shop.newPage({
+      viewport: { width: 390, height: 844 },
+      userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+    });
+    await signIn(page, 'phone@example.com', 'secret123');
+    const orderId = await placeOrderViaApi(page, 'Starter Package');
+    await page.goto(`/order/${orderId}`);
+    const link = page.getByRole('link', { name: 'Open MetaMask' });
+    await link.waitFor();
+    const host = new URL(shop.baseUrl).host;
+    expect(await link.getAttribute('href')).toBe(`https://metamask.app.link/dapp/${host}/order/${orderId}`);
+    await shop.screenshot(page, '30-mobile-open-metamask');
+  });
+});
