@@ -82,7 +82,7 @@ describe('buying with ETH', () => {
 });
 
 describe('every pay-page error, as a user meets it', () => {
-  async function payPage(wallet: Parameters<Shop['newPage']>[0]['wallet'], email: string) {
+  async function payPage(wallet: NonNullable<Parameters<Shop['newPage']>[0]>['wallet'], email: string) {
     await registerViaApi(shop, { email, password: 'secret123', name: email.split('@')[0]! });
     const page = await shop.newPage({ wallet });
     await signIn(page, email, 'secret123');
