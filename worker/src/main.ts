@@ -2,7 +2,7 @@ import { createRuntime, getConfig } from '@shop/core';
 import { processors } from './processors/index.ts';
 import { installShutdown } from './shutdown.ts';
 import { startWorkers } from './worker-manager.ts';
-import { scheduleRecurringJobs } from './schedules.ts';
+import { keepSchedules } from './schedules.ts';
 import { closeMailer } from './processors/email.ts';
 
 const runtime = createRuntime(getConfig(), 'worker');
@@ -10,7 +10,7 @@ const { logger } = runtime;
 process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejection', err }));
 
 const workers = startWorkers(runtime, processors);
-await scheduleRecurringJobs(runtime);
+await keepSchedules(runtime, logger);
 logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) });
 
 // Order: stop taking jobs (and let running ones finish), then Redis and Prisma.

@@ -5,9 +5,9 @@ import { releaseStock } from './stock.ts';
 const HOUR = 3600_000;
 
 /** Payments still pending (for the sweeper), paid orders whose receipt never went out, and cashouts never notified. */
-export async function sweepPayments(db: Db, now = new Date()): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[] }> {
+export async function sweepPayments(db: Db, now = new Date(), staleMs = 30_000): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[] }> {
   const pending = await db.payment.findMany({
-    where: { status: 'PENDING', updatedAt: { lt: new Date(now.getTime() - 30_000) } },
+    where: { status: 'PENDING', updatedAt: { lt: new Date(now.getTime() - staleMs) } },
     select: { id: true, txHash: true },
     take: 500,
   });

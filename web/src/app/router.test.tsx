@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/testing/render-app';
 import { routes } from './router';
+import { serverNavigation } from './routes/server-page';
 
 describe('routes', () => {
   it('renders a 404 page inside the layout for an unknown address', async () => {
@@ -42,5 +43,12 @@ describe('routes', () => {
     const { router } = renderRoutes(routes, '/admin/userlist');
     expect(await screen.findByRole('heading', { name: 'User List' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/userlist');
+  });
+
+  it('loads the queue dashboard from the server instead of showing the 404 page', async () => {
+    const replace = vi.spyOn(serverNavigation, 'replace').mockImplementation(() => {});
+    renderRoutes(routes, '/admin/queues?x=1');
+    await vi.waitFor(() => expect(replace).toHaveBeenCalledWith('/admin/queues?x=1'));
+    expect(screen.queryByRole('heading', { name: 'Page not found' })).not.toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import { AppLayout } from './layout/app-layout';
 import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
 import { RouteError } from './routes/route-error';
+import { ServerPage } from './routes/server-page';
 
 /** Every screen is its own chunk, so the home page loads only what it shows. */
 export const routes: RouteObject[] = [
@@ -64,6 +65,9 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          // Served by the api, not by this app (the BullMQ dashboard); the server checks
+          // admin rights. Reached client-side only by a redirect after signing in.
+          { path: 'admin/queues/*', Component: ServerPage },
           {
             path: 'admin',
             Component: RequireAdmin,

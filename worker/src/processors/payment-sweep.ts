@@ -6,7 +6,7 @@ import type { Processor } from '../worker-manager.ts';
  * cashout notices (deterministic job ids: one already queued is not added twice).
  */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
-  const { pending, receipts, cashouts } = await sweepPayments(runtime.db);
+  const { pending, receipts, cashouts } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
   let requeued = 0;
   for (const p of pending) {
     const jobId = `verify-${p.txHash}`;
