@@ -30,6 +30,13 @@ export function queueDashboard(deps: AppDeps): Router {
       return;
     }
     if (!req.user.isAdmin) {
+      if (req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['html', 'json']) === 'html') {
+        res
+          .status(403)
+          .type('html')
+          .send('<!doctype html><title>Not allowed</title><p style="font-family:sans-serif;margin:3rem">Not authorized as an admin. <a href="/">Back to the shop</a></p>');
+        return;
+      }
       res.status(403).json({ message: 'Not authorized as an admin' });
       return;
     }

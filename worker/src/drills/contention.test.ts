@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '@shop/core';
+import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+
+let kit: PaymentKit;
+beforeAll(async () => {
+  kit = await createPaymentKit();
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+describe('drill: contention', () => {
+  it('1,000 duplicate reports of one transaction hash: one payment, paid once, one reward', async () => {
+    const referrer = await kit.createUser();
+    const buyer = await kit.createUser({ referredById: referrer.id });
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(ANVIL_ACCOUNTS[2], kit.receiving, order.amountWei);
+    const statuses: number[] = [];
+    // In waves of 100 concurrent requests.
+    for (let wave = 0; wave < 10; wave++) {
+      const responses = await Promise.all(Array.from({ length: 100 }, () => kit.report(buyer, order.id, hash)));
+      statuses.push(...responses.map((r) => r.status));
+    }
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1000);
+    await kit.waitForStatus(order.id, 'PAID');
+    expect(await kit.db.payment.count({ where: { txHash: hash.toLowerCase() } })).toBe(1);
+    const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(stored.paidVersion).toBe(1);
+    expect((await kit.referralEntries(referrer.id)).map((e) => e.amount.toFixed(2))).toEqual(['2.50']);
+  });
+
+  it('100 concurrent orders for the last 7 items: 7 placed, stock never negative', async () => {
+    const product = await kit.db.product.create({ data: { name: 'Last ones', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('3.00'), countInStock: 7 } });
+    const buyers = await Promise.all(Array.from({ length: 100 }, () => kit.createUser()));
+    const results = await Promise.all(
+      buyers.map(async (b) => (await kit.as(b)).post('/api/orders').send({ orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: 3, totalPrice: 3 })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(7);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(93);
+    expect(results.filter((r) => r.status === 409).every((r) => /^Not enough stock for Last ones: \d+ left$/.test(r.body.message))).toBe(true);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock).toBe(0);
+    expect(await kit.db.orderItem.count({ where: { productId: product.id } })).toBe(7);
+  });
+});
