@@ -14,7 +14,10 @@ export function createDb(opts: { url: string; poolSize?: number }): Db {
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  return new PrismaClient({ adapter });
+  // Bursts on one row (the last items of a package, one user's cashouts) queue on its
+  // lock: transactions may wait longer for a connection than Prisma's 2 s default
+  // rather than fail; a pool that stays exhausted past that is a 503 (error handler).
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
 }
 
 /** True when the database answers a trivial query within the timeout. */

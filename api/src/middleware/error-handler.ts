@@ -8,11 +8,11 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 
 /**
  * True for errors that mean "a dependency is unreachable right now" (answered with 503),
- * not "this request is wrong": Prisma's connection codes, Postgres connection-class
+ * not "this request is wrong": Prisma's connection and pool/transaction-timeout codes, Postgres connection-class
  * SQLSTATEs (08xxx, 57P0x, 53300, and 55000 "not accepting connections") found in the
  * driver adapter's error, socket errors, and ioredis' connection errors.
  */
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'P1001', 'P1002', 'P1008', 'P1017', '53300', '57P01', '57P02', '57P03']);
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', '53300', '57P01', '57P02', '57P03']);
 const unavailableMessage =
   /Connection is closed|connect ECONNREFUSED|Connection terminated|terminating connection|not currently accepting connections|timeout exceeded when trying to connect|Can't reach database|Stream isn't writeable|max retries per request|Client has encountered a connection error|Server has closed the connection/i;
 
