@@ -13,6 +13,7 @@ import {
   type Hex,
 } from 'viem';
 import { mainnet } from 'viem/chains';
+import { latestRoundDataAbi } from '../../core/src/chain/price-feed.ts';
 
 /**
  * The local chain's ETH/USD price: a mock Chainlink aggregator compiled from
@@ -48,19 +49,7 @@ export const mockAggregatorAbi = [
     ],
     outputs: [],
   },
-  {
-    type: 'function',
-    name: 'latestRoundData',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [
-      { name: 'roundId', type: 'uint80' },
-      { name: 'answer', type: 'int256' },
-      { name: 'startedAt', type: 'uint256' },
-      { name: 'updatedAt', type: 'uint256' },
-      { name: 'answeredInRound', type: 'uint80' },
-    ],
-  },
+  ...latestRoundDataAbi,
   {
     type: 'function',
     name: 'decimals',

@@ -38,7 +38,7 @@ export class PriceUnavailableError extends Error {
   }
 }
 
-const latestRoundDataAbi = [
+export const latestRoundDataAbi = [
   {
     type: 'function',
     name: 'latestRoundData',
