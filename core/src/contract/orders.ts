@@ -54,3 +54,8 @@ export type OrderJson = {
   quoteError?: string;
   payments?: PaymentJson[];
 };
+
+/** An order in the admin list: the user as {_id, name} and a summary of its transfers. */
+export type AdminOrderJson = Omit<OrderJson, 'payments'> & {
+  payments: { txHash: string; status: PaymentStatus; usdValue: number | null }[];
+};

@@ -3,7 +3,7 @@ import {
   createQuote, getEthUsd, MAX_TAG, MICRO_ETH_WEI, openQuote, Prisma, PriceUnavailableError, releaseStock,
   type Db, type EthUsd, type Quote, type Runtime,
 } from '@shop/core';
-import { centsToString, formatEth, toCents, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { centsToString, formatEth, toCents, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 
 type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain'>;
@@ -185,8 +185,6 @@ export async function listMyOrders(db: Db, userId: string): Promise<OrderJson[]>
   const orders = await db.order.findMany({ where: { userId }, include: orderInclude, orderBy: { createdAt: 'desc' } });
   return orders.map((o) => orderJson(o));
 }
-
-export type AdminOrderJson = Omit<OrderJson, 'payments'> & { payments: { txHash: string; status: string; usdValue: number | null }[] };
 
 export async function listAllOrders(db: Db): Promise<AdminOrderJson[]> {
   const orders = await db.order.findMany({

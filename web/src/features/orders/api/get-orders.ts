@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { OrderJson } from '@shop/core/contract';
+import type { AdminOrderJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
 
-export const getOrders = ({ signal }: { signal?: AbortSignal } = {}): Promise<OrderJson[]> =>
-  api.get<OrderJson[]>('/api/orders', signal ? { signal } : {});
+export const getOrders = ({ signal }: { signal?: AbortSignal } = {}): Promise<AdminOrderJson[]> =>
+  api.get<AdminOrderJson[]>('/api/orders', signal ? { signal } : {});
 
 /** Every order query (all, mine, one) sits under this key. */
 export const ordersQueryKey = ['orders'] as const;

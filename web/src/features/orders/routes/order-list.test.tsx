@@ -7,15 +7,18 @@ import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
 const orders = [
-  makeOrder({ _id: 'o1', user: { _id: 'u1', name: 'Alice Buyer' }, totalPrice: 249.5, isPaid: true }),
-  makeOrder({
+  {
+    ...makeOrder({ _id: 'o1', user: { _id: 'u1', name: 'Alice Buyer' }, totalPrice: 249.5, isPaid: true }),
+    payments: [{ txHash: `0xabc123def4${'0'.repeat(54)}`, status: 'COUNTED', usdValue: 249.5 }],
+  },
+  { ...makeOrder({
     _id: 'o2',
     user: { _id: 'u2', name: 'Bob' },
     createdAt: '2026-05-06T00:00:00.000Z',
     totalPrice: 20,
     isPaid: false,
     status: 'PENDING_PAYMENT',
-  }),
+  }), payments: [] },
 ];
 
 describe('OrderListPage', () => {
@@ -37,6 +40,9 @@ describe('OrderListPage', () => {
     expect(within(unpaid!).getByRole('img', { name: 'Not paid' })).toBeInTheDocument();
     expect(within(unpaid!).getByText('Pending payment')).toBeInTheDocument();
     expect(within(unpaid!).getByText('2026-05-06')).toBeInTheDocument();
+    // The admin sees each order's transfers.
+    expect(within(paid!).getByTitle(`0xabc123def4${'0'.repeat(54)}`)).toHaveTextContent('0xabc123de… Counted USD $249.50');
+    expect(within(unpaid!).getByText('None')).toBeInTheDocument();
   });
 
   it("deletes an order with 'Order deleted!' and reports 'Failed to delete order.'", async () => {

@@ -44,6 +44,7 @@ export function OrderListPage() {
               <TableHead>TOTAL</TableHead>
               <TableHead>PAID</TableHead>
               <TableHead>STATUS</TableHead>
+              <TableHead>PAYMENTS</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -61,6 +62,20 @@ export function OrderListPage() {
                 </TableCell>
                 <TableCell>
                   <Badge variant={order.isPaid ? 'success' : 'secondary'}>{statusText(order.status)}</Badge>
+                </TableCell>
+                <TableCell>
+                  {order.payments.length === 0 ? (
+                    <span className="text-muted-foreground">None</span>
+                  ) : (
+                    <ul className="flex flex-col gap-1 text-xs">
+                      {order.payments.map((p) => (
+                        <li key={p.txHash} title={p.txHash}>
+                          <span className="font-mono">{`${p.txHash.slice(0, 10)}…`}</span> {statusText(p.status)}
+                          {p.usdValue !== null ? ` ${formatUsd(p.usdValue)}` : ''}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </TableCell>
                 <TableCell className="text-right">
                   <Button
