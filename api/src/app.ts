@@ -1,15 +1,15 @@
 import express, { type Express } from 'express';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
 import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { productRoutes } from './modules/products/routes.ts';
+import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
+import { CatalogueCache } from './modules/products/catalogue-cache.ts';
+import { requestLog } from './middleware/request-log.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
@@ -26,16 +26,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'].slice(0, 100) : randomUUID()),
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/api/health' },
-    }),
-  );
+  app.use(requestLog(deps.logger));
   const metrics = createMetrics(deps);
   app.use(metrics.middleware);
+  // The public catalogue needs no body, cookie or session: it answers before those run.
+  const catalogue = new CatalogueCache(config.catalogueCacheMs);
+  app.use('/api/products', catalogueRoutes(deps, catalogue));
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
   app.use('/metrics', metrics.router);
@@ -45,9 +41,9 @@ export function createApp(deps: AppDeps): Express {
   api.use('/health', healthRoutes(deps));
   api.use(loadSession(deps));
   api.use('/users', userRoutes(deps));
-  api.use('/products', productRoutes(deps));
+  api.use('/products', productRoutes(deps, catalogue));
   api.use('/uploads', uploadRoutes(deps));
-  api.use('/orders', orderRoutes(deps));
+  api.use('/orders', orderRoutes(deps, catalogue));
   api.use('/crypto', cryptoRoutes(deps));
   api.use('/admin/payments', adminPaymentRoutes(deps));
   api.use('/admin/cashouts', adminCashoutRoutes(deps));

@@ -4,15 +4,22 @@ import { createOrderBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
+import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import * as orders from './service.ts';
 
-export function orderRoutes(deps: AppDeps): Router {
+/** Placing and deleting orders move stock, so both empty the catalogue cache. */
+export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, queues } = deps;
   const router = Router();
 
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(createOrderBody, req.body);
-    res.status(201).json(await orders.createOrder(deps, req.user!.id, input));
+    try {
+      res.status(201).json(await orders.createOrder(deps, req.user!.id, input));
+    } finally {
+      // Also after a refusal for stock: the buyer's next look at the package is fresh.
+      catalogue.invalidate();
+    }
   });
 
   router.get('/mine', requireUser, async (req, res) => {
@@ -40,6 +47,7 @@ export function orderRoutes(deps: AppDeps): Router {
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {
     await orders.deleteOrder(db, parseId(req.params.id, 'Order'));
+    catalogue.invalidate();
     res.json({ message: 'Order deleted' });
   });
 

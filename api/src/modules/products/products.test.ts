@@ -8,7 +8,9 @@ let admin: TestUser;
 let alice: TestUser;
 
 beforeAll(async () => {
-  kit = await createApiTestKit();
+  // These tests change the products table directly, as another api instance would:
+  // without the catalogue cache each read sees them at once (the cache has its own tests).
+  kit = await createApiTestKit({ env: { CATALOGUE_CACHE_MS: '0' } });
   admin = await kit.createUser({ name: 'Admin', isAdmin: true });
   alice = await kit.createUser({ name: 'Alice' });
 });

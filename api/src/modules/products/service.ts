@@ -5,7 +5,7 @@ import { notFound } from '../../errors.ts';
 
 export type ProductInput = z.output<typeof updateProductBody>;
 
-const NOT_FOUND = 'Product not found';
+export const NOT_FOUND = 'Product not found';
 
 /** What POST /api/products creates: a placeholder package the admin then edits. */
 export const SAMPLE_PRODUCT = {
@@ -45,10 +45,9 @@ export async function listProducts(db: Db): Promise<ProductJson[]> {
   return rows.map(toProductJson);
 }
 
-export async function getProduct(db: Db, id: string): Promise<ProductJson> {
+export async function findProduct(db: Db, id: string): Promise<ProductJson | null> {
   const row = await db.product.findFirst({ where: { id, deletedAt: null } });
-  if (!row) throw notFound(NOT_FOUND);
-  return toProductJson(row);
+  return row ? toProductJson(row) : null;
 }
 
 export async function createSampleProduct(db: Db): Promise<ProductJson> {

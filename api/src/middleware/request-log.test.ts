@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import express from 'express';
+import request from 'supertest';
+import { pino } from 'pino';
+import { requestLog } from './request-log.ts';
+
+type Line = { level: number; msg: string; reqId?: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number };
+
+function appLogging(level: string) {
+  const lines: Line[] = [];
+  const logger = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+  const app = express();
+  app.use(requestLog(logger));
+  app.get('/api/products', (_req, res) => void res.json([]));
+  app.get('/api/orders/mine', (_req, res) => void res.json([]));
+  app.get('/api/missing', (_req, res) => void res.status(404).json({ message: 'Not found' }));
+  app.get('/api/boom', (req, res) => {
+    req.log.error({ detail: 'the cause' }, 'something broke');
+    res.status(500).json({ message: 'Internal server error' });
+  });
+  return { app, lines };
+}
+
+const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 };
+
+describe('request log', () => {
+  it('logs each request once when it ends, at a level from its status, with the request id', async () => {
+    const { app, lines } = appLogging('info');
+    await request(app).get('/api/orders/mine?x=1').set('x-request-id', 'abc-123');
+    await request(app).get('/api/missing');
+    await request(app).get('/api/boom');
+
+    const completed = lines.filter((l) => l.msg === 'request completed');
+    expect(completed.map((l) => [l.level, l.req?.url, l.res?.statusCode])).toEqual([
+      [LEVEL.info, '/api/orders/mine?x=1', 200],
+      [LEVEL.warn, '/api/missing', 404],
+      [LEVEL.error, '/api/boom', 500],
+    ]);
+    expect(completed[0]?.reqId).toBe('abc-123');
+    expect(typeof completed[0]?.responseTime).toBe('number');
+    // What a handler logs carries the same generated id as the request's own line.
+    const broke = lines.find((l) => l.msg === 'something broke');
+    expect(broke?.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(broke?.reqId).toBe(completed[2]?.reqId);
+  });
+
+  it('logs successful catalogue reads at debug only, and cuts long request ids', async () => {
+    const quiet = appLogging('info');
+    await request(quiet.app).get('/api/products');
+    expect(quiet.lines).toEqual([]);
+
+    const verbose = appLogging('debug');
+    await request(verbose.app).get('/api/products').set('x-request-id', 'r'.repeat(500));
+    expect(verbose.lines).toHaveLength(1);
+    expect(verbose.lines[0]).toMatchObject({ level: LEVEL.debug, msg: 'request completed', reqId: 'r'.repeat(100) });
+  });
+});
