@@ -1,6 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { ChevronDown, LogOut, ShoppingCart, User } from 'lucide-react';
-import { Badge } from '@/components/ui/badge';
+import { ChevronDown, LogOut, User } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -10,26 +9,10 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { useLogout } from '@/features/auth/api/logout';
 import type { UserInfo } from '@/features/auth/auth-store';
-import { useCartCount } from '@/features/cart/cart-store';
+import { navButton } from './nav-button';
 
-const navButton = 'w-full justify-start md:w-auto md:justify-center';
-
-export function CartLink() {
-  const count = useCartCount();
-  return (
-    <Button asChild variant="ghost" className={navButton}>
-      <Link to="/cart">
-        <ShoppingCart aria-hidden="true" />
-        Cart
-        {count > 0 ? (
-          <Badge variant="success" className="rounded-full px-1.5">
-            {count}
-          </Badge>
-        ) : null}
-      </Link>
-    </Button>
-  );
-}
+// The signed-in menus. Radix's dropdown is a large part of the first load and a guest
+// never sees it, so the header loads this module only for a signed-in user.
 
 export function UserMenu({ user }: { user: UserInfo }) {
   const navigate = useNavigate();

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { setUserInfo, type UserInfo } from '@/features/auth/auth-store';
@@ -11,6 +11,12 @@ const admin: UserInfo = { _id: 'u2', name: 'Ada Admin', email: 'ada@example.com'
 
 function storeCart(items: { _id: string; qty: number; price: number }[]) {
   window.localStorage.setItem('cart', JSON.stringify({ cartItems: items, itemsPrice: '0', totalPrice: '0' }));
+}
+
+/** The signed-in menus load on demand; until then a disabled look-alike holds the place. */
+async function menuButton(name: string) {
+  await waitFor(() => expect(screen.getByRole('button', { name })).toBeEnabled());
+  return screen.getByRole('button', { name });
 }
 
 describe('SiteHeader', () => {
@@ -37,7 +43,7 @@ describe('SiteHeader', () => {
   it("opens the user menu with 'Profile' and 'Log Out'", async () => {
     setUserInfo(alice);
     renderPage(<SiteHeader />);
-    await userEvent.click(screen.getByRole('button', { name: 'Alice Buyer' }));
+    await userEvent.click(await menuButton('Alice Buyer'));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     expect(within(menu).getByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
@@ -48,7 +54,7 @@ describe('SiteHeader', () => {
     renderPage(<SiteHeader />);
     expect(screen.getByRole('button', { name: 'Ada Admin' })).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
+    await userEvent.click(await menuButton('Admin'));
     const menu = await screen.findByRole('menu');
     const items = within(menu).getAllByRole('menuitem');
     expect(items.map((item) => [item.textContent, item.getAttribute('href')])).toEqual([

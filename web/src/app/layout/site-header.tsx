@@ -1,10 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { Gem, LogIn, Menu, X } from 'lucide-react';
+import { ChevronDown, Gem, LogIn, Menu, User, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useUserInfo } from '@/features/auth/auth-store';
 import { cn } from '@/lib/utils';
-import { AdminMenu, CartLink, UserMenu } from './nav-menus';
+import { CartLink } from './cart-link';
+import { navButton } from './nav-button';
+
+// Loaded only for signed-in users (see nav-menus.tsx); until then a look-alike that
+// cannot be opened holds the place, so the header does not move.
+const UserMenu = lazy(async () => ({ default: (await import('./nav-menus')).UserMenu }));
+const AdminMenu = lazy(async () => ({ default: (await import('./nav-menus')).AdminMenu }));
 
 export const SITE_NAME = 'ETH Shop';
 
@@ -43,16 +49,37 @@ export function SiteHeader() {
         >
           <CartLink />
           {user ? (
-            <UserMenu user={user} />
+            <Suspense
+              fallback={
+                <Button variant="ghost" className={navButton} disabled>
+                  <User aria-hidden="true" />
+                  <span className="max-w-48 truncate">{user.name}</span>
+                  <ChevronDown aria-hidden="true" />
+                </Button>
+              }
+            >
+              <UserMenu user={user} />
+            </Suspense>
           ) : (
-            <Button asChild variant="ghost" className="w-full justify-start md:w-auto md:justify-center">
+            <Button asChild variant="ghost" className={navButton}>
               <Link to="/login">
                 <LogIn aria-hidden="true" />
                 Enter
               </Link>
             </Button>
           )}
-          {user?.isAdmin ? <AdminMenu /> : null}
+          {user?.isAdmin ? (
+            <Suspense
+              fallback={
+                <Button variant="ghost" className={navButton} disabled>
+                  Admin
+                  <ChevronDown aria-hidden="true" />
+                </Button>
+              }
+            >
+              <AdminMenu />
+            </Suspense>
+          ) : null}
         </div>
       </nav>
     </header>

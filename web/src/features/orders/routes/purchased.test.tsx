@@ -27,7 +27,8 @@ describe('PurchasedPage', () => {
     const { router } = renderRoutes(routes, '/order/o1/purchased');
     const main = await screen.findByRole('alert');
     expect(within(main).getByText('Transaction not find')).toBeInTheDocument();
-    expect(await screen.findAllByText('Transaction not find')).toHaveLength(2);
+    // The alert, and the toast once it shows.
+    await waitFor(() => expect(screen.getAllByText('Transaction not find')).toHaveLength(2));
     expect(router.state.location.pathname).toBe('/order/o1/purchased');
 
     await act(async () => {

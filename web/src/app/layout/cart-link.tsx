@@ -1,0 +1,23 @@
+import { Link } from 'react-router-dom';
+import { ShoppingCart } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { useCartCount } from '@/features/cart/cart-store';
+import { navButton } from './nav-button';
+
+export function CartLink() {
+  const count = useCartCount();
+  return (
+    <Button asChild variant="ghost" className={navButton}>
+      <Link to="/cart">
+        <ShoppingCart aria-hidden="true" />
+        Cart
+        {count > 0 ? (
+          <Badge variant="success" className="rounded-full px-1.5">
+            {count}
+          </Badge>
+        ) : null}
+      </Link>
+    </Button>
+  );
+}
