@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@shop/core';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 let kit: PaymentKit;
@@ -26,10 +27,13 @@ describe('drill: contention', () => {
     }
     expect(statuses.filter((s) => s === 202)).toHaveLength(1000);
     await kit.waitForStatus(order.id, 'PAID');
-    expect(await kit.db.payment.count({ where: { txHash: hash.toLowerCase() } })).toBe(1);
+    const payments = await kit.db.payment.count({ where: { txHash: hash.toLowerCase() } });
     const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    const rewards = (await kit.referralEntries(referrer.id)).map((e) => e.amount.toFixed(2));
+    reportDrill(expect.getState().currentTestName!, `${statuses.filter((s) => s === 202).length.toLocaleString('en-US')} of 1,000 reports answered 202; ${payments} payment row for the hash; order ${stored.status}, paid ${stored.paidVersion} time(s); referral entries: ${rewards.join(', ')}`);
+    expect(payments).toBe(1);
     expect(stored.paidVersion).toBe(1);
-    expect((await kit.referralEntries(referrer.id)).map((e) => e.amount.toFixed(2))).toEqual(['2.50']);
+    expect(rewards).toEqual(['2.50']);
   });
 
   it('100 concurrent orders for the last 7 items: 7 placed, stock never negative', async () => {
@@ -42,7 +46,10 @@ describe('drill: contention', () => {
     expect(results.filter((r) => r.status === 201), statuses.join('\n')).toHaveLength(7);
     expect(results.filter((r) => r.status === 409), statuses.filter((x) => !x.startsWith('409') && !x.startsWith('201')).join('\n')).toHaveLength(93);
     expect(results.filter((r) => r.status === 409).every((r) => /^Not enough stock for Last ones: \d+ left$/.test(r.body.message))).toBe(true);
-    expect((await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock).toBe(0);
-    expect(await kit.db.orderItem.count({ where: { productId: product.id } })).toBe(7);
+    const stock = (await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock;
+    const items = await kit.db.orderItem.count({ where: { productId: product.id } });
+    reportDrill(expect.getState().currentTestName!, `${results.filter((r) => r.status === 201).length} orders placed, ${results.filter((r) => r.status === 409).length} refused with 409 'Not enough stock'; stock left ${stock}; ${items} order items`);
+    expect(stock).toBe(0);
+    expect(items).toBe(7);
   });
 });

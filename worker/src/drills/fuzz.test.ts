@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 
 /**
  * Every endpoint fuzzed with generated bodies, query strings and headers, as a guest, a
@@ -75,6 +76,7 @@ const headers = fc.record({
 describe('drill: fuzzing every endpoint', () => {
   it('never answers 500 and stores nothing from a refused request', async () => {
     const sessions = [null, user, admin];
+    const tally = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(fc.nat(routes().length - 1), fc.nat(2), fc.boolean(), body, rawBody, query, headers, async (r, s, useRaw, json, raw, q, h) => {
         const [method, path] = routes()[r]!;
@@ -85,11 +87,14 @@ describe('drill: fuzzing every endpoint', () => {
         const asText = useRaw || (h['content-type'] && !h['content-type'].startsWith('application/json')) || json === null || typeof json !== 'object';
         if (!h['content-type'] && asText && !useRaw) req = req.set('content-type', 'application/json');
         const res = await req.send(useRaw ? raw : asText ? JSON.stringify(json) : (json as object));
+        tally.set(res.status, (tally.get(res.status) ?? 0) + 1);
         expect(res.status, `${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`).toBeLessThan(500);
         expect(typeof res.body.message === 'string' || res.status < 400, `${method} ${path}: error without a message`).toBe(true);
         if (res.status >= 400) expect(await snapshot(), `${method} ${path} (${res.status}) changed data`).toBe(before);
       }),
       { numRuns: 1000, seed: Number(process.env.FUZZ_SEED ?? 20261122), endOnFailure: true },
     );
+    const answers = [...tally].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+    reportDrill(expect.getState().currentTestName!, `1,000 generated requests over ${routes().length} routes as guest, user and admin: ${answers}; no 500, every error with a message, the data unchanged after each refusal`);
   });
 });

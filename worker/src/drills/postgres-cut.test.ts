@@ -4,6 +4,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { waitFor } from '../../../scripts/testing/chain.ts';
+import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 
 describe('drill: Postgres connections cut', () => {
   let kit: ApiTestKit;
@@ -11,7 +12,8 @@ describe('drill: Postgres connections cut', () => {
   let dbName: string;
 
   beforeAll(async () => {
-    kit = await createApiTestKit();
+    // Without the catalogue cache, so every request below needs the database.
+    kit = await createApiTestKit({ env: { CATALOGUE_CACHE_MS: '0' } });
     await kit.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: '', price: '1.00', countInStock: 1 } });
     dbName = new URL(kit.env.config.databaseUrl).pathname.slice(1);
     admin = new pg.Client({ connectionString: inject('postgresAdminUrl') });
@@ -42,14 +44,18 @@ describe('drill: Postgres connections cut', () => {
     expect(health.body.checks.database.ok).toBe(false);
 
     await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
+    const allowed = Date.now();
     await waitFor('the api to serve again', async () => (await request(kit.app).get('/api/products')).status === 200, 15_000);
+    const recovered = Date.now() - allowed;
     expect((await request(kit.app).get('/api/health')).body.checks.database.ok).toBe(true);
+    reportDrill(expect.getState().currentTestName!, `5 of 5 requests while the database refused connections: 503 'Service temporarily unavailable, please try again'; health 503 naming the database; serving again ${recovered} ms after connections were allowed, same process`);
   });
 
   it('connections killed mid-flight are replaced: at most the requests in flight fail, with 503', async () => {
     await cut();
     const results = await Promise.all(Array.from({ length: 20 }, () => request(kit.app).get('/api/products')));
     for (const r of results) expect([200, 503]).toContain(r.status);
+    reportDrill(expect.getState().currentTestName!, `20 requests right after every connection was killed: ${results.filter((r) => r.status === 200).length} answered 200, ${results.filter((r) => r.status === 503).length} answered 503, none 500`);
     await waitFor('the pool to heal', async () => (await request(kit.app).get('/api/products')).status === 200, 10_000);
   });
 });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
+import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
@@ -67,7 +68,7 @@ describe('payment edge cases', () => {
   });
 });
 
-describe('a worker killed mid-verification', () => {
+describe('drill: the worker killed mid-verification', () => {
   let kit: PaymentKit;
   let child: ChildProcess | undefined;
   beforeAll(async () => {
@@ -134,6 +135,7 @@ describe('a worker killed mid-verification', () => {
       expect(stored.paidVersion).toBe(1);
     }
     const rewards = await kit.referralEntries(referrer.id);
+    reportDrill(expect.getState().currentTestName!, `worker SIGKILLed with 3 payments verifying (1 of 3 confirmations), restarted after 3 more blocks: ${orders.length} orders PAID, each once; referral entries ${rewards.map((r) => r.amount.toFixed(2)).join(', ')}`);
     expect(rewards.map((r) => r.amount.toFixed(2))).toEqual(['2.50', '2.50', '2.50']);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe('7.50');
   });

@@ -1,0 +1,36 @@
+// autocannon ships no types; this covers what the benchmarks use.
+declare module 'autocannon' {
+  export type Options = {
+    url: string;
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    ignoreCoordinatedOmission?: boolean;
+    pipelining?: number;
+    timeout?: number;
+  };
+  export type Histogram = {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p99: number;
+  };
+  export type Result = {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    latency: Histogram;
+    requests: Histogram & { sent: number };
+    statusCodeStats: Record<string, { count: number }>;
+  };
+  export default function autocannon(options: Options): PromiseLike<Result>;
+}

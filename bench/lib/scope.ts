@@ -1,0 +1,72 @@
+/**
+ * Resources a benchmark holds (databases, anvils, child processes), released in reverse
+ * order on success, on failure, and on Ctrl-C. Every release is bounded in time, so a
+ * stuck one never keeps the run alive.
+ */
+export type Scope = {
+  defer(name: string, release: () => Promise<unknown> | unknown): void;
+  close(): Promise<void>;
+};
+
+const RELEASE_TIMEOUT_MS = 15_000;
+const openScopes = new Set<Scope>();
+
+export function createScope(): Scope {
+  const stack: { name: string; release: () => Promise<unknown> | unknown }[] = [];
+  let closing: Promise<void> | undefined;
+  const scope: Scope = {
+    defer(name, release) {
+      stack.push({ name, release });
+    },
+    close() {
+      closing ??= (async () => {
+        while (stack.length > 0) {
+          const { name, release } = stack.pop() as (typeof stack)[number];
+          try {
+            await withTimeout(Promise.resolve().then(release), RELEASE_TIMEOUT_MS, `releasing ${name}`);
+          } catch (err) {
+            console.error(`[bench] could not release ${name}: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        openScopes.delete(scope);
+      })();
+      return closing;
+    },
+  };
+  openScopes.add(scope);
+  return scope;
+}
+
+/** On SIGINT/SIGTERM: release everything still held, then exit. */
+export function installSignalCleanup(): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`[bench] ${signal}: releasing resources`);
+    void Promise.allSettled([...openScopes].map((s) => s.close())).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}

@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { isMain, runStandalone, type Bench } from './lib/main.ts';
+import { kb } from './lib/stats.ts';
+
+/**
+ * The JavaScript a browser loads for the home page and for the pay page: the web app is
+ * built with its own Vite config into a temporary directory (web/dist, which others may
+ * be serving, is left alone), and the chunk graph is followed from index.html through
+ * Vite's manifest: the entry and its static imports, plus the route's lazy chunk and its
+ * static imports. The baseline is a bare React + ReactDOM app built the same way.
+ */
+const HOME_ROUTE = 'src/features/products/routes/home.tsx';
+const PAY_ROUTE = 'src/features/pay/routes/pay.tsx';
+/** The header's signed-in menus, loaded on demand only when someone is signed in. */
+const SIGNED_IN_MENUS = 'src/app/layout/nav-menus.tsx';
+const HOME_TARGET_BYTES = 150_000;
+/** Strings only wallet code carries (wagmi, viem's JSON-RPC wallet methods, its hashing). */
+const WALLET_MARKERS = ['wagmi', 'eth_sendTransaction', 'eth_requestAccounts', 'keccak', 'secp256k1'];
+
+type Manifest = Record<string, { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean }>;
+type Chunk = { file: string; raw: number; gzip: number; text: string };
+
+const run = promisify(execFile);
+
+async function viteBuild(root: string, outDir: string): Promise<void> {
+  const vite = path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js');
+  await run(process.execPath, [vite, 'build', root, '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'error'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    timeout: 180_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+async function readBuild(outDir: string) {
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+  const chunks = new Map<string, Chunk>();
+  const chunk = async (key: string): Promise<Chunk> => {
+    const entry = manifest[key];
+    if (!entry) throw new Error(`${key} is not in the Vite manifest`);
+    let found = chunks.get(entry.file);
+    if (!found) {
+      const bytes = await readFile(path.join(outDir, entry.file));
+      found = { file: entry.file, raw: bytes.length, gzip: gzipSync(bytes).length, text: bytes.toString('utf8') };
+      chunks.set(entry.file, found);
+    }
+    return found;
+  };
+  /** The chunks a browser loads for these modules: each one and its static imports. */
+  const load = async (keys: string[]): Promise<Chunk[]> => {
+    const seen = new Set<string>();
+    const queue = [...keys];
+    while (queue.length > 0) {
+      const key = queue.shift() as string;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      queue.push(...(manifest[key]?.imports ?? []));
+    }
+    return Promise.all([...seen].map(chunk));
+  };
+  return { manifest, html, load };
+}
+
+const total = (chunks: Chunk[], field: 'raw' | 'gzip') => chunks.reduce((sum, c) => sum + c[field], 0);
+const walletIn = (chunks: Chunk[]) =>
+  chunks.flatMap((c) => {
+    const markers = WALLET_MARKERS.filter((m) => c.text.includes(m));
+    return markers.length > 0 ? [`${path.basename(c.file)} (${markers.join(', ')})`] : [];
+  });
+
+export const webBench: Bench = {
+  id: 'web',
+  title: 'Web: gzipped JavaScript per page (production build)',
+  async run(scope) {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-web-'));
+    scope.defer('build directory', () => rm(tmp, { recursive: true, force: true }));
+    const appOut = path.join(tmp, 'app');
+    const bareOut = path.join(tmp, 'bare-react');
+    await viteBuild(path.join(REPO_ROOT, 'web'), appOut);
+    await viteBuild(path.join(REPO_ROOT, 'bench/web-baseline'), bareOut);
+
+    const app = await readBuild(appOut);
+    const entry = app.manifest['index.html'];
+    if (!entry?.isEntry) throw new Error('the Vite manifest has no index.html entry');
+    // What index.html asks for must be what the manifest says the entry loads.
+    const script = /<script type="module"[^>]*src="\/([^"]+)"/.exec(app.html)?.[1];
+    if (script !== entry.file) throw new Error(`index.html loads ${script ?? 'no module script'}, the manifest's entry is ${entry.file}`);
+    const entryChunks = await app.load(['index.html']);
+    const entryFiles = new Set(entryChunks.map((c) => c.file));
+    const preloads = [...app.html.matchAll(/<link rel="modulepreload"[^>]*href="\/([^"]+)"/g)].map((m) => m[1] as string);
+    const unknownPreload = preloads.find((f) => !entryFiles.has(f));
+    if (unknownPreload) throw new Error(`index.html preloads ${unknownPreload}, which the entry does not import`);
+    for (const route of [HOME_ROUTE, PAY_ROUTE, SIGNED_IN_MENUS]) {
+      if (!entry.dynamicImports?.includes(route)) throw new Error(`${route} is not a lazy route of the entry`);
+    }
+
+    const home = await app.load(['index.html', HOME_ROUTE]);
+    const homeSignedIn = await app.load(['index.html', HOME_ROUTE, SIGNED_IN_MENUS]);
+    // The pay route renders its lazy wallet page at once: both are part of the page.
+    const payPage = app.manifest[PAY_ROUTE]?.dynamicImports ?? [];
+    const pay = await app.load(['index.html', PAY_ROUTE, ...payPage]);
+    const payFiles = new Set(pay.map((c) => c.file));
+    const onDemand = (await app.load(payPage.flatMap((k) => app.manifest[k]?.dynamicImports ?? []))).filter((c) => !payFiles.has(c.file));
+
+    const bare = await readBuild(bareOut);
+    const bareChunks = await bare.load(['index.html']);
+
+    const homeGzip = total(home, 'gzip');
+    const bareGzip = total(bareChunks, 'gzip');
+    const homeWallet = walletIn(homeSignedIn);
+    const payWallet = walletIn(pay);
+    const largest = [...home].sort((a, b) => b.gzip - a.gzip).slice(0, 4);
+    return {
+      rows: [
+        {
+          metric: 'Home page (/): JavaScript loaded, gzipped',
+          target: `< ${kb(HOME_TARGET_BYTES)}`,
+          figure: `${kb(homeGzip)} in ${home.length} files (${kb(total(home, 'raw'))} raw)`,
+          baseline: `${kb(bareGzip)} (bare React + ReactDOM, ${kb(total(bareChunks, 'raw'))} raw)`,
+          pass: homeGzip < HOME_TARGET_BYTES,
+        },
+        {
+          metric: 'Home page, signed in (adds the header menus)',
+          target: '-',
+          figure: `${kb(total(homeSignedIn, 'gzip'))} in ${homeSignedIn.length} files (${kb(total(homeSignedIn, 'raw'))} raw)`,
+          baseline: `${kb(bareGzip)} (bare React + ReactDOM)`,
+        },
+        {
+          metric: 'Home page: wallet code in its chunks',
+          target: 'none',
+          figure: homeWallet.length === 0 ? 'none' : homeWallet.join('; '),
+          baseline: `pay page: ${payWallet.length > 0 ? payWallet.join('; ') : 'none found (the check would be blind)'}`,
+          pass: homeWallet.length === 0 && payWallet.length > 0,
+        },
+        {
+          metric: 'Pay page (/order/:id): JavaScript loaded, gzipped',
+          target: '-',
+          figure: `${kb(total(pay, 'gzip'))} in ${pay.length} files (${kb(total(pay, 'raw'))} raw)`,
+          baseline: `${kb(bareGzip)} (bare React + ReactDOM)`,
+        },
+      ],
+      notes: [
+        `Built with \`vite build web\` (the app's own config) into a temporary directory${existsSync(path.join(REPO_ROOT, 'web/dist')) ? '; web/dist was not used or changed' : ''}; sizes are each file gzipped with zlib's default level, summed; CSS is not counted.`,
+        "The home page row is a guest's visit; a signed-in visitor's header also loads the user and admin menus (Radix's dropdown), on demand.",
+        `Home page's largest chunks (gzipped): ${largest.map((c) => `${path.basename(c.file)} ${kb(c.gzip)}`).join(', ')}.`,
+        `Wallet markers searched: ${WALLET_MARKERS.map((m) => `\`${m}\``).join(', ')}. The pay page loads ${onDemand.length > 0 ? `${onDemand.map((c) => `${path.basename(c.file)} (${kb(c.gzip)})`).join(', ')} later, on demand (not counted)` : 'nothing more on demand'}.`,
+      ],
+    };
+  },
+};
+
+if (isMain(import.meta.url)) await runStandalone(webBench);
