@@ -2,7 +2,7 @@ import { createDb } from '@shop/core';
 import { seed } from '../prisma/seed.ts';
 import { forkTs } from './lib/child.ts';
 import { createBenchEnv } from './lib/env.ts';
-import { burstLoad, maxLoad, steadyLoad, type LoadResult, type LoadTarget } from './lib/load.ts';
+import { burstLoad, interleavedMaxLoad, maxLoad, steadyLoad, type LoadResult, type LoadTarget } from './lib/load.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import type { Row } from './lib/report.ts';
 import { createBenchProduct, createBuyer, orderBody } from './lib/shop.ts';
@@ -15,6 +15,8 @@ import { int, ms, pct } from './lib/stats.ts';
  * after the other in the same run.
  */
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 8);
+/** Throughput runs: SECONDS per server, in this many interleaved turns. */
+const ROUNDS = 4;
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const RATE = 500;
@@ -35,6 +37,7 @@ function failuresNote(label: string, r: LoadResult): string[] {
 }
 
 const latencies = (r: LoadResult) => `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
+const turns = (r: { rounds: number[] }) => r.rounds.map(int).join(' / ');
 
 export const apiBench: Bench = {
   id: 'api',
@@ -81,10 +84,7 @@ export const apiBench: Bench = {
     for (const t of [list.bare, list.api, list.uncached, one.bare, one.api, one.uncached]) await maxLoad(t, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
 
     const max = async (t: Targets) => {
-      const bare = await maxLoad(t.bare, { seconds: SECONDS, connections: CONNECTIONS });
-      const api = await maxLoad(t.api, { seconds: SECONDS, connections: CONNECTIONS });
-      const uncached = await maxLoad(t.uncached, { seconds: SECONDS, connections: CONNECTIONS });
-      return { bare, api, uncached };
+      return interleavedMaxLoad(t, { rounds: ROUNDS, seconds: SECONDS / ROUNDS, connections: CONNECTIONS });
     };
     const steady = async (t: Pick<Targets, 'api' | 'bare'>) => {
       const bare = await steadyLoad(t.bare, { seconds: SECONDS, rate: RATE });
@@ -114,10 +114,7 @@ export const apiBench: Bench = {
       bare: { url: `${servers.bare}/api/orders`, method: 'POST', headers, body, expectStatus: 201 } satisfies LoadTarget,
     };
     await maxLoad(orders.api, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-    const ordersMax = {
-      bare: await maxLoad(orders.bare, { seconds: SECONDS, connections: CONNECTIONS }),
-      api: await maxLoad(orders.api, { seconds: SECONDS, connections: CONNECTIONS }),
-    };
+    const ordersMax = await interleavedMaxLoad(orders, { rounds: ROUNDS, seconds: SECONDS / ROUNDS, connections: CONNECTIONS });
     const placed = await db.order.count();
 
     const throughputRow = (metric: string, r: { api: LoadResult; bare: LoadResult }): Row => {
@@ -157,7 +154,8 @@ export const apiBench: Bench = {
       },
     ];
     const notes = [
-      `Each run ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up per route; bare server first, then the api. The api runs with NODE_ENV=production, LOG_LEVEL=info (a line per request, successful catalogue reads at debug), the seeded catalogue (${products.length} packages), its default pool of ${env.config.databasePoolSize} database connections and its default catalogue cache (${env.config.catalogueCacheMs} ms; api/src/modules/products/catalogue-cache.ts).`,
+      `A ${WARMUP_SECONDS} s warm-up per server and route, then ${SECONDS} s per server: throughput runs in ${ROUNDS} turns of ${SECONDS / ROUNDS} s interleaved between the servers (the order rotated each turn), the figure being the median turn; steady-rate runs ${SECONDS} s each, bare server first. ` +
+        `Turns, req/s: /api/products api ${turns(listMax.api)}, bare ${turns(listMax.bare)}; /api/products/:id api ${turns(oneMax.api)}, bare ${turns(oneMax.bare)}. The api runs with NODE_ENV=production, LOG_LEVEL=info (a line per request, successful catalogue reads at debug), the seeded catalogue (${products.length} packages), its default pool of ${env.config.databasePoolSize} database connections and its default catalogue cache (${env.config.catalogueCacheMs} ms; api/src/modules/products/catalogue-cache.ts).`,
       `Steady rate: an open-loop generator starts one request every ${(1000 / RATE).toFixed(0)} ms on keep-alive connections and times each from its scheduled start. ` +
         `The slowest 1% of api requests fell in ${listSteady.api.slowestWindows} (/api/products) and ${oneSteady.api.slowestWindows} (/api/products/:id) distinct 100 ms windows of the ${SECONDS} s run: few windows mean the p99 is set by stalls (a GC pause, or the CPU taken by another process on this shared machine), not by every request being slow. ` +
         `For comparison, autocannon's overallRate=${RATE} on GET /api/products (it sends each connection's share of a second back to back at the top of the second, a burst at ${CONNECTIONS} concurrency): api ${latencies(listBurst.api)}, bare ${latencies(listBurst.bare)}.`,

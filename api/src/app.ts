@@ -9,7 +9,7 @@ import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
-import { requestLog } from './middleware/request-log.ts';
+import { rememberMount, requestLog } from './middleware/request-log.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
@@ -26,12 +26,11 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
 
-  app.use(requestLog(deps.logger));
   const metrics = createMetrics(deps);
-  app.use(metrics.middleware);
+  app.use(requestLog(app, deps.logger, metrics.observe));
   // The public catalogue needs no body, cookie or session: it answers before those run.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
-  app.use('/api/products', catalogueRoutes(deps, catalogue));
+  catalogueRoutes(app, deps, catalogue);
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
   app.use('/metrics', metrics.router);
@@ -40,13 +39,16 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   api.use('/health', healthRoutes(deps));
   api.use(loadSession(deps));
-  api.use('/users', userRoutes(deps));
-  api.use('/products', productRoutes(deps, catalogue));
-  api.use('/uploads', uploadRoutes(deps));
-  api.use('/orders', orderRoutes(deps, catalogue));
-  api.use('/crypto', cryptoRoutes(deps));
-  api.use('/admin/payments', adminPaymentRoutes(deps));
-  api.use('/admin/cashouts', adminCashoutRoutes(deps));
+  const modules: [string, express.Router][] = [
+    ['/users', userRoutes(deps)],
+    ['/products', productRoutes(deps, catalogue)],
+    ['/uploads', uploadRoutes(deps)],
+    ['/orders', orderRoutes(deps, catalogue)],
+    ['/crypto', cryptoRoutes(deps)],
+    ['/admin/payments', adminPaymentRoutes(deps)],
+    ['/admin/cashouts', adminCashoutRoutes(deps)],
+  ];
+  for (const [mount, router] of modules) api.use(mount, rememberMount, router);
   api.use(notFoundHandler);
   app.use('/api', api);
 

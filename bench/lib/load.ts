@@ -54,6 +54,37 @@ export async function burstLoad(target: LoadTarget, opts: { seconds: number; con
   return summarize(result, target);
 }
 
+/**
+ * maxLoad on several targets in `rounds` short turns, the order rotated each round, so
+ * a slow spell of a shared machine falls on every target alike instead of on whichever
+ * ran at that moment. Per target: the median round's throughput and latencies, and the
+ * failures and requests of all rounds.
+ */
+export async function interleavedMaxLoad<K extends string>(
+  targets: Record<K, LoadTarget>,
+  opts: { rounds: number; seconds: number; connections: number },
+): Promise<Record<K, LoadResult & { rounds: number[] }>> {
+  const keys = Object.keys(targets) as K[];
+  const runs = new Map<K, LoadResult[]>(keys.map((k) => [k, []]));
+  for (let round = 0; round < opts.rounds; round++) {
+    const order = [...keys.slice(round % keys.length), ...keys.slice(0, round % keys.length)];
+    for (const key of order) runs.get(key)!.push(await maxLoad(targets[key], { seconds: opts.seconds, connections: opts.connections }));
+  }
+  const out = {} as Record<K, LoadResult & { rounds: number[] }>;
+  for (const key of keys) {
+    const results = runs.get(key)!;
+    const byRps = [...results].sort((a, b) => a.rps - b.rps);
+    const mid = byRps[Math.floor((byRps.length - 1) / 2)]!;
+    out[key] = {
+      ...mid,
+      requests: results.reduce((n, r) => n + r.requests, 0),
+      failures: results.reduce((n, r) => n + r.failures, 0),
+      rounds: results.map((r) => r.rps),
+    };
+  }
+  return out;
+}
+
 function cannonTarget(target: LoadTarget) {
   return { url: target.url, method: target.method ?? 'GET', headers: target.headers, body: target.body };
 }

@@ -10,7 +10,7 @@ function appLogging(level: string) {
   const lines: Line[] = [];
   const logger = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
   const app = express();
-  app.use(requestLog(logger));
+  app.use(requestLog(app, logger));
   app.get('/api/products', (_req, res) => void res.json([]));
   app.get('/api/orders/mine', (_req, res) => void res.json([]));
   app.get('/api/missing', (_req, res) => void res.status(404).json({ message: 'Not found' }));

@@ -1,7 +1,8 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { indexerLag, queueNames, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
+import type { RequestObserver } from '../../middleware/request-log.ts';
 
 /**
  * Prometheus metrics. HTTP latency is measured in this process; everything else is read
@@ -69,14 +70,12 @@ export function createMetrics(deps: AppDeps) {
     },
   });
 
-  const middleware: RequestHandler = (req, res, next) => {
-    const end = httpDuration.startTimer();
-    res.on('finish', () => {
-      // The matched route pattern, not the raw path, keeps the label set small.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
-      end({ method: req.method, route, status: String(res.statusCode) });
-    });
-    next();
+  /** Called by the request log when a request ends (one listener for both). */
+  const observe: RequestObserver = (req, res, seconds) => {
+    // The matched route pattern, not the raw path, keeps the label set small.
+    const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
+    const route = req.route?.path ? `${mount}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+    httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
   };
 
   const router = Router();
@@ -88,5 +87,5 @@ export function createMetrics(deps: AppDeps) {
     }
     res.type(registry.contentType).send(await registry.metrics());
   });
-  return { middleware, router };
+  return { observe, router };
 }

@@ -41,9 +41,14 @@ describe('queue dashboard', () => {
 describe('metrics', () => {
   it('exposes HTTP latency, queue depth, payments and indexer lag in Prometheus format', async () => {
     await request(kit.app).get('/api/products');
+    await request(kit.app).get('/api/products/00000000-0000-4000-8000-000000000000');
+    await request(kit.app).get('/api/users/profile');
     const res = await request(kit.app).get('/metrics');
     expect(res.status).toBe(200);
-    expect(res.text).toMatch(/shop_http_request_duration_seconds_bucket\{.*route="\/api\/products\/".*\}/);
+    // Labelled by the route pattern, never the raw path.
+    expect(res.text).toMatch(/shop_http_request_duration_seconds_count\{method="GET",route="\/api\/products",status="200"\} 1/);
+    expect(res.text).toMatch(/shop_http_request_duration_seconds_count\{method="GET",route="\/api\/products\/:id",status="404"\} 1/);
+    expect(res.text).toMatch(/shop_http_request_duration_seconds_count\{method="GET",route="\/api\/users\/profile",status="401"\} 1/);
     expect(res.text).toContain('shop_queue_jobs{queue="payment-verify",state="failed"} 0');
     expect(res.text).toContain('# TYPE shop_payments gauge');
     expect(res.text).toContain('# TYPE shop_indexer_lag_blocks gauge');

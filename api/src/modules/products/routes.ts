@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Express, type Response } from 'express';
 import { updateProductBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
@@ -7,32 +7,28 @@ import { notFound } from '../../errors.ts';
 import type { CachedJson, CatalogueCache } from './catalogue-cache.ts';
 import * as products from './service.ts';
 
-function sendCached(req: Request, res: Response, cached: CachedJson): void {
+/** Sends cached JSON; with its ETag set, `send` answers 304 to a matching If-None-Match. */
+function sendCached(res: Response, cached: CachedJson): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('ETag', cached.etag);
-  res.type('json');
-  if (req.fresh) {
-    res.status(304).end();
-    return;
-  }
   res.send(cached.body);
 }
 
-/** The public reads: no session, no body; served from the catalogue cache. */
-export function catalogueRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
-  const router = Router();
-
-  router.get('/', async (req, res) => {
-    sendCached(req, res, (await cache.get('list', () => products.listProducts(db)))!);
+/**
+ * The public reads, registered on the app itself ahead of body parsing, cookies and the
+ * session, which they do not need; served from the catalogue cache.
+ */
+export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueCache): void {
+  app.get('/api/products', async (_req, res) => {
+    sendCached(res, (await cache.get('list', () => products.listProducts(db)))!);
   });
 
-  router.get('/:id', async (req, res) => {
+  app.get('/api/products/:id', async (req, res) => {
     const id = parseId(req.params.id, 'Product');
     const cached = await cache.get(id, () => products.findProduct(db, id));
     if (!cached) throw notFound(products.NOT_FOUND);
-    sendCached(req, res, cached);
+    sendCached(res, cached);
   });
-
-  return router;
 }
 
 /** The admin's writes; each one empties the catalogue cache. */
