@@ -70,12 +70,20 @@ export function createMetrics(deps: AppDeps) {
     },
   });
 
+  // One series per method, route pattern and status: a bounded set, looked up by string.
+  const seriesByKey = new Map<string, { observe(value: number): void }>();
   /** Called by the request log when a request ends (one listener for both). */
   const observe: RequestObserver = (req, res, seconds) => {
     // The matched route pattern, not the raw path, keeps the label set small.
     const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
     const route = req.route?.path ? `${mount}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
-    httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    const key = `${req.method} ${route} ${res.statusCode}`;
+    let series = seriesByKey.get(key);
+    if (!series) {
+      series = httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
+      seriesByKey.set(key, series);
+    }
+    series.observe(seconds);
   };
 
   const router = Router();

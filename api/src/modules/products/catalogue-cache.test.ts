@@ -20,11 +20,11 @@ describe('CatalogueCache', () => {
     const cache = new CatalogueCache(1000, c.now);
     let reads = 0;
     const load = async () => ({ n: ++reads });
-    expect((await cache.get('list', load))?.body).toBe('{"n":1}');
+    expect((await cache.get('list', load))?.body.toString()).toBe('{"n":1}');
     c.advance(999);
-    expect((await cache.get('list', load))?.body).toBe('{"n":1}');
+    expect((await cache.get('list', load))?.body.toString()).toBe('{"n":1}');
     c.advance(1);
-    expect((await cache.get('list', load))?.body).toBe('{"n":2}');
+    expect((await cache.get('list', load))?.body.toString()).toBe('{"n":2}');
     expect(reads).toBe(2);
   });
 
@@ -35,7 +35,7 @@ describe('CatalogueCache', () => {
     const load = () => (reads++, gate.promise);
     const all = Promise.all(Array.from({ length: 50 }, () => cache.get('list', load)));
     gate.resolve([{ name: 'Gold' }]);
-    const bodies = (await all).map((r) => r?.body);
+    const bodies = (await all).map((r) => r?.body.toString());
     expect(reads).toBe(1);
     expect(new Set(bodies)).toEqual(new Set(['[{"name":"Gold"}]']));
   });
@@ -43,7 +43,7 @@ describe('CatalogueCache', () => {
   it('does not remember a failed read', async () => {
     const cache = new CatalogueCache(1000, clock().now);
     await expect(cache.get('list', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
-    expect((await cache.get('list', async () => ['back']))?.body).toBe('["back"]');
+    expect((await cache.get('list', async () => ['back']))?.body.toString()).toBe('["back"]');
   });
 
   it('after invalidate, a read that started before it is not served to later requests', async () => {
@@ -53,9 +53,24 @@ describe('CatalogueCache', () => {
     cache.invalidate();
     const later = cache.get('list', async () => ({ price: 2 }));
     before.resolve({ price: 1 });
-    expect((await early)?.body).toBe('{"price":1}');
-    expect((await later)?.body).toBe('{"price":2}');
-    expect((await cache.get('list', async () => ({ price: 3 })))?.body).toBe('{"price":2}');
+    expect((await early)?.body.toString()).toBe('{"price":1}');
+    expect((await later)?.body.toString()).toBe('{"price":2}');
+    expect((await cache.get('list', async () => ({ price: 3 })))?.body.toString()).toBe('{"price":2}');
+  });
+
+  it('peek answers a settled fresh read at once, and nothing for a read in flight or expired', async () => {
+    const c = clock();
+    const cache = new CatalogueCache(1000, c.now);
+    const gate = deferred<unknown>();
+    const pending = cache.get('list', () => gate.promise);
+    expect(cache.peek('list')).toBeUndefined();
+    gate.resolve(['a']);
+    await pending;
+    expect(cache.peek('list')?.body.toString()).toBe('["a"]');
+    await cache.get('gone', async () => null);
+    expect(cache.peek('gone')).toBeNull();
+    c.advance(1000);
+    expect(cache.peek('list')).toBeUndefined();
   });
 
   it('passes "not found" through, and with a ttl of 0 reads every time', async () => {

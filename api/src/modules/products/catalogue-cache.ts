@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
-/** A response body ready to send: the JSON text and its ETag. */
-export type CachedJson = { body: string; etag: string };
+/** A response body ready to send: the JSON as UTF-8 bytes, and its ETag. */
+export type CachedJson = { body: Buffer; etag: string };
 
-type Entry = { at: number; generation: number; value: Promise<CachedJson | null> };
+type Entry = { at: number; generation: number; value: Promise<CachedJson | null>; settled?: CachedJson | null };
 
 /** Beyond this many cached product ids the cache starts over (ids come from the URL). */
 const MAX_ENTRIES = 1_000;
@@ -26,21 +26,40 @@ export class CatalogueCache {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /**
+   * A fresh value already read (null: known not to exist), or undefined when `get` has
+   * to read it: lets a handler answer a hit without waiting a turn of the event loop.
+   */
+  peek(key: string): CachedJson | null | undefined {
+    const hit = this.fresh(key, this.now());
+    return hit?.settled;
+  }
+
+  private fresh(key: string, now: number): Entry | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.generation === this.generation && now - hit.at < this.ttlMs ? hit : undefined;
+  }
+
   /** The cached value under `key`, or `load()`'s result (null: not found) serialised. */
   get(key: string, load: () => Promise<unknown>): Promise<CachedJson | null> {
     const now = this.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.value;
+    const hit = this.fresh(key, now);
+    if (hit) return hit.value;
 
     const value = load().then((data) => (data === null ? null : serialise(data)));
     if (this.ttlMs <= 0) return value;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const entry: Entry = { at: now, generation: this.generation, value };
     this.entries.set(key, entry);
-    // A failed read is not remembered: the next request tries the database again.
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    value.then(
+      (settled) => {
+        entry.settled = settled;
+      },
+      // A failed read is not remembered: the next request tries the database again.
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
   }
 
@@ -52,8 +71,8 @@ export class CatalogueCache {
 }
 
 function serialise(data: unknown): CachedJson {
-  const body = JSON.stringify(data);
+  const body = Buffer.from(JSON.stringify(data), 'utf8');
   // The same weak ETag Express would compute for this body, computed once per read.
-  const hash = createHash('sha1').update(body, 'utf8').digest('base64').slice(0, 27);
-  return { body, etag: `W/"${Buffer.byteLength(body, 'utf8').toString(16)}-${hash}"` };
+  const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
+  return { body, etag: `W/"${body.length.toString(16)}-${hash}"` };
 }

@@ -19,15 +19,22 @@ function sendCached(res: Response, cached: CachedJson): void {
  * session, which they do not need; served from the catalogue cache.
  */
 export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueCache): void {
-  app.get('/api/products', async (_req, res) => {
-    sendCached(res, (await cache.get('list', () => products.listProducts(db)))!);
-  });
-
-  app.get('/api/products/:id', async (req, res) => {
-    const id = parseId(req.params.id, 'Product');
-    const cached = await cache.get(id, () => products.findProduct(db, id));
+  const answer = (res: Response, cached: CachedJson | null) => {
     if (!cached) throw notFound(products.NOT_FOUND);
     sendCached(res, cached);
+  };
+  // A hit is answered at once; a miss waits for the (shared) database read.
+  app.get('/api/products', (_req, res) => {
+    const hit = cache.peek('list');
+    if (hit !== undefined) return answer(res, hit);
+    return cache.get('list', () => products.listProducts(db)).then((cached) => answer(res, cached));
+  });
+
+  app.get('/api/products/:id', (req, res) => {
+    const id = parseId(req.params.id, 'Product');
+    const hit = cache.peek(id);
+    if (hit !== undefined) return answer(res, hit);
+    return cache.get(id, () => products.findProduct(db, id)).then((cached) => answer(res, cached));
   });
 }
 
