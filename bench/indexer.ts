@@ -8,8 +8,8 @@ import { int } from './lib/stats.ts';
 /**
  * The indexer catching up: 1,000 blocks of 50 transfers each are built on anvil, then
  * one `indexBlocks` call (core/src/payments/indexer.ts) reads them from the checkpoint
- * to the head. The baseline fetches the same blocks with their transactions, 16 at a
- * time as the indexer does, and nothing else.
+ * to the head. The baseline makes the indexer's requests for the same blocks (16 in
+ * flight) and nothing else.
  */
 const BLOCKS = 1_000;
 const TXS_PER_BLOCK = 50;
@@ -86,27 +86,26 @@ export const indexerBench: Bench = {
     const runtime = createRuntime(loadConfig({ ...env.vars, LOG_LEVEL: 'silent' }), 'script');
     scope.defer('runtime', () => runtime.close());
 
-    // Baseline: the same reads, nothing else. A short fetch first warms both paths.
+    // Baseline: the indexer's own requests (eth_getBlockByNumber with transactions,
+    // FETCH_CONCURRENCY in flight, a new one as each answers) through the same viem
+    // client, and nothing else. A short fetch first warms both paths.
     const bareClient = createChainClient(rpcUrl);
-    const fetchAll = async (blocks: bigint[]) => {
+    const sliding = async (blocks: bigint[], fetchOne: (n: bigint) => Promise<{ transactions: unknown[] }>) => {
       let transactions = 0;
-      for (let i = 0; i < blocks.length; i += FETCH_CONCURRENCY) {
-        const slice = blocks.slice(i, i + FETCH_CONCURRENCY);
-        const fetched = await Promise.all(slice.map((n) => bareClient.getBlock({ blockNumber: n, includeTransactions: true })));
-        for (const block of fetched) transactions += block.transactions.length;
-      }
+      let i = 0;
+      const lane = async () => {
+        while (i < blocks.length) {
+          const block = await fetchOne(blocks[i++] as bigint);
+          transactions += block.transactions.length;
+        }
+      };
+      await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, lane));
       return transactions;
     };
-    // The node's own ceiling: the same requests as raw JSON-RPC, no parsing beyond JSON.
-    const fetchRaw = async (blocks: bigint[]) => {
-      let transactions = 0;
-      for (let i = 0; i < blocks.length; i += FETCH_CONCURRENCY) {
-        const slice = blocks.slice(i, i + FETCH_CONCURRENCY);
-        const fetched = await Promise.all(slice.map((n) => rpc.call<{ transactions: unknown[] }>('eth_getBlockByNumber', [toHex(n), true])));
-        for (const block of fetched) transactions += block.transactions.length;
-      }
-      return transactions;
-    };
+    const fetchAll = (blocks: bigint[]) =>
+      sliding(blocks, async (n) => (await bareClient.request({ method: 'eth_getBlockByNumber', params: [toHex(n) as `0x${string}`, true] }))!);
+    // The node's own ceiling: the same requests without viem (plain fetch and JSON).
+    const fetchRaw = (blocks: bigint[]) => sliding(blocks, (n) => rpc.call<{ transactions: unknown[] }>('eth_getBlockByNumber', [toHex(n), true]));
     const timed = async (fetch: (blocks: bigint[]) => Promise<number>) => {
       const started = performance.now();
       const transactions = await fetch(numbers);
@@ -134,14 +133,14 @@ export const indexerBench: Bench = {
           metric: 'Blocks per second, one indexBlocks call from the checkpoint to the head',
           target: `>= ${TARGET_BLOCKS_PER_S} blocks/s`,
           figure: `${int(indexRate)} blocks/s (${int(indexRate * TXS_PER_BLOCK)} tx/s; ${indexSeconds.toFixed(1)} s)`,
-          baseline: `${int(bareRate)} blocks/s (${bareSeconds.toFixed(1)} s; the same viem fetch only); node ceiling ${int(BLOCKS / rawSeconds)} blocks/s (raw JSON-RPC, no viem)`,
+          baseline: `${int(bareRate)} blocks/s (${bareSeconds.toFixed(1)} s; the indexer's requests only); node ceiling ${int(BLOCKS / rawSeconds)} blocks/s (the same without viem)`,
           pass: indexRate >= TARGET_BLOCKS_PER_S,
         },
       ],
       notes: [
         `${int(BLOCKS * TXS_PER_BLOCK)} ETH transfers from anvil's dev accounts to a few hundred addresses, ${shopTransfers} of them to the receiving address (recorded as payments by the indexer); built in ${buildSeconds.toFixed(1)} s (automine off, ${TXS_PER_BLOCK} eth_sendTransaction in one JSON-RPC batch, then evm_mine).`,
-        `The indexer and the baseline both fetch with viem getBlock({ includeTransactions: true }), ${FETCH_CONCURRENCY} blocks at a time over HTTP; the fetch is ${pctOf(bareSeconds, indexSeconds)} of the indexer's time, the rest is linking the blocks by parent hash and writing the payments, the block window and the checkpoint in one transaction. ` +
-          `The node ceiling is the same requests as raw JSON-RPC without viem's parsing: what anvil itself serves here.`,
+        `The indexer and the baseline both request eth_getBlockByNumber with transactions through viem's client, ${FETCH_CONCURRENCY} in flight over HTTP, reading only the fields they need; the indexer fetches up to 256 blocks ahead while it links them by parent hash and writes the payments, the block window and the checkpoint, 200 blocks per transaction. The baseline's time is ${pctOf(bareSeconds, indexSeconds)} of the indexer's. ` +
+          `The node ceiling is the same requests with plain fetch and JSON, no viem: what anvil itself serves here.`,
       ],
     };
   },

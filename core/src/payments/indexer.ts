@@ -1,4 +1,4 @@
-import type { Block, Hash, PublicClient, Transaction } from 'viem';
+import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
@@ -22,21 +22,68 @@ export type IndexResult = {
 
 const CURSOR_ID = 'receiving-address';
 const WINDOW = 128n;
+/** Block requests in flight at once. */
 const FETCH_CONCURRENCY = 16;
+/** Blocks fetched ahead of the one being linked and written. */
+const FETCH_AHEAD = 256;
+/** Blocks per database transaction (payments, block window and checkpoint together). */
+const COMMIT_EVERY = 200;
 
-type FullBlock = Block<bigint, true> & { hash: Hash; number: bigint };
+/** Only what the indexer reads of a block: no formatting of the other fields. */
+type ScannedBlock = {
+  number: bigint;
+  hash: Hash;
+  parentHash: Hash;
+  transactions: { hash: Hash; from: Hex; to: Hex | null; value: Hex }[];
+};
+type RpcBlock = { number: Hex | null; hash: Hash | null; parentHash: Hash; transactions: ScannedBlock['transactions'] };
 
-async function fetchBlocks(chain: PublicClient, numbers: bigint[]): Promise<FullBlock[]> {
-  const out: FullBlock[] = [];
-  for (let i = 0; i < numbers.length; i += FETCH_CONCURRENCY) {
-    const slice = numbers.slice(i, i + FETCH_CONCURRENCY);
-    const blocks = await Promise.all(slice.map((n) => chain.getBlock({ blockNumber: n, includeTransactions: true })));
-    for (const block of blocks) {
-      if (block.hash === null || block.number === null) throw new Error('pending block returned for a mined number');
-      out.push(block as FullBlock);
+async function fetchBlock(chain: PublicClient, n: bigint): Promise<ScannedBlock> {
+  const block = (await chain.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), true] })) as RpcBlock | null;
+  if (!block) throw new Error(`block ${n} is not available from the node`);
+  if (block.hash === null || block.number === null) throw new Error('pending block returned for a mined number');
+  return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions };
+}
+
+/**
+ * Blocks from..to in order, fetched ahead of the reader: up to FETCH_CONCURRENCY
+ * requests in flight and FETCH_AHEAD blocks buffered, so the node keeps serving while
+ * the indexer writes to the database.
+ */
+function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint) {
+  const results = new Map<bigint, Promise<ScannedBlock>>();
+  let next = from; // next block to request
+  let taken = from; // next block the reader takes
+  let inFlight = 0;
+  let stopped = false;
+  const pump = () => {
+    while (!stopped && inFlight < FETCH_CONCURRENCY && next <= to && next - taken < BigInt(FETCH_AHEAD)) {
+      const n = next++;
+      inFlight++;
+      const p = fetchBlock(chain, n).finally(() => {
+        inFlight--;
+        pump();
+      });
+      p.catch(() => {}); // surfaced by take(); never an unhandled rejection
+      results.set(n, p);
     }
-  }
-  return out;
+  };
+  pump();
+  return {
+    async take(): Promise<ScannedBlock> {
+      const n = taken;
+      if (n > to) throw new Error('no more blocks to take');
+      if (!results.has(n)) pump();
+      const p = results.get(n) as Promise<ScannedBlock>;
+      results.delete(n);
+      taken = n + 1n;
+      pump();
+      return p;
+    },
+    stop() {
+      stopped = true;
+    },
+  };
 }
 
 /** Finds the newest stored block the chain still agrees with; rewinds to it. */
@@ -92,29 +139,47 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   const from = cursor.blockNumber + 1n;
   const to = head < from + BigInt((opts.maxBlocks ?? 500) - 1) ? head : from + BigInt((opts.maxBlocks ?? 500) - 1);
   if (to < from) return { from, to: cursor.blockNumber, transfers: [], recheck, reorgDepth };
-  const numbers: bigint[] = [];
-  for (let n = from; n <= to; n++) numbers.push(n);
-  const blocks = await fetchBlocks(chain, numbers);
-
-  // The fetched range must chain onto the checkpoint; if not, the chain moved under us
-  // and the next run rewinds.
+  const fetcher = prefetchBlocks(chain, from, to);
+  const transfers: IndexResult['transfers'] = [];
   let parent = cursor.blockHash;
-  const linked: FullBlock[] = [];
-  for (const block of blocks) {
-    if (block.parentHash !== parent) break;
-    linked.push(block);
-    parent = block.hash;
+  let indexedTo = cursor.blockNumber;
+  try {
+    let n = from;
+    let linkedAll = true;
+    while (n <= to && linkedAll) {
+      // The fetched range must chain onto the checkpoint; where it does not, the chain
+      // moved under us: keep what links, and the next run rewinds.
+      const linked: ScannedBlock[] = [];
+      while (n <= to && linked.length < COMMIT_EVERY) {
+        const block = await fetcher.take();
+        n++;
+        if (block.parentHash !== parent) {
+          linkedAll = false;
+          break;
+        }
+        linked.push(block);
+        parent = block.hash;
+      }
+      if (linked.length === 0) break;
+      transfers.push(...(await commitBlocks(db, linked, receiving)));
+      indexedTo = (linked[linked.length - 1] as ScannedBlock).number;
+    }
+  } finally {
+    fetcher.stop();
   }
-  if (linked.length === 0) return { from, to: cursor.blockNumber, transfers: [], recheck, reorgDepth };
+  return { from, to: indexedTo, transfers, recheck, reorgDepth };
+}
 
-  const found: { tx: Transaction; block: FullBlock }[] = [];
+/** One transaction: the transfers to the shop in `linked`, the block window, the checkpoint. */
+async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): Promise<IndexResult['transfers']> {
+  const found: { tx: ScannedBlock['transactions'][number]; block: ScannedBlock }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
       if (tx.to && tx.to.toLowerCase() === receiving) found.push({ tx, block });
     }
   }
-  const last = linked[linked.length - 1] as FullBlock;
-  const transfers = await db.$transaction(async (tx) => {
+  const last = linked[linked.length - 1] as ScannedBlock;
+  return db.$transaction(async (tx) => {
     const out: IndexResult['transfers'] = [];
     for (const { tx: t, block } of found) {
       const payment = await tx.payment.upsert({
@@ -124,7 +189,7 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
           source: 'INDEXED',
           status: 'PENDING',
           fromAddress: t.from.toLowerCase(),
-          valueWei: t.value.toString(),
+          valueWei: hexToBigInt(t.value).toString(),
           blockNumber: block.number,
           blockHash: block.hash,
         },
@@ -141,7 +206,6 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
     await tx.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: last.number, blockHash: last.hash } });
     return out;
   });
-  return { from, to: last.number, transfers, recheck, reorgDepth };
 }
 
 export async function indexerLag(deps: Pick<IndexerDeps, 'db' | 'chain'>): Promise<bigint | null> {
