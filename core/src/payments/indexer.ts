@@ -180,23 +180,26 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
   }
   const last = linked[linked.length - 1] as ScannedBlock;
   return db.$transaction(async (tx) => {
-    const out: IndexResult['transfers'] = [];
-    for (const { tx: t, block } of found) {
-      const payment = await tx.payment.upsert({
-        where: { txHash: t.hash.toLowerCase() },
-        create: {
+    let out: IndexResult['transfers'] = [];
+    if (found.length > 0) {
+      // A transfer already known (reported by its buyer, or indexed before a rewind) is
+      // left as it is; only the ones still waiting for verification are handed on.
+      const hashes = found.map(({ tx: t }) => t.hash.toLowerCase());
+      await tx.payment.createMany({
+        data: found.map(({ tx: t, block }) => ({
           txHash: t.hash.toLowerCase(),
-          source: 'INDEXED',
-          status: 'PENDING',
+          source: 'INDEXED' as const,
+          status: 'PENDING' as const,
           fromAddress: t.from.toLowerCase(),
           valueWei: hexToBigInt(t.value).toString(),
           blockNumber: block.number,
           blockHash: block.hash,
-        },
-        update: {},
-        select: { id: true, txHash: true, status: true },
+        })),
+        skipDuplicates: true,
       });
-      if (payment.status === 'PENDING') out.push({ paymentId: payment.id, txHash: payment.txHash });
+      const pending = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING' }, select: { id: true, txHash: true } });
+      const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
+      out = hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : []));
     }
     await tx.indexedBlock.createMany({
       data: linked.map((b) => ({ number: b.number, hash: b.hash, parentHash: b.parentHash })),
