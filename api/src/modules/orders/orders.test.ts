@@ -93,6 +93,21 @@ describe('placing orders', () => {
     expect(new Set(tags).size).toBe(3);
   });
 
+  it('orders naming the same packages in opposite orders, all at once, all go through', async () => {
+    const a = await product({ name: 'A', price: '1.00', countInStock: 100 });
+    const b = await product({ name: 'B', price: '2.00', countInStock: 100 });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => kit.createUser()));
+    const results = await Promise.all(
+      buyers.map(async (u, i) => {
+        const items = [{ _id: a.id, qty: 1 }, { _id: b.id, qty: 2 }];
+        return (await kit.as(u)).post('/api/orders').send({ orderedItems: i % 2 ? items.reverse() : items, itemsPrice: 5, totalPrice: 5 });
+      }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: a.id } })).countInStock).toBe(80);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: b.id } })).countInStock).toBe(60);
+  });
+
   it('unpaid orders expire after the payment window and give their stock back, once', async () => {
     const p = await product({ countInStock: 4 });
     const res = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 3 }], itemsPrice: 31.5, totalPrice: 31.5 });

@@ -56,6 +56,9 @@ export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): O
   };
 }
 
+/** Random tags tried per order; with a million tags, all taken only when nearly all are live. */
+const TAG_CANDIDATES = 16;
+
 function isTagCollision(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002' && JSON.stringify(err.meta ?? {}).includes('paymentTag');
 }
@@ -94,19 +97,14 @@ export async function createOrder(
         if (toCents(input.totalPrice) !== totalCents || toCents(input.itemsPrice) !== totalCents) {
           throw conflict(`Prices have changed: the total is now $${total}. Please review your cart.`);
         }
-        for (const { product, qty } of lines) {
-          const n = await tx.$executeRaw`
-            UPDATE "Product" SET "countInStock" = "countInStock" - ${qty}, "updatedAt" = now()
-            WHERE "id" = ${product.id}::uuid AND "deletedAt" IS NULL AND "countInStock" >= ${qty}`;
-          if (n !== 1) {
-            const left = (await tx.product.findUnique({ where: { id: product.id }, select: { countInStock: true } }))?.countInStock ?? 0;
-            throw conflict(`Not enough stock for ${product.name}: ${left} left`);
-          }
-        }
-        const taken = new Set((await tx.order.findMany({ where: { paymentTag: { not: null } }, select: { paymentTag: true } })).map((o) => o.paymentTag));
-        let tag = randomInt(1, MAX_TAG + 1);
-        for (let i = 0; taken.has(tag) && i < 1000; i++) tag = randomInt(1, MAX_TAG + 1);
-        if (taken.has(tag)) throw new HttpError(503, 'Too many open orders right now; please try again shortly');
+        // A free tag: a few random candidates, checked in one read; the partial unique
+        // index settles a race between two orders that drew the same one (retried below).
+        const candidates = Array.from({ length: TAG_CANDIDATES }, () => randomInt(1, MAX_TAG + 1));
+        const taken = new Set(
+          (await tx.order.findMany({ where: { paymentTag: { in: candidates } }, select: { paymentTag: true } })).map((o) => o.paymentTag),
+        );
+        const tag = candidates.find((c) => !taken.has(c));
+        if (tag === undefined) throw new HttpError(503, 'Too many open orders right now; please try again shortly');
         const now = new Date();
         const order = await tx.order.create({
           data: {
@@ -131,6 +129,18 @@ export async function createOrder(
           },
         });
         await createQuote(tx, config, { id: order.id, paymentTag: tag, cents: totalCents }, price, now);
+        // Stock last: the row locks it takes are held only until the commit that follows,
+        // so orders for one popular package queue for as short a time as possible. Rows
+        // are locked in id order, so two orders never wait on each other's rows.
+        for (const { product, qty } of [...lines].sort((x, y) => (x.product.id < y.product.id ? -1 : 1))) {
+          const n = await tx.$executeRaw`
+            UPDATE "Product" SET "countInStock" = "countInStock" - ${qty}, "updatedAt" = now()
+            WHERE "id" = ${product.id}::uuid AND "deletedAt" IS NULL AND "countInStock" >= ${qty}`;
+          if (n !== 1) {
+            const left = (await tx.product.findUnique({ where: { id: product.id }, select: { countInStock: true } }))?.countInStock ?? 0;
+            throw conflict(`Not enough stock for ${product.name}: ${left} left`);
+          }
+        }
         return order.id;
       });
       return orderJson(await db.order.findUniqueOrThrow({ where: { id }, include: orderInclude }));
