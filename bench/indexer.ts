@@ -2,7 +2,8 @@ import { createRuntime, indexBlocks, loadConfig } from '@shop/core';
 import { createChainClient } from '@shop/core/chain/public-client';
 import { createBenchEnv, RECEIVING_ADDRESS } from './lib/env.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
-import { jsonRpc, toHex, type JsonRpc, type RpcCall } from './lib/rpc.ts';
+import { numberToHex as toHex } from 'viem';
+import { jsonRpc, type JsonRpc, type RpcCall } from './lib/rpc.ts';
 import { int } from './lib/stats.ts';
 
 /**
@@ -103,7 +104,7 @@ export const indexerBench: Bench = {
       return transactions;
     };
     const fetchAll = (blocks: bigint[]) =>
-      sliding(blocks, async (n) => (await bareClient.request({ method: 'eth_getBlockByNumber', params: [toHex(n) as `0x${string}`, true] }))!);
+      sliding(blocks, async (n) => (await bareClient.request({ method: 'eth_getBlockByNumber', params: [toHex(n), true] }))!);
     // The node's own ceiling: the same requests without viem (plain fetch and JSON).
     const fetchRaw = (blocks: bigint[]) => sliding(blocks, (n) => rpc.call<{ transactions: unknown[] }>('eth_getBlockByNumber', [toHex(n), true]));
     const timed = async (fetch: (blocks: bigint[]) => Promise<number>) => {

@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { createRuntime, loadConfig } from '@shop/core';
 import { createApp } from '../api/src/app.ts';
-import { ANVIL_ACCOUNTS } from '../scripts/testing/chain.ts';
+import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { forkTs } from './lib/child.ts';
 import { createBenchEnv, RECEIVING_ADDRESS } from './lib/env.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
-import { jsonRpc, toHex } from './lib/rpc.ts';
-import { sleep, waitFor } from './lib/scope.ts';
+import { numberToHex as toHex } from 'viem';
+import { jsonRpc } from './lib/rpc.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createBenchProduct, createBuyer, orderBody } from './lib/shop.ts';
 import { int, median, ms, percentile } from './lib/stats.ts';
 
@@ -78,7 +79,7 @@ export const paymentsBench: Bench = {
     scope.defer('worker process', worker.stop);
     await worker.next('ready', 60_000);
     // The first indexer tick sets the checkpoint: from then on the worker is watching.
-    await waitFor('the first chain-index tick', () => db.chainCursor.findFirst(), 30_000);
+    await waitFor('the first chain-index tick', () => db.chainCursor.findFirst(), 30_000, 50);
 
     const buyer = await createBuyer(db, env.config.jwtSecret);
     const product = await createBenchProduct(db, PAYMENTS * 2);

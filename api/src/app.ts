@@ -9,7 +9,7 @@ import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
-import { rememberMount, requestLog } from './middleware/request-log.ts';
+import { requestLog } from './middleware/request-log.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/payments', adminPaymentRoutes(deps)],
     ['/admin/cashouts', adminCashoutRoutes(deps)],
   ];
-  for (const [mount, router] of modules) api.use(mount, rememberMount, router);
+  for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);
   api.use(notFoundHandler);
   app.use('/api', api);
 

@@ -7,6 +7,7 @@ import { createTestDatabase, ensureTemplateDatabase } from '../../scripts/db/tes
 import { startAnvil, type AnvilInstance } from '../../scripts/lib/anvil.ts';
 import { installPriceFeedMock } from '../../scripts/lib/price-feed-mock.ts';
 import { ensureServices } from '../../scripts/lib/services.ts';
+import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
 
 /**
  * An isolated shop for one benchmark, built the way the tests build theirs: a database
@@ -22,7 +23,7 @@ export type BenchEnv = {
 };
 
 // Anvil's second dev account, the development receiving address.
-export const RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+export const RECEIVING_ADDRESS = ANVIL_ACCOUNTS[1];
 
 export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolean; vars?: Record<string, string> } = {}): Promise<BenchEnv> {
   const services = await ensureServices((msg) => console.log(`[bench] ${msg}`));

@@ -41,5 +41,3 @@ export function jsonRpc(url: string, timeoutMs = 30_000) {
 }
 
 export type JsonRpc = ReturnType<typeof jsonRpc>;
-
-export const toHex = (n: bigint | number) => `0x${n.toString(16)}`;

@@ -1,3 +1,5 @@
+import { withTimeout } from '@shop/core';
+
 /**
  * Resources a benchmark holds (databases, anvils, child processes), released in reverse
  * order on success, on failure, and on Ctrl-C. Every release is bounded in time, so a
@@ -23,7 +25,7 @@ export function createScope(): Scope {
         while (stack.length > 0) {
           const { name, release } = stack.pop() as (typeof stack)[number];
           try {
-            await withTimeout(Promise.resolve().then(release), RELEASE_TIMEOUT_MS, `releasing ${name}`);
+            await withTimeout(Promise.resolve().then(release), RELEASE_TIMEOUT_MS);
           } catch (err) {
             console.error(`[bench] could not release ${name}: ${err instanceof Error ? err.message : String(err)}`);
           }
@@ -48,25 +50,4 @@ export function installSignalCleanup(): void {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-}
-
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns a truthy value; throws naming `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
 }

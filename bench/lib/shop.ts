@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { hashPassword, newReferralCode, Prisma, type Db } from '@shop/core';
-import { SESSION_COOKIE } from '../../api/src/middleware/auth.ts';
+import { SESSION_COOKIE, signSessionToken } from '../../api/src/middleware/auth.ts';
 
 /** A buyer and the session cookie the api would have set at login (as api-test-kit does). */
 export async function createBuyer(db: Db, jwtSecret: string): Promise<{ id: string; cookie: string }> {
@@ -13,12 +12,7 @@ export async function createBuyer(db: Db, jwtSecret: string): Promise<{ id: stri
       referralCode: newReferralCode(),
     },
   });
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(user.id)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(jwtSecret));
+  const token = await signSessionToken(jwtSecret, user.id, '2h');
   return { id: user.id, cookie: `${SESSION_COOKIE}=${token}` };
 }
 

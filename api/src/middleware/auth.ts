@@ -20,13 +20,18 @@ function cookieOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/' };
 }
 
-export async function setSessionCookie(res: Response, config: AppConfig, userId: string): Promise<void> {
-  const token = await new SignJWT({})
+/** The session token for `userId`, valid for `expiresIn` (a jose duration such as '30d'). */
+export function signSessionToken(jwtSecret: string, userId: string, expiresIn: string): Promise<string> {
+  return new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuedAt()
-    .setExpirationTime(`${config.sessionDays}d`)
-    .sign(key(config));
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(jwtSecret));
+}
+
+export async function setSessionCookie(res: Response, config: AppConfig, userId: string): Promise<void> {
+  const token = await signSessionToken(config.jwtSecret, userId, `${config.sessionDays}d`);
   res.cookie(SESSION_COOKIE, token, { ...cookieOptions(config), maxAge: config.sessionDays * 24 * 3600 * 1000 });
 }
 

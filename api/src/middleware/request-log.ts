@@ -69,16 +69,6 @@ export function requestLog(app: Express, logger: Logger, observe?: RequestObserv
   };
 }
 
-/**
- * Keeps the path a router is mounted at (res.locals.mount), which Express takes off
- * req.baseUrl again when an error leaves the router, so the HTTP metrics can label even
- * a refused request by its route pattern.
- */
-export const rememberMount: RequestHandler = (req, res, next) => {
-  res.locals.mount = req.baseUrl;
-  next();
-};
-
 function isQuiet(url: string): boolean {
   const path = url.split('?', 1)[0] ?? url;
   return path === '/api/health' || QUIET_PREFIXES.some((p) => path.startsWith(p));

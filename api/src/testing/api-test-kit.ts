@@ -1,8 +1,7 @@
 import request from 'supertest';
-import { SignJWT } from 'jose';
 import { hashPassword, newReferralCode, Prisma } from '@shop/core';
 import { createApp } from '../app.ts';
-import { SESSION_COOKIE } from '../middleware/auth.ts';
+import { SESSION_COOKIE, signSessionToken } from '../middleware/auth.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 
 export type TestUser = { id: string; email: string; password: string; name: string; isAdmin: boolean; referralCode: string };
@@ -41,12 +40,7 @@ export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0]
   }
 
   async function cookieFor(user: { id: string }): Promise<string> {
-    const token = await new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(user.id)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(env.config.jwtSecret));
+    const token = await signSessionToken(env.config.jwtSecret, user.id, '1h');
     return `${SESSION_COOKIE}=${token}`;
   }
 

@@ -70,13 +70,13 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint) {
   };
   pump();
   return {
-    async take(): Promise<ScannedBlock> {
-      const n = taken;
-      if (n > to) throw new Error('no more blocks to take');
-      if (!results.has(n)) pump();
-      const p = results.get(n) as Promise<ScannedBlock>;
-      results.delete(n);
-      taken = n + 1n;
+    /** The next block in order, or null after `to`. */
+    take(): Promise<ScannedBlock> | null {
+      if (taken > to) return null;
+      // Always requested already: pump keeps `next` ahead of `taken`.
+      const p = results.get(taken) as Promise<ScannedBlock>;
+      results.delete(taken);
+      taken++;
       pump();
       return p;
     },
@@ -144,26 +144,21 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   let parent = cursor.blockHash;
   let indexedTo = cursor.blockNumber;
   try {
-    let n = from;
-    let linkedAll = true;
-    while (n <= to && linkedAll) {
-      // The fetched range must chain onto the checkpoint; where it does not, the chain
-      // moved under us: keep what links, and the next run rewinds.
-      const linked: ScannedBlock[] = [];
-      while (n <= to && linked.length < COMMIT_EVERY) {
-        const block = await fetcher.take();
-        n++;
-        if (block.parentHash !== parent) {
-          linkedAll = false;
-          break;
-        }
-        linked.push(block);
-        parent = block.hash;
+    // The fetched range must chain onto the checkpoint; where it does not, the chain
+    // moved under us: keep what links, and the next run rewinds.
+    let linked: ScannedBlock[] = [];
+    for (let next = fetcher.take(); next; next = fetcher.take()) {
+      const block = await next;
+      if (block.parentHash !== parent) break;
+      linked.push(block);
+      parent = block.hash;
+      indexedTo = block.number;
+      if (linked.length === COMMIT_EVERY) {
+        transfers.push(...(await commitBlocks(db, linked, receiving)));
+        linked = [];
       }
-      if (linked.length === 0) break;
-      transfers.push(...(await commitBlocks(db, linked, receiving)));
-      indexedTo = (linked[linked.length - 1] as ScannedBlock).number;
     }
+    if (linked.length > 0) transfers.push(...(await commitBlocks(db, linked, receiving)));
   } finally {
     fetcher.stop();
   }

@@ -30,7 +30,7 @@ describe('drill: contention', () => {
     const payments = await kit.db.payment.count({ where: { txHash: hash.toLowerCase() } });
     const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
     const rewards = (await kit.referralEntries(referrer.id)).map((e) => e.amount.toFixed(2));
-    reportDrill(expect.getState().currentTestName!, `${statuses.filter((s) => s === 202).length.toLocaleString('en-US')} of 1,000 reports answered 202; ${payments} payment row for the hash; order ${stored.status}, paid ${stored.paidVersion} time(s); referral entries: ${rewards.join(', ')}`);
+    reportDrill(`${statuses.filter((s) => s === 202).length.toLocaleString('en-US')} of 1,000 reports answered 202; ${payments} payment row for the hash; order ${stored.status}, paid ${stored.paidVersion} time(s); referral entries: ${rewards.join(', ')}`);
     expect(payments).toBe(1);
     expect(stored.paidVersion).toBe(1);
     expect(rewards).toEqual(['2.50']);
@@ -48,7 +48,7 @@ describe('drill: contention', () => {
     expect(results.filter((r) => r.status === 409).every((r) => /^Not enough stock for Last ones: \d+ left$/.test(r.body.message))).toBe(true);
     const stock = (await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock;
     const items = await kit.db.orderItem.count({ where: { productId: product.id } });
-    reportDrill(expect.getState().currentTestName!, `${results.filter((r) => r.status === 201).length} orders placed, ${results.filter((r) => r.status === 409).length} refused with 409 'Not enough stock'; stock left ${stock}; ${items} order items`);
+    reportDrill(`${results.filter((r) => r.status === 201).length} orders placed, ${results.filter((r) => r.status === 409).length} refused with 409 'Not enough stock'; stock left ${stock}; ${items} order items`);
     expect(stock).toBe(0);
     expect(items).toBe(7);
   });

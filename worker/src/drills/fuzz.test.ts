@@ -95,6 +95,6 @@ describe('drill: fuzzing every endpoint', () => {
       { numRuns: 1000, seed: Number(process.env.FUZZ_SEED ?? 20261122), endOnFailure: true },
     );
     const answers = [...tally].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
-    reportDrill(expect.getState().currentTestName!, `1,000 generated requests over ${routes().length} routes as guest, user and admin: ${answers}; no 500, every error with a message, the data unchanged after each refusal`);
+    reportDrill(`1,000 generated requests over ${routes().length} routes as guest, user and admin: ${answers}; no 500, every error with a message, the data unchanged after each refusal`);
   });
 });

@@ -48,14 +48,14 @@ describe('drill: Postgres connections cut', () => {
     await waitFor('the api to serve again', async () => (await request(kit.app).get('/api/products')).status === 200, 15_000);
     const recovered = Date.now() - allowed;
     expect((await request(kit.app).get('/api/health')).body.checks.database.ok).toBe(true);
-    reportDrill(expect.getState().currentTestName!, `5 of 5 requests while the database refused connections: 503 'Service temporarily unavailable, please try again'; health 503 naming the database; serving again ${recovered} ms after connections were allowed, same process`);
+    reportDrill(`5 of 5 requests while the database refused connections: 503 'Service temporarily unavailable, please try again'; health 503 naming the database; serving again ${recovered} ms after connections were allowed, same process`);
   });
 
   it('connections killed mid-flight are replaced: at most the requests in flight fail, with 503', async () => {
     await cut();
     const results = await Promise.all(Array.from({ length: 20 }, () => request(kit.app).get('/api/products')));
     for (const r of results) expect([200, 503]).toContain(r.status);
-    reportDrill(expect.getState().currentTestName!, `20 requests right after every connection was killed: ${results.filter((r) => r.status === 200).length} answered 200, ${results.filter((r) => r.status === 503).length} answered 503, none 500`);
+    reportDrill(`20 requests right after every connection was killed: ${results.filter((r) => r.status === 200).length} answered 200, ${results.filter((r) => r.status === 503).length} answered 503, none 500`);
     await waitFor('the pool to heal', async () => (await request(kit.app).get('/api/products')).status === 200, 10_000);
   });
 });

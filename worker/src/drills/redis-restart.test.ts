@@ -73,7 +73,6 @@ describe('drill: Redis restarted while jobs are queued and running', () => {
     const stored = await kit.db.order.findMany({ where: { id: { in: orders.map((o) => o.id) } } });
     const counted = await kit.db.payment.count({ where: { status: 'COUNTED' } });
     reportDrill(
-      expect.getState().currentTestName!,
       `while Redis was down: health ${down.status}, a payment report ${report.status} with a message, orders still placed; health 200 again ${((healthy - restarted) / 1000).toFixed(1)} s after Redis came back (empty); ` +
         `all ${stored.length} orders (2 reported before, 1 during, 2 never) PAID ${((allPaid - restarted) / 1000).toFixed(1)} s after, each paid ${[...new Set(stored.map((o) => o.paidVersion))].join('/')} time(s); ${counted} payments counted`,
     );

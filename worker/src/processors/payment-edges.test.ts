@@ -135,7 +135,7 @@ describe('drill: the worker killed mid-verification', () => {
       expect(stored.paidVersion).toBe(1);
     }
     const rewards = await kit.referralEntries(referrer.id);
-    reportDrill(expect.getState().currentTestName!, `worker SIGKILLed with 3 payments verifying (1 of 3 confirmations), restarted after 3 more blocks: ${orders.length} orders PAID, each once; referral entries ${rewards.map((r) => r.amount.toFixed(2)).join(', ')}`);
+    reportDrill(`worker SIGKILLed with 3 payments verifying (1 of 3 confirmations), restarted after 3 more blocks: ${orders.length} orders PAID, each once; referral entries ${rewards.map((r) => r.amount.toFixed(2)).join(', ')}`);
     expect(rewards.map((r) => r.amount.toFixed(2))).toEqual(['2.50', '2.50', '2.50']);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe('7.50');
   });

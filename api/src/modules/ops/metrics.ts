@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { indexerLag, queueNames, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
@@ -70,6 +70,15 @@ export function createMetrics(deps: AppDeps) {
     },
   });
 
+  /**
+   * Mounted in front of each api router: keeps the path it is mounted at, which Express
+   * takes off req.baseUrl again when an error leaves the router, so even a refused
+   * request is labelled by its route pattern.
+   */
+  const rememberMount: RequestHandler = (req, res, next) => {
+    res.locals.mount = req.baseUrl;
+    next();
+  };
   // One series per method, route pattern and status: a bounded set, looked up by string.
   const seriesByKey = new Map<string, { observe(value: number): void }>();
   /** Called by the request log when a request ends (one listener for both). */
@@ -95,5 +104,5 @@ export function createMetrics(deps: AppDeps) {
     }
     res.type(registry.contentType).send(await registry.metrics());
   });
-  return { observe, router };
+  return { observe, rememberMount, router };
 }

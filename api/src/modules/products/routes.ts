@@ -24,17 +24,15 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
     sendCached(res, cached);
   };
   // A hit is answered at once; a miss waits for the (shared) database read.
-  app.get('/api/products', (_req, res) => {
-    const hit = cache.peek('list');
+  const serve = (res: Response, key: string, load: () => Promise<unknown>) => {
+    const hit = cache.peek(key);
     if (hit !== undefined) return answer(res, hit);
-    return cache.get('list', () => products.listProducts(db)).then((cached) => answer(res, cached));
-  });
-
+    return cache.get(key, load).then((cached) => answer(res, cached));
+  };
+  app.get('/api/products', (_req, res) => serve(res, 'list', () => products.listProducts(db)));
   app.get('/api/products/:id', (req, res) => {
     const id = parseId(req.params.id, 'Product');
-    const hit = cache.peek(id);
-    if (hit !== undefined) return answer(res, hit);
-    return cache.get(id, () => products.findProduct(db, id)).then((cached) => answer(res, cached));
+    return serve(res, id, () => products.findProduct(db, id));
   });
 }
 

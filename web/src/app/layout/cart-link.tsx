@@ -3,7 +3,7 @@ import { ShoppingCart } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useCartCount } from '@/features/cart/cart-store';
-import { navButton } from './nav-button';
+import { navButton } from './nav-items';
 
 export function CartLink() {
   const count = useCartCount();

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { ChevronDown, LogOut, User } from 'lucide-react';
+import { LogOut } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -9,7 +9,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { useLogout } from '@/features/auth/api/logout';
 import type { UserInfo } from '@/features/auth/auth-store';
-import { navButton } from './nav-button';
+import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
 // never sees it, so the header loads this module only for a signed-in user.
@@ -21,9 +21,7 @@ export function UserMenu({ user }: { user: UserInfo }) {
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className={navButton}>
-          <User aria-hidden="true" />
-          <span className="max-w-48 truncate">{user.name}</span>
-          <ChevronDown aria-hidden="true" />
+          <UserMenuLabel name={user.name} />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
@@ -52,8 +50,7 @@ export function AdminMenu() {
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className={navButton}>
-          Admin
-          <ChevronDown aria-hidden="true" />
+          <AdminMenuLabel />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

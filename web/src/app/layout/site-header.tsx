@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { ChevronDown, Gem, LogIn, Menu, User, X } from 'lucide-react';
+import { Gem, LogIn, Menu, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useUserInfo } from '@/features/auth/auth-store';
 import { cn } from '@/lib/utils';
 import { CartLink } from './cart-link';
-import { navButton } from './nav-button';
+import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // Loaded only for signed-in users (see nav-menus.tsx); until then a look-alike that
 // cannot be opened holds the place, so the header does not move.
@@ -52,9 +52,7 @@ export function SiteHeader() {
             <Suspense
               fallback={
                 <Button variant="ghost" className={navButton} disabled>
-                  <User aria-hidden="true" />
-                  <span className="max-w-48 truncate">{user.name}</span>
-                  <ChevronDown aria-hidden="true" />
+                  <UserMenuLabel name={user.name} />
                 </Button>
               }
             >
@@ -72,8 +70,7 @@ export function SiteHeader() {
             <Suspense
               fallback={
                 <Button variant="ghost" className={navButton} disabled>
-                  Admin
-                  <ChevronDown aria-hidden="true" />
+                  <AdminMenuLabel />
                 </Button>
               }
             >

@@ -1,0 +1,27 @@
+import { ChevronDown, User } from 'lucide-react';
+
+/** The header's links and menu triggers: full width in the small-screen menu. */
+export const navButton = 'w-full justify-start md:w-auto md:justify-center';
+
+/**
+ * What the user and admin menu triggers show. Shared by the menus (loaded on demand)
+ * and the disabled look-alikes that hold their place while they load.
+ */
+export function UserMenuLabel({ name }: { name: string }) {
+  return (
+    <>
+      <User aria-hidden="true" />
+      <span className="max-w-48 truncate">{name}</span>
+      <ChevronDown aria-hidden="true" />
+    </>
+  );
+}
+
+export function AdminMenuLabel() {
+  return (
+    <>
+      Admin
+      <ChevronDown aria-hidden="true" />
+    </>
+  );
+}
