@@ -27,7 +27,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   const metrics = createMetrics(deps);
-  app.use(requestLog(app, deps.logger, metrics.observe));
+  app.use(requestLog(deps.logger), metrics.track);
   // The public catalogue needs no body, cookie or session: it answers before those run.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
   catalogueRoutes(app, deps, catalogue);

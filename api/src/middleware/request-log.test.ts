@@ -10,7 +10,7 @@ function appLogging(level: string) {
   const lines: Line[] = [];
   const logger = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
   const app = express();
-  app.use(requestLog(app, logger));
+  app.use(requestLog(logger));
   app.get('/api/products', (_req, res) => void res.json([]));
   app.get('/api/orders/mine', (_req, res) => void res.json([]));
   app.get('/api/missing', (_req, res) => void res.status(404).json({ message: 'Not found' }));
@@ -18,10 +18,18 @@ function appLogging(level: string) {
     req.log.error({ detail: 'the cause' }, 'something broke');
     res.status(500).json({ message: 'Internal server error' });
   });
+  // Mounted the way the queue dashboard is: a separate Express app inside a router,
+  // which swaps the request's prototype for its own.
+  const sub = express();
+  sub.get('/api/queues', (_req, res) => void res.json({ queues: [] }));
+  const router = express.Router();
+  router.use(sub);
+  app.use('/admin/queues', router);
   return { app, lines };
 }
 
 const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 };
+const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe('request log', () => {
   it('logs each request once when it ends, at a level from its status, with the request id', async () => {
@@ -29,28 +37,39 @@ describe('request log', () => {
     await request(app).get('/api/orders/mine?x=1').set('x-request-id', 'abc-123');
     await request(app).get('/api/missing');
     await request(app).get('/api/boom');
+    await settle();
 
-    const completed = lines.filter((l) => l.msg === 'request completed');
-    expect(completed.map((l) => [l.level, l.req?.url, l.res?.statusCode])).toEqual([
+    const ended = lines.filter((l) => l.res);
+    expect(ended.map((l) => [l.level, l.req?.url, l.res?.statusCode])).toEqual([
       [LEVEL.info, '/api/orders/mine?x=1', 200],
       [LEVEL.warn, '/api/missing', 404],
       [LEVEL.error, '/api/boom', 500],
     ]);
-    expect(completed[0]?.reqId).toBe('abc-123');
-    expect(typeof completed[0]?.responseTime).toBe('number');
+    expect(ended[0]?.reqId).toBe('abc-123');
+    expect(typeof ended[0]?.responseTime).toBe('number');
     // What a handler logs carries the same generated id as the request's own line.
     const broke = lines.find((l) => l.msg === 'something broke');
     expect(broke?.reqId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(broke?.reqId).toBe(completed[2]?.reqId);
+    expect(broke?.reqId).toBe(ended[2]?.reqId);
+  });
+
+  it('logs a request answered by a mounted sub-app, without throwing from its listener', async () => {
+    const { app, lines } = appLogging('info');
+    const res = await request(app).get('/admin/queues/api/queues');
+    expect(res.status).toBe(200);
+    await settle();
+    expect(lines.map((l) => [l.msg, l.req?.url, l.res?.statusCode])).toEqual([['request completed', '/admin/queues/api/queues', 200]]);
   });
 
   it('logs successful catalogue reads at debug only, and cuts long request ids', async () => {
     const quiet = appLogging('info');
     await request(quiet.app).get('/api/products');
+    await settle();
     expect(quiet.lines).toEqual([]);
 
     const verbose = appLogging('debug');
     await request(verbose.app).get('/api/products').set('x-request-id', 'r'.repeat(500));
+    await settle();
     expect(verbose.lines).toHaveLength(1);
     expect(verbose.lines[0]).toMatchObject({ level: LEVEL.debug, msg: 'request completed', reqId: 'r'.repeat(100) });
   });

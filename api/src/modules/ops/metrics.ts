@@ -2,7 +2,6 @@ import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { indexerLag, queueNames, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
-import type { RequestObserver } from '../../middleware/request-log.ts';
 
 /**
  * Prometheus metrics. HTTP latency is measured in this process; everything else is read
@@ -81,18 +80,30 @@ export function createMetrics(deps: AppDeps) {
   };
   // One series per method, route pattern and status: a bounded set, looked up by string.
   const seriesByKey = new Map<string, { observe(value: number): void }>();
-  /** Called by the request log when a request ends (one listener for both). */
-  const observe: RequestObserver = (req, res, seconds) => {
-    // The matched route pattern, not the raw path, keeps the label set small.
-    const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
-    const route = req.route?.path ? `${mount}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
-    const key = `${req.method} ${route} ${res.statusCode}`;
-    let series = seriesByKey.get(key);
-    if (!series) {
-      series = httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
-      seriesByKey.set(key, series);
-    }
-    series.observe(seconds);
+  /**
+   * Times each request and observes it when the response is finished (while the matched
+   * route is still on req). A failure here is logged, never thrown: it runs in an event
+   * listener, where a throw would take the process down.
+   */
+  const track: RequestHandler = (req, res, next) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      try {
+        // The matched route pattern, not the raw path, keeps the label set small.
+        const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
+        const route = req.route?.path ? `${mount}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+        const key = `${req.method} ${route} ${res.statusCode}`;
+        let series = seriesByKey.get(key);
+        if (!series) {
+          series = httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
+          seriesByKey.set(key, series);
+        }
+        series.observe((performance.now() - started) / 1000);
+      } catch (err) {
+        deps.logger.warn({ err }, 'could not record request metrics');
+      }
+    });
+    next();
   };
 
   const router = Router();
@@ -104,5 +115,5 @@ export function createMetrics(deps: AppDeps) {
     }
     res.type(registry.contentType).send(await registry.metrics());
   });
-  return { observe, rememberMount, router };
+  return { track, rememberMount, router };
 }
