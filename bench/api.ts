@@ -101,7 +101,7 @@ export const apiBench: Bench = {
     };
 
     // Orders: a signed-in buyer, a package that never runs out, the cart's request body.
-    const buyer = await createBuyer(db, env.config.jwtSecret);
+    const buyer = await createBuyer(db, env.config);
     const product = await createBenchProduct(db, 1_000_000_000);
     const body = orderBody(product.id, product.price);
     const headers = { 'content-type': 'application/json', cookie: buyer.cookie };

@@ -81,7 +81,7 @@ export const paymentsBench: Bench = {
     // The first indexer tick sets the checkpoint: from then on the worker is watching.
     await waitFor('the first chain-index tick', () => db.chainCursor.findFirst(), 30_000, 50);
 
-    const buyer = await createBuyer(db, env.config.jwtSecret);
+    const buyer = await createBuyer(db, env.config);
     const product = await createBenchProduct(db, PAYMENTS * 2);
     const headers = { 'content-type': 'application/json', cookie: buyer.cookie };
     const payments: Payment[] = [];

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, newReferralCode, Prisma, type Db } from '@shop/core';
-import { SESSION_COOKIE, signSessionToken } from '../../api/src/middleware/auth.ts';
+import { hashPassword, newReferralCode, Prisma, type AppConfig, type Db } from '@shop/core';
+import { openSession } from '../../api/src/middleware/auth.ts';
 
 /** A buyer and the session cookie the api would have set at login (as api-test-kit does). */
-export async function createBuyer(db: Db, jwtSecret: string): Promise<{ id: string; cookie: string }> {
+export async function createBuyer(db: Db, config: AppConfig): Promise<{ id: string; cookie: string }> {
   const user = await db.user.create({
     data: {
       name: 'Bench Buyer',
@@ -12,8 +12,7 @@ export async function createBuyer(db: Db, jwtSecret: string): Promise<{ id: stri
       referralCode: newReferralCode(),
     },
   });
-  const token = await signSessionToken(jwtSecret, user.id, '2h');
-  return { id: user.id, cookie: `${SESSION_COOKIE}=${token}` };
+  return { id: user.id, cookie: (await openSession({ config, db }, user.id)).cookie };
 }
 
 /** A $25 package with as much stock as the benchmark needs. */

@@ -11,3 +11,4 @@ export * from './payments/index.ts';
 export * from './mail.ts';
 export * from './balances.ts';
 export * from './daily-credit.ts';
+export * from './sessions.ts';

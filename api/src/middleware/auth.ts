@@ -1,6 +1,6 @@
-import type { CookieOptions, RequestHandler, Response } from 'express';
+import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { SignJWT, jwtVerify } from 'jose';
-import type { AppConfig } from '@shop/core';
+import { createSession, findSessionUser, revokeSession, type AppConfig, type Db } from '@shop/core';
 import type { AppDeps } from '../deps.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 
@@ -11,6 +11,8 @@ export type SessionUser = { id: string; name: string; email: string; isAdmin: bo
 declare module 'express-serve-static-core' {
   interface Request {
     user?: SessionUser;
+    /** The server-side session this request is signed in with. */
+    sessionId?: string;
   }
 }
 
@@ -20,48 +22,72 @@ function cookieOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/' };
 }
 
-/** The session token for `userId`, valid for `expiresIn` (a jose duration such as '30d'). */
-export function signSessionToken(jwtSecret: string, userId: string, expiresIn: string): Promise<string> {
-  return new SignJWT({})
+/** The token of session `sessionId` of `userId`, valid until `expiresAt`. */
+export function signSessionToken(jwtSecret: string, userId: string, sessionId: string, expiresAt: Date): Promise<string> {
+  return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuedAt()
-    .setExpirationTime(expiresIn)
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
     .sign(new TextEncoder().encode(jwtSecret));
 }
 
-export async function setSessionCookie(res: Response, config: AppConfig, userId: string): Promise<void> {
-  const token = await signSessionToken(config.jwtSecret, userId, `${config.sessionDays}d`);
-  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(config), maxAge: config.sessionDays * 24 * 3600 * 1000 });
+type SessionDeps = { config: AppConfig; db: Db };
+
+/** A new server-side session for `userId` and its signed token. */
+export async function openSession({ config, db }: SessionDeps, userId: string): Promise<{ token: string; expiresAt: Date; cookie: string }> {
+  const session = await createSession(db, userId, config.sessionDays);
+  const token = await signSessionToken(config.jwtSecret, userId, session.id, session.expiresAt);
+  return { token, expiresAt: session.expiresAt, cookie: `${SESSION_COOKIE}=${token}` };
+}
+
+/** Opens a server-side session for `userId` and sets its cookie. */
+export async function startSession(res: Response, deps: SessionDeps, userId: string): Promise<void> {
+  const { token, expiresAt } = await openSession(deps, userId);
+  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(deps.config), expires: expiresAt });
+}
+
+/** Ends this request's session on the server and clears its cookie. */
+export async function endSession(req: Request, res: Response, { config, db }: SessionDeps): Promise<void> {
+  if (req.sessionId) await revokeSession(db, req.sessionId);
+  clearSessionCookie(res, config);
 }
 
 export function clearSessionCookie(res: Response, config: AppConfig): void {
   res.clearCookie(SESSION_COOKIE, cookieOptions(config));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Reads the session cookie and loads the user from the database on every request, so
- * admin rights (and deletion) take effect at once, whatever the token says.
+ * Reads the session cookie and loads its session and user from the database on every
+ * request (one query), so logging out, revoked sessions, admin rights and deletion take
+ * effect at once, whatever the token says.
  */
 export function loadSession({ config, db }: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
     if (typeof token !== 'string' || token.length > 2000) return next();
-    let userId: string | undefined;
+    let userId: unknown;
+    let sessionId: unknown;
     try {
       const { payload } = await jwtVerify(token, key(config), { algorithms: ['HS256'] });
-      userId = typeof payload.sub === 'string' ? payload.sub : undefined;
+      userId = payload.sub;
+      sessionId = payload.sid;
     } catch {
       clearSessionCookie(res, config);
       return next();
     }
-    if (!userId || !/^[0-9a-f-]{36}$/i.test(userId)) return next();
-    const user = await db.user.findFirst({
-      where: { id: userId, deletedAt: null },
-      select: { id: true, name: true, email: true, isAdmin: true },
-    });
-    if (user) req.user = user;
-    else clearSessionCookie(res, config);
+    const user =
+      typeof userId === 'string' && typeof sessionId === 'string' && UUID.test(userId) && UUID.test(sessionId)
+        ? await findSessionUser(db, sessionId, userId)
+        : null;
+    if (user) {
+      req.user = user;
+      req.sessionId = sessionId as string;
+    } else {
+      clearSessionCookie(res, config);
+    }
     next();
   };
 }

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { hashPassword, newReferralCode, Prisma } from '@shop/core';
 import { createApp } from '../app.ts';
-import { SESSION_COOKIE, signSessionToken } from '../middleware/auth.ts';
+import { openSession } from '../middleware/auth.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 
 export type TestUser = { id: string; email: string; password: string; name: string; isAdmin: boolean; referralCode: string };
@@ -40,8 +40,7 @@ export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0]
   }
 
   async function cookieFor(user: { id: string }): Promise<string> {
-    const token = await signSessionToken(env.config.jwtSecret, user.id, '1h');
-    return `${SESSION_COOKIE}=${token}`;
+    return (await openSession(env.runtime, user.id)).cookie;
   }
 
   /** A supertest request, as a guest (no user) or signed in as `user`. */

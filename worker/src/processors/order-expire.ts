@@ -1,9 +1,13 @@
-import { expireOrders } from '@shop/core';
+import { expireOrders, pruneSessions } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
-/** Expires unpaid orders past their payment window (releasing stock) and frees old tags. */
+/**
+ * Expires unpaid orders past their payment window (releasing stock), frees old tags,
+ * and forgets sessions that ended more than a day ago.
+ */
 export const orderExpire: Processor<'order-expire'> = async (_job, { runtime, logger }) => {
   const result = await expireOrders(runtime.db, runtime.config);
-  if (result.expired || result.tagsReleased) logger.info({ msg: 'orders expired', ...result });
-  return result;
+  const sessionsPruned = await pruneSessions(runtime.db);
+  if (result.expired || result.tagsReleased || sessionsPruned) logger.info({ msg: 'orders expired', ...result, sessions_pruned: sessionsPruned });
+  return { ...result, sessionsPruned };
 };

@@ -3,7 +3,7 @@ import { BalanceRuleError, enqueue, exchangeBalance, getEthUsd, requestCashout, 
 import { adminUpdateUserBody, cashoutBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
 import { badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
-import { clearSessionCookie, requireAdmin, requireUser, setSessionCookie } from '../../middleware/auth.ts';
+import { endSession, requireAdmin, requireUser, startSession } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as users from './service.ts';
@@ -26,19 +26,19 @@ export function userRoutes(deps: AppDeps): Router {
   router.post('/', authLimit('register'), async (req, res) => {
     const input = parseBody(registerBody, req.body);
     const user = await users.register(db, input);
-    await setSessionCookie(res, config, user._id);
+    await startSession(res, deps, user._id);
     res.status(201).json(user);
   });
 
   router.post('/login', authLimit('login'), async (req, res) => {
     const input = parseBody(loginBody, req.body);
     const user = await users.login(db, input);
-    await setSessionCookie(res, config, user._id);
+    await startSession(res, deps, user._id);
     res.json(user);
   });
 
-  router.post('/logout', (_req, res) => {
-    clearSessionCookie(res, config);
+  router.post('/logout', async (req, res) => {
+    await endSession(req, res, deps);
     res.json({ message: 'Logged out' });
   });
 
@@ -48,7 +48,7 @@ export function userRoutes(deps: AppDeps): Router {
 
   router.put('/profile', requireUser, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
-    res.json(await users.updateProfile(db, req.user!.id, input));
+    res.json(await users.updateProfile(db, { userId: req.user!.id, sessionId: req.sessionId }, input));
   });
 
   router.post('/exchange', requireUser, async (req, res) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  dummyPasswordHash, hashPassword, newReferralCode, postEntries, Prisma, verifyPassword,
+  dummyPasswordHash, hashPassword, newReferralCode, postEntries, Prisma, revokeUserSessions, verifyPassword,
   type Db, type LedgerEntryInput,
 } from '@shop/core';
 import type { AdminUserListItem, UserJson } from '@shop/core/contract';
@@ -81,9 +81,14 @@ export async function login(db: Db, input: { email: string; password: string }):
   return toUserJson(db, user);
 }
 
+/**
+ * A user edits their own profile. A new password or e-mail ends every other session of
+ * the user (a stolen session must not outlive the change meant to lock it out); the
+ * session making the change stays signed in.
+ */
 export async function updateProfile(
   db: Db,
-  userId: string,
+  actor: { userId: string; sessionId?: string },
   input: { name?: string; email?: string; password?: string },
 ): Promise<UserJson> {
   const data: Prisma.UserUpdateInput = {};
@@ -91,7 +96,14 @@ export async function updateProfile(
   if (input.email !== undefined) data.email = input.email;
   if (input.password) data.passwordHash = await hashPassword(input.password);
   try {
-    const user = await db.user.update({ where: { id: userId }, data, select: userSelect });
+    const user = await db.$transaction(async (tx) => {
+      const before = await tx.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } });
+      const updated = await tx.user.update({ where: { id: actor.userId }, data, select: userSelect });
+      if (input.password || updated.email !== before.email) {
+        await revokeUserSessions(tx, actor.userId, { except: actor.sessionId });
+      }
+      return updated;
+    });
     return toUserJson(db, user);
   } catch (err) {
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
@@ -128,8 +140,8 @@ export async function adminUpdateUser(
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
     await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ id: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
-        SELECT "id", "isAdmin", "activeBalance", "passiveBalance" FROM "User"
+      const rows = await tx.$queryRaw<{ id: string; email: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
+        SELECT "id", "email", "isAdmin", "activeBalance", "passiveBalance" FROM "User"
         WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
       const target = rows[0];
       if (!target) throw notFound('User not found');
@@ -155,6 +167,11 @@ export async function adminUpdateUser(
         where: { id: target.id },
         data: { name: input.name, email: input.email, isAdmin: input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
       });
+      // A new password or e-mail signs the user out everywhere. (Admin rights are read
+      // from the database on every request; no API call takes them from another admin.)
+      if (passwordHash || input.email !== target.email) {
+        await revokeUserSessions(tx, target.id);
+      }
     });
   } catch (err) {
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
@@ -171,9 +188,12 @@ export async function adminDeleteUser(db: Db, targetId: string): Promise<void> {
   const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true } });
   if (!target) throw notFound('User not found');
   if (target.isAdmin) throw badRequest('Cannot delete an admin user');
-  const updated = await db.user.updateMany({
-    where: { id: targetId, deletedAt: null, isAdmin: false },
-    data: { deletedAt: new Date(), email: `deleted-${targetId}@deleted.invalid`, passwordHash: '!' },
+  await db.$transaction(async (tx) => {
+    const updated = await tx.user.updateMany({
+      where: { id: targetId, deletedAt: null, isAdmin: false },
+      data: { deletedAt: new Date(), email: `deleted-${targetId}@deleted.invalid`, passwordHash: '!' },
+    });
+    if (updated.count !== 1) throw notFound('User not found');
+    await revokeUserSessions(tx, targetId);
   });
-  if (updated.count !== 1) throw notFound('User not found');
 }

@@ -94,6 +94,19 @@ describe('login and logout', () => {
     expect(cookieOf(res)).toMatch(/jwt=;/);
   });
 
+  it('logout ends that session on the server: a copy of its token stops working, other sessions go on', async () => {
+    const signIn = async () =>
+      cookieOf(await request(kit.app).post('/api/users/login').send({ email: bob.email, password: bob.password }))!.split(';')[0]!;
+    const laptop = await signIn();
+    const phone = await signIn();
+    const copied = laptop;
+    expect((await request(kit.app).post('/api/users/logout').set('Cookie', laptop)).status).toBe(200);
+    const reused = await request(kit.app).get('/api/users/profile').set('Cookie', copied);
+    expect(reused.status).toBe(401);
+    expect(cookieOf(reused)).toMatch(/jwt=;/);
+    expect((await request(kit.app).get('/api/users/profile').set('Cookie', phone)).status).toBe(200);
+  });
+
   it('a forged or garbage session is treated as signed out', async () => {
     for (const cookie of ['jwt=garbage', 'jwt=eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', `jwt=${'a'.repeat(5000)}`]) {
       const res = await request(kit.app).get('/api/users/profile').set('Cookie', cookie);
@@ -129,6 +142,26 @@ describe('profile', () => {
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: alice.id } })).name).toBe('Alice');
     expect((await request(kit.app).post('/api/users/login').send({ email: 'caroline@example.com', password: 'brand-new-pass' })).status).toBe(200);
     expect((await request(kit.app).post('/api/users/login').send({ email: 'caroline@example.com', password: carol.password })).status).toBe(401);
+  });
+
+  it('a new password or e-mail ends every other session of the user; the session that changed it stays', async () => {
+    const erin = await kit.createUser({ name: 'Erin' });
+    const signIn = async (password: string, email = erin.email) =>
+      cookieOf(await request(kit.app).post('/api/users/login').send({ email, password }))!.split(';')[0]!;
+    const profile = (cookie: string) => request(kit.app).get('/api/users/profile').set('Cookie', cookie);
+
+    const [desk, stolen] = [await signIn(erin.password), await signIn(erin.password)];
+    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ name: 'Erin B' })).status).toBe(200);
+    expect((await profile(stolen)).status).toBe(200); // a name change ends nothing
+
+    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ password: 'another-pass-1' })).status).toBe(200);
+    expect((await profile(stolen)).status).toBe(401);
+    expect((await profile(desk)).status).toBe(200);
+
+    const again = await signIn('another-pass-1');
+    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ email: 'erin.new@example.com' })).status).toBe(200);
+    expect((await profile(again)).status).toBe(401);
+    expect((await profile(desk)).status).toBe(200);
   });
 
   it('an empty password leaves it unchanged; a taken e-mail is a 409', async () => {
@@ -211,6 +244,20 @@ describe('admin user management', () => {
     expect((await asGina.get('/api/users')).status).toBe(200);
     await kit.db.user.update({ where: { id: gina.id }, data: { isAdmin: false } });
     expect((await asGina.get('/api/users')).status).toBe(403);
+  });
+
+  it('an admin setting a new password or e-mail signs the user out everywhere', async () => {
+    const ivy = await kit.createUser({ name: 'Ivy' });
+    const asIvy = await kit.as(ivy);
+    const edit = (over: object) =>
+      kit.as(admin).then((a) => a.put(`/api/users/${ivy.id}`).send({ name: 'Ivy', email: ivy.email, isAdmin: false, activeBalance: 0, passiveBalance: 0, ...over }));
+    expect((await edit({ name: 'Ivy R' })).status).toBe(200);
+    expect((await asIvy.get('/api/users/profile')).status).toBe(200);
+    expect((await edit({ password: 'set-by-admin-1' })).status).toBe(200);
+    expect((await asIvy.get('/api/users/profile')).status).toBe(401);
+    const asIvyAgain = await kit.as(ivy);
+    expect((await edit({ email: 'ivy.r@example.com' })).status).toBe(200);
+    expect((await asIvyAgain.get('/api/users/profile')).status).toBe(401);
   });
 
   it('deleting a user keeps their records, frees the e-mail and ends their session', async () => {

@@ -1,0 +1,45 @@
+import type { Db, Prisma } from './db.ts';
+
+/**
+ * Server-side sessions. The cookie's token names a Session row; a request is signed in
+ * only while that row is neither revoked nor expired and its user not deleted, so ending
+ * a session on the server ends it everywhere the token was copied to.
+ */
+type Client = Db | Prisma.TransactionClient;
+
+export const sessionUserSelect = { id: true, name: true, email: true, isAdmin: true } as const;
+export type SessionUserRow = { id: string; name: string; email: string; isAdmin: boolean };
+
+export async function createSession(db: Client, userId: string, days: number, now = new Date()): Promise<{ id: string; expiresAt: Date }> {
+  const expiresAt = new Date(now.getTime() + days * 24 * 3600_000);
+  return db.session.create({ data: { userId, expiresAt, createdAt: now }, select: { id: true, expiresAt: true } });
+}
+
+/** The user of a live session (one query), or null. */
+export async function findSessionUser(db: Client, sessionId: string, userId: string, now = new Date()): Promise<SessionUserRow | null> {
+  const session = await db.session.findFirst({
+    where: { id: sessionId, userId, revokedAt: null, expiresAt: { gt: now }, user: { deletedAt: null } },
+    select: { user: { select: sessionUserSelect } },
+  });
+  return session?.user ?? null;
+}
+
+export async function revokeSession(db: Client, sessionId: string, now = new Date()): Promise<void> {
+  await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+/** Ends every live session of the user, but `except` (the one making the change). */
+export async function revokeUserSessions(db: Client, userId: string, opts: { except?: string; now?: Date } = {}): Promise<number> {
+  const ended = await db.session.updateMany({
+    where: { userId, revokedAt: null, ...(opts.except ? { id: { not: opts.except } } : {}) },
+    data: { revokedAt: opts.now ?? new Date() },
+  });
+  return ended.count;
+}
+
+/** Forgets sessions that ended more than a day ago. */
+export async function pruneSessions(db: Client, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - 24 * 3600_000);
+  const pruned = await db.session.deleteMany({ where: { OR: [{ expiresAt: { lt: cutoff } }, { revokedAt: { lt: cutoff } }] } });
+  return pruned.count;
+}
