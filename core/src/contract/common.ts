@@ -26,7 +26,7 @@ export const emailField = z
   .email('must be a valid e-mail address')
   .transform((v) => v.toLowerCase());
 
-export const passwordField = z.string().min(6, 'must be at least 6 characters').max(200, 'is too long');
+export const passwordField = z.string().min(8, 'must be at least 8 characters').max(200, 'is too long');
 export const nameField = z.string().trim().min(1, 'is required').max(100, 'is too long (100 characters at most)');
 
 export const ethAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an Ethereum address (0x followed by 40 hex characters)');

@@ -56,6 +56,7 @@ describe('registration', () => {
       [{ email: alice.email.toUpperCase(), password: 'hunter22', name: 'X' }, 409, /already exists/],
       [{ email: 'not-an-email', password: 'hunter22', name: 'X' }, 400, /email/],
       [{ email: 'x2@example.com', password: '123', name: 'X' }, 400, /password/],
+      [{ email: 'x5@example.com', password: 'seven77', name: 'X' }, 400, /password must be at least 8 characters/],
       [{ email: 'x3@example.com', password: 'hunter22', name: 'x'.repeat(5000) }, 400, /name/],
       [{ email: 'x4@example.com', password: 'hunter22' }, 400, /name/],
       [{ email: 42, password: ['a'], name: {} }, 400, /email/],
