@@ -1,8 +1,10 @@
 import { createDb, getConfig, hashPassword, newReferralCode, Prisma, type Db } from '@shop/core';
 
 /**
- * Idempotent demo data: the package catalogue (matched by name, so a rerun updates
- * rather than duplicates) and the admin from SEED_ADMIN_EMAIL / SEED_ADMIN_PASSWORD.
+ * Idempotent demo data: the package catalogue (matched by name, so a rerun adds only
+ * what is missing) and the admin from SEED_ADMIN_EMAIL / SEED_ADMIN_PASSWORD. The admin
+ * is created only when the e-mail is free: an existing account is never promoted or
+ * changed (whoever registered that address would otherwise become an admin).
  */
 export const demoProducts = [
   { name: 'Starter Package', image: '/images/starter.svg', price: '25.00', dailyCredit: '0.50', countInStock: 100, durationDays: 30, rating: '4.0', numReviews: 12, description: 'A first step: a small package that credits a little every day for a month.' },
@@ -13,7 +15,14 @@ export const demoProducts = [
   { name: 'Sampler Package', image: '/images/sampler.svg', price: '9.90', dailyCredit: '0.15', countInStock: 0, durationDays: 14, rating: '2.5', numReviews: 2, description: 'A two-week taste of the shop. Sold out for now; more soon.' },
 ];
 
-export async function seed(db: Db, admin: { email: string; password: string }): Promise<{ products: number; adminEmail: string }> {
+export type SeedResult = {
+  products: number;
+  adminEmail: string;
+  /** created: a new admin; exists: the admin was there already; taken: a non-admin account holds the e-mail. */
+  admin: 'created' | 'exists' | 'taken';
+};
+
+export async function seed(db: Db, admin: { email: string; password: string }): Promise<SeedResult> {
   for (const p of demoProducts) {
     const data = {
       ...p,
@@ -25,15 +34,32 @@ export async function seed(db: Db, admin: { email: string; password: string }): 
     if (!existing) await db.product.create({ data });
   }
   const email = admin.email.toLowerCase();
-  const existingAdmin = await db.user.findUnique({ where: { email } });
-  if (!existingAdmin) {
-    await db.user.create({
-      data: { name: 'Admin', email, passwordHash: await hashPassword(admin.password), isAdmin: true, referralCode: newReferralCode() },
-    });
-  } else if (!existingAdmin.isAdmin) {
-    await db.user.update({ where: { id: existingAdmin.id }, data: { isAdmin: true } });
+  const existing = await db.user.findUnique({ where: { email }, select: { isAdmin: true } });
+  let outcome: SeedResult['admin'] = existing ? (existing.isAdmin ? 'exists' : 'taken') : 'created';
+  if (!existing) {
+    try {
+      await db.user.create({
+        data: { name: 'Admin', email, passwordHash: await hashPassword(admin.password), isAdmin: true, referralCode: newReferralCode() },
+      });
+    } catch (err) {
+      // Registered between the check and the insert: that account stays as it is.
+      if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
+      outcome = 'taken';
+    }
   }
-  return { products: await db.product.count({ where: { deletedAt: null } }), adminEmail: email };
+  return { products: await db.product.count({ where: { deletedAt: null } }), adminEmail: email, admin: outcome };
+}
+
+/** What the seed did about the admin, in words for the console. */
+export function describeSeedAdmin(result: SeedResult): string {
+  switch (result.admin) {
+    case 'created':
+      return `admin ${result.adminEmail} created`;
+    case 'exists':
+      return `admin ${result.adminEmail} exists already; left as it is`;
+    case 'taken':
+      return `no admin created: ${result.adminEmail} belongs to an existing account that is not an admin, and the seed never changes an existing account (set SEED_ADMIN_EMAIL to a free address)`;
+  }
 }
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
@@ -45,6 +71,6 @@ if (isMain) {
   }
   const db = createDb({ url: config.databaseUrl });
   const result = await seed(db, { email: config.seedAdminEmail, password: config.seedAdminPassword });
-  console.log(`seeded ${result.products} packages; admin ${result.adminEmail}`);
+  console.log(`seeded ${result.products} packages; ${describeSeedAdmin(result)}`);
   await db.$disconnect();
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createDb, loadConfig, newReferralCode, hashPassword } from '@shop/core';
-import { seed } from '../prisma/seed.ts';
+import { describeSeedAdmin, seed } from '../prisma/seed.ts';
 import { migrate } from './db/migrate.ts';
 import { startAnvil, isRpcUp } from './lib/anvil.ts';
 import { REPO_ROOT } from './lib/paths.ts';
@@ -61,7 +61,7 @@ if (!config.isProduction && !(await db.user.findUnique({ where: { email: demoUse
   await db.user.create({ data: { name: 'Demo Shopper', email: demoUser.email, passwordHash: await hashPassword(demoUser.password), referralCode: newReferralCode() } });
 }
 await db.$disconnect();
-log(`seeded ${seeded.products} packages`);
+log(`seeded ${seeded.products} packages; ${describeSeedAdmin(seeded)}`);
 
 log('building the web app...');
 const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
