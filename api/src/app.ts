@@ -23,7 +23,8 @@ export function createApp(deps: AppDeps): Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Which proxies may tell the client's address (X-Forwarded-For): see TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
   const metrics = createMetrics(deps);

@@ -36,4 +36,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ RECEIVING_ADDRESS: '0x123' })).toThrow(/RECEIVING_ADDRESS/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('reads TRUST_PROXY as a boolean, a hop count or a list of addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
+    expect(() => loadConfig({ TRUST_PROXY: 'every proxy!' })).toThrow(/TRUST_PROXY/);
+  });
 });

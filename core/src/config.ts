@@ -63,6 +63,11 @@ const schema = z
     WEB_DIST_DIR: z.string().default('web/dist'),
     SERVE_WEB: bool.optional(),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .regex(/^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, 'must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal')
+      .default('loopback'),
     SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
@@ -123,9 +128,18 @@ function buildConfig(env: z.infer<typeof schema>) {
     webDistDir: env.WEB_DIST_DIR,
     serveWeb: env.SERVE_WEB ?? true,
     rateLimitAuthPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
   });
+}
+
+/** Express's `trust proxy` setting: a boolean, a hop count, or a list of addresses/subnets. */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 export class ConfigError extends Error {

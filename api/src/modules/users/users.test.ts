@@ -133,6 +133,35 @@ describe('rate limiting', () => {
   });
 });
 
+describe('clients behind a proxy (TRUST_PROXY)', () => {
+  const attempts = async (app: ApiTestKit['app'], forwardedFor: string[]) => {
+    const statuses: number[] = [];
+    for (const [i, ip] of forwardedFor.entries()) {
+      const res = await request(app).post('/api/users/login').set('X-Forwarded-For', ip).send({ email: `someone-${i}@example.com`, password: 'wrong-pass' });
+      statuses.push(res.status);
+    }
+    return statuses;
+  };
+
+  it('with one trusted hop, each client address has its own login bucket', async () => {
+    const behindLb = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '2', TRUST_PROXY: '1' } });
+    try {
+      expect(await attempts(behindLb.app, ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.1'])).toEqual([401, 401, 401, 401, 429]);
+    } finally {
+      await behindLb.close();
+    }
+  });
+
+  it('with no trusted proxy, a forwarded address is ignored: everyone shares the connecting address', async () => {
+    const direct = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '2', TRUST_PROXY: 'false' } });
+    try {
+      expect(await attempts(direct.app, ['203.0.113.1', '203.0.113.2', '203.0.113.3'])).toEqual([401, 401, 429]);
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
 describe('profile', () => {
   it('updates name, e-mail and password; the new password works and the old does not', async () => {
     const carol = await kit.createUser({ name: 'Carol' });
