@@ -60,6 +60,10 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       MAIL_DIR: path.join(tmp, 'mail'),
       UPLOADS_DIR: path.join(tmp, 'uploads'),
       SERVE_WEB: 'false',
+      // One benchmark buyer places and reports far more than a person would.
+      MAX_OPEN_ORDERS_PER_USER: '100000000',
+      PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000000',
+      PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000000',
       ...opts.vars,
     };
     return { vars, config: loadConfig(vars), anvil, close };

@@ -63,6 +63,10 @@ const schema = z
     WEB_DIST_DIR: z.string().default('web/dist'),
     SERVE_WEB: bool.optional(),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    MAX_OPEN_ORDERS_PER_USER: z.coerce.number().int().positive().default(3),
+    PAYMENT_REPORTS_PER_USER_PER_HOUR: z.coerce.number().int().positive().default(30),
+    PAYMENT_REPORTS_PER_ORDER_PER_HOUR: z.coerce.number().int().positive().default(10),
+    MAX_PENDING_REPORTS_PER_ORDER: z.coerce.number().int().positive().default(3),
     TRUST_PROXY: z
       .string()
       .trim()
@@ -128,6 +132,10 @@ function buildConfig(env: z.infer<typeof schema>) {
     webDistDir: env.WEB_DIST_DIR,
     serveWeb: env.SERVE_WEB ?? true,
     rateLimitAuthPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
+    maxOpenOrdersPerUser: env.MAX_OPEN_ORDERS_PER_USER,
+    paymentReportsPerUserPerHour: env.PAYMENT_REPORTS_PER_USER_PER_HOUR,
+    paymentReportsPerOrderPerHour: env.PAYMENT_REPORTS_PER_ORDER_PER_HOUR,
+    maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),

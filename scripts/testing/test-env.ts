@@ -31,7 +31,12 @@ export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; en
     UPLOADS_DIR: `.data/test-uploads/${randomBytes(4).toString('hex')}`,
     MAIL_DIR: `.data/test-mail/${randomBytes(4).toString('hex')}`,
     SERVE_WEB: 'false',
+    // Limits meant for people: tests that place many orders or reports as one user
+    // would hit them; the tests of the limits set their own.
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    MAX_OPEN_ORDERS_PER_USER: '1000',
+    PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000',
+    PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000',
     ...opts.env,
   });
   const runtime = createRuntime(config, 'api');

@@ -8,7 +8,14 @@ import { HttpError } from '../errors.ts';
  */
 export function rateLimit(
   { redis, config }: AppDeps,
-  opts: { name: string; limit: number; windowSeconds: number; keys: (req: Request) => (string | undefined)[] },
+  opts: {
+    name: string;
+    limit: number;
+    windowSeconds: number;
+    keys: (req: Request) => (string | undefined)[];
+    /** The start of the 429 message; "please try again in N seconds" follows. */
+    message?: string;
+  },
 ): RequestHandler {
   return async (req, _res, next) => {
     const keys = opts.keys(req).filter((k): k is string => Boolean(k));
@@ -26,7 +33,7 @@ export function rateLimit(
       const count = Number(results[i * 3]?.[1] ?? 0);
       const ttl = Number(results[i * 3 + 2]?.[1] ?? opts.windowSeconds);
       if (count > opts.limit) {
-        return next(new HttpError(429, `Too many attempts, please try again in ${Math.max(ttl, 1)} seconds`));
+        return next(new HttpError(429, `${opts.message ?? 'Too many attempts'}, please try again in ${Math.max(ttl, 1)} seconds`));
       }
     }
     next();

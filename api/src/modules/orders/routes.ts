@@ -3,14 +3,27 @@ import { enqueue } from '@shop/core';
 import { createOrderBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
+import { rateLimit } from '../../middleware/rate-limit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import * as orders from './service.ts';
 
 /** Placing and deleting orders move stock, so both empty the catalogue cache. */
 export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
-  const { db, queues } = deps;
+  const { db, queues, config } = deps;
   const router = Router();
+  // Each report costs the node requests until the hash is found or given up on: a user
+  // cannot make that load for everyone else.
+  const reportLimits = [
+    rateLimit(deps, {
+      name: 'report-user', limit: config.paymentReportsPerUserPerHour, windowSeconds: 3600, message: 'Too many payment reports from your account',
+      keys: (req) => [req.user && `user:${req.user.id}`],
+    }),
+    rateLimit(deps, {
+      name: 'report-order', limit: config.paymentReportsPerOrderPerHour, windowSeconds: 3600, message: 'Too many payment reports for this order',
+      keys: (req) => [`order:${String(req.params.id).toLowerCase().slice(0, 64)}`],
+    }),
+  ];
 
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(createOrderBody, req.body);
@@ -34,10 +47,10 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     res.json(await orders.getOrderDetail(deps, req.user!, parseId(req.params.id, 'Order')));
   });
 
-  router.put('/:id/purchased', requireUser, async (req, res) => {
+  router.put('/:id/purchased', requireUser, ...reportLimits, async (req, res) => {
     const id = parseId(req.params.id, 'Order');
     const { txHash } = parseBody(reportPaymentBody, req.body);
-    const result = await orders.reportPayment(db, req.user!, id, txHash);
+    const result = await orders.reportPayment(deps, req.user!, id, txHash);
     if (result.status === 'PENDING') {
       // Deterministic job id: any number of reports of one hash make one job.
       await enqueue(queues, 'payment-verify', { paymentId: result.paymentId, txHash }, { jobId: `verify-${txHash}` });

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
-  createQuote, getEthUsd, MAX_TAG, MICRO_ETH_WEI, openQuote, Prisma, PriceUnavailableError, releaseStock,
+  createQuote, getEthUsd, MAX_TAG, MICRO_ETH_WEI, openQuote, PAYABLE_STATUSES, Prisma, PriceUnavailableError, releaseStock,
   type Db, type EthUsd, type Quote, type Runtime,
 } from '@shop/core';
 import { centsToString, formatEth, toCents, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
@@ -141,6 +141,18 @@ export async function createOrder(
             throw conflict(`Not enough stock for ${product.name}: ${left} left`);
           }
         }
+        // One account may hold only a few unpaid orders (each holds stock). Checked under
+        // the buyer's row lock, taken after the package rows as every other path that
+        // locks both does, so two concurrent orders cannot both slip under the cap. NO KEY
+        // UPDATE: the order insert above holds a key-share lock on the same row, which a
+        // plain FOR UPDATE would wait on (a deadlock between two orders of one buyer).
+        await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${userId}::uuid FOR NO KEY UPDATE`;
+        const open = await tx.order.count({ where: { userId, status: { in: [...PAYABLE_STATUSES] } } });
+        if (open > config.maxOpenOrdersPerUser) {
+          throw conflict(
+            `You already have ${open - 1} unpaid orders. Pay for them, or wait until they expire, before placing another.`,
+          );
+        }
         return order.id;
       });
       return orderJson(await db.order.findUniqueOrThrow({ where: { id }, include: orderInclude }));
@@ -212,7 +224,12 @@ export async function listAllOrders(db: Db): Promise<AdminOrderJson[]> {
  * for the worker, which attributes the transfer by its tag. A hash that already pays
  * another order is a conflict.
  */
-export async function reportPayment(db: Db, user: { id: string }, orderId: string, txHash: string): Promise<{ paymentId: string; status: string; isNew: boolean }> {
+export async function reportPayment(
+  { db, config }: Pick<Deps, 'db' | 'config'>,
+  user: { id: string },
+  orderId: string,
+  txHash: string,
+): Promise<{ paymentId: string; status: string; isNew: boolean }> {
   const order = await db.order.findUnique({ where: { id: orderId }, select: { id: true, userId: true } });
   if (!order || order.userId !== user.id) throw notFound('Order not found');
   const existing = await db.payment.findUnique({ where: { txHash } });
@@ -222,8 +239,18 @@ export async function reportPayment(db: Db, user: { id: string }, orderId: strin
   };
   if (existing) return { ...check(existing), isNew: false };
   try {
-    const created = await db.payment.create({
-      data: { txHash, source: 'REPORTED', status: 'PENDING', reportedById: user.id, reportedOrderId: orderId },
+    const created = await db.$transaction(async (tx) => {
+      // New hashes of one order are counted under its row lock, so the cap holds under concurrency.
+      await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
+      const waiting = await tx.payment.count({ where: { reportedOrderId: orderId, source: 'REPORTED', status: 'PENDING' } });
+      if (waiting >= config.maxPendingReportsPerOrder) {
+        throw conflict(
+          `This order already has ${waiting} reported payments waiting to be found or confirmed on chain. Wait until they are confirmed or rejected before reporting another.`,
+        );
+      }
+      return tx.payment.create({
+        data: { txHash, source: 'REPORTED', status: 'PENDING', reportedById: user.id, reportedOrderId: orderId },
+      });
     });
     return { paymentId: created.id, status: created.status, isNew: true };
   } catch (err) {

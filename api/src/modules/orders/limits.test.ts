@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { Prisma } from '@shop/core';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+
+/** The limits that keep one account from holding stock or loading the node for everyone. */
+let kit: ApiTestKit;
+let productId: string;
+
+beforeAll(async () => {
+  kit = await createApiTestKit({
+    chain: true,
+    env: { MAX_OPEN_ORDERS_PER_USER: '2', PAYMENT_REPORTS_PER_USER_PER_HOUR: '6', PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '4', MAX_PENDING_REPORTS_PER_ORDER: '2' },
+  });
+  const p = await kit.db.product.create({
+    data: { name: 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 100 },
+  });
+  productId = p.id;
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+const place = async (user: TestUser) =>
+  (await kit.as(user)).post('/api/orders').send({ orderedItems: [{ _id: productId, qty: 1 }], itemsPrice: 5, totalPrice: 5 });
+const hash = () => `0x${randomBytes(32).toString('hex')}`;
+const stock = async () => (await kit.db.product.findUniqueOrThrow({ where: { id: productId } })).countInStock;
+
+describe('open unpaid orders per user', () => {
+  it('refuses a third unpaid order with a 409 that says to pay or wait, taking no stock; a settled one frees a place', async () => {
+    const buyer = await kit.createUser();
+    expect((await place(buyer)).status).toBe(201);
+    const second = await place(buyer);
+    expect(second.status).toBe(201);
+    const before = await stock();
+    const third = await place(buyer);
+    expect(third.status).toBe(409);
+    expect(third.body.message).toBe('You already have 2 unpaid orders. Pay for them, or wait until they expire, before placing another.');
+    expect(await stock()).toBe(before);
+    expect(await kit.db.order.count({ where: { userId: buyer.id } })).toBe(2);
+    // Another buyer is not affected.
+    expect((await place(await kit.createUser())).status).toBe(201);
+    await kit.db.order.update({ where: { id: second.body._id }, data: { status: 'EXPIRED' } });
+    expect((await place(buyer)).status).toBe(201);
+  });
+
+  it('holds under concurrency: of 6 orders sent at once, 2 are placed', async () => {
+    const buyer = await kit.createUser();
+    const before = await stock();
+    const results = await Promise.all(Array.from({ length: 6 }, () => place(buyer)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    expect(await stock()).toBe(before - 2);
+  });
+});
+
+describe('payment reports', () => {
+  it('caps the reported hashes of one order still waiting on chain; a repeat of a known hash is fine', async () => {
+    const buyer = await kit.createUser();
+    const order = (await place(buyer)).body._id as string;
+    const as = await kit.as(buyer);
+    const [a, b] = [hash(), hash()];
+    expect((await as.put(`/api/orders/${order}/purchased`).send({ txHash: a })).status).toBe(202);
+    expect((await as.put(`/api/orders/${order}/purchased`).send({ txHash: b })).status).toBe(202);
+    const third = await as.put(`/api/orders/${order}/purchased`).send({ txHash: hash() });
+    expect(third.status).toBe(409);
+    expect(third.body.message).toMatch(/^This order already has 2 reported payments waiting to be found or confirmed on chain/);
+    expect((await as.put(`/api/orders/${order}/purchased`).send({ txHash: a })).status).toBe(202);
+    expect(await kit.db.payment.count({ where: { reportedOrderId: order } })).toBe(2);
+  });
+
+  it('limits reports per order and per account with a 429 that says when to try again', async () => {
+    const buyer = await kit.createUser();
+    const [o1, o2] = [(await place(buyer)).body._id as string, (await place(buyer)).body._id as string];
+    const as = await kit.as(buyer);
+    const known = hash();
+    const perOrder: number[] = [];
+    for (let i = 0; i < 5; i++) perOrder.push((await as.put(`/api/orders/${o1}/purchased`).send({ txHash: known })).status);
+    expect(perOrder).toEqual([202, 202, 202, 202, 429]);
+    const limited = await as.put(`/api/orders/${o1}/purchased`).send({ txHash: known });
+    expect(limited.body.message).toMatch(/^Too many payment reports for this order, please try again in \d+ seconds$/);
+    // The account had 6 reports counted (the refused ones count too): the next is refused on any order.
+    const other = await as.put(`/api/orders/${o2}/purchased`).send({ txHash: hash() });
+    expect(other.status).toBe(429);
+    expect(other.body.message).toMatch(/^Too many payment reports from your account, please try again in \d+ seconds$/);
+  });
+});
