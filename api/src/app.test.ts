@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createRuntime, loadConfig } from '@shop/core';
 import { createApp } from './app.ts';
+import { openSession } from './middleware/auth.ts';
 import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
+
+/** The environment a test env's config was parsed from, to parse a variant of it. */
+const configEnv = (env: TestEnv) => ({
+  NODE_ENV: 'test',
+  DATABASE_URL: env.config.databaseUrl,
+  REDIS_URL: env.config.redisUrl,
+  ETH_RPC_URL: env.config.ethRpcUrl,
+  QUEUE_PREFIX: env.config.queuePrefix,
+});
 
 describe('api skeleton', () => {
   let env: TestEnv;
@@ -16,15 +26,19 @@ describe('api skeleton', () => {
     await env?.close();
   });
 
-  it('reports every dependency healthy', async () => {
+  it('reports every dependency healthy: ok per dependency for anyone, the details only for admins and the metrics token', async () => {
     const res = await request(app).get('/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('ok');
-    expect(res.body.checks.database.ok).toBe(true);
-    expect(res.body.checks.redis.ok).toBe(true);
-    expect(res.body.checks.chain).toMatchObject({ ok: true, chainId: 1 });
-    expect(res.body.checks.queues.ok).toBe(true);
-    expect(res.body.checks.queues.queues['payment-verify']).toMatchObject({ waiting: 0, failed: 0 });
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok', chain: 'ok', queues: 'ok' } });
+
+    const admin = await env.runtime.db.user.create({ data: { name: 'A', email: 'a@example.com', passwordHash: '!', isAdmin: true, referralCode: 'HEALTHADM1' } });
+    const asAdmin = await request(app).get('/api/health').set('Cookie', (await openSession(env.runtime, admin.id)).cookie);
+    expect(asAdmin.body.details.chain).toMatchObject({ chainId: 1, indexer: { halted: false } });
+    expect(asAdmin.body.details.queues.queues['payment-verify']).toMatchObject({ waiting: 0, failed: 0 });
+
+    const scraper = createApp({ ...env.runtime, config: loadConfig({ ...configEnv(env), METRICS_TOKEN: 'scrape-token-0123456789' }) });
+    expect((await request(scraper).get('/api/health').set('Authorization', 'Bearer scrape-token-0123456789')).body.details).toBeDefined();
+    expect((await request(scraper).get('/api/health').set('Authorization', 'Bearer wrong-token-0123456789')).body.details).toBeUndefined();
   });
 
   it('answers 404 with a JSON message for unknown API routes', async () => {
@@ -43,19 +57,22 @@ describe('api skeleton', () => {
     const broken = loadConfig({
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DATABASE'))),
       NODE_ENV: 'test',
-      DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere',
+      DATABASE_URL: 'postgresql://shop:db-password-42@127.0.0.1:1/nowhere',
       REDIS_URL: env.config.redisUrl,
-      ETH_RPC_URL: 'http://127.0.0.1:9',
+      // An RPC provider's URL carries its API key: it must never reach a response.
+      ETH_RPC_URL: 'http://127.0.0.1:9/v3/rpc-api-key-0123456789',
       QUEUE_PREFIX: env.config.queuePrefix,
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     const runtime = createRuntime(broken, 'api');
     try {
       const res = await request(createApp(runtime)).get('/api/health');
       expect(res.status).toBe(503);
-      expect(res.body.status).toBe('degraded');
-      expect(res.body.checks.database.ok).toBe(false);
-      expect(res.body.checks.chain.ok).toBe(false);
-      expect(res.body.checks.redis.ok).toBe(true);
+      expect(res.body).toEqual({ status: 'degraded', checks: { database: 'degraded', redis: 'ok', chain: 'degraded', queues: 'ok' } });
+      const detailed = await request(createApp(runtime)).get('/api/health').set('Authorization', 'Bearer scrape-token-0123456789');
+      expect(detailed.body.details.chain.error).toMatch(/^request failed/);
+      expect(detailed.body.details.database.error).toBe('did not answer');
+      expect(detailed.text).not.toMatch(/rpc-api-key|db-password|127\.0\.0\.1/);
     } finally {
       await runtime.close();
     }

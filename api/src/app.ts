@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(QUEUE_DASHBOARD_PATH, loadSession(deps), queueDashboard(deps));
 
   const api = express.Router();
-  api.use('/health', healthRoutes(deps));
+  api.use('/health', loadSession(deps, { guestWhenUnavailable: true }), healthRoutes(deps));
   api.use(loadSession(deps));
   const modules: [string, express.Router][] = [
     ['/users', userRoutes(deps)],

@@ -12,3 +12,4 @@ export * from './mail.ts';
 export * from './balances.ts';
 export * from './daily-credit.ts';
 export * from './sessions.ts';
+export * from './chain/public-client.ts';

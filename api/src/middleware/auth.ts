@@ -64,7 +64,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * request (one query), so logging out, revoked sessions, admin rights and deletion take
  * effect at once, whatever the token says.
  */
-export function loadSession({ config, db }: AppDeps): RequestHandler {
+export function loadSession({ config, db }: AppDeps, opts: { guestWhenUnavailable?: boolean } = {}): RequestHandler {
   return async (req, res, next) => {
     const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
     if (typeof token !== 'string' || token.length > 2000) return next();
@@ -78,10 +78,13 @@ export function loadSession({ config, db }: AppDeps): RequestHandler {
       clearSessionCookie(res, config);
       return next();
     }
-    const user =
+    const lookup =
       typeof userId === 'string' && typeof sessionId === 'string' && UUID.test(userId) && UUID.test(sessionId)
-        ? await findSessionUser(db, sessionId, userId)
-        : null;
+        ? findSessionUser(db, sessionId, userId)
+        : Promise.resolve(null);
+    // Health answers even while the database is down: its reader is then a guest.
+    const user = opts.guestWhenUnavailable ? await lookup.catch(() => undefined) : await lookup;
+    if (user === undefined) return next();
     if (user) {
       req.user = user;
       req.sessionId = sessionId as string;

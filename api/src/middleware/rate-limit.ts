@@ -15,6 +15,8 @@ export function rateLimit(
     keys: (req: Request) => (string | undefined)[];
     /** The start of the 429 message; "please try again in N seconds" follows. */
     message?: string;
+    /** Let requests through while Redis is unreachable (otherwise they get a 503). */
+    failOpen?: boolean;
   },
 ): RequestHandler {
   return async (req, _res, next) => {
@@ -27,8 +29,11 @@ export function rateLimit(
       multi.expire(redisKey, opts.windowSeconds, 'NX');
       multi.ttl(redisKey);
     }
-    const results = await multi.exec();
-    if (!results) return next(new HttpError(503, 'Service temporarily unavailable, please try again'));
+    const results = await multi.exec().catch((err: unknown) => {
+      if (opts.failOpen) return null;
+      throw err;
+    });
+    if (!results) return next(opts.failOpen ? undefined : new HttpError(503, 'Service temporarily unavailable, please try again'));
     for (let i = 0; i < keys.length; i++) {
       const count = Number(results[i * 3]?.[1] ?? 0);
       const ttl = Number(results[i * 3 + 2]?.[1] ?? opts.windowSeconds);

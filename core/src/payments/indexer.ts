@@ -8,7 +8,10 @@ import type { Logger } from '../logger.ts';
  * (closed tab, replaced transaction) is still found. Keeps a checkpoint with the block
  * hash and a short window of recent blocks linked by parent hash; when the chain no
  * longer holds the checkpoint's block, it walks back to the common ancestor, rewinds,
- * and asks for every transfer in the dropped blocks to be verified again.
+ * and asks for every transfer in the dropped blocks to be verified again. It follows
+ * one chain: the checkpoint records the chain id and genesis hash, and a node on another
+ * chain, or a rewind deeper than FINALITY_DEPTH, halts indexing and verification for an
+ * operator instead of unpaying anything.
  */
 export type IndexerDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger };
 
@@ -18,6 +21,10 @@ export type IndexResult = {
   transfers: { paymentId: string; txHash: string }[];
   recheck: { paymentId: string; txHash: string }[];
   reorgDepth: number;
+  /** Set while indexing is halted: why. */
+  halted?: string;
+  /** Blocks the node is behind the checkpoint (nothing indexed meanwhile). */
+  behind?: number;
 };
 
 const CURSOR_ID = 'receiving-address';
@@ -86,48 +93,140 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint) {
   };
 }
 
-/** Finds the newest stored block the chain still agrees with; rewinds to it. */
-async function rewind(deps: IndexerDeps, cursorNumber: bigint): Promise<{ ancestor: bigint; depth: number }> {
-  const { db, chain } = deps;
-  let n = cursorNumber;
+type Cursor = NonNullable<Awaited<ReturnType<Db['chainCursor']['findUnique']>>>;
+
+/**
+ * Stops indexing (and, through `indexerHalt`, verification) until an operator acts.
+ * Nothing is rewound or unpaid: the books stay as they were when the chain looked right.
+ */
+async function halt(deps: IndexerDeps, reason: string): Promise<void> {
+  await deps.db.chainCursor.updateMany({ where: { id: CURSOR_ID, haltedAt: null }, data: { haltedAt: new Date(), haltReason: reason.slice(0, 500) } });
+  deps.logger.error({ msg: 'indexer halted: payments are neither indexed nor verified until an operator acts (README, Operating it)', reason });
+}
+
+/** The clients whose chain id and genesis were checked against the checkpoint in this process. */
+const identityChecked = new WeakSet<object>();
+
+/**
+ * The node must serve the chain the shop has been following: the configured chain id
+ * and the genesis block recorded with the checkpoint. Checked once per process and
+ * again whenever the checkpoint's block is not on the node. Returns a reason to halt.
+ */
+async function checkIdentity(deps: IndexerDeps, cursor: Cursor): Promise<string | null> {
+  const { chain, config, db } = deps;
+  const [chainId, genesis] = await Promise.all([chain.getChainId(), chain.getBlock({ blockNumber: 0n })]);
+  if (chainId !== config.chainId) {
+    return `The node at ETH_RPC_URL serves chain id ${chainId}, not ${config.chainId}.`;
+  }
+  if (!cursor.genesisHash) {
+    // A checkpoint written before genesis hashes were recorded: adopt this chain's.
+    await db.chainCursor.update({ where: { id: CURSOR_ID }, data: { genesisHash: genesis.hash, chainId } });
+  } else if (cursor.genesisHash !== genesis.hash) {
+    return `The node at ETH_RPC_URL follows another chain (genesis ${genesis.hash}) than the one this shop has indexed (genesis ${cursor.genesisHash}).`;
+  }
+  identityChecked.add(chain);
+  return null;
+}
+
+/**
+ * Finds the newest indexed block the chain still agrees with and rewinds the checkpoint
+ * to it. A rewind deeper than FINALITY_DEPTH is not a reorganization mainnet makes: the
+ * node is wrong (a fork, another network), so the indexer halts instead, unless an
+ * operator accepted one deep rewind.
+ */
+async function rewind(deps: IndexerDeps, cursor: Cursor): Promise<{ ancestor: bigint; depth: number } | { halt: string }> {
+  const { db, chain, config } = deps;
+  let n = cursor.blockNumber;
   while (n >= 0n) {
     const stored = await db.indexedBlock.findUnique({ where: { number: n } });
     if (!stored) break; // beyond the window: restart from here
     const onChain = await chain.getBlock({ blockNumber: n }).catch(() => null);
     if (onChain?.hash === stored.hash) break;
     n--;
+    if (cursor.blockNumber - n > BigInt(config.finalityDepth) && !cursor.acceptDeepRewind) {
+      return {
+        halt: `The chain no longer holds blocks ${n + 1n} to ${cursor.blockNumber} that were indexed, a rewind deeper than FINALITY_DEPTH (${config.finalityDepth} blocks).`,
+      };
+    }
   }
   const ancestor = n < 0n ? 0n : n;
   const ancestorBlock = await chain.getBlock({ blockNumber: ancestor });
   await db.$transaction([
     db.indexedBlock.deleteMany({ where: { number: { gt: ancestor } } }),
-    db.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: ancestor, blockHash: ancestorBlock.hash as string } }),
+    db.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: ancestor, blockHash: ancestorBlock.hash as string, acceptDeepRewind: false } }),
   ]);
-  return { ancestor, depth: Number(cursorNumber - ancestor) };
+  return { ancestor, depth: Number(cursor.blockNumber - ancestor) };
+}
+
+/** Why indexing and verification are halted, or null while they run. */
+export async function indexerHalt(db: Db): Promise<{ since: Date; reason: string } | null> {
+  const cursor = await db.chainCursor.findUnique({ where: { id: CURSOR_ID }, select: { haltedAt: true, haltReason: true } });
+  return cursor?.haltedAt ? { since: cursor.haltedAt, reason: cursor.haltReason ?? 'halted' } : null;
+}
+
+/**
+ * An operator's answer to a halt: `retry` clears it (after ETH_RPC_URL points at the
+ * right node again; a node that is still wrong halts it again); `acceptReorg` also lets
+ * the next rewind go deeper than FINALITY_DEPTH once, unpaying what the chain dropped.
+ */
+export async function resumeIndexer(db: Db, opts: { acceptReorg?: boolean } = {}): Promise<boolean> {
+  const cleared = await db.chainCursor.updateMany({
+    where: { id: CURSOR_ID, haltedAt: { not: null } },
+    data: { haltedAt: null, haltReason: null, acceptDeepRewind: opts.acceptReorg ?? false },
+  });
+  return cleared.count === 1;
 }
 
 export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number; startBlock?: bigint } = {}): Promise<IndexResult> {
-  const { db, chain, config, logger } = deps;
-  const receiving = config.receivingAddress.toLowerCase();
-  const head = await chain.getBlockNumber({ cacheTime: 0 });
+  const { db, chain } = deps;
   let cursor = await db.chainCursor.findUnique({ where: { id: CURSOR_ID } });
+  const idle = (c: Cursor, extra: Partial<IndexResult> = {}): IndexResult => ({
+    from: c.blockNumber + 1n, to: c.blockNumber, transfers: [], recheck: [], reorgDepth: 0, ...extra,
+  });
+  if (cursor?.haltedAt) return idle(cursor, { halted: cursor.haltReason ?? 'halted' });
+  const head = await chain.getBlockNumber({ cacheTime: 0 });
   if (!cursor) {
-    // A new shop starts watching from now (or from the given block).
+    // A new shop starts watching from now (or from the given block), on this chain.
     const start = opts.startBlock ?? head;
-    const startBlock = await chain.getBlock({ blockNumber: start > 0n ? start - 1n : 0n });
+    const [startBlock, genesis, chainId] = await Promise.all([
+      chain.getBlock({ blockNumber: start > 0n ? start - 1n : 0n }),
+      chain.getBlock({ blockNumber: 0n }),
+      chain.getChainId(),
+    ]);
+    if (chainId !== deps.config.chainId) throw new Error(`The node at ETH_RPC_URL serves chain id ${chainId}, not ${deps.config.chainId}`);
     cursor = await db.chainCursor.upsert({
       where: { id: CURSOR_ID },
-      create: { id: CURSOR_ID, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string },
+      create: { id: CURSOR_ID, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string, genesisHash: genesis.hash, chainId },
       update: {},
     });
+    identityChecked.add(chain);
   }
+  const atCursor = head >= cursor.blockNumber ? await chain.getBlock({ blockNumber: cursor.blockNumber }).catch(() => null) : null;
+  const onCursor = atCursor?.hash === cursor.blockHash;
+  if (!identityChecked.has(chain) || !onCursor) {
+    const wrongChain = await checkIdentity(deps, cursor);
+    if (wrongChain) {
+      await halt(deps, `${wrongChain} Indexing and payment verification are halted; nothing was unpaid.`);
+      return idle(cursor, { halted: wrongChain });
+    }
+  }
+  if (head < cursor.blockNumber) {
+    // The node is behind the checkpoint (still syncing, or a lagging replica): wait for
+    // it rather than take the missing blocks for a reorganization.
+    return idle(cursor, { behind: Number(cursor.blockNumber - head) });
+  }
+
   let reorgDepth = 0;
   const recheck: IndexResult['recheck'] = [];
-  const atCursor = await chain.getBlock({ blockNumber: cursor.blockNumber }).catch(() => null);
-  if (!atCursor || atCursor.hash !== cursor.blockHash) {
-    const { ancestor, depth } = await rewind(deps, cursor.blockNumber);
+  if (!onCursor) {
+    const rewound = await rewind(deps, cursor);
+    if ('halt' in rewound) {
+      await halt(deps, `${rewound.halt} Indexing and payment verification are halted; nothing was unpaid.`);
+      return idle(cursor, { halted: rewound.halt });
+    }
+    const { ancestor, depth } = rewound;
     reorgDepth = depth;
-    logger.warn({ msg: 'chain reorganization: rewound indexer', depth, ancestor: ancestor.toString() });
+    deps.logger.warn({ msg: 'chain reorganization: rewound indexer', depth, ancestor: ancestor.toString() });
     const affected = await db.payment.findMany({
       where: { blockNumber: { gt: ancestor }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
       select: { id: true, txHash: true },
@@ -136,9 +235,10 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
     cursor = await db.chainCursor.findUniqueOrThrow({ where: { id: CURSOR_ID } });
   }
 
+  const receiving = deps.config.receivingAddress.toLowerCase();
   const from = cursor.blockNumber + 1n;
   const to = head < from + BigInt((opts.maxBlocks ?? 500) - 1) ? head : from + BigInt((opts.maxBlocks ?? 500) - 1);
-  if (to < from) return { from, to: cursor.blockNumber, transfers: [], recheck, reorgDepth };
+  if (to < from) return { ...idle(cursor), recheck, reorgDepth };
   const fetcher = prefetchBlocks(chain, from, to);
   const transfers: IndexResult['transfers'] = [];
   let parent = cursor.blockHash;

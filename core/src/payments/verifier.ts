@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import { tagOf } from './amounts.ts';
+import { indexerHalt } from './indexer.ts';
 import { countTransfer, uncountPayment, type CountOutcome } from './settle.ts';
 
 /**
@@ -40,6 +41,9 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) return { state: 'final', status: 'REJECTED', reason: 'unknown payment' };
   if (payment.status === 'REJECTED' || payment.status === 'LATE') return { state: 'final', status: payment.status, reason: payment.reason ?? undefined };
+  // The node is not on the chain the shop follows: it proves nothing either way.
+  const halted = await indexerHalt(db);
+  if (halted) return { state: 'wait', reason: `verification halted: ${halted.reason}`, retryInMs: 30_000 };
   const hash = payment.txHash as Hash;
   const age = now.getTime() - payment.createdAt.getTime();
 

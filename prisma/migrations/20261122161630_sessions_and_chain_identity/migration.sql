@@ -2,7 +2,8 @@
 ALTER TABLE "ChainCursor" ADD COLUMN     "chainId" INTEGER,
 ADD COLUMN     "genesisHash" VARCHAR(66),
 ADD COLUMN     "haltReason" VARCHAR(500),
-ADD COLUMN     "haltedAt" TIMESTAMPTZ(3);
+ADD COLUMN     "haltedAt" TIMESTAMPTZ(3),
+ADD COLUMN     "acceptDeepRewind" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateTable
 CREATE TABLE "Session" (

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGwei } from 'viem';
+import { createChainClient, indexBlocks, indexerHalt, resumeIndexer, verifyPayment } from '@shop/core';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { startAnvil } from '../../../scripts/lib/anvil.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
@@ -10,7 +12,7 @@ let buyer: TestUser;
 const payer = ANVIL_ACCOUNTS[4];
 
 beforeAll(async () => {
-  kit = await createPaymentKit();
+  kit = await createPaymentKit({ env: { FINALITY_DEPTH: '3' } });
   referrer = await kit.createUser({ name: 'Referrer' });
   buyer = await kit.createUser({ name: 'Buyer', referredById: referrer.id });
   await kit.runIndexer(); // checkpoint at the current head
@@ -81,5 +83,53 @@ describe('the indexer', () => {
     await kit.waitForStatus(order.id, 'PAID');
     const final = (await kit.referralEntries(referrer.id)).filter((e) => e.reference?.startsWith(`order:${order.id}`));
     expect(final.map((e) => e.amount.toFixed(2))).toEqual(['2.50', '-2.50', '2.50']);
+  });
+
+  it('halts on a node that serves another chain: nothing is unpaid, verification waits, and it resumes once the node is right', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    const other = await startAnvil(); // a new chain: another genesis, fewer blocks
+    try {
+      const wrongNode = { ...kit.workerRuntime, chain: createChainClient(other.rpcUrl), logger: kit.workerRuntime.logger };
+      const result = await indexBlocks(wrongNode);
+      expect(result.halted).toMatch(/^The node at ETH_RPC_URL follows another chain \(genesis 0x[0-9a-f]{64}\) than the one this shop has indexed/);
+      expect(result.recheck).toEqual([]);
+      expect((await indexerHalt(kit.db))?.reason).toMatch(/nothing was unpaid/);
+      // Halted means halted, whichever node the next tick talks to.
+      expect((await kit.runIndexer()).halted).toBeTruthy();
+      const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+      expect(payment.status).toBe('COUNTED');
+      expect(await kit.orderStatus(order.id)).toBe('PAID');
+      const verify = await verifyPayment({ ...wrongNode, currentAnswer: async () => 1n }, payment.id);
+      expect(verify).toMatchObject({ state: 'wait', reason: expect.stringMatching(/^verification halted: /) });
+    } finally {
+      await other.stop();
+    }
+    expect(await resumeIndexer(kit.db)).toBe(true);
+    const resumed = await kit.runIndexer();
+    expect(resumed.halted).toBeUndefined();
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+  });
+
+  it('halts on a rewind deeper than FINALITY_DEPTH instead of unpaying; an operator can accept it once', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.chain.mine(3);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    await kit.chain.reorg(5); // FINALITY_DEPTH is 3 in this file
+    const result = await kit.runIndexer();
+    expect(result.halted).toMatch(/a rewind deeper than FINALITY_DEPTH \(3 blocks\)/);
+    expect(result.recheck).toEqual([]);
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+
+    await resumeIndexer(kit.db, { acceptReorg: true });
+    const accepted = await kit.runIndexer();
+    expect(accepted.reorgDepth).toBeGreaterThan(3);
+    await kit.waitForStatus(order.id, 'VERIFYING');
+    // Accepted once: the flag does not outlive that rewind.
+    expect((await kit.db.chainCursor.findFirstOrThrow()).acceptDeepRewind).toBe(false);
   });
 });

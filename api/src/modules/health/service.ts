@@ -1,59 +1,79 @@
-import { pingDb, pingRedis, queueNames, redisReady, withTimeout } from '@shop/core';
+import { BaseError, HttpRequestError, TimeoutError } from 'viem';
+import { indexerHalt, pingDb, pingRedis, queueNames, redisReady, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
-type Check = { ok: boolean; error?: string } & Record<string, unknown>;
+/** One dependency: whether it works, and what an operator may see about it. */
+type Check = { ok: boolean; detail: Record<string, unknown> };
+type Dependency = 'database' | 'redis' | 'chain' | 'queues';
 
-export type Health = {
-  status: 'ok' | 'degraded';
-  checks: { database: Check; redis: Check; chain: Check; queues: Check };
-};
+/** What anyone may see: ok or degraded per dependency, nothing more. */
+export type PublicHealth = { status: 'ok' | 'degraded'; checks: Record<Dependency, 'ok' | 'degraded'> };
+/** What admins and the metrics scraper see: the details (never a URL, key or raw error text). */
+export type HealthDetails = PublicHealth & { details: Record<Dependency, Record<string, unknown>> };
 
 const TIMEOUT_MS = 2_000;
 
-function failure(err: unknown): Check {
-  return { ok: false, error: err instanceof Error ? err.message : String(err) };
+/**
+ * A failure in words safe to show: viem's and the drivers' messages carry the RPC URL
+ * (with its API key) or connection strings, so only the kind of failure is kept.
+ */
+export function describeFailure(err: unknown): string {
+  if (err instanceof HttpRequestError) return `request failed${err.status ? ` (HTTP ${err.status})` : ''}`;
+  if (err instanceof TimeoutError || (err instanceof Error && /timed out/i.test(err.message))) return `no answer within ${TIMEOUT_MS} ms`;
+  if (err instanceof BaseError) return `request failed (${err.name})`;
+  return 'unreachable';
 }
 
-async function checkChain({ chain, config }: AppDeps): Promise<Check> {
+async function checkChain({ chain, config, db }: AppDeps): Promise<Check> {
+  const halt = await indexerHalt(db).catch(() => null);
   try {
     const [chainId, blockNumber] = await withTimeout(Promise.all([chain.getChainId(), chain.getBlockNumber()]), TIMEOUT_MS);
-    if (chainId !== config.chainId) return { ok: false, chainId, error: `expected chain id ${config.chainId}` };
-    return { ok: true, chainId, blockNumber: blockNumber.toString() };
+    const detail: Record<string, unknown> = { chainId, blockNumber: blockNumber.toString() };
+    if (chainId !== config.chainId) return { ok: false, detail: { ...detail, error: `the node serves chain id ${chainId}, not ${config.chainId}` } };
+    if (halt) {
+      return { ok: false, detail: { ...detail, error: 'indexing and payment verification are halted', indexer: { halted: true, since: halt.since.toISOString(), reason: halt.reason } } };
+    }
+    return { ok: true, detail: { ...detail, indexer: { halted: false } } };
   } catch (err) {
-    return failure(err);
+    return { ok: false, detail: { error: describeFailure(err), ...(halt ? { indexer: { halted: true, reason: halt.reason } } : {}) } };
   }
 }
 
 async function checkQueues({ queues, redis }: AppDeps): Promise<Check> {
-  if (!(await redisReady(redis, TIMEOUT_MS))) return { ok: false, error: 'redis is not connected' };
+  if (!(await redisReady(redis, TIMEOUT_MS))) return { ok: false, detail: { error: 'redis is not connected' } };
   try {
     const counts = await withTimeout(
       Promise.all(
         queueNames.map(async (name) => {
           const queue = queues[name];
-          const [jobs, workers] = await Promise.all([
-            queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
-            queue.getWorkersCount(),
-          ]);
+          const [jobs, workers] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getWorkersCount()]);
           return [name, { ...jobs, workers }] as const;
         }),
       ),
       TIMEOUT_MS,
     );
-    return { ok: true, queues: Object.fromEntries(counts) };
+    return { ok: true, detail: { queues: Object.fromEntries(counts) } };
   } catch (err) {
-    return failure(err);
+    return { ok: false, detail: { error: describeFailure(err) } };
   }
 }
 
-export async function getHealth(deps: AppDeps): Promise<Health> {
+export async function getHealth(deps: AppDeps): Promise<HealthDetails> {
   const [database, redis, chain, queues] = await Promise.all([
-    pingDb(deps.db, TIMEOUT_MS).then((ok): Check => (ok ? { ok } : { ok, error: 'database did not answer' })),
-    pingRedis(deps.redis, TIMEOUT_MS).then((ok): Check => (ok ? { ok } : { ok, error: 'redis did not answer' })),
+    pingDb(deps.db, TIMEOUT_MS).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
+    pingRedis(deps.redis, TIMEOUT_MS).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
     checkChain(deps),
     checkQueues(deps),
   ]);
-  const checks = { database, redis, chain, queues };
-  const status = Object.values(checks).every((c) => c.ok) ? 'ok' : 'degraded';
+  const all = { database, redis, chain, queues };
+  const entries = Object.entries(all) as [Dependency, Check][];
+  return {
+    status: entries.every(([, c]) => c.ok) ? 'ok' : 'degraded',
+    checks: Object.fromEntries(entries.map(([k, c]) => [k, c.ok ? 'ok' : 'degraded'])) as PublicHealth['checks'],
+    details: Object.fromEntries(entries.map(([k, c]) => [k, c.detail])) as HealthDetails['details'],
+  };
+}
+
+export function publicHealth({ status, checks }: HealthDetails): PublicHealth {
   return { status, checks };
 }

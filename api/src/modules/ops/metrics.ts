@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { indexerLag, queueNames, withTimeout } from '@shop/core';
+import { indexerHalt, indexerLag, queueNames, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 /**
@@ -65,6 +65,19 @@ export function createMetrics(deps: AppDeps) {
         if (lag !== null) this.set(Number(lag));
       } catch {
         scrapeErrors.inc({ source: 'chain' });
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'shop_indexer_halted',
+    help: '1 while indexing and payment verification are halted (another chain, or a rewind deeper than FINALITY_DEPTH)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set((await indexerHalt(deps.db)) ? 1 : 0);
+      } catch {
+        scrapeErrors.inc({ source: 'database' });
       }
     },
   });

@@ -64,3 +64,23 @@ describe('metrics', () => {
     }
   });
 });
+
+describe('a halted indexer', () => {
+  it('shows in health (503, the chain degraded, the reason for admins) and in metrics', async () => {
+    const { db } = kit;
+    await db.chainCursor.create({
+      data: { id: 'receiving-address', blockNumber: 1n, blockHash: '0x01', haltedAt: new Date(), haltReason: 'The node at ETH_RPC_URL follows another chain.' },
+    });
+    try {
+      const guest = await request(kit.app).get('/api/health');
+      expect(guest.status).toBe(503);
+      expect(guest.body.checks).toMatchObject({ chain: 'degraded', database: 'ok' });
+      const asAdmin = await (await kit.as(admin)).get('/api/health');
+      expect(asAdmin.body.details.chain).toMatchObject({ error: 'indexing and payment verification are halted', indexer: { halted: true, reason: 'The node at ETH_RPC_URL follows another chain.' } });
+      expect((await request(kit.app).get('/metrics')).text).toMatch(/^shop_indexer_halted 1$/m);
+    } finally {
+      await db.chainCursor.deleteMany();
+    }
+    expect((await request(kit.app).get('/metrics')).text).toMatch(/^shop_indexer_halted 0$/m);
+  });
+});

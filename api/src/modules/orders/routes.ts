@@ -13,15 +13,17 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, queues, config } = deps;
   const router = Router();
   // Each report costs the node requests until the hash is found or given up on: a user
-  // cannot make that load for everyone else.
+  // cannot make that load for everyone else. While Redis is down they let reports
+  // through (the hash is kept for the sweeper; the database still caps the hashes
+  // waiting per order).
   const reportLimits = [
     rateLimit(deps, {
       name: 'report-user', limit: config.paymentReportsPerUserPerHour, windowSeconds: 3600, message: 'Too many payment reports from your account',
-      keys: (req) => [req.user && `user:${req.user.id}`],
+      keys: (req) => [req.user && `user:${req.user.id}`], failOpen: true,
     }),
     rateLimit(deps, {
       name: 'report-order', limit: config.paymentReportsPerOrderPerHour, windowSeconds: 3600, message: 'Too many payment reports for this order',
-      keys: (req) => [`order:${String(req.params.id).toLowerCase().slice(0, 64)}`],
+      keys: (req) => [`order:${String(req.params.id).toLowerCase().slice(0, 64)}`], failOpen: true,
     }),
   ];
 
