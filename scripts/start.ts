@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { createDb, loadConfig, newReferralCode, hashPassword } from '@shop/core';
 import { describeSeedAdmin, seed } from '../prisma/seed.ts';
 import { migrate } from './db/migrate.ts';
-import { startAnvil, isRpcUp } from './lib/anvil.ts';
+import { isRpcUp } from './lib/anvil.ts';
+import { startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
 import { ensureServices, withDatabase } from './lib/services.ts';
@@ -35,10 +37,11 @@ log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database sch
 let rpcUrl = process.env.ETH_RPC_URL ?? 'http://127.0.0.1:8545';
 if (!(await isRpcUp(rpcUrl))) {
   const port = Number(new URL(rpcUrl).port || 8545);
-  const anvil = await startAnvil({ port });
+  // The chain is kept under .data/ with the database it belongs to (scripts/lib/dev-chain.ts).
+  const anvil = await startDevChain({ dir: path.join(REPO_ROOT, '.data', 'chain'), port, databaseUrl, log });
   rpcUrl = anvil.rpcUrl;
   stoppers.push(() => anvil.stop());
-  log(`anvil (chain id 1) at ${rpcUrl}`);
+  log(`anvil (chain id 1) at ${rpcUrl}, chain kept in ${path.relative(REPO_ROOT, anvil.statePath)}`);
   await installPriceFeedMock(rpcUrl, { priceUsd: process.env.DEV_ETH_USD ?? '3000' });
   log(`mock Chainlink ETH/USD feed installed at ${process.env.DEV_ETH_USD ?? '3000'} USD (npm run chain:price -- 3150.25 to change it)`);
 } else {

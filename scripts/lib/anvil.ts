@@ -19,6 +19,11 @@ export type AnvilOptions = {
   host?: string;
   /** How long to wait for the node to answer eth_chainId. */
   startTimeoutMs?: number;
+  /**
+   * Keep the chain in this file: loaded at start, written every few seconds and when
+   * the node stops (SIGTERM), so a restarted node continues the same chain.
+   */
+  statePath?: string;
 };
 
 export type AnvilInstance = {
@@ -29,6 +34,8 @@ export type AnvilInstance = {
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DEFAULT_START_TIMEOUT_MS = 15_000;
+/** How often a node that keeps its chain writes it (it also writes when it stops). */
+const STATE_INTERVAL_SECONDS = 5;
 const PORT_ATTEMPTS = 3;
 
 export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilInstance> {
@@ -104,6 +111,7 @@ async function startOnPort(port: number, opts: AnvilOptions): Promise<AnvilInsta
   const host = opts.host ?? '127.0.0.1';
   const args = ['--chain-id', '1', '--host', host, '--port', String(port), '--silent'];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(STATE_INTERVAL_SECONDS));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collectOutput(child);
@@ -115,8 +123,10 @@ async function startOnPort(port: number, opts: AnvilOptions): Promise<AnvilInsta
     spawnError = err;
   });
 
+  // A node that keeps its chain is asked to stop (SIGTERM), so it writes its state;
+  // SIGKILL would lose the blocks since its last periodic write.
   const killNow = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) child.kill(opts.statePath ? 'SIGTERM' : 'SIGKILL');
   };
   const onSignal = (signal: NodeJS.Signals) => {
     killNow();
@@ -139,7 +149,7 @@ async function startOnPort(port: number, opts: AnvilOptions): Promise<AnvilInsta
     detach();
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(killNow, 3_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.statePath ? 15_000 : 3_000);
     await exited;
     clearTimeout(timer);
   };

@@ -229,7 +229,7 @@ export async function reportPayment(
   user: { id: string },
   orderId: string,
   txHash: string,
-): Promise<{ paymentId: string; status: string; isNew: boolean }> {
+): Promise<{ paymentId: string; status: string }> {
   const order = await db.order.findUnique({ where: { id: orderId }, select: { id: true, userId: true } });
   if (!order || order.userId !== user.id) throw notFound('Order not found');
   const existing = await db.payment.findUnique({ where: { txHash } });
@@ -237,11 +237,14 @@ export async function reportPayment(
     if (p.orderId && p.orderId !== orderId) throw conflict('This transaction was already used for another order');
     return { paymentId: p.id, status: p.status };
   };
-  if (existing) return { ...check(existing), isNew: false };
+  if (existing) return check(existing);
   try {
     const created = await db.$transaction(async (tx) => {
-      // New hashes of one order are counted under its row lock, so the cap holds under concurrency.
+      // New hashes of one order are counted under its row lock, so the cap holds under
+      // concurrency; the same hash reported at once by several requests is one report.
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
+      const raced = await tx.payment.findUnique({ where: { txHash } });
+      if (raced) return raced;
       const waiting = await tx.payment.count({ where: { reportedOrderId: orderId, source: 'REPORTED', status: 'PENDING' } });
       if (waiting >= config.maxPendingReportsPerOrder) {
         throw conflict(
@@ -252,11 +255,11 @@ export async function reportPayment(
         data: { txHash, source: 'REPORTED', status: 'PENDING', reportedById: user.id, reportedOrderId: orderId },
       });
     });
-    return { paymentId: created.id, status: created.status, isNew: true };
+    return check(created);
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
       // A concurrent report of the same hash won the insert.
-      return { ...check(await db.payment.findUniqueOrThrow({ where: { txHash } })), isNew: false };
+      return check(await db.payment.findUniqueOrThrow({ where: { txHash } }));
     }
     throw err;
   }

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { createChainClient, createDb, createLogger, indexBlocks, loadConfig, type Db } from '@shop/core';
+import { createTestDatabase, type TestDatabase } from '../db/test-database.ts';
+import { anvilDriver, ANVIL_ACCOUNTS } from '../testing/chain.ts';
+import { freePort } from '../testing/smtp.ts';
+import { startDevChain } from './dev-chain.ts';
+
+/**
+ * `npm start` twice: the chain comes back with the database, so what was paid stays
+ * paid; a new chain beside a kept database gets a fresh database instead.
+ */
+let dir: string;
+let database: TestDatabase;
+let db: Db;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'shop-dev-chain-'));
+  database = await createTestDatabase(inject('postgresAdminUrl'), inject('templateDatabase'));
+  db = createDb({ url: database.url, poolSize: 2 });
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await database?.drop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const log: string[] = [];
+const logger = createLogger({ level: 'silent' });
+
+async function indexOnce(rpcUrl: string) {
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, ETH_RPC_URL: rpcUrl });
+  return indexBlocks({ config, db, chain: createChainClient(rpcUrl), logger });
+}
+
+describe('the local chain npm start runs', () => {
+  it('continues the same chain after a restart: the indexer sees no reorganization and a counted payment stays counted', async () => {
+    const port = await freePort();
+    const first = await startDevChain({ dir, port, databaseUrl: database.url, log: (m) => log.push(m) });
+    const chain = anvilDriver(first.rpcUrl);
+    await indexOnce(first.rpcUrl); // checkpoint with this chain's genesis
+    const hash = await chain.sendAndWait(ANVIL_ACCOUNTS[0], ANVIL_ACCOUNTS[1], 10n ** 15n);
+    const receipt = await chain.wallet.getTransactionReceipt({ hash });
+    await indexOnce(first.rpcUrl);
+    await db.payment.updateMany({ where: { txHash: hash.toLowerCase() }, data: { status: 'COUNTED', blockHash: receipt.blockHash } });
+    await first.stop();
+
+    const second = await startDevChain({ dir, port, databaseUrl: database.url, log: (m) => log.push(m) });
+    try {
+      expect(second.databaseReset).toBe(false);
+      expect((await anvilDriver(second.rpcUrl).wallet.getTransactionReceipt({ hash })).blockHash).toBe(receipt.blockHash);
+      await anvilDriver(second.rpcUrl).mine(2);
+      const result = await indexOnce(second.rpcUrl);
+      expect(result).toMatchObject({ reorgDepth: 0, recheck: [] });
+      expect(result.halted).toBeUndefined();
+      expect((await db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('starts a new chain when its saved state is gone, and then recreates the database instead of keeping it', async () => {
+    await rm(path.join(dir, 'anvil-state.json'));
+    const fresh = await startDevChain({ dir, databaseUrl: database.url, log: (m) => log.push(m) });
+    try {
+      expect(fresh.databaseReset).toBe(true);
+      expect(log.at(-1)).toMatch(/^the local chain is new \(no saved state at .*anvil-state.json\): the database, whose payments were made on the old chain, is recreated$/);
+      expect(await db.payment.count()).toBe(0);
+      expect(await db.chainCursor.count()).toBe(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { migrate } from '../db/migrate.ts';
+import { adminUrlFor, databaseNameOf, quoteIdent, withClient } from '../db/postgres-admin.ts';
+import { startAnvil, type AnvilInstance } from './anvil.ts';
+
+/**
+ * The local chain `npm start` runs, kept with the database it belongs to. Anvil keeps
+ * its chain in `<dir>/anvil-state.json`, so a restarted shop continues the same chain
+ * and paid orders stay paid. When that file is gone (a fresh clone beside a kept
+ * database, a deleted `.data/`), the node starts a new chain: the database, whose
+ * orders were paid on the old one, is recreated rather than kept on a chain that never
+ * saw those payments. Never used for an Ethereum node the shop did not start itself.
+ */
+export type DevChain = AnvilInstance & { statePath: string; databaseReset: boolean };
+
+async function genesisHash(rpcUrl: string): Promise<string> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x0', false] }),
+  });
+  const body = (await res.json()) as { result?: { hash?: string } };
+  if (!body.result?.hash) throw new Error('the local node returned no genesis block');
+  return body.result.hash;
+}
+
+/** The chain the database's indexer checkpoint was written on, if any. */
+async function indexedChain(databaseUrl: string): Promise<{ genesisHash: string | null } | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const rows = await client.query<{ genesisHash: string | null }>(`SELECT "genesisHash" FROM "ChainCursor" LIMIT 1`);
+    return rows.rows[0] ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseNameOf(databaseUrl);
+  await withClient(adminUrlFor(databaseUrl), (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+  await migrate(databaseUrl);
+}
+
+export async function startDevChain(opts: { dir: string; port?: number; databaseUrl: string; log: (msg: string) => void }): Promise<DevChain> {
+  mkdirSync(opts.dir, { recursive: true });
+  const statePath = path.join(opts.dir, 'anvil-state.json');
+  const kept = existsSync(statePath);
+  const anvil = await startAnvil({ port: opts.port, statePath });
+  try {
+    const genesis = await genesisHash(anvil.rpcUrl);
+    const indexed = await indexedChain(opts.databaseUrl);
+    // A checkpoint from before genesis hashes were recorded counts as another chain
+    // when the node had no saved state to continue.
+    const otherChain = indexed !== null && (indexed.genesisHash ? indexed.genesisHash !== genesis : !kept);
+    if (otherChain) {
+      opts.log(
+        `the local chain is new (${kept ? 'its saved state is another chain' : `no saved state at ${path.relative(process.cwd(), statePath)}`}): ` +
+          'the database, whose payments were made on the old chain, is recreated',
+      );
+      await recreateDatabase(opts.databaseUrl);
+    }
+    return { ...anvil, statePath, databaseReset: otherChain };
+  } catch (err) {
+    await anvil.stop();
+    throw err;
+  }
+}
