@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN, startShop, type Shop } from './shop.ts';
 import { registerThroughApi, signInThroughUi, unique } from './journey-helpers.ts';
+import { waitFor } from '../scripts/testing/chain.ts';
 
 let shop: Shop;
 let member: { id: string; name: string; email: string; password: string };
@@ -82,6 +84,32 @@ describe('an admin', () => {
       await page.goto(path);
       await page.getByRole('heading', { name: headings[i], exact: true }).waitFor();
       expect(new URL(page.url()).pathname).toBe(path);
+    }
+  });
+});
+
+describe('another site', () => {
+  it('cannot frame the shop: the pay page that starts wallet transactions never loads inside it', async () => {
+    const orderPath = `/order/${randomUUID()}`;
+    const evil = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<!doctype html><h1>Win a prize</h1><iframe id="shop" src="${shop.baseUrl}${orderPath}" width="800" height="500"></iframe>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = evil.address();
+      const evilUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+      const page = await shop.newPage({ expectCspViolations: true });
+      const messages: string[] = [];
+      page.on('console', (msg) => messages.push(msg.text()));
+      await page.goto(evilUrl);
+      await waitFor('the browser to refuse the frame', async () => messages.some((m) => m.includes("frame-ancestors 'none'")), 10_000);
+      const framed = page.frames().find((f) => f !== page.mainFrame());
+      expect(framed?.url() ?? '').not.toContain(orderPath);
+      expect(await page.frameLocator('#shop').getByRole('heading', { name: 'Pay' }).count()).toBe(0);
+      await shop.screenshot(page, '74-framing-refused');
+    } finally {
+      await new Promise((resolve) => evil.close(resolve));
     }
   });
 });

@@ -13,7 +13,7 @@ import { processors } from '../worker/src/processors/index.ts';
 import { closeMailer } from '../worker/src/processors/email.ts';
 import { scheduleRecurringJobs } from '../worker/src/schedules.ts';
 import { startWorkers } from '../worker/src/worker-manager.ts';
-import { walletInitScript, type WalletOptions } from './wallet.ts';
+import { WALLET_RPC_BINDING, walletInitScript, type WalletOptions } from './wallet.ts';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
 export const ADMIN = { email: 'admin@example.com', password: 'admin12345' };
@@ -57,8 +57,13 @@ export async function startShop() {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const chain = anvilDriver(env.anvil!.rpcUrl);
   const contexts: BrowserContext[] = [];
+  // Every page's Content-Security-Policy violations: the built app must run under its CSP.
+  const cspViolations: string[] = [];
+  const isCspViolation = (text: string) => /Content Security Policy|Refused to (load|execute|connect|apply|frame|evaluate)/i.test(text);
 
-  async function newPage(opts: { wallet?: Partial<WalletOptions> | false; viewport?: { width: number; height: number }; userAgent?: string } = {}): Promise<Page> {
+  async function newPage(
+    opts: { wallet?: Partial<WalletOptions> | false; viewport?: { width: number; height: number }; userAgent?: string; expectCspViolations?: boolean } = {},
+  ): Promise<Page> {
     const context = await browser.newContext({
       baseURL: baseUrl,
       viewport: opts.viewport ?? { width: 1280, height: 900 },
@@ -66,10 +71,20 @@ export async function startShop() {
     });
     contexts.push(context);
     if (opts.wallet !== false && opts.wallet !== undefined) {
-      await context.addInitScript(walletInitScript({ rpcUrl: env.anvil!.rpcUrl, account: opts.wallet.account ?? '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', ...opts.wallet }));
+      const rpcUrl = env.anvil!.rpcUrl;
+      await context.exposeFunction(WALLET_RPC_BINDING, async (body: string) => {
+        const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        return res.text();
+      });
+      await context.addInitScript(walletInitScript({ rpcUrl, account: opts.wallet.account ?? '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', ...opts.wallet }));
     }
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    if (!opts.expectCspViolations) {
+      page.on('console', (msg) => {
+        if (isCspViolation(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
+      });
+    }
     return page;
   }
 
@@ -88,6 +103,7 @@ export async function startShop() {
     browser,
     newPage,
     screenshot,
+    cspViolations,
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});
@@ -98,6 +114,9 @@ export async function startShop() {
       server.closeAllConnections();
       await env.close();
       await smtp.stop();
+      if (cspViolations.length > 0) {
+        throw new Error(`The app broke its Content-Security-Policy ${cspViolations.length} time(s):\n${cspViolations.slice(0, 10).join('\n')}`);
+      }
     },
   };
 }

@@ -2,9 +2,14 @@
 /**
  * A test wallet injected into the page before any script runs: an EIP-1193 provider
  * that announces itself as MetaMask (window.ethereum and EIP-6963) and forwards
- * requests to anvil, whose unlocked dev accounts sign. Variants cover what users meet:
+ * requests to anvil, whose unlocked dev accounts sign. Like a real extension it talks
+ * to its node outside the page (through a function the test exposes, WALLET_RPC_BINDING),
+ * so the shop's Content-Security-Policy, which allows no other origin, does not apply. Variants cover what users meet:
  * a wallet on another chain, a rejected connection, a rejected payment.
  */
+/** The name of the function (exposed by the test harness) the wallet sends JSON-RPC through. */
+export const WALLET_RPC_BINDING = '__testWalletRpc';
+
 export type WalletOptions = {
   rpcUrl: string;
   account: string;
@@ -23,12 +28,9 @@ function installWallet(opts: Required<WalletOptions>): void {
   const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
   let id = 0;
   async function forward(method: string, params: unknown[] = []) {
-    const res = await fetch(opts.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-    });
-    const body = (await res.json()) as { result?: unknown; error?: { code?: number; message?: string } };
+    const send = (window as unknown as Record<string, (body: string) => Promise<string>>)['__testWalletRpc']!;
+    const text = await send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }));
+    const body = JSON.parse(text) as { result?: unknown; error?: { code?: number; message?: string } };
     if (body.error) throw rpcError(body.error.code ?? -32603, body.error.message ?? 'RPC error');
     return body.result;
   }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { createRuntime, loadConfig } from '@shop/core';
 import { createApp } from './app.ts';
@@ -39,6 +42,26 @@ describe('api skeleton', () => {
     const scraper = createApp({ ...env.runtime, config: loadConfig({ ...configEnv(env), METRICS_TOKEN: 'scrape-token-0123456789' }) });
     expect((await request(scraper).get('/api/health').set('Authorization', 'Bearer scrape-token-0123456789')).body.details).toBeDefined();
     expect((await request(scraper).get('/api/health').set('Authorization', 'Bearer wrong-token-0123456789')).body.details).toBeUndefined();
+  });
+
+  it('sends security headers on every response: a CSP the app runs under, no framing, no sniffing', async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'shop-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    const withWeb = createApp({ ...env.runtime, config: loadConfig({ ...configEnv(env), SERVE_WEB: 'true', WEB_DIST_DIR: dist }) });
+    try {
+      for (const url of ['/api/products', '/api/health', '/api/no-such-thing', '/order/123', '/']) {
+        const res = await request(withWeb).get(url);
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp, url).toContain("frame-ancestors 'none'");
+        expect(csp, url).toContain("script-src 'self'");
+        expect(csp, url).toContain("object-src 'none'");
+        expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+        expect(res.headers['x-frame-options'], url).toBe('DENY');
+        expect(res.headers['x-powered-by'], url).toBeUndefined();
+      }
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
   });
 
   it('answers 404 with a JSON message for unknown API routes', async () => {

@@ -10,6 +10,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { dashboardCsp, securityHeaders, UPLOAD_HEADERS } from './middleware/security-headers.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
@@ -28,14 +29,14 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   const metrics = createMetrics(deps);
-  app.use(requestLog(deps.logger), metrics.track);
+  app.use(requestLog(deps.logger), metrics.track, securityHeaders(config));
   // The public catalogue needs no body, cookie or session: it answers before those run.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
   catalogueRoutes(app, deps, catalogue);
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
   app.use('/metrics', metrics.router);
-  app.use(QUEUE_DASHBOARD_PATH, loadSession(deps), queueDashboard(deps));
+  app.use(QUEUE_DASHBOARD_PATH, dashboardCsp(config), loadSession(deps), queueDashboard(deps));
 
   const api = express.Router();
   api.use('/health', loadSession(deps, { guestWhenUnavailable: true }), healthRoutes(deps));
@@ -53,7 +54,17 @@ export function createApp(deps: AppDeps): Express {
   api.use(notFoundHandler);
   app.use('/api', api);
 
-  app.use('/uploads', express.static(path.resolve(config.uploadsDir), { index: false, fallthrough: false, maxAge: '7d' }));
+  app.use(
+    '/uploads',
+    express.static(path.resolve(config.uploadsDir), {
+      index: false,
+      fallthrough: false,
+      maxAge: '7d',
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(UPLOAD_HEADERS)) res.setHeader(name, value);
+      },
+    }),
+  );
 
   const webDist = path.resolve(config.webDistDir);
   if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) {

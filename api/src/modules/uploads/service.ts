@@ -20,15 +20,35 @@ const isAllowed = (format: string | undefined): format is AllowedFormat =>
 
 /**
  * Checks the bytes by decoding them (the client's name and MIME type are not
- * trusted), then stores them under a random name with the extension of the real format.
+ * trusted), then stores a re-encoded copy under a random name with the extension of
+ * the real format. Re-encoding keeps only pixels: camera metadata (location, serial
+ * numbers), comments and anything appended to the file are dropped, and what is served
+ * is an image sharp wrote, whatever the upload carried. The orientation a camera
+ * recorded is applied to the pixels first.
  */
 export async function storeImage(config: Pick<AppConfig, 'uploadsDir'>, data: Buffer): Promise<UploadResult> {
   const format = await detectImageFormat(data);
+  const clean = await reencode(data, format);
   const dir = path.resolve(config.uploadsDir);
   await mkdir(dir, { recursive: true });
   const file = `${randomBytes(16).toString('hex')}.${EXTENSIONS[format]}`;
-  await writeFile(path.join(dir, file), data, { flag: 'wx' });
+  await writeFile(path.join(dir, file), clean, { flag: 'wx' });
   return { message: 'Image uploaded', image: `/uploads/${file}` };
+}
+
+async function reencode(data: Buffer, format: AllowedFormat): Promise<Buffer> {
+  const animated = format === 'gif' || format === 'webp';
+  const image = sharp(data, { limitInputPixels: MAX_PIXELS, animated }).rotate();
+  switch (format) {
+    case 'jpeg':
+      return image.jpeg({ quality: 90, mozjpeg: true }).toBuffer();
+    case 'png':
+      return image.png().toBuffer();
+    case 'webp':
+      return image.webp({ quality: 90 }).toBuffer();
+    case 'gif':
+      return image.gif().toBuffer();
+  }
 }
 
 async function detectImageFormat(data: Buffer): Promise<AllowedFormat> {

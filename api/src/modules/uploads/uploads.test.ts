@@ -29,14 +29,32 @@ const storedFiles = async (k: ApiTestKit) => readdir(path.resolve(k.env.config.u
 const NOT_AN_IMAGE = /Only JPEG, PNG, WebP or GIF images are allowed/;
 
 describe('POST /api/uploads', () => {
-  it('stores a real PNG under a random name and serves the same bytes at the returned path', async () => {
+  it('stores a real PNG under a random name and serves the same picture at the returned path, never sniffed, sandboxed', async () => {
     const res = await (await kit.as(admin)).post('/api/uploads').attach('image', png, { filename: 'My Photo.png', contentType: 'image/png' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ message: 'Image uploaded', image: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\.png$/) });
     const served = await request(kit.app).get(res.body.image).buffer(true);
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toMatch(/^image\/png/);
-    expect(Buffer.compare(served.body as Buffer, png)).toBe(0);
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toMatch(/^sandbox;/);
+    const [sent, got] = await Promise.all([sharp(png).raw().toBuffer(), sharp(served.body as Buffer).raw().toBuffer()]);
+    expect(Buffer.compare(got, sent)).toBe(0);
+  });
+
+  it('stores a re-encoded copy: camera metadata and bytes appended to the file are gone, the orientation applied', async () => {
+    const photo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#c33' } })
+      .jpeg()
+      .withMetadata({ orientation: 6, exif: { IFD0: { Copyright: 'GPS-52.5200N-13.4050E', Artist: 'serial-XJ-9000' } } })
+      .toBuffer();
+    const withPayload = Buffer.concat([photo, Buffer.from('<script>alert(1)</script>')]);
+    const res = await (await kit.as(admin)).post('/api/uploads').attach('image', withPayload, { filename: 'photo.jpg' });
+    expect(res.status).toBe(201);
+    const served = (await request(kit.app).get(res.body.image).buffer(true)).body as Buffer;
+    const meta = await sharp(served).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect([meta.width, meta.height]).toEqual([20, 40]); // rotated by the recorded orientation
+    expect(served.toString('latin1')).not.toMatch(/GPS-52|serial-XJ|<script>/);
   });
 
   it('names the file after the format it really has, not the name the client sent', async () => {
