@@ -46,7 +46,7 @@ export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0]
   /** A supertest request, as a guest (no user) or signed in as `user`. */
   async function as(user: { id: string } | null) {
     const cookie = user ? await cookieFor(user) : undefined;
-    const wrap = (method: 'get' | 'post' | 'put' | 'delete', path: string) => {
+    const wrap = (method: 'get' | 'post' | 'put' | 'delete' | 'patch', path: string) => {
       const r = request(app)[method](path);
       return cookie ? r.set('Cookie', cookie) : r;
     };
@@ -55,6 +55,7 @@ export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0]
       post: (path: string) => wrap('post', path),
       put: (path: string) => wrap('put', path),
       delete: (path: string) => wrap('delete', path),
+      patch: (path: string) => wrap('patch', path),
     };
   }
 
