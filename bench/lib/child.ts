@@ -15,8 +15,10 @@ export type TsChild = {
   send(message: ChildMessage): void;
   /** Takes the oldest unread message of this type (already received or still to come). */
   next<T extends ChildMessage>(type: string, timeoutMs: number): Promise<T>;
-  /** The last few kilobytes the child printed. */
+  /** The last few kilobytes the child printed (`keepOutput` characters). */
   output(): string;
+  /** null while it runs; then its exit code, or the signal that ended it. */
+  exitCode(): string | null;
   stop(): Promise<void>;
 };
 
@@ -28,7 +30,13 @@ process.once('exit', () => {
 const OUTPUT_KEEP = 8_000;
 const STOP_GRACE_MS = 5_000;
 
-export function forkTs(entry: string, env: Record<string, string>, name = path.basename(entry, '.ts'), nodeArgs: string[] = []): TsChild {
+export function forkTs(
+  entry: string,
+  env: Record<string, string>,
+  name = path.basename(entry, '.ts'),
+  nodeArgs: string[] = [],
+  keepOutput = OUTPUT_KEEP,
+): TsChild {
   const child = fork(path.resolve(REPO_ROOT, entry), [], {
     cwd: REPO_ROOT,
     execArgv: ['--import', 'tsx', ...nodeArgs],
@@ -38,7 +46,7 @@ export function forkTs(entry: string, env: Record<string, string>, name = path.b
   live.add(child);
   let text = '';
   const keep = (chunk: Buffer) => {
-    text = (text + chunk.toString('utf8')).slice(-OUTPUT_KEEP);
+    text = (text + chunk.toString('utf8')).slice(-keepOutput);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -92,6 +100,7 @@ export function forkTs(entry: string, env: Record<string, string>, name = path.b
       });
     },
     output: () => text,
+    exitCode: () => exitedWith ?? null,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
