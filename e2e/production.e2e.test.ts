@@ -81,6 +81,7 @@ afterAll(async () => {
   if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read as the API documents them
 type Res = { status: number; json: () => Promise<any>; text: () => Promise<string>; headers: Headers };
 async function call(method: string, url: string, opts: { cookie?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Res> {
   const headers: Record<string, string> = { ...opts.headers };
