@@ -66,8 +66,8 @@ beforeAll(async () => {
   db = createDb({ url: database.url, poolSize: 2 });
   await seed(db, ADMIN);
   // Everything they print is kept: the checks at the end read the whole log.
-  api = forkTs('api/src/server.ts', env, 'api', [], 20_000_000);
-  worker = forkTs('worker/src/main.ts', env, 'worker', [], 20_000_000);
+  api = forkTs('api/src/server.ts', env, 'api', { keepOutput: 20_000_000 });
+  worker = forkTs('worker/src/main.ts', env, 'worker', { keepOutput: 20_000_000 });
   await waitFor('the api to answer healthy', async () => (await fetch(`${baseUrl}/api/health`).catch(() => null))?.status === 200, 60_000, 250);
 }, 120_000);
 

@@ -12,6 +12,12 @@ if (!existsSync(bin)) {
   console.log('prisma CLI not installed yet; skipping generate');
   process.exit(0);
 }
+if (!existsSync(path.join(root, 'prisma', 'schema.prisma'))) {
+  // The production image installs its dependencies without the schema: it takes the
+  // client generated in the build stage.
+  console.log('no prisma/schema.prisma here; skipping generate');
+  process.exit(0);
+}
 const env = { ...process.env };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
 env.PRISMA_HIDE_UPDATE_MESSAGE = '1';

@@ -30,17 +30,23 @@ process.once('exit', () => {
 const OUTPUT_KEEP = 8_000;
 const STOP_GRACE_MS = 5_000;
 
-export function forkTs(
-  entry: string,
-  env: Record<string, string>,
-  name = path.basename(entry, '.ts'),
-  nodeArgs: string[] = [],
-  keepOutput = OUTPUT_KEEP,
-): TsChild {
-  const child = fork(path.resolve(REPO_ROOT, entry), [], {
-    cwd: REPO_ROOT,
-    execArgv: ['--import', 'tsx', ...nodeArgs],
-    env: { ...process.env, ...env },
+export type ForkOptions = {
+  /** How many characters of output to keep (the tail). */
+  keepOutput?: number;
+  /** Working directory (default: the repository); `--import tsx` resolves from here. */
+  cwd?: string;
+  /** Start from an empty environment instead of this process's (PATH and HOME kept). */
+  cleanEnv?: boolean;
+};
+
+export function forkTs(entry: string, env: Record<string, string>, name = path.basename(entry, '.ts'), opts: ForkOptions = {}): TsChild {
+  const cwd = opts.cwd ?? REPO_ROOT;
+  const keepOutput = opts.keepOutput ?? OUTPUT_KEEP;
+  const base = opts.cleanEnv ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
+  const child = fork(path.resolve(cwd, entry), [], {
+    cwd,
+    execArgv: ['--import', 'tsx'],
+    env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   live.add(child);

@@ -73,6 +73,7 @@ const schema = z
       .trim()
       .regex(/^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, 'must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal')
       .default('loopback'),
+    WORKER_HEARTBEAT_FILE: z.string().default('/tmp/shop-worker-heartbeat'),
     SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
@@ -139,6 +140,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     paymentReportsPerOrderPerHour: env.PAYMENT_REPORTS_PER_ORDER_PER_HOUR,
     maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE,
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
   });

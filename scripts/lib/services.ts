@@ -15,6 +15,8 @@ import { REPO_ROOT } from './paths.ts';
 const DATA_DIR = path.join(REPO_ROOT, '.data');
 const LOCAL_PG_PORT = 54329;
 const LOCAL_REDIS_PORT = 63799;
+/** Variables docker-compose.yml requires (`${NAME:?...}`) for the app services. */
+export const COMPOSE_REQUIRED = ['ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL'];
 
 export type Services = { postgresAdminUrl: string; redisUrl: string; started: string[] };
 
@@ -159,7 +161,10 @@ export async function ensureServices(log: (msg: string) => void = () => {}): Pro
   }
   if ((!postgresAdminUrl || !redisUrl) && dockerEngineAnswers()) {
     log('starting postgres and redis with docker compose');
-    execFileSync('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'redis'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    // Only the two services: the app's required variables (checked when the file is read)
+    // get placeholders, since nothing here uses them.
+    const placeholders = Object.fromEntries(COMPOSE_REQUIRED.map((name) => [name, process.env[name] ?? 'unused-by-postgres-and-redis']));
+    execFileSync('docker', ['compose', 'up', '-d', '--wait', 'postgres', 'redis'], { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...placeholders } });
     postgresAdminUrl ??= 'postgresql://postgres:postgres@127.0.0.1:5432/postgres';
     redisUrl ??= 'redis://127.0.0.1:6379';
     started.push('docker');

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { createRuntime, getConfig } from '@shop/core';
 import { processors } from './processors/index.ts';
 import { installShutdown } from './shutdown.ts';
@@ -12,6 +13,18 @@ process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejecti
 const workers = startWorkers(runtime, processors);
 await keepSchedules(runtime, logger);
 logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) });
+
+// A heartbeat for the container's HEALTHCHECK (scripts/healthcheck.mjs): written while
+// the worker can reach Redis, where its jobs are.
+const beat = () => {
+  if (runtime.redis.status === 'ready') {
+    writeFile(runtime.config.workerHeartbeatFile, new Date().toISOString()).catch((err: unknown) =>
+      logger.warn({ msg: 'could not write the heartbeat file', err }),
+    );
+  }
+};
+beat();
+setInterval(beat, 10_000).unref();
 
 // Order: stop taking jobs (and let running ones finish), then Redis and Prisma.
 installShutdown(logger, [
