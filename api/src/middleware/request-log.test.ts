@@ -61,6 +61,16 @@ describe('request log', () => {
     expect(lines.map((l) => [l.msg, l.req?.url, l.res?.statusCode])).toEqual([['request completed', '/admin/queues/api/queues', 200]]);
   });
 
+  it('never throws from its listener, even when the log itself fails', async () => {
+    const logger = pino({ level: 'info' }, { write: () => { throw new Error('disk full'); } });
+    const app = express();
+    app.use(requestLog(logger));
+    app.get('/api/orders/mine', (_req, res) => void res.json([]));
+    expect((await request(app).get('/api/orders/mine')).status).toBe(200);
+    expect((await request(app).get('/api/orders/mine')).status).toBe(200);
+    await settle();
+  });
+
   it('logs successful catalogue reads at debug only, and cuts long request ids', async () => {
     const quiet = appLogging('info');
     await request(quiet.app).get('/api/products');
