@@ -3,6 +3,9 @@ import { randomInt } from 'node:crypto';
 import { applyLedger, BalanceRuleError, exchangeBalance, ledgerSums, Prisma, rejectCashout, requestCashout } from './index.ts';
 import { createApiTestKit, type ApiTestKit } from '../../api/src/testing/api-test-kit.ts';
 
+// Anvil's third dev account (the receiving address is the second).
+const PAYOUT_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
 let kit: ApiTestKit;
 beforeAll(async () => {
   kit = await createApiTestKit();
@@ -32,7 +35,7 @@ describe('the ledger', () => {
         } else if (op === 2) {
           await exchangeBalance(kit.db, user.id);
         } else if (op === 3) {
-          const { cashoutId } = await requestCashout(kit.db, { userId: user.id, wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', minimum: '20' });
+          const { cashoutId } = await requestCashout(kit.db, { userId: user.id, wallet: PAYOUT_WALLET, minimum: '20' });
           if (randomInt(2)) await rejectCashout(kit.db, cashoutId);
         } else {
           // Replaying an earlier operation's key changes nothing.
@@ -76,10 +79,25 @@ describe('exchange and cashout over HTTP', () => {
     const bad = await as.post('/api/users/cashout').send({ wallet: '0x1234' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/Ethereum address/);
-    const poor = await as.post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    const poor = await as.post('/api/users/cashout').send({ wallet: PAYOUT_WALLET });
     expect(poor.status).toBe(400);
     expect(poor.body.message).toBe('Not Enough Money');
     expect(await kit.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("8. a cashout cannot name the shop's own receiving address or a mixed-case address whose checksum is wrong", async () => {
+    const user = await kit.createUser();
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '50.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed50:${user.id}` }]);
+    const as = await kit.as(user);
+    const own = await as.post('/api/users/cashout').send({ wallet: kit.env.config.receivingAddress.toLowerCase() });
+    expect(own.status).toBe(400);
+    expect(own.body.message).toBe("This is the shop's own receiving address: enter the wallet the payout should go to");
+    const typo = await as.post('/api/users/cashout').send({ wallet: '0x3c44CdDdB6a900fa2b585dd299e03d12FA4293BC' });
+    expect(typo.status).toBe(400);
+    expect(typo.body.message).toMatch(/checksum/);
+    expect(await kit.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
+    const lower = await as.post('/api/users/cashout').send({ wallet: PAYOUT_WALLET.toLowerCase() });
+    expect(lower.status).toBe(200);
   });
 
   it('50 concurrent cashouts of one user: exactly one succeeds, the ledger shows one cashout', async () => {
@@ -87,7 +105,7 @@ describe('exchange and cashout over HTTP', () => {
     await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '75.50', kind: 'DAILY_CREDIT', idempotencyKey: `seed75:${user.id}` }]);
     const as = await kit.as(user);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => as.post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })),
+      Array.from({ length: 50 }, () => as.post('/api/users/cashout').send({ wallet: PAYOUT_WALLET })),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400).every((r) => r.body.message === 'Not Enough Money')).toBe(true);
@@ -105,7 +123,7 @@ describe('exchange and cashout over HTTP', () => {
     const admin = await kit.createUser({ isAdmin: true });
     const user = await kit.createUser();
     await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '30.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed30:${user.id}` }]);
-    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: PAYOUT_WALLET });
     const [request] = await kit.db.cashoutRequest.findMany({ where: { userId: user.id } });
     expect((await (await kit.as(user)).get('/api/admin/cashouts')).status).toBe(403);
     expect((await (await kit.as(user)).post(`/api/admin/cashouts/${request!.id}/reject`)).status).toBe(403);
@@ -118,7 +136,7 @@ describe('exchange and cashout over HTTP', () => {
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).activeBalance.toFixed(2)).toBe('30.00');
     expect((await asAdmin.post(`/api/admin/cashouts/${request!.id}/reject`)).status).toBe(409);
     await expectBalancesEqualLedger(user.id);
-    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    await (await kit.as(user)).post('/api/users/cashout').send({ wallet: PAYOUT_WALLET });
     const second = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id, status: 'REQUESTED' } });
     expect((await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: 'nope' })).status).toBe(400);
     const paid = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { ledgerSums } from '@shop/core';
+import { applyLedger, ledgerSums } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
@@ -19,6 +19,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await kit?.close();
 });
+
+// Anvil's third dev account: any wallet but the shop's own receiving address.
+const PAYOUT_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 const cookieOf = (res: request.Response) => {
   const raw = res.headers['set-cookie'] as unknown as string[] | undefined;
@@ -233,6 +236,30 @@ describe('admin user management', () => {
     const sums = await ledgerSums(kit.db, erin.id);
     expect(sums.active.toFixed(2)).toBe('20.25');
     expect(sums.passive.toFixed(2)).toBe('3.00');
+  });
+
+  it('1. a save from a form loaded before a cashout never pays the balance back: unchanged balances are left alone, a changed one is a 409', async () => {
+    const gail = await kit.createUser({ name: 'Gail' });
+    await applyLedger(kit.db, [{ userId: gail.id, account: 'ACTIVE', amount: '100.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed100:${gail.id}` }]);
+    const asAdmin = await kit.as(admin);
+    const loaded = (await asAdmin.get(`/api/users/${gail.id}`)).body;
+    expect(loaded.activeBalance).toBe(100);
+    // Meanwhile Gail cashes out her $100.
+    expect((await (await kit.as(gail)).post('/api/users/cashout').send({ wallet: PAYOUT_WALLET })).status).toBe(200);
+    const form = { name: 'Gail G', email: gail.email, isAdmin: false, activeBalance: loaded.activeBalance, passiveBalance: loaded.passiveBalance, loadedActiveBalance: loaded.activeBalance, loadedPassiveBalance: loaded.passiveBalance };
+    const saved = await asAdmin.put(`/api/users/${gail.id}`).send(form);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ name: 'Gail G', activeBalance: 0 });
+    expect(await kit.db.ledgerEntry.count({ where: { userId: gail.id, kind: 'ADMIN_ADJUSTMENT' } })).toBe(0);
+    // The admin did mean to change it, from what the form showed: the figure moved meanwhile.
+    const stale = await asAdmin.put(`/api/users/${gail.id}`).send({ ...form, activeBalance: 150 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('The active balance changed since this form was loaded (it is now $0.00). Reload the user and enter the change again.');
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: gail.id } })).activeBalance.toFixed(2)).toBe('0.00');
+    // From fresh figures the change goes through the ledger.
+    const fresh = await asAdmin.put(`/api/users/${gail.id}`).send({ ...form, activeBalance: 5, loadedActiveBalance: 0 });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.activeBalance).toBe(5);
   });
 
   it('refuses negative balances and bad fields, changing nothing', async () => {

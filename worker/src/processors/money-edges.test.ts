@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expireOrders, Prisma } from '@shop/core';
+import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
+import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+
+/**
+ * The edges where money went wrong (issue "Money stays right at every edge"): each test
+ * drives the shop as it runs (api, worker processors, anvil) into one of them.
+ */
+const payer = ANVIL_ACCOUNTS[3];
+const MINUTE = 60_000;
+
+async function stockOf(kit: PaymentKit, productId: string) {
+  return (await kit.db.product.findUniqueOrThrow({ where: { id: productId } })).countInStock;
+}
+
+/** Moves an order's quotes and payment window into the past, as if time had passed. */
+async function lapse(kit: PaymentKit, orderId: string, opts: { window?: boolean } = {}) {
+  const now = Date.now();
+  await kit.db.paymentQuote.updateMany({ where: { orderId }, data: { createdAt: new Date(now - 30 * MINUTE), expiresAt: new Date(now - 15 * MINUTE) } });
+  if (opts.window) await kit.db.order.update({ where: { id: orderId }, data: { createdAt: new Date(now - 90 * MINUTE), paymentDeadline: new Date(now - 30 * MINUTE) } });
+}
+
+describe('money at the edges', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    kit = await createPaymentKit();
+    buyer = await kit.createUser({ name: 'Buyer' });
+    admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  async function twoItemOrder(stockB: number) {
+    const a = await kit.db.product.create({ data: { name: 'A', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock: 10 } });
+    const b = await kit.db.product.create({ data: { name: 'B', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: stockB } });
+    const res = await (await kit.as(buyer)).post('/api/orders').send({ orderedItems: [{ _id: a.id, qty: 1 }, { _id: b.id, qty: 1 }], itemsPrice: 15, totalPrice: 15 });
+    expect(res.status).toBe(201);
+    const detail = await (await kit.as(buyer)).get(`/api/orders/${res.body._id}`);
+    return { orderId: res.body._id as string, amountWei: BigInt(detail.body.quote.amountWei), a, b };
+  }
+
+  it('2. a late payment that finds one item sold out takes no stock at all, however often it is retried', async () => {
+    const { orderId, amountWei, a, b } = await twoItemOrder(1);
+    await lapse(kit, orderId, { window: true });
+    await expireOrders(kit.db, kit.env.config);
+    expect(await kit.orderStatus(orderId)).toBe('EXPIRED');
+    expect([await stockOf(kit, a.id), await stockOf(kit, b.id)]).toEqual([10, 1]);
+    // Someone else buys the last B.
+    const other = await kit.createUser();
+    expect((await (await kit.as(other)).post('/api/orders').send({ orderedItems: [{ _id: b.id, qty: 1 }], itemsPrice: 5, totalPrice: 5 })).status).toBe(201);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, amountWei);
+    await kit.report(buyer, orderId, hash);
+    const late = await kit.waitForPayment(hash, ['LATE']);
+    expect(late.reason).toMatch(/stock is gone/);
+    expect(await stockOf(kit, a.id)).toBe(10);
+    for (let i = 0; i < 2; i++) {
+      const res = await (await kit.as(admin)).post(`/api/admin/payments/${late.id}/assign`).send({ orderId });
+      expect(res.status).toBe(409);
+      expect(await stockOf(kit, a.id)).toBe(10);
+    }
+  });
+
+  it('3. an order whose late transfer falls short gives its stock back when its payment window is over', async () => {
+    const order = await kit.placeOrder(buyer);
+    const before = await stockOf(kit, kit.product.id);
+    await lapse(kit, order.id);
+    // A dust transfer that carries the order's tag.
+    const tagDigits = order.amountWei % 10n ** 12n;
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 12n + tagDigits);
+    await kit.report(buyer, order.id, hash);
+    await kit.waitForPayment(hash, ['LATE']);
+    expect(await kit.orderStatus(order.id)).toBe('LATE');
+    await lapse(kit, order.id, { window: true });
+    await expireOrders(kit.db, kit.env.config);
+    expect(await stockOf(kit, kit.product.id)).toBe(before + 1);
+    expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(false);
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('LATE');
+  });
+
+  it('4a. a transfer mined between two quotes (after the first lapsed, well before the second) is valued as late, not rejected', async () => {
+    const order = await kit.placeOrder(buyer);
+    const q1 = await kit.db.paymentQuote.findFirstOrThrow({ where: { orderId: order.id } });
+    const now = Date.now();
+    await kit.db.paymentQuote.update({ where: { id: q1.id }, data: { createdAt: new Date(now - 30 * MINUTE), expiresAt: new Date(now - 15 * MINUTE) } });
+    const { id: _id, ...rest } = q1;
+    await kit.db.paymentQuote.create({ data: { ...rest, createdAt: new Date(now + 5 * MINUTE), expiresAt: new Date(now + 20 * MINUTE) } });
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.report(buyer, order.id, hash);
+    const payment = await kit.waitForPayment(hash, ['COUNTED', 'LATE', 'REJECTED', 'UNRESOLVED']);
+    expect(payment.status).toBe('COUNTED');
+    expect(payment.reason).toMatch(/after the quote expired/);
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+  });
+
+  it('4b. a transfer mined before its order was placed waits for an admin (UNRESOLVED), it is not rejected', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
+    await kit.db.order.update({ where: { id: order.id }, data: { placedAtBlock: receipt.blockNumber } });
+    await kit.report(buyer, order.id, hash);
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED', 'REJECTED']);
+    expect(payment.status).toBe('UNRESOLVED');
+    expect(payment.reason).toMatch(/before the order was placed/);
+    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+  });
+
+  it('4d. a reported hash given up on and mined later is reopened by the indexer and pays its order', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.setAutomine(false);
+    let hash: `0x${string}`;
+    try {
+      hash = await kit.chain.send(payer, kit.receiving, order.amountWei);
+      // What a report looks like after an hour of the node not knowing the hash.
+      await kit.db.payment.create({
+        data: { txHash: hash.toLowerCase(), source: 'REPORTED', status: 'REJECTED', reason: 'Transaction not found on chain', reportedById: buyer.id, reportedOrderId: order.id },
+      });
+      await kit.chain.mine(1);
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
+  });
+
+  it('5. a reorg reverses the referral reward even after the referrer exchanged it: the balance goes negative through a reversal entry', async () => {
+    const referrer = await kit.createUser({ name: 'Referrer' });
+    const referred = await kit.createUser({ name: 'Referred', referredById: referrer.id });
+    const order = await kit.placeOrder(referred);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.report(referred, order.id, hash);
+    await kit.waitForStatus(order.id, 'PAID');
+    expect((await (await kit.as(referrer)).post('/api/users/exchange')).status).toBe(200);
+    await kit.chain.reorg(1);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'VERIFYING');
+    const row = await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } });
+    expect(row.activeBalance.toFixed(2)).toBe('-2.50');
+    expect(row.passiveBalance.toFixed(2)).toBe('2.50');
+    const entries = await kit.db.ledgerEntry.findMany({ where: { userId: referrer.id, account: 'ACTIVE' } });
+    expect(entries.reduce((s, e) => s.plus(e.amount), new Prisma.Decimal(0)).toFixed(2)).toBe('-2.50');
+    const profile = await (await kit.as(referrer)).get('/api/users/profile');
+    expect(profile.body.activeBalance).toBe(-2.5);
+  });
+
+  it('8. a deleted order keeps its tag through the monitoring window: no other order can take it, and its transfer waits for an admin', async () => {
+    const order = await kit.placeOrder(buyer);
+    const { paymentTag } = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
+    expect((await (await kit.as(admin)).delete(`/api/orders/${order.id}/delete`)).status).toBe(200);
+    const next = await kit.placeOrder(buyer);
+    await expect(kit.db.order.update({ where: { id: next.id }, data: { paymentTag } })).rejects.toThrow();
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.report(buyer, next.id, hash);
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED', 'COUNTED', 'REJECTED']);
+    expect(payment.status).toBe('UNRESOLVED');
+    expect(payment.reason).toMatch(/deleted/);
+    expect(await kit.orderStatus(next.id)).toBe('PENDING_PAYMENT');
+  });
+});
+
+describe('quotes, the payment window and admin assignment', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    kit = await createPaymentKit({ env: { PAYMENT_WINDOW_MINUTES: '5', PAYMENT_CONFIRMATIONS: '3' } });
+    buyer = await kit.createUser({ name: 'Buyer' });
+    admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('6a. a quote never outlives its order\'s payment window', async () => {
+    const order = await kit.placeOrder(buyer);
+    const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id }, include: { quotes: true } });
+    expect(stored.quotes[0]!.expiresAt.getTime()).toBeLessThanOrEqual(stored.paymentDeadline!.getTime());
+  });
+
+  it('6b. a payment sent inside its quote and still waiting in the mempool holds the order open, and is valued at that quote', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.setAutomine(false);
+    try {
+      const hash = await kit.chain.send(payer, kit.receiving, order.amountWei);
+      await kit.report(buyer, order.id, hash);
+      await waitFor('the worker to see the transfer in the mempool', async () => {
+        const p = await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } });
+        return p?.orderId === order.id;
+      });
+      await lapse(kit, order.id, { window: true });
+      await expireOrders(kit.db, kit.env.config);
+      expect(await kit.orderStatus(order.id)).not.toBe('EXPIRED');
+      expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(true);
+      await kit.chain.mine(3);
+      await kit.waitForStatus(order.id, 'PAID');
+      const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+      expect(payment.reason).toBeNull(); // valued at its quote, not late
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+  });
+
+  it('7. an admin assignment keeps the verifier\'s rules: enough confirmations, mined after the order was placed', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 16n); // no tag: UNRESOLVED
+    await kit.report(buyer, order.id, hash);
+    await kit.chain.mine(2);
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
+    const early = await kit.createUser();
+    const tooSoon = await kit.placeOrder(early); // placed after the transfer was mined
+    const asAdmin = await kit.as(admin);
+    const refused = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: tooSoon.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/before the order was placed/);
+    expect(await kit.orderStatus(tooSoon.id)).toBe('PENDING_PAYMENT');
+
+    const fresh = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 16n + 1n);
+    await kit.report(buyer, order.id, fresh);
+    const unconfirmed = await kit.waitForPayment(fresh, ['UNRESOLVED', 'PENDING']);
+    await kit.db.payment.update({ where: { id: unconfirmed.id }, data: { status: 'UNRESOLVED' } });
+    const early2 = await asAdmin.post(`/api/admin/payments/${unconfirmed.id}/assign`).send({ orderId: order.id });
+    expect(early2.status).toBe(409);
+    expect(early2.body.message).toMatch(/confirmations/);
+    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+  });
+});
