@@ -1,4 +1,4 @@
-import { createDb, getConfig, hashPassword, newReferralCode, Prisma, type Db } from '@shop/core';
+import { createDb, createProduct, getConfig, hashPassword, newReferralCode, Prisma, type Db } from '@shop/core';
 
 /**
  * Idempotent demo data: the package catalogue (matched by name, so a rerun adds only
@@ -31,7 +31,7 @@ export async function seed(db: Db, admin: { email: string; password: string }): 
       rating: new Prisma.Decimal(p.rating),
     };
     const existing = await db.product.findFirst({ where: { name: p.name, deletedAt: null } });
-    if (!existing) await db.product.create({ data });
+    if (!existing) await createProduct(db, data);
   }
   const email = admin.email.toLowerCase();
   const existing = await db.user.findUnique({ where: { email }, select: { isAdmin: true } });

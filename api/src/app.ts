@@ -16,6 +16,7 @@ import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
 import { adminPaymentRoutes } from './modules/admin-payments/routes.ts';
 import { adminCashoutRoutes } from './modules/admin-cashouts/routes.ts';
+import { adminReconciliationRoutes } from './modules/admin-reconciliation/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
     ['/crypto', cryptoRoutes(deps)],
     ['/admin/payments', adminPaymentRoutes(deps)],
     ['/admin/cashouts', adminCashoutRoutes(deps)],
+    ['/admin/reconciliation', adminReconciliationRoutes(deps)],
   ];
   for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);
   api.use(notFoundHandler);

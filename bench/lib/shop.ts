@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, newReferralCode, Prisma, type AppConfig, type Db } from '@shop/core';
+import { createProduct, hashPassword, newReferralCode, Prisma, type AppConfig, type Db } from '@shop/core';
 import { openSession } from '../../api/src/middleware/auth.ts';
 
 /** A buyer and the session cookie the api would have set at login (as api-test-kit does). */
@@ -17,16 +17,14 @@ export async function createBuyer(db: Db, config: AppConfig): Promise<{ id: stri
 
 /** A $25 package with as much stock as the benchmark needs. */
 export async function createBenchProduct(db: Db, countInStock: number): Promise<{ id: string; price: string }> {
-  const product = await db.product.create({
-    data: {
-      name: 'Bench Package',
-      image: '/images/gold.svg',
-      description: 'Stock for the order benchmarks.',
-      price: new Prisma.Decimal('25.00'),
-      dailyCredit: new Prisma.Decimal('1.00'),
-      countInStock,
-      durationDays: 30,
-    },
+  const product = await createProduct(db, {
+    name: 'Bench Package',
+    image: '/images/gold.svg',
+    description: 'Stock for the order benchmarks.',
+    price: new Prisma.Decimal('25.00'),
+    dailyCredit: new Prisma.Decimal('1.00'),
+    countInStock,
+    durationDays: 30,
   });
   return { id: product.id, price: product.price.toFixed(2) };
 }

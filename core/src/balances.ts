@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { isAddress } from 'viem';
+import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
-import { postEntries } from './ledger.ts';
+import { badRequest, conflict } from './errors.ts';
+import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
 
 /**
- * Balance operations a user starts (exchange, cashout) and the admin's answer to a
- * cashout. Each locks the user's row, decides from the locked balance, and writes the
- * ledger entries, the balance and any request in one transaction.
+ * Balance operations a user starts (exchange, cashout), an admin's answers to a cashout,
+ * and an admin's balance edit. Each locks the user's row, decides from the locked
+ * balance, and writes the ledger entries, the balance and any request in one
+ * transaction. A refusal is a UserError (400 or 409) with the message the user sees.
  */
-export class BalanceRuleError extends Error {
-  override name = 'BalanceRuleError';
-}
-
-async function lockUser(tx: Prisma.TransactionClient, userId: string) {
+async function lockUser(tx: Tx, userId: string) {
   const rows = await tx.$queryRaw<{ activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
     SELECT "activeBalance", "passiveBalance" FROM "User" WHERE "id" = ${userId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
   const row = rows[0];
-  if (!row) throw new BalanceRuleError('User not found');
+  if (!row) throw badRequest('User not found');
   return { active: new Prisma.Decimal(row.activeBalance), passive: new Prisma.Decimal(row.passiveBalance) };
 }
 
@@ -23,7 +23,7 @@ async function lockUser(tx: Prisma.TransactionClient, userId: string) {
 export async function exchangeBalance(db: Db, userId: string): Promise<{ moved: Prisma.Decimal }> {
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, userId);
-    if (active.lte(0)) throw new BalanceRuleError('Your active balance is empty: nothing to exchange');
+    if (active.lte(0)) throw badRequest('Your active balance is empty: nothing to exchange');
     const key = `exchange:${randomUUID()}`;
     await postEntries(tx, [
       { userId, account: 'ACTIVE', amount: active.negated(), kind: 'EXCHANGE', reference: key, idempotencyKey: `${key}:out` },
@@ -34,24 +34,38 @@ export async function exchangeBalance(db: Db, userId: string): Promise<{ moved: 
 }
 
 /**
+ * A wallet a payout can go to: a 20-byte address (a mixed-case one must carry a valid
+ * EIP-55 checksum, which catches a mistyped character) that is not the shop's own
+ * receiving address. Returns it as given (trimmed).
+ */
+export function payoutWallet(config: Pick<AppConfig, 'receivingAddress'>, wallet: string): `0x${string}` {
+  const value = wallet.trim();
+  if (!isAddress(value, { strict: false })) throw badRequest('wallet must be an Ethereum address (0x followed by 40 hex characters)');
+  if (!isAddress(value, { strict: true })) {
+    throw badRequest('wallet has a mistyped character: its mixed-case letters do not match the address checksum (EIP-55). Copy it again from your wallet.');
+  }
+  if (value.toLowerCase() === config.receivingAddress.toLowerCase()) {
+    throw badRequest("This is the shop's own receiving address: enter the wallet the payout should go to");
+  }
+  return value as `0x${string}`;
+}
+
+/**
  * Cashout: only when the active balance is strictly above the minimum, the whole active
  * balance leaves in one go and a CashoutRequest records it. Concurrent requests
  * serialize on the row lock; the second sees a zero balance.
  */
 export async function requestCashout(
   db: Db,
-  input: { userId: string; wallet: string; minimum: string; ethUsd?: string },
+  config: Pick<AppConfig, 'receivingAddress' | 'cashoutMinimum'>,
+  input: { userId: string; wallet: string; ethUsd?: string },
 ): Promise<{ cashoutId: string; amount: Prisma.Decimal }> {
+  const wallet = payoutWallet(config, input.wallet);
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, input.userId);
-    if (!active.gt(new Prisma.Decimal(input.minimum))) throw new BalanceRuleError('Not Enough Money');
+    if (!active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');
     const request = await tx.cashoutRequest.create({
-      data: {
-        userId: input.userId,
-        wallet: input.wallet,
-        amountUsd: active,
-        ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null,
-      },
+      data: { userId: input.userId, wallet, amountUsd: active, ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null },
     });
     await postEntries(tx, [
       { userId: input.userId, account: 'ACTIVE', amount: active.negated(), kind: 'CASHOUT', reference: `cashout:${request.id}`, idempotencyKey: `cashout:${request.id}` },
@@ -83,4 +97,41 @@ export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean>
     ]);
     return true;
   });
+}
+
+const ACCOUNTS = { ACTIVE: 'active', PASSIVE: 'passive' } as const;
+
+/**
+ * An admin's balance edit, from a form that shows the balances it loaded. A balance the
+ * admin left as loaded is not touched (credit, rewards or a cashout may have moved it
+ * since); a changed one becomes an ADMIN_ADJUSTMENT for the difference, unless the
+ * balance moved since the form was loaded: then it is a 409 the form shows, never an
+ * overwrite. Runs in the caller's transaction.
+ */
+export async function adjustBalancesFromForm(
+  tx: Tx,
+  input: { actorId: string; userId: string; wanted: { active: string; passive: string }; loaded: { active: string; passive: string } },
+): Promise<void> {
+  const current = await lockUser(tx, input.userId);
+  const operation = randomUUID();
+  const entries: LedgerEntryInput[] = [];
+  for (const account of ['ACTIVE', 'PASSIVE'] as const) {
+    const key = ACCOUNTS[account];
+    const wanted = new Prisma.Decimal(input.wanted[key]);
+    const loaded = new Prisma.Decimal(input.loaded[key]);
+    if (wanted.eq(loaded)) continue;
+    if (wanted.lt(0)) throw badRequest(`The ${key} balance can only be set to zero or more`);
+    if (!current[key].eq(loaded)) {
+      throw conflict(`The ${key} balance changed since this form was loaded (it is now $${current[key].toFixed(2)}). Reload the user and enter the change again.`);
+    }
+    entries.push({
+      userId: input.userId,
+      account,
+      amount: wanted.minus(current[key]),
+      kind: 'ADMIN_ADJUSTMENT',
+      reference: `admin:${input.actorId}`,
+      idempotencyKey: `admin-adjust:${operation}:${account}`,
+    });
+  }
+  await postEntries(tx, entries);
 }

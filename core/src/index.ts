@@ -13,3 +13,5 @@ export * from './balances.ts';
 export * from './daily-credit.ts';
 export * from './sessions.ts';
 export * from './chain/public-client.ts';
+export * from './errors.ts';
+export * from './reconcile.ts';

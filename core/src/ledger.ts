@@ -3,8 +3,10 @@ import { Prisma, type Db, type LedgerAccount, type LedgerKind } from './db.ts';
 /**
  * The ledger: the only way a balance changes. Each operation writes its entries and
  * the balance update in one transaction, keyed by idempotency keys: applying the same
- * operation twice changes nothing the second time. Balances never go below zero (the
- * update is conditional; the database's check constraint is the last guard).
+ * operation twice changes nothing the second time. An operation never takes a balance
+ * below zero (the update is conditional), except a reversal (`allowNegative`): a
+ * referral reward taken back after its payment left the chain happens even when the
+ * referrer already spent it, and later credit repays the difference.
  */
 
 export type LedgerEntryInput = {
@@ -30,7 +32,7 @@ const balanceColumn = { ACTIVE: 'activeBalance', PASSIVE: 'passiveBalance' } as 
  * when the first entry's idempotency key was already used: an operation's entries are
  * written together, so the first key stands for the whole operation.
  */
-export async function postEntries(tx: Tx, entries: LedgerEntryInput[]): Promise<boolean> {
+export async function postEntries(tx: Tx, entries: LedgerEntryInput[], opts: { allowNegative?: boolean } = {}): Promise<boolean> {
   if (entries.length === 0) return true;
   const first = entries[0] as LedgerEntryInput;
   const inserted = await tx.$queryRaw<{ id: string }[]>`
@@ -56,9 +58,10 @@ export async function postEntries(tx: Tx, entries: LedgerEntryInput[]): Promise<
   for (const { userId, account, amount } of deltas.values()) {
     if (amount.isZero()) continue;
     const column = Prisma.raw(`"${balanceColumn[account]}"`);
+    const floor = opts.allowNegative ? Prisma.sql`TRUE` : Prisma.sql`${column} + ${amount}::numeric >= 0`;
     const updated = await tx.$executeRaw`
       UPDATE "User" SET ${column} = ${column} + ${amount}::numeric, "updatedAt" = now()
-      WHERE "id" = ${userId}::uuid AND ${column} + ${amount}::numeric >= 0`;
+      WHERE "id" = ${userId}::uuid AND ${floor}`;
     if (updated !== 1) throw new InsufficientBalanceError(`balance too low for ${account.toLowerCase()} change of ${amount.toFixed(2)}`);
   }
   return true;

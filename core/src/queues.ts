@@ -27,6 +27,10 @@ export const queueDefinitions = {
     payload: z.object({}).strict(),
     defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
   },
+  reconcile: {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 1, removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
+  },
   'daily-credit': {
     payload: z.object({ upTo: z.string().datetime().optional() }).strict(),
     defaults: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 } },
@@ -76,14 +80,37 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
 }
 
 /** Adds a job after validating its payload against the registry. */
-export async function enqueue<N extends QueueName>(
-  queues: Queues,
-  name: N,
-  payload: JobPayload<N>,
-  opts: JobsOptions = {},
-): Promise<void> {
+async function enqueue<N extends QueueName>(queues: Queues, name: N, payload: JobPayload<N>, opts: JobsOptions = {}): Promise<void> {
   const data = queueDefinitions[name].payload.parse(payload) as JobPayload<N>;
   if (opts.jobId?.includes(':')) throw new Error(`job id must not contain ':' (${opts.jobId})`);
   const queue = queues[name] as unknown as Queue<JobPayload<N>>;
   await (queue as Queue).add(name, data, opts);
 }
+
+/**
+ * The job ids: deterministic, so a job asked for twice (two reports of one hash, the
+ * sweeper and a report) is one job. The only place they are built.
+ */
+export const jobIds = {
+  verify: (txHash: string) => `verify-${txHash}`,
+  /** A fresh id: the first verification of this hash may have completed already. */
+  recheck: (txHash: string, at = Date.now()) => `recheck-${txHash}-${at}`,
+  receipt: (orderId: string) => `receipt-${orderId}`,
+  cashoutNotice: (cashoutId: string) => `cashout-${cashoutId}`,
+};
+
+/** Options a producer's caller may add (never the id: that is the producer's). */
+type Extra = Omit<JobsOptions, 'jobId'>;
+
+/** The typed producers: every job the api and the worker add goes through these. */
+export const jobs = {
+  verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash) }),
+  recheckPayment: (queues: Queues, p: { paymentId: string; txHash: string }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.recheck(p.txHash) }),
+  sendReceipt: (queues: Queues, orderId: string, extra: Extra = {}) =>
+    enqueue(queues, 'email', { kind: 'order-receipt', orderId }, { ...extra, jobId: jobIds.receipt(orderId) }),
+  sendCashoutNotice: (queues: Queues, cashoutId: string, extra: Extra = {}) =>
+    enqueue(queues, 'email', { kind: 'cashout-notice', cashoutId }, { ...extra, jobId: jobIds.cashoutNotice(cashoutId) }),
+  reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', {}, extra),
+};

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { enqueue } from '@shop/core';
+import { jobs } from '@shop/core';
 import { startWorkers } from './worker-manager.ts';
 import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
 import { REPO_ROOT } from '../../scripts/lib/paths.ts';
@@ -29,7 +29,7 @@ describe('worker skeleton', () => {
     });
     try {
       const payload = { kind: 'cashout-notice' as const, cashoutId: '7f1b7c3e-9a55-4d57-8f6e-3c2f4b1a0d11' };
-      await enqueue(env.runtime.queues, 'email', payload, { backoff: { type: 'fixed', delay: 50 } });
+      await jobs.sendCashoutNotice(env.runtime.queues, payload.cashoutId, { backoff: { type: 'fixed', delay: 50 } });
       for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(calls).toBe(2);
       expect(seen).toEqual([payload]);
@@ -39,7 +39,7 @@ describe('worker skeleton', () => {
   });
 
   it('refuses to enqueue a payload the registry does not allow', async () => {
-    await expect(enqueue(env.runtime.queues, 'email', { kind: 'order-receipt', orderId: 'not-a-uuid' })).rejects.toThrow();
+    await expect(jobs.sendReceipt(env.runtime.queues, 'not-a-uuid')).rejects.toThrow();
     expect(await env.runtime.queues.email.getJobCounts('waiting')).toEqual({ waiting: 0 });
   });
 

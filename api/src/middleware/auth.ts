@@ -2,7 +2,7 @@ import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { SignJWT, jwtVerify } from 'jose';
 import { createSession, findSessionUser, revokeSession, type AppConfig, type Db } from '@shop/core';
 import type { AppDeps } from '../deps.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { forbidden, unauthorized } from '@shop/core';
 
 export const SESSION_COOKIE = 'jwt';
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { HttpError } from '../errors.ts';
+import { PRICE_UNAVAILABLE, PriceUnavailableError, UserError } from '@shop/core';
 
 export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json({ message: `Not found: ${req.method} ${req.originalUrl.split('?')[0]}` });
@@ -35,8 +35,12 @@ export function isUnavailable(err: unknown): boolean {
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
-  if (err instanceof HttpError) {
+  if (err instanceof UserError) {
     res.status(err.status).json(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+    return;
+  }
+  if (err instanceof PriceUnavailableError) {
+    res.status(503).json({ message: PRICE_UNAVAILABLE });
     return;
   }
   if (err instanceof ZodError) {

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../errors.ts';
+import { UserError } from '@shop/core';
 
 /**
  * Fixed-window counters in Redis (shared by every api instance). Each key function
@@ -33,12 +33,12 @@ export function rateLimit(
       if (opts.failOpen) return null;
       throw err;
     });
-    if (!results) return next(opts.failOpen ? undefined : new HttpError(503, 'Service temporarily unavailable, please try again'));
+    if (!results) return next(opts.failOpen ? undefined : new UserError(503, 'Service temporarily unavailable, please try again'));
     for (let i = 0; i < keys.length; i++) {
       const count = Number(results[i * 3]?.[1] ?? 0);
       const ttl = Number(results[i * 3 + 2]?.[1] ?? opts.windowSeconds);
       if (count > opts.limit) {
-        return next(new HttpError(429, `${opts.message ?? 'Too many attempts'}, please try again in ${Math.max(ttl, 1)} seconds`));
+        return next(new UserError(429, `${opts.message ?? 'Too many attempts'}, please try again in ${Math.max(ttl, 1)} seconds`));
       }
     }
     next();

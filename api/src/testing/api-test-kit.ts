@@ -2,7 +2,9 @@ import request from 'supertest';
 import { hashPassword, newReferralCode, Prisma } from '@shop/core';
 import { createApp } from '../app.ts';
 import { openSession } from '../middleware/auth.ts';
+import { expect } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
+import { expectBooksBalanced } from '../../../scripts/testing/books.ts';
 
 export type TestUser = { id: string; email: string; password: string; name: string; isAdmin: boolean; referralCode: string };
 
@@ -10,7 +12,12 @@ export type TestUser = { id: string; email: string; password: string; name: stri
  * One isolated api for a test file (own database, Redis prefix and, on request, anvil),
  * plus helpers to make users and requests as guest, user or admin.
  */
-export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0] = {}) {
+export async function createApiTestKit(
+  opts: Parameters<typeof createTestEnv>[0] & {
+    /** Checks the reconciler may leave out, for a test that makes records by hand (say why where it is set). */
+    reconcileSkip?: string[];
+  } = {},
+) {
   const env: TestEnv = await createTestEnv(opts);
   const app = createApp(env.runtime);
   let counter = 0;
@@ -59,7 +66,22 @@ export async function createApiTestKit(opts: Parameters<typeof createTestEnv>[0]
     };
   }
 
-  return { env, app, db: env.runtime.db, createUser, cookieFor, as, close: () => env.close() };
+  return {
+    env,
+    app,
+    db: env.runtime.db,
+    createUser,
+    cookieFor,
+    as,
+    /** Proves the books (the reconciler finds nothing), then drops the test's world. */
+    async close() {
+      try {
+        await expectBooksBalanced(env.runtime, expect.getState().testPath ?? 'this test file', { skip: opts.reconcileSkip });
+      } finally {
+        await env.close();
+      }
+    },
+  };
 }
 
 export type ApiTestKit = Awaited<ReturnType<typeof createApiTestKit>>;

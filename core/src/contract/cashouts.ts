@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { txHash } from './common.ts';
+import type { PaymentStatus } from './orders.ts';
 
 export type CashoutStatus = 'REQUESTED' | 'NOTIFIED' | 'PAID' | 'REJECTED';
 
@@ -23,7 +24,7 @@ export const markCashoutPaidBody = z.object({ payoutTxHash: txHash });
 export type AdminPaymentJson = {
   _id: string;
   txHash: string;
-  status: 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE';
+  status: PaymentStatus;
   source: 'REPORTED' | 'INDEXED';
   order: string | null;
   from: string | null;
@@ -32,4 +33,12 @@ export type AdminPaymentJson = {
   blockNumber: string | null;
   reason: string | null;
   createdAt: string;
+};
+
+/** The reconciler's report for admins (GET /api/admin/reconciliation). */
+export type ReconciliationJson = {
+  startedAt: string;
+  durationMs: number;
+  discrepancies: { check: string; message: string; ids: Record<string, string> }[];
+  checked: Record<string, number | string>;
 };

@@ -12,6 +12,16 @@ export const usdAmount = z.union([z.number(), z.string().trim().max(20)]).transf
   return z.NEVER;
 });
 
+/** A USD amount that may be negative (a balance after a reversal): number or numeric string, at most 2 decimals. */
+export const signedUsdAmount = z.union([z.number(), z.string().trim().max(21)]).transform((v, ctx) => {
+  const text = typeof v === 'number' ? String(v) : v;
+  const negative = text.startsWith('-');
+  const parsed = usdAmount.safeParse(negative ? (typeof v === 'number' ? -v : text.slice(1)) : v);
+  if (parsed.success) return negative && parsed.data !== '0.00' ? `-${parsed.data}` : parsed.data;
+  ctx.addIssue({ code: 'custom', message: 'must be an amount with at most 2 decimals' });
+  return z.NEVER;
+});
+
 export const intInRange = (min: number, max: number) =>
   z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, 'must be a whole number').transform(Number)]).pipe(
     z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),

@@ -33,6 +33,37 @@ function numberToPlain(value: number): string {
   return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
 }
 
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * The ETH a USD amount buys at a price, with 6 decimals: the cashout button (SPEC.md
+ * section 9: the active balance over the ETH price), the admin's cashout list and the
+ * operator's cashout e-mail all show this one figure. Computed on integers (cents and the price's own decimals), rounded half
+ * up, so 30 at 3000 reads exactly '0.010000'. Undefined when the price is not a
+ * positive decimal.
+ */
+export function usdToEth(usd: number | string, price: string, decimals = 6): string | undefined {
+  const match = DECIMAL.exec(price.trim());
+  if (!match) return undefined;
+  const [, whole = '0', frac = ''] = match;
+  const priceUnits = BigInt(whole + frac); // price * 10^frac.length
+  if (priceUnits === 0n) return undefined;
+
+  let cents: bigint;
+  try {
+    cents = toCents(usd);
+  } catch {
+    return undefined;
+  }
+  // eth * 10^decimals = cents / 100 * 10^frac.length / priceUnits * 10^decimals
+  const numerator = cents * 10n ** BigInt(frac.length + decimals);
+  const denominator = 100n * priceUnits;
+  const scaled = (2n * numerator + denominator) / (2n * denominator);
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (scaled % unit).toString().padStart(decimals, '0');
+  return decimals > 0 ? `${scaled / unit}.${fraction}` : (scaled / unit).toString();
+}
+
 /** wei (as bigint or decimal string) -> ETH with exactly `decimals` places, rounded half up. */
 export function formatEth(wei: bigint | string, decimals = 6): string {
   const value = typeof wei === 'bigint' ? wei : BigInt(wei);

@@ -11,8 +11,8 @@ export const createOrderBody = z.object({
 
 export const reportPaymentBody = z.object({ txHash });
 
-export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED';
-export type PaymentStatus = 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE';
+export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED' | 'DELETED';
+export type PaymentStatus = 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED';
 
 export type OrderItemJson = { name: string; image: string; price: number; qty: number; product: string };
 

@@ -18,6 +18,8 @@ export const updateProductBody = z.object({
   dailyCredit: usdAmount,
   description: z.string().trim().max(5000, 'is too long (5000 characters at most)'),
   countInStock: intInRange(0, 1_000_000),
+  // The count the form showed: stock that orders took or gave back since is not overwritten (409).
+  loadedCountInStock: intInRange(0, 1_000_000),
   durationDays: intInRange(1, 3650).optional(),
 });
 

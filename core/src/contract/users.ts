@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, nameField, passwordField, usdAmount, ethAddress } from './common.ts';
+import { emailField, nameField, passwordField, signedUsdAmount, ethAddress } from './common.ts';
 
 export const registerBody = z.object({
   email: emailField,
@@ -31,8 +31,11 @@ export const adminUpdateUserBody = z.object({
   name: nameField,
   email: emailField,
   isAdmin: z.boolean(),
-  activeBalance: usdAmount,
-  passiveBalance: usdAmount,
+  activeBalance: signedUsdAmount,
+  passiveBalance: signedUsdAmount,
+  // The balances the form showed: a balance that moved since is not overwritten (409).
+  loadedActiveBalance: signedUsdAmount,
+  loadedPassiveBalance: signedUsdAmount,
   password: z.union([passwordField, z.literal('')]).optional(),
 });
 

@@ -6,6 +6,9 @@ import { answerToPrice } from './amounts.ts';
 
 export { PriceUnavailableError };
 
+/** What a buyer is told while no trustworthy price can be read (answered with 503). */
+export const PRICE_UNAVAILABLE = 'The ETH price is unavailable right now; please try again shortly';
+
 export type EthUsd = { answer: bigint; price: string; updatedAt: Date };
 
 type Deps = { config: AppConfig; redis: Redis; chain: PublicClient };

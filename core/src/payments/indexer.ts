@@ -2,6 +2,8 @@ import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
+import { jobs, type Queues } from '../queues.ts';
+import { GIVEN_UP } from './settle.ts';
 
 /**
  * Scans blocks for transfers to the receiving address, so a payment nobody reported
@@ -254,19 +256,30 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
       parent = block.hash;
       indexedTo = block.number;
       if (linked.length === COMMIT_EVERY) {
-        transfers.push(...(await commitBlocks(db, linked, receiving)));
+        const committed = await commitBlocks(db, linked, receiving);
+        transfers.push(...committed.transfers);
+        recheck.push(...committed.recheck);
         linked = [];
       }
     }
-    if (linked.length > 0) transfers.push(...(await commitBlocks(db, linked, receiving)));
+    if (linked.length > 0) {
+      const committed = await commitBlocks(db, linked, receiving);
+      transfers.push(...committed.transfers);
+      recheck.push(...committed.recheck);
+    }
   } finally {
     fetcher.stop();
   }
   return { from, to: indexedTo, transfers, recheck, reorgDepth };
 }
 
-/** One transaction: the transfers to the shop in `linked`, the block window, the checkpoint. */
-async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): Promise<IndexResult['transfers']> {
+/**
+ * One transaction: the transfers to the shop in `linked`, the block window, the
+ * checkpoint. Also returns the transfers the shop recorded in these heights under
+ * another block hash (verified while the indexer was behind, then reorganized away
+ * before it got there): they are checked again.
+ */
+async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
   const found: { tx: ScannedBlock['transactions'][number]; block: ScannedBlock }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
@@ -292,6 +305,9 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
         })),
         skipDuplicates: true,
       });
+      // A report given up on (never found, never mined) whose transaction is mined after
+      // all is verified again: value that reached the shop is never left behind.
+      await tx.payment.updateMany({ where: { txHash: { in: hashes }, status: 'REJECTED', reason: { in: GIVEN_UP } }, data: { status: 'PENDING', reason: null } });
       const pending = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING' }, select: { id: true, txHash: true } });
       const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
       out = hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : []));
@@ -302,7 +318,13 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
     });
     await tx.indexedBlock.deleteMany({ where: { number: { lt: last.number - WINDOW } } });
     await tx.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: last.number, blockHash: last.hash } });
-    return out;
+    const hashAt = new Map(linked.map((b) => [b.number, b.hash.toLowerCase()]));
+    const recorded = await tx.payment.findMany({
+      where: { blockNumber: { gte: linked[0]!.number, lte: last.number }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
+      select: { id: true, txHash: true, blockNumber: true, blockHash: true },
+    });
+    const moved = recorded.filter((p) => p.blockHash !== null && hashAt.get(p.blockNumber as bigint) !== p.blockHash.toLowerCase());
+    return { transfers: out, recheck: moved.map((p) => ({ paymentId: p.id, txHash: p.txHash })) };
   });
 }
 
@@ -311,4 +333,12 @@ export async function indexerLag(deps: Pick<IndexerDeps, 'db' | 'chain'>): Promi
   if (!cursor) return null;
   const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
   return head - cursor.blockNumber;
+}
+
+/** One tick of the indexer, with verification queued for what it found and rechecks for what a reorg dropped. */
+export async function indexAndQueue(deps: IndexerDeps & { queues: Queues }, opts: { maxBlocks?: number; startBlock?: bigint } = {}): Promise<IndexResult> {
+  const result = await indexBlocks(deps, opts);
+  for (const t of result.transfers) await jobs.verifyPayment(deps.queues, t);
+  for (const t of result.recheck) await jobs.recheckPayment(deps.queues, t);
+  return result;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '@shop/core';
+import { createProduct, Prisma } from '@shop/core';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -37,7 +37,7 @@ describe('drill: contention', () => {
   });
 
   it('100 concurrent orders for the last 7 items: 7 placed, stock never negative', async () => {
-    const product = await kit.db.product.create({ data: { name: 'Last ones', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('3.00'), countInStock: 7 } });
+    const product = await createProduct(kit.db, { name: 'Last ones', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('3.00'), countInStock: 7 });
     const buyers = await Promise.all(Array.from({ length: 100 }, () => kit.createUser()));
     const results = await Promise.all(
       buyers.map(async (b) => (await kit.as(b)).post('/api/orders').send({ orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: 3, totalPrice: 3 })),

@@ -4,6 +4,7 @@ import { createApiTestKit, type ApiTestKit, type TestUser } from '../../../api/s
 import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import { listRoutes } from '../../../api/src/route-table.ts';
 import { randomUUID } from 'node:crypto';
+import { createProduct } from '@shop/core';
 
 /**
  * Every endpoint fuzzed with generated bodies, query strings and headers, as a guest, a
@@ -20,7 +21,7 @@ beforeAll(async () => {
   kit = await createApiTestKit({ chain: true });
   user = await kit.createUser();
   admin = await kit.createUser({ isAdmin: true });
-  const product = await kit.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: 'd', price: '10.00', countInStock: 1000 } });
+  const product = await createProduct(kit.db, { name: 'P', image: '/images/gold.svg', description: 'd', price: '10.00', countInStock: 1000 });
   productId = product.id;
   const order = await (await kit.as(user)).post('/api/orders').send({ orderedItems: [{ _id: productId, qty: 1 }], itemsPrice: 10, totalPrice: 10 });
   orderId = order.body._id;

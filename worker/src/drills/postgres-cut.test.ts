@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { waitFor } from '../../../scripts/testing/chain.ts';
 import { reportDrill } from '../../../scripts/testing/drill-report.ts';
+import { createProduct } from '@shop/core';
 
 describe('drill: Postgres connections cut', () => {
   let kit: ApiTestKit;
@@ -14,7 +15,7 @@ describe('drill: Postgres connections cut', () => {
   beforeAll(async () => {
     // Without the catalogue cache, so every request below needs the database.
     kit = await createApiTestKit({ env: { CATALOGUE_CACHE_MS: '0' } });
-    await kit.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: '', price: '1.00', countInStock: 1 } });
+    await createProduct(kit.db, { name: 'P', image: '/images/gold.svg', description: '', price: '1.00', countInStock: 1 });
     dbName = new URL(kit.env.config.databaseUrl).pathname.slice(1);
     admin = new pg.Client({ connectionString: inject('postgresAdminUrl') });
     await admin.connect();

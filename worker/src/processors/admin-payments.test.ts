@@ -45,7 +45,7 @@ describe('admins resolve transfers that belong to no order', () => {
     const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
     const res = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ refundTxHash: `0x${'cd'.repeat(32)}` });
     expect(res.status).toBe(200);
-    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('REJECTED');
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('REFUNDED');
   });
 
   it('is for admins only, with clear errors for bad input', async () => {

@@ -1,13 +1,13 @@
-import { enqueue, indexBlocks } from '@shop/core';
+import { indexAndQueue } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /** While halted, the reason is logged again at most this often (the tick runs every second). */
 const HALT_LOG_EVERY_MS = 60_000;
 let lastHaltLog = 0;
 
-/** A tick of the indexer: scan new blocks, enqueue verification of what it found. */
+/** A tick of the indexer: scan new blocks, queue verification of what it found. */
 export const chainIndex: Processor<'chain-index'> = async (_job, { runtime, logger }) => {
-  const result = await indexBlocks({ ...runtime, logger }, { startBlock: runtime.config.indexerStartBlock });
+  const result = await indexAndQueue({ ...runtime, logger }, { startBlock: runtime.config.indexerStartBlock });
   if (result.halted) {
     if (Date.now() - lastHaltLog > HALT_LOG_EVERY_MS) {
       lastHaltLog = Date.now();
@@ -16,13 +16,6 @@ export const chainIndex: Processor<'chain-index'> = async (_job, { runtime, logg
     return { halted: result.halted };
   }
   if (result.behind) logger.warn({ msg: 'the node is behind the indexer checkpoint; waiting for it', blocks_behind: result.behind });
-  for (const t of result.transfers) {
-    await enqueue(runtime.queues, 'payment-verify', t, { jobId: `verify-${t.txHash}` });
-  }
-  for (const t of result.recheck) {
-    // A fresh id: the first verification of this hash may have completed already.
-    await enqueue(runtime.queues, 'payment-verify', t, { jobId: `recheck-${t.txHash}-${Date.now()}` });
-  }
   if (result.transfers.length || result.reorgDepth) {
     logger.info({ msg: 'indexed', from: result.from.toString(), to: result.to.toString(), transfers: result.transfers.length, reorg_depth: result.reorgDepth });
   }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditDaily, ledgerSums, Prisma } from '@shop/core';
+import { createProduct, creditDaily, ledgerSums, Prisma } from '@shop/core';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
 beforeAll(async () => {
-  kit = await createApiTestKit();
+  // The orders are made PAID by hand (what is tested is the credit they earn), with no
+  // transfer behind them: the reconciler checks everything else.
+  kit = await createApiTestKit({ reconcileSkip: ['paid-not-covered'] });
 });
 afterAll(async () => {
   await kit?.close();
@@ -13,11 +15,12 @@ afterAll(async () => {
 const DAY = 24 * 3600_000;
 
 async function paidOrder(userId: string, paidAt: Date, items: { dailyCredit: string; qty: number; durationDays: number }[]) {
-  const product = await kit.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('10'), countInStock: 10 } });
+  const product = await createProduct(kit.db, { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('10'), countInStock: 10 });
   return kit.db.order.create({
     data: {
       userId,
       status: 'PAID',
+      stockReserved: false,
       itemsPrice: new Prisma.Decimal('10'),
       totalPrice: new Prisma.Decimal('10'),
       paidAt,

@@ -1,5 +1,5 @@
 import { createMailer, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, formatEth, toCents } from '@shop/core/contract';
+import { centsToString, toCents, usdToEth } from '@shop/core/contract';
 import type { Processor } from '../worker-manager.ts';
 
 let mailer: Mailer | undefined;
@@ -45,9 +45,8 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   }
   const cashout = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
-  const eth = cashout.ethUsd && cashout.ethUsd.gt(0)
-    ? ` (about ${formatEth(BigInt(cashout.amountUsd.times('1000000000000000000').dividedBy(cashout.ethUsd).toFixed(0, 1)), 6)} ETH at $${cashout.ethUsd.toFixed(2)}/ETH)`
-    : '';
+  const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;
+  const eth = ethAmount ? ` (about ${ethAmount} ETH at $${cashout.ethUsd!.toFixed(2)}/ETH)` : '';
   const params = {
     to_name: config.operatorName,
     from_name: cashout.user.name,

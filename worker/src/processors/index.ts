@@ -5,6 +5,7 @@ import { paymentSweep } from './payment-sweep.ts';
 import { paymentVerify } from './payment-verify.ts';
 import { email } from './email.ts';
 import { dailyCredit } from './daily-credit.ts';
+import { reconcileJob } from './reconcile.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
 export const processors: ProcessorMap = {
@@ -14,4 +15,5 @@ export const processors: ProcessorMap = {
   'order-expire': { process: orderExpire },
   email: { process: email, concurrency: 4 },
   'daily-credit': { process: dailyCredit },
+  reconcile: { process: reconcileJob },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireOrders, Prisma } from '@shop/core';
+import { createProduct, expireOrders, Prisma } from '@shop/core';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -37,8 +37,8 @@ describe('money at the edges', () => {
   });
 
   async function twoItemOrder(stockB: number) {
-    const a = await kit.db.product.create({ data: { name: 'A', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock: 10 } });
-    const b = await kit.db.product.create({ data: { name: 'B', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: stockB } });
+    const a = await createProduct(kit.db, { name: 'A', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock: 10 });
+    const b = await createProduct(kit.db, { name: 'B', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: stockB });
     const res = await (await kit.as(buyer)).post('/api/orders').send({ orderedItems: [{ _id: a.id, qty: 1 }, { _id: b.id, qty: 1 }], itemsPrice: 15, totalPrice: 15 });
     expect(res.status).toBe(201);
     const detail = await (await kit.as(buyer)).get(`/api/orders/${res.body._id}`);
@@ -195,6 +195,8 @@ describe('quotes, the payment window and admin assignment', () => {
         return p?.orderId === order.id;
       });
       await lapse(kit, order.id, { window: true });
+      // It was seen while its quote was open (the quote's times moved back with the clock).
+      await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { seenPendingAt: new Date(Date.now() - 20 * MINUTE) } });
       await expireOrders(kit.db, kit.env.config);
       expect(await kit.orderStatus(order.id)).not.toBe('EXPIRED');
       expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(true);

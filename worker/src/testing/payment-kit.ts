@@ -1,4 +1,4 @@
-import { createRuntime, indexBlocks, Prisma, type Runtime } from '@shop/core';
+import { createProduct, createRuntime, indexAndQueue, Prisma, type Runtime } from '@shop/core';
 import type { Address, Hash } from 'viem';
 import { createApiTestKit, type TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { anvilDriver, waitFor } from '../../../scripts/testing/chain.ts';
@@ -16,9 +16,7 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
   const chain = anvilDriver(env.anvil!.rpcUrl);
   const workerRuntime: Runtime = createRuntime(env.config, 'worker');
   const workers = opts.workers === false ? null : startWorkers(workerRuntime, opts.processorMap ?? processors);
-  const product = await db.product.create({
-    data: { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('25.00'), countInStock: 100, dailyCredit: new Prisma.Decimal('1.00'), durationDays: 30 },
-  });
+  const product = await createProduct(db, { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('25.00'), countInStock: 100, dailyCredit: new Prisma.Decimal('1.00'), durationDays: 30 });
   const receiving = env.config.receivingAddress as Address;
 
   async function placeOrder(user: TestUser, qty = 1, productId = product.id): Promise<{ id: string; amountWei: bigint; totalPrice: number }> {
@@ -50,15 +48,11 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
   }
 
   async function runIndexer() {
-    const result = await indexBlocks({ ...workerRuntime, logger: workerRuntime.logger });
-    const { enqueue } = await import('@shop/core');
-    for (const t of result.transfers) await enqueue(workerRuntime.queues, 'payment-verify', t, { jobId: `verify-${t.txHash}` });
-    for (const t of result.recheck) await enqueue(workerRuntime.queues, 'payment-verify', t, { jobId: `recheck-${t.txHash}-${Date.now()}` });
-    return result;
+    return indexAndQueue({ ...workerRuntime, logger: workerRuntime.logger });
   }
 
   async function referralEntries(userId: string) {
-    return db.ledgerEntry.findMany({ where: { userId, kind: 'REFERRAL_REWARD' }, orderBy: { createdAt: 'asc' } });
+    return db.ledgerEntry.findMany({ where: { userId, kind: { in: ['REFERRAL_REWARD', 'REFERRAL_REVERSAL'] } }, orderBy: { createdAt: 'asc' } });
   }
 
   return {

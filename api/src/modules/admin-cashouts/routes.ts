@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { markCashoutPaid, rejectCashout, type Db } from '@shop/core';
-import { formatEth, markCashoutPaidBody, type CashoutJson } from '@shop/core/contract';
+import { markCashoutPaidBody, usdToEth, type CashoutJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound } from '@shop/core';
 
 async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {
   const c = await db.cashoutRequest.findUnique({ where: { id }, include: { user: { select: { id: true, name: true, email: true } } } });
@@ -13,9 +13,7 @@ async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {
 }
 
 function toJson(c: Awaited<ReturnType<typeof listRows>>[number]): CashoutJson {
-  const amountEth = c.ethUsd && c.ethUsd.gt(0)
-    ? formatEth(BigInt(c.amountUsd.times('1000000000000000000').dividedBy(c.ethUsd).toFixed(0, 1)), 6)
-    : null;
+  const amountEth = c.ethUsd ? (usdToEth(c.amountUsd.toFixed(2), c.ethUsd.toFixed(8)) ?? null) : null;
   return {
     _id: c.id,
     user: { _id: c.user.id, name: c.user.name, email: c.user.email },

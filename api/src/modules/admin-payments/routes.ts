@@ -1,16 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { enqueue } from '@shop/core';
+import { assignTransfer, badRequest, getEthUsd, jobs, markRefunded } from '@shop/core';
 import { txHash } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
-import { badRequest } from '../../errors.ts';
 import * as service from './service.ts';
 
-const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE'];
+const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE', 'REFUNDED'];
 
-/** Admin view of transfers the worker could not attribute: assign or refund them. */
+/** Admin view of transfers no order claimed by itself: assign or refund them. */
 export function adminPaymentRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
@@ -25,17 +24,16 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
   router.post('/:id/assign', async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const { orderId } = parseBody(z.object({ orderId: z.string().uuid('is not a valid order id') }), req.body);
-    const result = await service.assignPayment(deps, id, orderId.toLowerCase());
-    if (result.orderStatus === 'PAID') {
-      await enqueue(deps.queues, 'email', { kind: 'order-receipt', orderId: orderId.toLowerCase() }, { jobId: `receipt-${orderId.toLowerCase()}` });
-    }
-    res.json(result);
+    const order = orderId.toLowerCase();
+    const result = await assignTransfer({ ...deps, currentAnswer: async () => (await getEthUsd(deps)).answer }, id, order);
+    if (result.paidNow) await jobs.sendReceipt(deps.queues, order);
+    res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 
   router.post('/:id/refund', async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const body = parseBody(z.object({ refundTxHash: txHash }), req.body);
-    await service.markRefunded(deps.db, id, body.refundTxHash);
+    await markRefunded(deps.db, id, body.refundTxHash);
     res.json({ message: 'Marked as refunded' });
   });
   return router;

@@ -1,5 +1,5 @@
 import { BaseError, HttpRequestError, TimeoutError } from 'viem';
-import { indexerHalt, pingDb, pingRedis, queueNames, redisReady, withTimeout } from '@shop/core';
+import { indexerHalt, latestReconciliation, pingDb, pingRedis, queueNames, redisReady, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 /** One dependency: whether it works, and what an operator may see about it. */
@@ -9,7 +9,7 @@ type Dependency = 'database' | 'redis' | 'chain' | 'queues';
 /** What anyone may see: ok or degraded per dependency, nothing more. */
 export type PublicHealth = { status: 'ok' | 'degraded'; checks: Record<Dependency, 'ok' | 'degraded'> };
 /** What admins and the metrics scraper see: the details (never a URL, key or raw error text). */
-export type HealthDetails = PublicHealth & { details: Record<Dependency, Record<string, unknown>> };
+export type HealthDetails = PublicHealth & { details: Record<Dependency, Record<string, unknown>> & { reconciliation: Record<string, unknown> } };
 
 const TIMEOUT_MS = 2_000;
 
@@ -67,10 +67,17 @@ export async function getHealth(deps: AppDeps): Promise<HealthDetails> {
   ]);
   const all = { database, redis, chain, queues };
   const entries = Object.entries(all) as [Dependency, Check][];
+  // The books are not a dependency: discrepancies are an alert, not an outage.
+  const books = await latestReconciliation(deps.db).catch(() => undefined);
+  const reconciliation = books === undefined
+    ? { error: 'not read' }
+    : books === null
+      ? { lastRun: null }
+      : { lastRun: books.startedAt.toISOString(), discrepancies: books.discrepancies.length, checks: [...new Set(books.discrepancies.map((d) => d.check))] };
   return {
     status: entries.every(([, c]) => c.ok) ? 'ok' : 'degraded',
     checks: Object.fromEntries(entries.map(([k, c]) => [k, c.ok ? 'ok' : 'degraded'])) as PublicHealth['checks'],
-    details: Object.fromEntries(entries.map(([k, c]) => [k, c.detail])) as HealthDetails['details'],
+    details: { ...(Object.fromEntries(entries.map(([k, c]) => [k, c.detail])) as Record<Dependency, Record<string, unknown>>), reconciliation },
   };
 }
 

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { indexerHalt, indexerLag, queueNames, withTimeout } from '@shop/core';
+import { indexerHalt, indexerLag, latestReconciliation, queueNames, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 /**
@@ -76,6 +76,51 @@ export function createMetrics(deps: AppDeps) {
     async collect() {
       try {
         this.set((await indexerHalt(deps.db)) ? 1 : 0);
+      } catch {
+        scrapeErrors.inc({ source: 'database' });
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'shop_reconciliation_discrepancies',
+    help: "Discrepancies the reconciler's latest run found, by check (0 when the books reconcile)",
+    labelNames: ['check'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const report = await latestReconciliation(deps.db);
+        this.reset();
+        this.set({ check: 'all' }, report?.discrepancies.length ?? 0);
+        const byCheck = new Map<string, number>();
+        for (const d of report?.discrepancies ?? []) byCheck.set(d.check, (byCheck.get(d.check) ?? 0) + 1);
+        for (const [check, n] of byCheck) this.set({ check }, n);
+      } catch {
+        scrapeErrors.inc({ source: 'database' });
+      }
+    },
+  });
+  new Gauge({
+    name: 'shop_reconciliation_last_run_age_seconds',
+    help: 'Seconds since the reconciler last ran (absent before its first run)',
+    registers: [registry],
+    async collect() {
+      try {
+        const report = await latestReconciliation(deps.db);
+        this.reset();
+        if (report) this.set((Date.now() - report.startedAt.getTime()) / 1000);
+      } catch {
+        scrapeErrors.inc({ source: 'database' });
+      }
+    },
+  });
+  new Gauge({
+    name: 'shop_cashouts_waiting_over_24h',
+    help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await deps.db.cashoutRequest.count({ where: { status: { in: ['REQUESTED', 'NOTIFIED'] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } }));
       } catch {
         scrapeErrors.inc({ source: 'database' });
       }

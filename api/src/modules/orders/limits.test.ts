@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { Prisma } from '@shop/core';
+import { createProduct, Prisma } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 
 /** The limits that keep one account from holding stock or loading the node for everyone. */
@@ -12,9 +12,7 @@ beforeAll(async () => {
     chain: true,
     env: { MAX_OPEN_ORDERS_PER_USER: '2', PAYMENT_REPORTS_PER_USER_PER_HOUR: '6', PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '4', MAX_PENDING_REPORTS_PER_ORDER: '2' },
   });
-  const p = await kit.db.product.create({
-    data: { name: 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 100 },
-  });
+  const p = await createProduct(kit.db, { name: 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 100 });
   productId = p.id;
 });
 afterAll(async () => {

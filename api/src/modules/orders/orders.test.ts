@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireOrders, Prisma } from '@shop/core';
+import { createProduct, expireOrders, Prisma } from '@shop/core';
 import { setEthUsdPrice } from '../../../../scripts/lib/price-feed-mock.ts';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 
@@ -9,13 +9,13 @@ let alice: TestUser;
 let bob: TestUser;
 
 async function product(over: Partial<{ price: string; countInStock: number; name: string }> = {}) {
-  return kit.db.product.create({
-    data: { name: over.name ?? 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal(over.price ?? '10.50'), countInStock: over.countInStock ?? 10, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 },
-  });
+  return createProduct(kit.db, { name: over.name ?? 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal(over.price ?? '10.50'), countInStock: over.countInStock ?? 10, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 });
 }
 
 beforeAll(async () => {
-  kit = await createApiTestKit({ chain: true, ethUsd: '3000' });
+  // One test marks an order PAID by hand to show paid orders cannot be deleted: it has
+  // no transfer behind it, so that check is left out; the reconciler checks the rest.
+  kit = await createApiTestKit({ chain: true, ethUsd: '3000', reconcileSkip: ['paid-not-covered'] });
   admin = await kit.createUser({ isAdmin: true });
   alice = await kit.createUser({ name: 'Alice' });
   bob = await kit.createUser({ name: 'Bob' });
@@ -171,7 +171,7 @@ describe('ETH price', () => {
       expect(res.status).toBe(503);
       expect(res.body.message).toMatch(/ETH price is unavailable/);
       const user = await stale.createUser();
-      const p = await stale.db.product.create({ data: { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('1.00'), countInStock: 1 } });
+      const p = await createProduct(stale.db, { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('1.00'), countInStock: 1 });
       const order = await (await stale.as(user)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 1, totalPrice: 1 });
       expect(order.status).toBe(503);
       expect((await stale.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(1);

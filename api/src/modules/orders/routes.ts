@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { enqueue } from '@shop/core';
+import { deleteOrder, jobs, placeOrder, recordPaymentReport } from '@shop/core';
 import { createOrderBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -30,7 +30,8 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(createOrderBody, req.body);
     try {
-      res.status(201).json(await orders.createOrder(deps, req.user!.id, input));
+      const id = await placeOrder(deps, req.user!.id, input);
+      res.status(201).json(await orders.getOrderJson(db, id));
     } finally {
       // Also after a refusal for stock: the buyer's next look at the package is fresh.
       catalogue.invalidate();
@@ -52,16 +53,14 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.put('/:id/purchased', requireUser, ...reportLimits, async (req, res) => {
     const id = parseId(req.params.id, 'Order');
     const { txHash } = parseBody(reportPaymentBody, req.body);
-    const result = await orders.reportPayment(deps, req.user!, id, txHash);
-    if (result.status === 'PENDING') {
-      // Deterministic job id: any number of reports of one hash make one job.
-      await enqueue(queues, 'payment-verify', { paymentId: result.paymentId, txHash }, { jobId: `verify-${txHash}` });
-    }
+    const result = await recordPaymentReport(db, config, req.user!, id, txHash);
+    // One job per hash, however often it is reported.
+    if (result.status === 'PENDING') await jobs.verifyPayment(queues, { paymentId: result.paymentId, txHash });
     res.status(202).json({ status: result.status });
   });
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {
-    await orders.deleteOrder(db, parseId(req.params.id, 'Order'));
+    await deleteOrder(db, parseId(req.params.id, 'Order'));
     catalogue.invalidate();
     res.json({ message: 'Order deleted' });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '@shop/core';
+import { createProduct, Prisma } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 
@@ -98,9 +98,7 @@ describe('the catalogue cache behind the api', () => {
   });
 
   const makeProduct = (countInStock: number) =>
-    kit.db.product.create({
-      data: { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock, dailyCredit: new Prisma.Decimal('1') },
-    });
+    createProduct(kit.db, { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock, dailyCredit: new Prisma.Decimal('1') });
 
   it('serves a change made outside this process only after the ttl, but an admin edit at once', async () => {
     const p = await makeProduct(5);
@@ -113,7 +111,7 @@ describe('the catalogue cache behind the api', () => {
     expect((await guest.get(`/api/products/${p.id}`)).body.name).toBe('Gold');
 
     const edit = await (await kit.as(admin)).put(`/api/products/${p.id}`).send({
-      name: 'Platinum', price: '12.5', image: '/images/gold.svg', dailyCredit: 1, description: 'd', countInStock: 5,
+      name: 'Platinum', price: '12.5', image: '/images/gold.svg', dailyCredit: 1, description: 'd', countInStock: 5, loadedCountInStock: 5,
     });
     expect(edit.status).toBe(200);
     expect((await guest.get(`/api/products/${p.id}`)).body).toMatchObject({ name: 'Platinum', price: 12.5 });
@@ -145,7 +143,7 @@ describe('the catalogue cache behind the api', () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
 
-    await (await kit.as(admin)).put(`/api/products/${p.id}`).send({ name: 'Silver', price: 10, image: '/images/gold.svg', dailyCredit: 1, description: 'd', countInStock: 1 });
+    await (await kit.as(admin)).put(`/api/products/${p.id}`).send({ name: 'Silver', price: 10, image: '/images/gold.svg', dailyCredit: 1, description: 'd', countInStock: 1, loadedCountInStock: 1 });
     const changed = await guest.get(`/api/products/${p.id}`).set('If-None-Match', etag);
     expect(changed.status).toBe(200);
     expect(changed.body.name).toBe('Silver');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Prisma } from '@shop/core';
+import { createProduct, Prisma } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { deleteProduct } from './service.ts';
 
@@ -21,8 +21,7 @@ afterAll(async () => {
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 async function makeProduct(over: Partial<Prisma.ProductCreateInput> = {}) {
-  return kit.db.product.create({
-    data: {
+  return createProduct(kit.db, {
       name: 'Gold Package',
       image: '/images/gold.svg',
       description: 'Pays every day',
@@ -32,8 +31,7 @@ async function makeProduct(over: Partial<Prisma.ProductCreateInput> = {}) {
       rating: new Prisma.Decimal('4.50'),
       numReviews: 3,
       ...over,
-    },
-  });
+    });
 }
 
 /** Everything about the products table that a request could change. */
@@ -47,6 +45,7 @@ const validUpdate = {
   dailyCredit: 2.75,
   description: 'The best package',
   countInStock: '12',
+  loadedCountInStock: 7, // what the form showed (makeProduct's stock)
   durationDays: 60,
 };
 
@@ -144,6 +143,26 @@ describe('update (admin)', () => {
     expect(stored.dailyCredit.toFixed(2)).toBe('2.75');
     expect(stored.countInStock).toBe(12);
     expect(stored.durationDays).toBe(60);
+  });
+
+  it('never overwrites stock that orders took since the form was loaded: left as loaded it is not touched, changed it is a 409', async () => {
+    const product = await makeProduct({ countInStock: 7 });
+    const as = await kit.as(admin);
+    // Someone orders 2 while the admin's form still shows 7.
+    await kit.db.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE "Product" SET "countInStock" = 5 WHERE "id" = ${product.id}::uuid`;
+      await tx.stockMovement.create({ data: { productId: product.id, kind: 'STOCKED', delta: -2, reference: 'test: sold elsewhere' } });
+    });
+    const renamed = await as.put(`/api/products/${product.id}`).send({ ...validUpdate, countInStock: 7, loadedCountInStock: 7 });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Platinum', countInStock: 5 });
+    const stale = await as.put(`/api/products/${product.id}`).send({ ...validUpdate, countInStock: 20, loadedCountInStock: 7 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('The stock changed since this form was loaded (it is now 5). Reload the package and enter the change again.');
+    const fresh = await as.put(`/api/products/${product.id}`).send({ ...validUpdate, countInStock: 20, loadedCountInStock: 5 });
+    expect(fresh.body.countInStock).toBe(20);
+    const log = await kit.db.stockMovement.findMany({ where: { productId: product.id }, orderBy: { createdAt: 'asc' } });
+    expect(log.map((m) => [m.kind, m.delta])).toEqual([['STOCKED', 7], ['STOCKED', -2], ['STOCKED', 15]]);
   });
 
   it('leaves durationDays alone when it is not sent, and accepts an http(s) image URL', async () => {

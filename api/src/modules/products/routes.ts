@@ -3,7 +3,7 @@ import { updateProductBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '@shop/core';
 import type { CachedJson, CatalogueCache } from './catalogue-cache.ts';
 import * as products from './service.ts';
 
@@ -49,7 +49,7 @@ export function productRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
   router.put('/:id', requireAdmin, async (req, res) => {
     const id = parseId(req.params.id, 'Product');
     const input = parseBody(updateProductBody, req.body);
-    const updated = await products.updateProduct(db, id, input);
+    const updated = await products.updateProduct(db, id, input, req.user!.id);
     cache.invalidate();
     res.json(updated);
   });

@@ -1,7 +1,7 @@
-import { Prisma, type Db, type Product } from '@shop/core';
+import { createProduct, Prisma, setStock, type Db, type Product } from '@shop/core';
 import type { ProductJson, updateProductBody } from '@shop/core/contract';
 import type { z } from 'zod';
-import { notFound } from '../../errors.ts';
+import { notFound } from '@shop/core';
 
 export type ProductInput = z.output<typeof updateProductBody>;
 
@@ -51,25 +51,28 @@ export async function findProduct(db: Db, id: string): Promise<ProductJson | nul
 }
 
 export async function createSampleProduct(db: Db): Promise<ProductJson> {
-  return toProductJson(await db.product.create({ data: { ...SAMPLE_PRODUCT } }));
+  return toProductJson(await createProduct(db, { ...SAMPLE_PRODUCT }));
 }
 
 const isRecordNotFound = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025';
 const isForeignKeyViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2003';
 
-export async function updateProduct(db: Db, id: string, input: ProductInput): Promise<ProductJson> {
+/** An admin's edit; the stock count goes through core's setStock (movement log, no stale overwrite). */
+export async function updateProduct(db: Db, id: string, input: ProductInput, actorId: string): Promise<ProductJson> {
   try {
-    const row = await db.product.update({
-      where: { id, deletedAt: null },
-      data: {
-        name: input.name,
-        price: input.price,
-        image: input.image,
-        dailyCredit: input.dailyCredit,
-        description: input.description,
-        countInStock: input.countInStock,
-        ...(input.durationDays === undefined ? {} : { durationDays: input.durationDays }),
-      },
+    const row = await db.$transaction(async (tx) => {
+      await setStock(tx, id, { wanted: input.countInStock, loaded: input.loadedCountInStock }, `admin:${actorId}`);
+      return tx.product.update({
+        where: { id, deletedAt: null },
+        data: {
+          name: input.name,
+          price: input.price,
+          image: input.image,
+          dailyCredit: input.dailyCredit,
+          description: input.description,
+          ...(input.durationDays === undefined ? {} : { durationDays: input.durationDays }),
+        },
+      });
     });
     return toProductJson(row);
   } catch (err) {

@@ -1,18 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import type { AppDeps } from '../../deps.ts';
-import { HttpError, badRequest } from '../../errors.ts';
+import { UserError, badRequest } from '@shop/core';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { storeImage } from './service.ts';
 
 const FIELD = 'image';
 
 /** Multer's errors carry no HTTP status; give each a 4xx and a message the admin can act on. */
-function uploadError(err: unknown, maxBytes: number): HttpError {
+function uploadError(err: unknown, maxBytes: number): UserError {
   const code = (err as { code?: unknown }).code;
   if (err instanceof multer.MulterError) {
     if (code === 'LIMIT_FILE_SIZE') {
-      return new HttpError(413, `The image is too large (at most ${formatBytes(maxBytes)})`);
+      return new UserError(413, `The image is too large (at most ${formatBytes(maxBytes)})`);
     }
     if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
       return badRequest(`Send exactly one file, in the form field '${FIELD}'`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { AppConfig } from '@shop/core';
 import type { UploadResult } from '@shop/core/contract';
-import { badRequest, HttpError } from '../../errors.ts';
+import { badRequest, UserError } from '@shop/core';
 
 /** Formats a browser shows and sharp decodes; SVG is left out on purpose (it can carry script). */
 const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif' } as const;
@@ -61,7 +61,7 @@ async function detectImageFormat(data: Buffer): Promise<AllowedFormat> {
     // Decode the pixels too: a valid header on truncated or corrupt data is refused here.
     await sharp(data, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).stats();
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof UserError) throw err;
     throw badRequest(isAllowed(format) ? 'The image file is damaged or incomplete' : NOT_AN_IMAGE);
   }
   return format;

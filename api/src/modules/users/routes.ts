@@ -1,7 +1,6 @@
 import { Router } from 'express';
-import { BalanceRuleError, enqueue, exchangeBalance, getEthUsd, requestCashout, withTimeout } from '@shop/core';
+import { exchangeBalance, getEthUsd, jobs, requestCashout, withTimeout } from '@shop/core';
 import { adminUpdateUserBody, cashoutBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
-import { badRequest } from '../../errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { endSession, requireAdmin, requireUser, startSession } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
@@ -52,12 +51,7 @@ export function userRoutes(deps: AppDeps): Router {
   });
 
   router.post('/exchange', requireUser, async (req, res) => {
-    try {
-      await exchangeBalance(db, req.user!.id);
-    } catch (err) {
-      if (err instanceof BalanceRuleError) throw badRequest(err.message);
-      throw err;
-    }
+    await exchangeBalance(db, req.user!.id);
     const user = await users.getUserJson(db, req.user!.id);
     res.json({ message: 'Balance exchanged!', activeBalance: user.activeBalance, passiveBalance: user.passiveBalance });
   });
@@ -66,15 +60,9 @@ export function userRoutes(deps: AppDeps): Router {
     const { wallet } = parseBody(cashoutBody, req.body);
     // The price is recorded for the operator when the feed answers; a cashout does not wait for it.
     const price = await withTimeout(getEthUsd(deps), 2_000).catch(() => undefined);
-    let cashoutId: string;
-    try {
-      ({ cashoutId } = await requestCashout(db, { userId: req.user!.id, wallet, minimum: config.cashoutMinimum, ethUsd: price?.price }));
-    } catch (err) {
-      if (err instanceof BalanceRuleError) throw badRequest(err.message);
-      throw err;
-    }
+    const { cashoutId } = await requestCashout(db, config, { userId: req.user!.id, wallet, ethUsd: price?.price });
     // Stored first, then the notice is queued; the sweeper re-queues it if this fails.
-    await enqueue(deps.queues, 'email', { kind: 'cashout-notice', cashoutId }, { jobId: `cashout-${cashoutId}` }).catch((err) =>
+    await jobs.sendCashoutNotice(deps.queues, cashoutId).catch((err: unknown) =>
       req.log.warn({ err, cashout_id: cashoutId }, 'cashout notice not queued; the sweeper will retry'),
     );
     res.json(await users.getUserJson(db, req.user!.id));

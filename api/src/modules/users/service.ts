@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import {
-  dummyPasswordHash, hashPassword, newReferralCode, postEntries, Prisma, revokeUserSessions, verifyPassword,
-  type Db, type LedgerEntryInput,
+  adjustBalancesFromForm, dummyPasswordHash, hashPassword, newReferralCode, Prisma, revokeUserSessions, verifyPassword,
+  type Db,
 } from '@shop/core';
 import type { AdminUserListItem, UserJson } from '@shop/core/contract';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.ts';
+import { badRequest, conflict, forbidden, UserError, notFound } from '@shop/core';
 
 const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
@@ -77,7 +76,7 @@ export async function login(db: Db, input: { email: string; password: string }):
   const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true } });
   // The same work and the same message whether or not the e-mail exists.
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!user || !ok) throw new HttpError(401, BAD_CREDENTIALS);
+  if (!user || !ok) throw new UserError(401, BAD_CREDENTIALS);
   return toUserJson(db, user);
 }
 
@@ -126,52 +125,49 @@ export async function listUsers(db: Db): Promise<AdminUserListItem[]> {
 }
 
 /**
- * An admin edits a user. Balance changes become ADMIN_ADJUSTMENT ledger entries for the
- * difference, in the same transaction as the edit, with the row locked so a concurrent
- * credit is not overwritten. Nobody removes their own admin rights; admins do not edit
- * other admins.
+ * An admin edits a user. Balances go through core's adjustBalancesFromForm: a balance
+ * left as the form loaded it is not touched, a changed one is an ADMIN_ADJUSTMENT, and a
+ * balance that moved since the form was loaded is a 409. All in one transaction with the
+ * row locked. Nobody removes their own admin rights; admins do not edit other admins.
  */
 export async function adminUpdateUser(
   db: Db,
   actor: { id: string },
   targetId: string,
-  input: { name: string; email: string; isAdmin: boolean; activeBalance: string; passiveBalance: string; password?: string },
+  input: {
+    name: string;
+    email: string;
+    isAdmin: boolean;
+    activeBalance: string;
+    passiveBalance: string;
+    loadedActiveBalance: string;
+    loadedPassiveBalance: string;
+    password?: string;
+  },
 ): Promise<UserJson> {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
     await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ id: string; email: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
-        SELECT "id", "email", "isAdmin", "activeBalance", "passiveBalance" FROM "User"
-        WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+      const rows = await tx.$queryRaw<{ id: string; email: string; isAdmin: boolean }[]>`
+        SELECT "id", "email", "isAdmin" FROM "User" WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
       const target = rows[0];
       if (!target) throw notFound('User not found');
       const self = target.id === actor.id;
       if (target.isAdmin && !self) throw forbidden('Admins cannot edit other admins');
       if (self && !input.isAdmin) throw badRequest('You cannot remove your own admin rights');
-      const operation = randomUUID();
-      const entries: LedgerEntryInput[] = [];
-      for (const [account, current, wanted] of [
-        ['ACTIVE', target.activeBalance, input.activeBalance],
-        ['PASSIVE', target.passiveBalance, input.passiveBalance],
-      ] as const) {
-        const delta = new Prisma.Decimal(wanted).minus(new Prisma.Decimal(current));
-        if (!delta.isZero()) {
-          entries.push({
-            userId: target.id, account, amount: delta, kind: 'ADMIN_ADJUSTMENT',
-            reference: `admin:${actor.id}`, idempotencyKey: `admin-adjust:${operation}:${account}`,
-          });
-        }
-      }
-      await postEntries(tx, entries);
+      await adjustBalancesFromForm(tx, {
+        actorId: actor.id,
+        userId: target.id,
+        wanted: { active: input.activeBalance, passive: input.passiveBalance },
+        loaded: { active: input.loadedActiveBalance, passive: input.loadedPassiveBalance },
+      });
       await tx.user.update({
         where: { id: target.id },
         data: { name: input.name, email: input.email, isAdmin: input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
       });
       // A new password or e-mail signs the user out everywhere. (Admin rights are read
       // from the database on every request; no API call takes them from another admin.)
-      if (passwordHash || input.email !== target.email) {
-        await revokeUserSessions(tx, target.id);
-      }
+      if (passwordHash || input.email !== target.email) await revokeUserSessions(tx, target.id);
     });
   } catch (err) {
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');

@@ -222,10 +222,10 @@ describe('admin user management', () => {
   it('edits a user; balance changes go through the ledger and balances equal the ledger', async () => {
     const erin = await kit.createUser({ name: 'Erin' });
     const asAdmin = await kit.as(admin);
-    const res = await asAdmin.put(`/api/users/${erin.id}`).send({ userId: erin.id, name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '25.50', passiveBalance: 3 });
+    const res = await asAdmin.put(`/api/users/${erin.id}`).send({ userId: erin.id, name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '25.50', passiveBalance: 3, loadedActiveBalance: 0, loadedPassiveBalance: 0 });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Erin E', activeBalance: 25.5, passiveBalance: 3 });
-    const again = await asAdmin.put(`/api/users/${erin.id}`).send({ name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '20.25', passiveBalance: 3 });
+    const again = await asAdmin.put(`/api/users/${erin.id}`).send({ name: 'Erin E', email: erin.email, isAdmin: false, activeBalance: '20.25', passiveBalance: 3, loadedActiveBalance: 25.5, loadedPassiveBalance: 3 });
     expect(again.body.activeBalance).toBe(20.25);
     const entries = await kit.db.ledgerEntry.findMany({ where: { userId: erin.id }, orderBy: { createdAt: 'asc' } });
     expect(entries.map((e) => [e.kind, e.account, e.amount.toFixed(2)])).toEqual([
@@ -265,12 +265,14 @@ describe('admin user management', () => {
   it('refuses negative balances and bad fields, changing nothing', async () => {
     const frank = await kit.createUser({ name: 'Frank', activeBalance: '0' });
     const asAdmin = await kit.as(admin);
+    const loaded = { loadedActiveBalance: 0, loadedPassiveBalance: 0 };
     for (const body of [
-      { name: 'F', email: frank.email, isAdmin: false, activeBalance: -5, passiveBalance: 0 },
-      { name: 'F', email: frank.email, isAdmin: false, activeBalance: '1.999', passiveBalance: 0 },
-      { name: 'F', email: frank.email, isAdmin: 'yes', activeBalance: 1, passiveBalance: 0 },
-      { name: '', email: frank.email, isAdmin: false, activeBalance: 1, passiveBalance: 0 },
-      { name: 'F', email: 'nope', isAdmin: false, activeBalance: 1, passiveBalance: 0 },
+      { name: 'F', email: frank.email, isAdmin: false, activeBalance: -5, passiveBalance: 0, ...loaded },
+      { name: 'F', email: frank.email, isAdmin: false, activeBalance: '1.999', passiveBalance: 0, ...loaded },
+      { name: 'F', email: frank.email, isAdmin: 'yes', activeBalance: 1, passiveBalance: 0, ...loaded },
+      { name: '', email: frank.email, isAdmin: false, activeBalance: 1, passiveBalance: 0, ...loaded },
+      { name: 'F', email: 'nope', isAdmin: false, activeBalance: 1, passiveBalance: 0, ...loaded },
+      { name: 'F', email: frank.email, isAdmin: false, activeBalance: 1, passiveBalance: 0 }, // what the form loaded is missing
     ]) {
       const res = await asAdmin.put(`/api/users/${frank.id}`).send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -283,10 +285,10 @@ describe('admin user management', () => {
 
   it('nobody removes their own admin rights; admins do not edit or delete other admins', async () => {
     const asAdmin = await kit.as(admin);
-    const self = await asAdmin.put(`/api/users/${admin.id}`).send({ name: 'Admin', email: admin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0 });
+    const self = await asAdmin.put(`/api/users/${admin.id}`).send({ name: 'Admin', email: admin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0, loadedActiveBalance: 0, loadedPassiveBalance: 0 });
     expect(self.status).toBe(400);
     expect(self.body.message).toBe('You cannot remove your own admin rights');
-    const other = await asAdmin.put(`/api/users/${otherAdmin.id}`).send({ name: 'Hacked', email: otherAdmin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0 });
+    const other = await asAdmin.put(`/api/users/${otherAdmin.id}`).send({ name: 'Hacked', email: otherAdmin.email, isAdmin: false, activeBalance: 0, passiveBalance: 0, loadedActiveBalance: 0, loadedPassiveBalance: 0 });
     expect(other.status).toBe(403);
     const del = await asAdmin.delete(`/api/users/${otherAdmin.id}`);
     expect(del.status).toBe(400);
@@ -307,7 +309,7 @@ describe('admin user management', () => {
     const ivy = await kit.createUser({ name: 'Ivy' });
     const asIvy = await kit.as(ivy);
     const edit = (over: object) =>
-      kit.as(admin).then((a) => a.put(`/api/users/${ivy.id}`).send({ name: 'Ivy', email: ivy.email, isAdmin: false, activeBalance: 0, passiveBalance: 0, ...over }));
+      kit.as(admin).then((a) => a.put(`/api/users/${ivy.id}`).send({ name: 'Ivy', email: ivy.email, isAdmin: false, activeBalance: 0, passiveBalance: 0, loadedActiveBalance: 0, loadedPassiveBalance: 0, ...over }));
     expect((await edit({ name: 'Ivy R' })).status).toBe(200);
     expect((await asIvy.get('/api/users/profile')).status).toBe(200);
     expect((await edit({ password: 'set-by-admin-1' })).status).toBe(200);

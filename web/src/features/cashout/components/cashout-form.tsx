@@ -13,7 +13,7 @@ import { formatMoney } from '@/lib/format';
 import { useEthPrice } from '../api/get-eth-price';
 import { useRequestCashout } from '../api/request-cashout';
 import { canCashout, NOT_ENOUGH_MONEY } from '../cashout-rules';
-import { usdToEth } from '../eth-amount';
+import { usdToEth } from '@shop/core/contract';
 
 /** 'Cashout (x)' with x = balance / ETH price; a spinner while the price loads. */
 function CashoutLabel({ activeBalance }: { activeBalance: number }) {

@@ -11,6 +11,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   LATE: 'Late payment under review',
   PAID: 'Paid',
   EXPIRED: 'Expired',
+  DELETED: 'Deleted',
 };
 
 /** What the buyer is paying for: the lines, the total and where the order stands. */

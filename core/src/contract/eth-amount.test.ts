@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usdToEth } from './eth-amount';
+import { usdToEth } from './money.ts';
 
 describe('usdToEth', () => {
   it('divides the balance by the price with 6 decimals, without float noise', () => {

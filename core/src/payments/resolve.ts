@@ -1,0 +1,44 @@
+import type { PublicClient } from 'viem';
+import type { AppConfig } from '../config.ts';
+import type { Db } from '../db.ts';
+import { conflict, notFound, unavailable } from '../errors.ts';
+import { settleTransfer } from './settle.ts';
+import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
+
+/**
+ * What admins do with transfers no order claimed by itself (UNRESOLVED, LATE). An
+ * assignment reads the transfer again through the same checks as the worker's
+ * verification and counts it through the same settlement: confirmations, chain, the
+ * receiving address, mined after the order was placed, stock all or nothing.
+ */
+type Deps = { config: AppConfig; db: Db; chain: PublicClient; currentAnswer: () => Promise<bigint> };
+
+export async function assignTransfer(deps: Deps, paymentId: string, orderId: string): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
+  const { db, config } = deps;
+  const payment = await db.payment.findUnique({ where: { id: paymentId } });
+  if (!payment) throw notFound('Payment not found');
+  if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') throw conflict('Only unresolved or late transfers can be assigned');
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
+  if (!order || order.status === 'DELETED') throw notFound('Order not found');
+  const reading = await readTransfer(deps, payment.txHash);
+  if (reading.state === 'halted') throw unavailable(`Payment verification is halted: ${reading.reason}`);
+  if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
+  const refusal = noValueReason(reading.transfer, config) ?? notYetReason(reading.transfer, config);
+  if (refusal) throw conflict(refusal);
+  const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId });
+  if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, paidNow: outcome.paidNow };
+  if (outcome.kind === 'refused') throw conflict(outcome.reason);
+  throw conflict('This transfer was counted already');
+}
+
+/** The admin sent the value back (recorded with the refund's hash). */
+export async function markRefunded(db: Db, paymentId: string, refundTxHash: string): Promise<void> {
+  const changed = await db.payment.updateMany({
+    where: { id: paymentId, status: { in: ['UNRESOLVED', 'LATE'] } },
+    data: { status: 'REFUNDED', reason: `Refunded by an admin in ${refundTxHash}`, orderId: null },
+  });
+  if (changed.count !== 1) {
+    if (!(await db.payment.findUnique({ where: { id: paymentId }, select: { id: true } }))) throw notFound('Payment not found');
+    throw conflict('Only unresolved or late transfers can be refunded');
+  }
+}

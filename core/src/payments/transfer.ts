@@ -1,0 +1,79 @@
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
+import type { AppConfig } from '../config.ts';
+import type { Db } from '../db.ts';
+import { indexerHalt } from './indexer.ts';
+
+/**
+ * What the chain says about one transaction, read the same way for the worker's
+ * verification and an admin's assignment (one home for the checks of DESIGN.md section
+ * 5: chain 1, receipt succeeded, sent to the receiving address, confirmations, the block
+ * still canonical). Nothing here writes; settle.ts decides what to do with it.
+ */
+export type MinedTransfer = {
+  from: string;
+  to: string | null;
+  valueWei: bigint;
+  chainId: number | undefined;
+  success: boolean;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  confirmations: number;
+  /** The chain still has this transaction's block at its height. */
+  canonical: boolean;
+};
+
+export type TransferReading =
+  | { state: 'halted'; reason: string }
+  | { state: 'unknown' }
+  | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
+  | { state: 'mined'; transfer: MinedTransfer };
+
+type Deps = { db: Db; chain: PublicClient; config: AppConfig };
+
+export async function readTransfer({ db, chain }: Deps, hash: string): Promise<TransferReading> {
+  // A node that is not on the shop's chain proves nothing either way.
+  const halt = await indexerHalt(db);
+  if (halt) return { state: 'halted', reason: halt.reason };
+  const tx = await chain.getTransaction({ hash: hash as Hash }).catch((err: unknown) => {
+    if (err instanceof TransactionNotFoundError) return null;
+    throw err;
+  });
+  if (!tx) return { state: 'unknown' };
+  const receipt = await chain.getTransactionReceipt({ hash: hash as Hash }).catch((err: unknown) => {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  });
+  if (!receipt) return { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
+  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  return {
+    state: 'mined',
+    transfer: {
+      from: tx.from,
+      to: tx.to ?? null,
+      valueWei: tx.value,
+      chainId: tx.chainId,
+      success: receipt.status === 'success',
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      blockTimestamp: new Date(Number(block.timestamp) * 1000),
+      confirmations: Number(head - receipt.blockNumber + 1n),
+      canonical: block.hash === receipt.blockHash,
+    },
+  };
+}
+
+/** Why a mined transaction moved no value to the shop (it can never count), or null. */
+export function noValueReason(t: MinedTransfer, config: AppConfig): string | null {
+  if (t.chainId !== undefined && t.chainId !== config.chainId) return `Not an Ethereum mainnet transaction (chain id ${t.chainId})`;
+  if (!t.success) return 'Transaction failed (reverted) on chain';
+  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) return "Not sent to the shop's receiving address";
+  return null;
+}
+
+/** Why a transfer that reached the shop cannot be counted yet, or null. */
+export function notYetReason(t: MinedTransfer, config: AppConfig): string | null {
+  if (t.confirmations < config.paymentConfirmations) return `It has ${t.confirmations} of ${config.paymentConfirmations} confirmations`;
+  if (!t.canonical) return 'Its block is being reorganized';
+  return null;
+}
