@@ -36,7 +36,7 @@ async function signInAsAdmin(): Promise<Page> {
  * Opens an entry of the 'Admin' menu. The seeded admin is called 'Admin' too, so the
  * header shows two buttons named 'Admin': the user menu first, then the admin menu.
  */
-async function openAdminMenu(page: Page, item: 'Order List' | 'User List' | 'Product List') {
+async function openAdminMenu(page: Page, item: 'Order List' | 'User List' | 'Product List' | 'Reconciliation') {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin', exact: true }).last().click();
   await page.getByRole('menuitem', { name: item }).click();
   await page.getByRole('heading', { name: item }).waitFor();
@@ -217,6 +217,16 @@ describe('an admin', () => {
     const response = await page.goto('/admin/queues');
     expect(response?.status()).toBe(200);
     await main.getByText('payment-verify', { exact: true }).waitFor();
+  });
+
+  it('checks the books from the Reconciliation page: after the journeys so far, they reconcile', async () => {
+    const page = await shop.newPage();
+    await signInThroughUi(page, ADMIN.email, ADMIN.password);
+    await openAdminMenu(page, 'Reconciliation');
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText('The books reconcile', { exact: true }).waitFor();
+    expect(await page.getByText(/users \d+, orders \d+/).count()).toBe(1);
+    await shop.screenshot(page, '58b-admin-reconciliation');
   });
 });
 

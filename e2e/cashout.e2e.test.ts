@@ -44,7 +44,7 @@ describe('cashout', () => {
     const button20 = page.getByRole('button', { name: 'Cashout (0.006667)' });
     await button20.waitFor();
 
-    const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const wallet = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // any wallet but the shop's own receiving address
     await page.getByLabel('Wallet Address').fill(wallet);
     await button20.click();
     await page.getByRole('alert').filter({ hasText: 'Not Enough Money' }).waitFor();

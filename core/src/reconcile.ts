@@ -100,7 +100,7 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
         add('counted-off-chain', `A counted transfer's block ${p.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}, not ${p.blockHash}`, { paymentId: p.id, txHash: p.txHash });
       }
     }
-    checked.countedTransfersOnChain = counted.length;
+    checked['transfers on chain'] = counted.length;
   }
 
   // Referral rewards: posted at most once per paid state.
@@ -134,7 +134,7 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
   // Stock: the log, and what orders hold.
   const stock = await db.$queryRaw<{ id: string; countInStock: number; logged: bigint | null }[]>`
     SELECT p."id", p."countInStock", (SELECT SUM(m."delta") FROM "StockMovement" m WHERE m."productId" = p."id") AS logged FROM "Product" p`;
-  checked.products = stock.length;
+  checked.packages = stock.length;
   for (const p of stock) {
     if (Number(p.logged ?? 0) !== p.countInStock) {
       add('stock-log', `The package has ${p.countInStock} in stock but its movements add up to ${p.logged ?? 0}`, { productId: p.id });
@@ -144,7 +144,7 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
     SELECT i."orderId", i."productId", i."qty", o."stockReserved",
            COALESCE((SELECT SUM(m."delta") FROM "StockMovement" m WHERE m."orderId" = i."orderId" AND m."productId" = i."productId"), 0) AS net
     FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"`;
-  checked.orderItems = held.length;
+  checked['order lines'] = held.length;
   for (const h of held) {
     const expected = h.stockReserved ? -h.qty : 0;
     if (Number(h.net) !== expected) {

@@ -110,6 +110,12 @@ export const routes: RouteObject[] = [
                   Component: (await import('@/features/admin-payments/routes/payment-list')).PaymentListPage,
                 }),
               },
+              {
+                path: 'reconciliation',
+                lazy: async () => ({
+                  Component: (await import('@/features/reconciliation/routes/reconciliation')).ReconciliationPage,
+                }),
+              },
             ],
           },
           { path: '*', Component: NotFoundPage },

@@ -43,6 +43,7 @@ const adminLinks = [
   { to: '/admin/productlist', label: 'Product List' },
   { to: '/admin/cashouts', label: 'Cashouts' },
   { to: '/admin/payments', label: 'Payments' },
+  { to: '/admin/reconciliation', label: 'Reconciliation' },
 ] as const;
 
 export function AdminMenu() {

@@ -63,6 +63,7 @@ describe('SiteHeader', () => {
       ['Product List', '/admin/productlist'],
       ['Cashouts', '/admin/cashouts'],
       ['Payments', '/admin/payments'],
+      ['Reconciliation', '/admin/reconciliation'],
     ]);
   });
 

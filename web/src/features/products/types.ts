@@ -12,4 +12,6 @@ export type ProductInput = {
   dailyCredit: number | string;
   description: string;
   countInStock: number | string;
+  /** The count the form loaded: stock orders took since is never overwritten (a 409 otherwise). */
+  loadedCountInStock: number;
 };

@@ -43,7 +43,7 @@ export function ProductForm({ product }: { product: Product }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update.mutate(
-      { productId: product._id, name, price, image, dailyCredit, description, countInStock },
+      { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock },
       {
         onSuccess: () => {
           toast.success('Product updated');

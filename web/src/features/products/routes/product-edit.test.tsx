@@ -59,6 +59,7 @@ describe('ProductEditPage', () => {
       dailyCredit: '6',
       description: product.description,
       countInStock: '3',
+      loadedCountInStock: 3,
     });
   });
 });

@@ -12,6 +12,9 @@ export type UserInput = {
   isAdmin: boolean;
   activeBalance: number | string;
   passiveBalance: number | string;
+  /** The balances the form loaded: a balance that moved since is never overwritten (a 409 otherwise). */
+  loadedActiveBalance: number;
+  loadedPassiveBalance: number;
   password: string;
 };
 

@@ -7,13 +7,16 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { getServerMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
+import { cn } from '@/lib/utils';
 import { useExchangeBalance } from '../api/exchange-balance';
+import { NegativeBalanceNote } from './negative-balance-note';
 
 function Amount({ label, value }: { label: string; value: number }) {
   return (
     <div className="grid gap-1">
       <span className="text-sm text-muted-foreground">{label}</span>
-      <span className="text-2xl font-semibold tabular-nums">{formatMoney(value ?? 0)}</span>
+      <span className={cn('text-2xl font-semibold tabular-nums', value < 0 && 'text-destructive')}>{formatMoney(value ?? 0)}</span>
+      {value < 0 ? <NegativeBalanceNote /> : null}
     </div>
   );
 }

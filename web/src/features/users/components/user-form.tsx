@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import type { UserJson } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -9,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateUser } from '../api/update-user';
+import { NegativeBalanceNote } from './negative-balance-note';
 
 /** The admin's user editor; an empty password leaves the user's password unchanged. */
 export function UserForm({ user }: { user: UserJson }) {
@@ -25,7 +27,17 @@ export function UserForm({ user }: { user: UserJson }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update.mutate(
-      { userId: user._id, name, email, isAdmin, activeBalance, passiveBalance, password },
+      {
+        userId: user._id,
+        name,
+        email,
+        isAdmin,
+        activeBalance,
+        passiveBalance,
+        loadedActiveBalance: user.activeBalance,
+        loadedPassiveBalance: user.passiveBalance,
+        password,
+      },
       {
         onSuccess: () => {
           toast.success('user updated successfully');
@@ -52,7 +64,6 @@ export function UserForm({ user }: { user: UserJson }) {
           label="Active Balance"
           type="number"
           name="activeBalance"
-          min="0"
           step="0.01"
           inputMode="decimal"
           value={activeBalance}
@@ -62,13 +73,13 @@ export function UserForm({ user }: { user: UserJson }) {
           label="Passive Balance"
           type="number"
           name="passiveBalance"
-          min="0"
           step="0.01"
           inputMode="decimal"
           value={passiveBalance}
           onValueChange={setPassiveBalance}
         />
       </div>
+      {user.activeBalance < 0 || user.passiveBalance < 0 ? <NegativeBalanceNote who="the user" /> : null}
       <FormField
         label="Password"
         type="password"
@@ -82,6 +93,7 @@ export function UserForm({ user }: { user: UserJson }) {
         <Checkbox id={adminId} checked={isAdmin} onCheckedChange={(checked) => setIsAdmin(checked === true)} />
         <Label htmlFor={adminId}>Is Admin</Label>
       </div>
+      {update.error ? <ErrorAlert error={update.error} /> : null}
       <Button type="submit" disabled={update.isPending} className="w-full sm:w-fit">
         {update.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
         Update

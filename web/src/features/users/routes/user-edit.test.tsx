@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
 import { makeListUser, makeUser, signIn } from '@/testing/fixtures';
-import { mockApi } from '@/testing/mock-api';
+import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
 const bob = makeUser({ _id: 'u2', name: 'Bob', email: 'bob@example.com', activeBalance: 12.5, passiveBalance: 3 });
@@ -40,9 +40,25 @@ describe('UserEditPage', () => {
       isAdmin: true,
       activeBalance: '12.5',
       passiveBalance: '3',
+      loadedActiveBalance: 12.5,
+      loadedPassiveBalance: 3,
       password: '',
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/userlist'));
     expect(await screen.findByText('Robert')).toBeInTheDocument();
   });
+
+  it('shows the 409 when a balance moved since the form was loaded, and stays on the form', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    const message = 'The active balance changed since this form was loaded (it is now $0.00). Reload the user and enter the change again.';
+    mockApi({ 'GET /api/users/u2': bob, 'PUT /api/users/u2': reply(409, { message }) });
+    const { router } = renderRoutes(routes, '/admin/user/u2/edit');
+    const active = await screen.findByLabelText('Active Balance');
+    await userEvent.clear(active);
+    await userEvent.type(active, '50');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Error: ${message}`);
+    expect(router.state.location.pathname).toBe('/admin/user/u2/edit');
+  });
 });
+

@@ -1,0 +1,90 @@
+import { RefreshCw } from 'lucide-react';
+import { toast } from 'sonner';
+import { ErrorAlert } from '@/components/error-alert';
+import { PageHeader } from '@/components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { getErrorMessage } from '@/lib/api-client';
+import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
+
+/** 'stock-held' -> 'Stock held'. */
+const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
+
+/**
+ * /admin/reconciliation: whether the books reconcile (balances and the ledger, orders
+ * and their transfers on chain, rewards, cashouts, stock, tags), every discrepancy with
+ * the ids to look at, and a button to check again now.
+ */
+export function ReconciliationPage() {
+  const { data, isPending, error } = useReconciliation();
+  const run = useRunReconciliation();
+  const report = data?.report ?? null;
+
+  const onRun = () =>
+    run.mutate(undefined, {
+      onSuccess: (reply) =>
+        reply.report?.discrepancies.length ? toast.error(`${reply.report.discrepancies.length} discrepancies found`) : toast.success('The books reconcile'),
+      onError: (err) => toast.error(getErrorMessage(err)),
+    });
+
+  return (
+    <section className="flex flex-col gap-6">
+      <PageHeader title="Reconciliation">
+        <Button onClick={onRun} disabled={run.isPending}>
+          {run.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : <RefreshCw aria-hidden="true" />}
+          Check now
+        </Button>
+      </PageHeader>
+      {isPending ? (
+        <PageSpinner />
+      ) : error ? (
+        <ErrorAlert error={error} />
+      ) : !report ? (
+        <p className="rounded-xl border border-dashed px-6 py-10 text-center text-muted-foreground">The books have not been checked yet</p>
+      ) : (
+        <>
+          <Alert variant={report.discrepancies.length ? 'destructive' : 'success'}>
+            <AlertTitle>{report.discrepancies.length ? `${report.discrepancies.length} discrepancies` : 'The books reconcile'}</AlertTitle>
+            <AlertDescription>
+              Checked {new Date(report.startedAt).toISOString().replace('T', ' ').slice(0, 19)} UTC in {report.durationMs} ms:{' '}
+              {Object.entries(report.checked)
+                .map(([what, n]) => `${what} ${n}`)
+                .join(', ')}
+              .
+            </AlertDescription>
+          </Alert>
+          {report.discrepancies.length ? (
+            <div className="rounded-xl border">
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>CHECK</TableHead>
+                    <TableHead>WHAT IS WRONG</TableHead>
+                    <TableHead>IDS</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {report.discrepancies.map((d, i) => (
+                    <TableRow key={`${d.check}-${i}`}>
+                      <TableCell className="whitespace-nowrap">{checkName(d.check)}</TableCell>
+                      <TableCell className="max-w-96 whitespace-normal">{d.message}</TableCell>
+                      <TableCell className="font-mono text-xs whitespace-normal break-all">
+                        {Object.entries(d.ids).map(([k, v]) => (
+                          <div key={k}>
+                            {k}: {v}
+                          </div>
+                        ))}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
