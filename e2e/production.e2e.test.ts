@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -213,6 +214,12 @@ describe('the api and the worker as npm start runs them (production, default log
       }
     }
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
+  });
+
+  it('keeps its books: npm run reconcile over the same database and chain finds nothing', () => {
+    const run = spawnSync('npm', ['run', '--silent', 'reconcile', '--', '--all-blocks'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stdout + run.stderr).toMatch(/The books reconcile/);
+    expect(run.status).toBe(0);
   });
 
   it('is still up afterwards: both processes alive, healthy, logging at info, and they stop cleanly', async () => {

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
+import { anvilDriver, ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
+import { applyLedger } from './ledger.ts';
+import { createProduct, reserveStock } from './payments/stock.ts';
+import { Prisma } from './db.ts';
+import { latestReconciliation, reconcile, runReconciliation } from './reconcile.ts';
+import { newReferralCode } from './referral-code.ts';
+
+/**
+ * The reconciler finds each kind of broken books, naming the ids to look at. (This
+ * file breaks them on purpose, so it uses a bare test env, not a kit that reconciles
+ * when it closes.)
+ */
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv({ chain: true });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const deps = () => env.runtime;
+const user = async () =>
+  env.runtime.db.user.create({ data: { name: 'U', email: `${randomBytes(4).toString('hex')}@example.com`, passwordHash: '!', referralCode: newReferralCode() } });
+const found = async (check: string) => (await reconcile(deps(), { blockWindow: 'all' })).discrepancies.filter((d) => d.check === check);
+
+describe('the reconciler', () => {
+  it('finds nothing in books kept through the ledger and the stock module, and keeps its report', async () => {
+    const u = await user();
+    await applyLedger(env.runtime.db, [{ userId: u.id, account: 'ACTIVE', amount: '10.00', kind: 'DAILY_CREDIT', idempotencyKey: `ok:${u.id}` }]);
+    await createProduct(env.runtime.db, { name: 'P', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('1'), countInStock: 3 });
+    const report = await runReconciliation(deps());
+    expect(report.discrepancies).toEqual([]);
+    expect((await latestReconciliation(env.runtime.db))?.checked.users).toBe(1);
+  });
+
+  it('a balance changed outside the ledger', async () => {
+    const u = await user();
+    await env.runtime.db.user.update({ where: { id: u.id }, data: { activeBalance: new Prisma.Decimal('100') } });
+    expect(await found('balance-ledger')).toEqual([{ check: 'balance-ledger', message: 'The active balance is $100.00 but its ledger sums to $0.00', ids: { userId: u.id } }]);
+    await env.runtime.db.user.update({ where: { id: u.id }, data: { activeBalance: new Prisma.Decimal('0') } });
+  });
+
+  it('stock changed outside the log, and an order holding stock its movements did not take', async () => {
+    const { db } = env.runtime;
+    const p = await createProduct(db, { name: 'Q', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('1'), countInStock: 5 });
+    await db.product.update({ where: { id: p.id }, data: { countInStock: 4 } });
+    expect((await found('stock-log')).map((d) => d.ids)).toEqual([{ productId: p.id }]);
+    await db.product.update({ where: { id: p.id }, data: { countInStock: 5 } });
+
+    const u = await user();
+    const order = await db.order.create({
+      data: { userId: u.id, itemsPrice: new Prisma.Decimal('2'), totalPrice: new Prisma.Decimal('2'), stockReserved: false, items: { create: [{ productId: p.id, name: 'Q', image: '', price: new Prisma.Decimal('1'), qty: 2, dailyCredit: new Prisma.Decimal('0'), durationDays: 1 }] } },
+    });
+    await db.$transaction((tx) => reserveStock(tx, order.id));
+    expect(await found('stock-held')).toEqual([]);
+    // A partial decrement: the order says it holds nothing, its movements say it took 2.
+    await db.order.update({ where: { id: order.id }, data: { stockReserved: false } });
+    expect(await found('stock-held')).toEqual([expect.objectContaining({ ids: { orderId: order.id, productId: p.id } })]);
+    await db.order.update({ where: { id: order.id }, data: { stockReserved: true } });
+  });
+
+  it('a PAID order its transfers do not cover, a paid sum that is not the sum of its transfers, and a tag held twice', async () => {
+    const { db } = env.runtime;
+    const u = await user();
+    const order = await db.order.create({ data: { userId: u.id, status: 'PAID', itemsPrice: new Prisma.Decimal('9'), totalPrice: new Prisma.Decimal('9'), paidUsd: new Prisma.Decimal('9'), stockReserved: false } });
+    expect((await found('paid-not-covered')).map((d) => d.ids.orderId)).toContain(order.id);
+    expect((await found('order-paid-sum')).map((d) => d.ids.orderId)).toContain(order.id);
+    await db.order.update({ where: { id: order.id }, data: { status: 'EXPIRED', paidUsd: new Prisma.Decimal('0') } });
+    await db.$executeRaw`DROP INDEX "x_order_payment_tag_live"`;
+    try {
+      const twins = await Promise.all([0, 1].map(() => db.order.create({ data: { userId: u.id, itemsPrice: new Prisma.Decimal('1'), totalPrice: new Prisma.Decimal('1'), paymentTag: 4242, stockReserved: false } })));
+      const [tagged] = await found('tag-twice');
+      expect(tagged?.message).toBe('Tag 4242 is held by 2 orders');
+      expect(tagged?.ids.orderIds.split(',').sort()).toEqual(twins.map((o) => o.id).sort());
+      await db.order.updateMany({ where: { paymentTag: 4242 }, data: { paymentTag: null } });
+    } finally {
+      await db.$executeRaw`CREATE UNIQUE INDEX "x_order_payment_tag_live" ON "Order" ("paymentTag") WHERE "paymentTag" IS NOT NULL`;
+    }
+  });
+
+  it('a counted transfer whose block left the chain, and a referral reward posted twice', async () => {
+    const { db } = env.runtime;
+    const chain = anvilDriver(env.anvil!.rpcUrl);
+    const hash = await chain.sendAndWait(ANVIL_ACCOUNTS[0], ANVIL_ACCOUNTS[1], 10n ** 15n);
+    const receipt = await chain.wallet.getTransactionReceipt({ hash });
+    const u = await user();
+    const referrer = await user();
+    const order = await db.order.create({ data: { userId: u.id, status: 'PAID', itemsPrice: new Prisma.Decimal('3'), totalPrice: new Prisma.Decimal('3'), paidUsd: new Prisma.Decimal('3'), stockReserved: false } });
+    const payment = await db.payment.create({
+      data: { txHash: hash.toLowerCase(), source: 'INDEXED', status: 'COUNTED', orderId: order.id, usdValue: new Prisma.Decimal('3'), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash },
+    });
+    expect(await found('counted-off-chain')).toEqual([]);
+    await chain.reorg(1);
+    expect(await found('counted-off-chain')).toEqual([expect.objectContaining({ ids: { paymentId: payment.id, txHash: hash.toLowerCase() } })]);
+
+    for (const v of [1, 2]) {
+      await applyLedger(db, [{ userId: referrer.id, account: 'ACTIVE', amount: '0.30', kind: 'REFERRAL_REWARD', reference: `order:${order.id}`, idempotencyKey: `referral:${order.id}:v${v}` }]);
+    }
+    expect((await found('referral-reward')).map((d) => d.ids)).toEqual([{ orderId: order.id }]);
+  });
+
+  it('a cashout whose ledger entry does not match its amount', async () => {
+    const { db } = env.runtime;
+    const u = await user();
+    const request = await db.cashoutRequest.create({ data: { userId: u.id, wallet: ANVIL_ACCOUNTS[2], amountUsd: new Prisma.Decimal('25') } });
+    expect(await found('cashout-ledger')).toEqual([{ check: 'cashout-ledger', message: 'The cashout of $25.00 (REQUESTED) has ledger entries summing to $0.00', ids: { cashoutId: request.id } }]);
+  });
+});
