@@ -55,17 +55,6 @@ describe('payment edge cases', () => {
     expect(payment.reason).toMatch(/short of \$/);
     expect(await kit.orderStatus(order.id)).toBe('LATE');
   });
-
-  it('a transfer mined before the order was placed does not count: it waits for an admin', async () => {
-    const order = await kit.placeOrder(buyer);
-    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
-    const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
-    await kit.db.order.update({ where: { id: order.id }, data: { placedAtBlock: receipt.blockNumber } });
-    await kit.report(buyer, order.id, hash);
-    const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
-    expect(payment.reason).toBe('Mined before the order was placed; an admin will assign or refund it');
-    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
-  });
 });
 
 describe('drill: the worker killed mid-verification', () => {

@@ -24,108 +24,78 @@ export function createMetrics(deps: AppDeps) {
     labelNames: ['source'] as const,
     registers: [registry],
   });
-  new Gauge({
-    name: 'shop_queue_jobs',
-    help: 'Jobs per queue and state (depth: waiting+delayed; failures: failed)',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      try {
-        for (const name of queueNames) {
-          const counts = await withTimeout(deps.queues[name].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 2_000);
-          for (const [state, n] of Object.entries(counts)) this.set({ queue: name, state }, n);
+  /** A gauge read from shared state at scrape time; a failed read is counted, never thrown. */
+  const stateGauge = <L extends string>(
+    def: { name: string; help: string; labelNames?: readonly L[]; source: 'redis' | 'database' | 'chain' },
+    read: (gauge: Gauge<L>) => Promise<void>,
+  ) =>
+    new Gauge<L>({
+      name: def.name,
+      help: def.help,
+      labelNames: def.labelNames ?? [],
+      registers: [registry],
+      async collect() {
+        try {
+          await read(this);
+        } catch {
+          scrapeErrors.inc({ source: def.source });
         }
-      } catch {
-        scrapeErrors.inc({ source: 'redis' });
-      }
-    },
-  });
-  new Gauge({
-    name: 'shop_payments',
-    help: 'Payments by status (verified: COUNTED, rejected: REJECTED) and source',
-    labelNames: ['status', 'source'] as const,
-    registers: [registry],
-    async collect() {
-      try {
-        const rows = await deps.db.payment.groupBy({ by: ['status', 'source'], _count: { _all: true } });
-        this.reset();
-        for (const r of rows) this.set({ status: r.status, source: r.source }, r._count._all);
-      } catch {
-        scrapeErrors.inc({ source: 'database' });
-      }
-    },
-  });
-  new Gauge({
-    name: 'shop_indexer_lag_blocks',
-    help: 'Blocks between the chain head and the indexer checkpoint',
-    registers: [registry],
-    async collect() {
-      try {
-        const lag = await withTimeout(indexerLag(deps), 2_000);
-        if (lag !== null) this.set(Number(lag));
-      } catch {
-        scrapeErrors.inc({ source: 'chain' });
-      }
-    },
-  });
+      },
+    });
 
-  new Gauge({
-    name: 'shop_indexer_halted',
-    help: '1 while indexing and payment verification are halted (another chain, or a rewind deeper than FINALITY_DEPTH)',
-    registers: [registry],
-    async collect() {
-      try {
-        this.set((await indexerHalt(deps.db)) ? 1 : 0);
-      } catch {
-        scrapeErrors.inc({ source: 'database' });
+  stateGauge(
+    { name: 'shop_queue_jobs', help: 'Jobs per queue and state (depth: waiting+delayed; failures: failed)', labelNames: ['queue', 'state'], source: 'redis' },
+    async (g) => {
+      for (const name of queueNames) {
+        const counts = await withTimeout(deps.queues[name].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 2_000);
+        for (const [state, n] of Object.entries(counts)) g.set({ queue: name, state }, n);
       }
     },
-  });
-
-  new Gauge({
-    name: 'shop_reconciliation_discrepancies',
-    help: "Discrepancies the reconciler's latest run found, by check (0 when the books reconcile)",
-    labelNames: ['check'] as const,
-    registers: [registry],
-    async collect() {
-      try {
-        const report = await latestReconciliation(deps.db);
-        this.reset();
-        this.set({ check: 'all' }, report?.discrepancies.length ?? 0);
-        const byCheck = new Map<string, number>();
-        for (const d of report?.discrepancies ?? []) byCheck.set(d.check, (byCheck.get(d.check) ?? 0) + 1);
-        for (const [check, n] of byCheck) this.set({ check }, n);
-      } catch {
-        scrapeErrors.inc({ source: 'database' });
-      }
+  );
+  stateGauge(
+    { name: 'shop_payments', help: 'Payments by status (verified: COUNTED, rejected: REJECTED) and source', labelNames: ['status', 'source'], source: 'database' },
+    async (g) => {
+      const rows = await deps.db.payment.groupBy({ by: ['status', 'source'], _count: { _all: true } });
+      g.reset();
+      for (const r of rows) g.set({ status: r.status, source: r.source }, r._count._all);
     },
+  );
+  stateGauge({ name: 'shop_indexer_lag_blocks', help: 'Blocks between the chain head and the indexer checkpoint', source: 'chain' }, async (g) => {
+    const lag = await withTimeout(indexerLag(deps), 2_000);
+    if (lag !== null) g.set(Number(lag));
   });
-  new Gauge({
-    name: 'shop_reconciliation_last_run_age_seconds',
-    help: 'Seconds since the reconciler last ran (absent before its first run)',
-    registers: [registry],
-    async collect() {
-      try {
-        const report = await latestReconciliation(deps.db);
-        this.reset();
-        if (report) this.set((Date.now() - report.startedAt.getTime()) / 1000);
-      } catch {
-        scrapeErrors.inc({ source: 'database' });
-      }
+  stateGauge(
+    { name: 'shop_indexer_halted', help: '1 while indexing and payment verification are halted (another chain, or a rewind deeper than FINALITY_DEPTH)', source: 'database' },
+    async (g) => g.set((await indexerHalt(deps.db)) ? 1 : 0),
+  );
+  stateGauge(
+    {
+      name: 'shop_reconciliation_discrepancies',
+      help: "Discrepancies the reconciler's latest run found, by check ('all' for the total; 0 when the books reconcile)",
+      labelNames: ['check'],
+      source: 'database',
     },
-  });
-  new Gauge({
-    name: 'shop_cashouts_waiting_over_24h',
-    help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)',
-    registers: [registry],
-    async collect() {
-      try {
-        this.set(await deps.db.cashoutRequest.count({ where: { status: { in: ['REQUESTED', 'NOTIFIED'] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } }));
-      } catch {
-        scrapeErrors.inc({ source: 'database' });
-      }
+    async (g) => {
+      const report = await latestReconciliation(deps.db);
+      g.reset();
+      g.set({ check: 'all' }, report?.discrepancies.length ?? 0);
+      const byCheck = new Map<string, number>();
+      for (const d of report?.discrepancies ?? []) byCheck.set(d.check, (byCheck.get(d.check) ?? 0) + 1);
+      for (const [check, n] of byCheck) g.set({ check }, n);
     },
-  });
+  );
+  stateGauge(
+    { name: 'shop_reconciliation_last_run_age_seconds', help: 'Seconds since the reconciler last ran (absent before its first run)', source: 'database' },
+    async (g) => {
+      const report = await latestReconciliation(deps.db);
+      g.reset();
+      if (report) g.set((Date.now() - report.startedAt.getTime()) / 1000);
+    },
+  );
+  stateGauge(
+    { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)', source: 'database' },
+    async (g) => g.set(await deps.db.cashoutRequest.count({ where: { status: { in: ['REQUESTED', 'NOTIFIED'] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } })),
+  );
 
   /**
    * Mounted in front of each api router: keeps the path it is mounted at, which Express
