@@ -58,7 +58,8 @@ export async function postEntries(tx: Tx, entries: LedgerEntryInput[], opts: { a
   for (const { userId, account, amount } of deltas.values()) {
     if (amount.isZero()) continue;
     const column = Prisma.raw(`"${balanceColumn[account]}"`);
-    const floor = opts.allowNegative ? Prisma.sql`TRUE` : Prisma.sql`${column} + ${amount}::numeric >= 0`;
+    // Only a debit can overdraw: a credit to a balance below zero (left by a reversal) repays it.
+    const floor = opts.allowNegative || amount.gte(0) ? Prisma.sql`TRUE` : Prisma.sql`${column} + ${amount}::numeric >= 0`;
     const updated = await tx.$executeRaw`
       UPDATE "User" SET ${column} = ${column} + ${amount}::numeric, "updatedAt" = now()
       WHERE "id" = ${userId}::uuid AND ${floor}`;

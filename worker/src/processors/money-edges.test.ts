@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, expireOrders, Prisma } from '@shop/core';
+import { createProduct, creditDaily, expireOrders, Prisma } from '@shop/core';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -147,6 +147,22 @@ describe('money at the edges', () => {
     expect(entries.reduce((s, e) => s.plus(e.amount), new Prisma.Decimal(0)).toFixed(2)).toBe('-2.50');
     const profile = await (await kit.as(referrer)).get('/api/users/profile');
     expect(profile.body.activeBalance).toBe(-2.5);
+
+    // Later credit repays it: a reward for another referred buyer, and daily credit.
+    const second = await kit.createUser({ name: 'Referred 2', referredById: referrer.id });
+    const small = await createProduct(kit.db, { name: 'Small', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('10.00'), countInStock: 5, dailyCredit: new Prisma.Decimal('0.40') });
+    const order2 = await kit.placeOrder(second, 1, small.id); // a $1.00 reward: not enough to repay $2.50
+    await kit.report(second, order2.id, await kit.chain.sendAndWait(payer, kit.receiving, order2.amountWei));
+    await kit.waitForStatus(order2.id, 'PAID');
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe('-1.50');
+    const own = await kit.placeOrder(referrer, 1, small.id);
+    await kit.report(referrer, own.id, await kit.chain.sendAndWait(payer, kit.receiving, own.amountWei));
+    await kit.waitForStatus(own.id, 'PAID');
+    const credited = await creditDaily(kit.db, new Date(Date.now() + 2 * 24 * 3600_000));
+    expect(credited.failed).toEqual([]);
+    const after = await kit.db.ledgerEntry.findMany({ where: { userId: referrer.id, kind: 'DAILY_CREDIT' } });
+    expect(after.length).toBeGreaterThan(0);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe(new Prisma.Decimal('-1.50').plus(new Prisma.Decimal('0.40').times(after.length)).toFixed(2));
   });
 
   it('8. a deleted order keeps its tag through the monitoring window: no other order can take it, and its transfer waits for an admin', async () => {
