@@ -66,22 +66,28 @@ export async function createQuote(
 /**
  * The order's open quote, issuing a new one (for what is still due, at today's price)
  * when the last one expired and the payment window is still open. Issuing is
- * serialized per order by a row lock, so two concurrent page loads make one quote.
+ * serialized per order by a row lock, and what is due is read again under it (a
+ * transfer counted meanwhile changes it), so two concurrent page loads make one quote
+ * and a quote never asks for what was already paid.
  */
 export async function openQuote(db: Db, config: AppConfig, orderId: string, getPrice: () => Promise<EthUsd>, now = new Date()): Promise<Quote | null> {
-  const latest = await db.paymentQuote.findFirst({ where: { orderId }, orderBy: { createdAt: 'desc' } });
-  const order = await db.order.findUnique({ where: { id: orderId } });
-  if (!order || order.paymentTag === null || !isPayable(order.status)) return null;
-  const cents = dueCents(order);
-  if (cents === 0n) return null;
-  if (latest && latest.expiresAt > now && toCents(latest.usdAmount.toFixed(2)) === cents) return latest;
-  if (order.paymentDeadline && order.paymentDeadline <= now) return null;
+  const current = (order: Prisma.OrderGetPayload<object> | null, latest: Quote | null) => {
+    if (!order || order.paymentTag === null || !isPayable(order.status)) return { quote: null, cents: 0n, closed: true };
+    const cents = dueCents(order);
+    if (cents === 0n) return { quote: null, cents, closed: true };
+    if (latest && latest.expiresAt > now && toCents(latest.usdAmount.toFixed(2)) === cents) return { quote: latest, cents, closed: true };
+    return { quote: null, cents, closed: order.paymentDeadline !== null && order.paymentDeadline <= now };
+  };
+  const latestOf = (client: Db | Tx) => client.paymentQuote.findFirst({ where: { orderId }, orderBy: { createdAt: 'desc' } });
+  const first = current(await db.order.findUnique({ where: { id: orderId } }), await latestOf(db));
+  if (first.closed) return first.quote;
   const price = await getPrice();
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
-    const again = await tx.paymentQuote.findFirst({ where: { orderId }, orderBy: { createdAt: 'desc' } });
-    if (again && again.expiresAt > now && toCents(again.usdAmount.toFixed(2)) === cents && again.id !== latest?.id) return again;
-    return createQuote(tx, config, { id: orderId, paymentTag: order.paymentTag as number, cents, paymentDeadline: order.paymentDeadline }, price, now);
+    const order = await tx.order.findUnique({ where: { id: orderId } });
+    const again = current(order, await latestOf(tx));
+    if (again.closed || !order) return again.quote;
+    return createQuote(tx, config, { id: orderId, paymentTag: order.paymentTag as number, cents: again.cents, paymentDeadline: order.paymentDeadline }, price, now);
   });
 }
 
