@@ -29,6 +29,8 @@ export function anvilDriver(rpcUrl: string) {
     },
     mine: (blocks = 1) => test.mine({ blocks }),
     setAutomine: (on: boolean) => test.setAutomine(on),
+    /** Empties the mempool (transactions that were never to be mined). */
+    dropAll: () => test.request({ method: 'anvil_dropAllTransactions' as never, params: [] as never }),
     reorg: (depth: number) => test.request({ method: 'anvil_reorg' as never, params: [depth, []] as never }),
     setCode: (address: Address, bytecode: `0x${string}`) => test.setCode({ address, bytecode }),
     blockNumber: () => wallet.getBlockNumber({ cacheTime: 0 }),

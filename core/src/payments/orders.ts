@@ -244,11 +244,17 @@ export async function recordPaymentReport(
  */
 export async function expireOrders(db: Db, config: AppConfig, now = new Date()): Promise<{ expired: number; released: number; tagsReleased: number }> {
   const waiting = { none: { status: 'PENDING' as const } };
+  // A transfer mined and waiting for confirmations holds its order; one still in the
+  // mempool only for MEMPOOL_GRACE_MINUTES past the window.
+  const graceEnd = new Date(now.getTime() - config.mempoolGraceMinutes * 60_000);
   const candidates = await db.order.findMany({
     where: {
       paymentDeadline: { lt: now },
-      payments: waiting,
-      OR: [{ status: { in: [...PAYABLE_STATUSES] } }, { status: 'LATE', stockReserved: true }],
+      payments: { none: { status: 'PENDING', blockNumber: { not: null } } },
+      AND: [
+        { OR: [{ paymentDeadline: { lt: graceEnd } }, { payments: waiting }] },
+        { OR: [{ status: { in: [...PAYABLE_STATUSES] } }, { status: 'LATE', stockReserved: true }] },
+      ],
     },
     select: { id: true },
     take: 500,
@@ -257,10 +263,13 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
   let released = 0;
   for (const { id } of candidates) {
     await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ status: OrderStatus }[]>`SELECT "status" FROM "Order" WHERE "id" = ${id}::uuid FOR UPDATE`;
+      const rows = await tx.$queryRaw<{ status: OrderStatus; paymentDeadline: Date | null }[]>`
+        SELECT "status", "paymentDeadline" FROM "Order" WHERE "id" = ${id}::uuid FOR UPDATE`;
       const status = rows[0]?.status;
       if (!status || !(EXPIRABLE_STATUSES as readonly OrderStatus[]).includes(status)) return;
-      if ((await tx.payment.count({ where: { orderId: id, status: 'PENDING' } })) > 0) return;
+      const inGrace = (rows[0]?.paymentDeadline?.getTime() ?? 0) >= graceEnd.getTime();
+      const holding = await tx.payment.count({ where: { orderId: id, status: 'PENDING', ...(inGrace ? {} : { blockNumber: { not: null } }) } });
+      if (holding > 0) return;
       if (status !== 'LATE') {
         await tx.order.update({ where: { id }, data: { status: 'EXPIRED' } });
         expired++;

@@ -59,12 +59,15 @@ type LockedOrder = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
  * that quote was open, or seen in the mempool while it was open and mined later), else
  * any quote open when it was mined; null when no quote covers it (a late transfer).
  */
-function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | null) {
+function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | null, graceMs: number) {
   const open = (q: LockedOrder['quotes'][number], at: number) => q.createdAt.getTime() - QUOTE_SLACK_MS <= at && at <= q.expiresAt.getTime();
   const mined = t.blockTimestamp.getTime();
-  const exact = order.quotes.find(
-    (q) => q.amountWei.toFixed(0) === t.valueWei.toString() && (open(q, mined) || (seenPendingAt !== null && open(q, seenPendingAt.getTime()))),
-  );
+  // Sent inside the quote (seen in the mempool while it was open) and mined within the
+  // grace after it: the buyer paid the price the shop gave. Not later: a transaction
+  // held back for days must not pick the better of two prices.
+  const sentInside = (q: LockedOrder['quotes'][number]) =>
+    seenPendingAt !== null && open(q, seenPendingAt.getTime()) && mined <= q.expiresAt.getTime() + graceMs;
+  const exact = order.quotes.find((q) => q.amountWei.toFixed(0) === t.valueWei.toString() && (open(q, mined) || sentInside(q)));
   return exact ?? order.quotes.filter((q) => open(q, mined)).at(-1) ?? null;
 }
 
@@ -116,7 +119,7 @@ export async function settleTransfer(
         return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
       }
 
-      const quote = quoteFor(order, t, payment.seenPendingAt);
+      const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
       const late = !quote && !assignTo;
       if (!quote && !needPrice && current === undefined) return 'need-price';
       const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
@@ -202,7 +205,10 @@ async function count(
  * A transfer the worker cannot count yet: seen in the mempool, or mined without enough
  * confirmations. It is attributed by its tag to a payable order right away, which puts
  * the order in VERIFYING and keeps it from expiring; the first time it is seen in the
- * mempool is kept (a payment sent inside its quote keeps that quote's price).
+ * mempool is kept (a payment sent inside its quote keeps that quote's price). A
+ * transaction still in the mempool has moved nothing yet: it is attributed only to the
+ * order it was reported for (anyone could broadcast one carrying another buyer's tag
+ * and never let it be mined, to hold that order and its stock).
  */
 export async function noteWaitingTransfer(
   db: Db,
@@ -218,7 +224,7 @@ export async function noteWaitingTransfer(
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
     const tag = tagOf(seen.valueWei);
     const order = !payment.orderId && tag > 0 ? await lockOrder(tx, { tag }) : null;
-    if (order && isPayable(order.status)) {
+    if (order && isPayable(order.status) && (!seen.pending || payment.reportedOrderId === order.id)) {
       data.orderId = order.id;
       if (order.status !== 'VERIFYING') await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING' } });
     }

@@ -210,9 +210,12 @@ describe('quotes, the payment window and admin assignment', () => {
         const p = await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } });
         return p?.orderId === order.id;
       });
-      await lapse(kit, order.id, { window: true });
-      // It was seen while its quote was open (the quote's times moved back with the clock).
-      await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { seenPendingAt: new Date(Date.now() - 20 * MINUTE) } });
+      // Time passes while it waits: the quote lapsed 10 minutes ago, the window 5 minutes
+      // ago; it was seen in the mempool while the quote was open.
+      const now = Date.now();
+      await kit.db.paymentQuote.updateMany({ where: { orderId: order.id }, data: { createdAt: new Date(now - 40 * MINUTE), expiresAt: new Date(now - 10 * MINUTE) } });
+      await kit.db.order.update({ where: { id: order.id }, data: { paymentDeadline: new Date(now - 5 * MINUTE) } });
+      await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { seenPendingAt: new Date(now - 20 * MINUTE) } });
       await expireOrders(kit.db, kit.env.config);
       expect(await kit.orderStatus(order.id)).not.toBe('EXPIRED');
       expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(true);
@@ -220,6 +223,36 @@ describe('quotes, the payment window and admin assignment', () => {
       await kit.waitForStatus(order.id, 'PAID');
       const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
       expect(payment.reason).toBeNull(); // valued at its quote, not late
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+  });
+
+  it('6c. a transaction in the mempool holds only the order it was reported for, and only for the grace after its window', async () => {
+    const victim = await kit.placeOrder(buyer);
+    const attacker = await kit.createUser({ name: 'Attacker' });
+    const own = await kit.placeOrder(attacker);
+    await kit.chain.setAutomine(false);
+    try {
+      // A transaction carrying the victim's tag, never to be mined, reported for the attacker's own order.
+      const hash = await kit.chain.send(payer, kit.receiving, victim.amountWei);
+      await kit.report(attacker, own.id, hash);
+      await waitFor('the worker to see it in the mempool', async () => (await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } }))?.seenPendingAt);
+      expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).orderId).toBeNull();
+      expect(await kit.orderStatus(victim.id)).toBe('PENDING_PAYMENT');
+      // Reported for the right order it holds it, but not past the grace.
+      const mine = await kit.chain.send(payer, kit.receiving, own.amountWei);
+      await kit.report(attacker, own.id, mine);
+      await waitFor('its own order to be held', async () => (await kit.db.payment.findUnique({ where: { txHash: mine.toLowerCase() } }))?.orderId === own.id);
+      await kit.db.order.update({ where: { id: own.id }, data: { paymentDeadline: new Date(Date.now() - 5 * MINUTE) } });
+      await expireOrders(kit.db, kit.env.config);
+      expect(await kit.orderStatus(own.id)).toBe('VERIFYING');
+      await kit.db.order.update({ where: { id: own.id }, data: { paymentDeadline: new Date(Date.now() - (kit.env.config.mempoolGraceMinutes + 1) * MINUTE) } });
+      await kit.db.order.update({ where: { id: victim.id }, data: { paymentDeadline: new Date(Date.now() - MINUTE) } });
+      await expireOrders(kit.db, kit.env.config);
+      expect(await kit.orderStatus(own.id)).toBe('EXPIRED');
+      expect(await kit.orderStatus(victim.id)).toBe('EXPIRED');
+      await kit.chain.dropAll();
     } finally {
       await kit.chain.setAutomine(true);
     }
