@@ -299,6 +299,9 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
  */
 export async function deleteOrder(db: Db, orderId: string, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
+    // Locks in the order every payment path takes them: the order's payments first
+    // (in id order), then the order, then (releasing stock) its packages.
+    await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "orderId" = ${orderId}::uuid ORDER BY "id" FOR UPDATE`;
     const rows = await tx.$queryRaw<{ status: OrderStatus }[]>`SELECT "status" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
     const status = rows[0]?.status;
     if (!status || status === 'DELETED') throw notFound('Order not found');
