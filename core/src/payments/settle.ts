@@ -106,6 +106,9 @@ export async function settleTransfer(
       if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
         return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
       }
+      if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
+        return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
+      }
       const tag = tagOf(t.valueWei);
       const order = assignTo ? await lockOrder(tx, { id: assignTo }) : tag > 0 ? await lockOrder(tx, { tag }) : null;
       const unresolved = async (reason: string): Promise<CountOutcome> => {
@@ -245,11 +248,11 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
   });
 }
 
-/** A counted transfer whose block moved (re-mined after a reorg): follow it. */
-export async function followCountedBlock(db: Db, paymentId: string, t: MinedTransfer): Promise<void> {
+/** A settled transfer whose block moved (re-mined after a reorg), confirmed again: follow it. */
+export async function followBlock(db: Db, paymentId: string, t: MinedTransfer): Promise<void> {
   await db.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId);
-    if (!payment || payment.status !== 'COUNTED' || payment.blockHash === t.blockHash) return;
+    if (!payment || !['COUNTED', 'UNRESOLVED', 'LATE'].includes(payment.status) || payment.blockHash === t.blockHash) return;
     await tx.payment.update({ where: { id: paymentId }, data: { blockHash: t.blockHash, blockNumber: t.blockNumber, confirmations: t.confirmations } });
   });
 }

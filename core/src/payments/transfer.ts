@@ -27,6 +27,8 @@ export type TransferReading =
   | { state: 'halted'; reason: string }
   | { state: 'unknown' }
   | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
+  /** The node says it is mined but serves no receipt yet (a replica catching up). */
+  | { state: 'receipt-missing' }
   | { state: 'mined'; transfer: MinedTransfer };
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig };
@@ -44,7 +46,7 @@ export async function readTransfer({ db, chain }: Deps, hash: string): Promise<T
     if (err instanceof TransactionReceiptNotFoundError) return null;
     throw err;
   });
-  if (!receipt) return { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
+  if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
   return {
     state: 'mined',

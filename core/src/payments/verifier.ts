@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import { followCountedBlock, NEVER_MINED, NOT_FOUND, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
+import { followBlock, NEVER_MINED, NOT_FOUND, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
 /**
@@ -49,6 +49,8 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
       }
       if (age > NOT_FOUND_GIVE_UP_MS) return reject(deps, payment.id, NOT_FOUND);
       return { state: 'wait', reason: 'transaction not found yet', retryInMs: notFoundRetryMs(age) };
+    case 'receipt-missing':
+      return { state: 'wait', reason: 'the node has not served its receipt yet', retryInMs: 2_000 };
     case 'pending':
       if (settled) await transferGone(db, payment.id, 'Removed from its block by a reorganization; waiting for it to be mined again');
       else if (age > NOT_MINED_GIVE_UP_MS) return reject(deps, payment.id, NEVER_MINED);
@@ -58,14 +60,25 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
 
   const t = reading.transfer;
   const noValue = noValueReason(t, config);
-  if (noValue) return reject(deps, payment.id, noValue);
-  if (payment.status === 'COUNTED') {
-    // Already counted: only follow its block (a reorg may have moved it).
-    await followCountedBlock(db, payment.id, t);
-    return { state: 'final', status: 'COUNTED', orderId: payment.orderId ?? undefined };
+  if (noValue) {
+    // Re-mined after a reorg as a transaction that moves nothing (say, reverted): out of its order first.
+    if (settled) await transferGone(db, payment.id, noValue);
+    return reject(deps, payment.id, noValue);
   }
-  if (payment.status !== 'PENDING') return { state: 'final', status: payment.status, orderId: payment.orderId ?? undefined, reason: payment.reason ?? undefined };
   const notYet = notYetReason(t, config);
+  if (settled) {
+    // Already settled: follow its block when a reorg moved it. A counted transfer that
+    // moved to a block not yet confirmed (or not canonical) counts again only once it is.
+    if (payment.blockHash !== t.blockHash) {
+      if (notYet && payment.status === 'COUNTED') {
+        await transferGone(db, payment.id, `Moved to another block by a reorganization; ${notYet.toLowerCase()}`);
+        return { state: 'wait', reason: notYet, retryInMs: 1_000 };
+      }
+      if (notYet) return { state: 'wait', reason: notYet, retryInMs: 1_000 };
+      await followBlock(db, payment.id, t);
+    }
+    return { state: 'final', status: payment.status as 'COUNTED' | 'UNRESOLVED' | 'LATE', orderId: payment.orderId ?? undefined, reason: payment.reason ?? undefined };
+  }
   if (notYet) {
     await noteWaitingTransfer(db, payment.id, {
       valueWei: t.valueWei,

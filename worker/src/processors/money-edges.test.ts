@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, creditDaily, expireOrders, Prisma } from '@shop/core';
+import { createProduct, creditDaily, expireOrders, jobs, Prisma } from '@shop/core';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -163,6 +163,19 @@ describe('money at the edges', () => {
     const after = await kit.db.ledgerEntry.findMany({ where: { userId: referrer.id, kind: 'DAILY_CREDIT' } });
     expect(after.length).toBeGreaterThan(0);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe(new Prisma.Decimal('-1.50').plus(new Prisma.Decimal('0.40').times(after.length)).toFixed(2));
+  });
+
+  it('a counted transfer found in another block (re-mined after a reorg) is followed there, and stays counted', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
+    await kit.report(buyer, order.id, hash);
+    await kit.waitForStatus(order.id, 'PAID');
+    const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
+    const payment = await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { blockHash: `0x${'0d'.repeat(32)}` } });
+    await jobs.recheckPayment(kit.workerRuntime.queues, { paymentId: payment.id, txHash: payment.txHash });
+    await waitFor('the payment to follow its block', async () => (await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).blockHash === receipt.blockHash);
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('COUNTED');
   });
 
   it('8. a deleted order keeps its tag through the monitoring window: no other order can take it, and its transfer waits for an admin', async () => {
