@@ -102,6 +102,18 @@ describe('the reconciler', () => {
     expect((await found('referral-reward')).map((d) => d.ids)).toEqual([{ orderId: order.id }]);
   });
 
+  it('a transfer confirmed on chain that nothing settles', async () => {
+    const { db } = env.runtime;
+    const chain = anvilDriver(env.anvil!.rpcUrl);
+    const hash = await chain.sendAndWait(ANVIL_ACCOUNTS[0], ANVIL_ACCOUNTS[1], 10n ** 15n);
+    const receipt = await chain.wallet.getTransactionReceipt({ hash });
+    const payment = await db.payment.create({ data: { txHash: hash.toLowerCase(), source: 'INDEXED', status: 'PENDING', blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } });
+    expect(await found('payment-stuck')).toEqual([]); // just seen: not stuck
+    await db.$executeRaw`UPDATE "Payment" SET "updatedAt" = now() - interval '11 minutes' WHERE "id" = ${payment.id}::uuid`;
+    expect((await found('payment-stuck')).map((d) => d.ids)).toEqual([{ paymentId: payment.id, txHash: hash.toLowerCase() }]);
+    await db.payment.update({ where: { id: payment.id }, data: { status: 'REJECTED' } });
+  });
+
   it('a cashout whose ledger entry does not match its amount', async () => {
     const { db } = env.runtime;
     const u = await user();

@@ -17,12 +17,17 @@ import { indexerHalt } from './payments/indexer.ts';
  * - cashouts: each request's ledger entries match its amount and state;
  * - stock: a package's count equals its movement log, and what each order holds equals
  *   what its movements took (stock + held by orders = what was stocked);
- * - tags: no tag held by two orders.
+ * - tags: no tag held by two orders;
+ * - stuck transfers: none mined with enough confirmations yet left uncounted (PENDING)
+ *   for more than STUCK_AFTER_MS (a settlement that keeps failing).
  */
 export type Discrepancy = { check: string; message: string; ids: Record<string, string> };
 export type ReconcileReport = { startedAt: Date; durationMs: number; discrepancies: Discrepancy[]; checked: Record<string, number | string> };
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig };
+
+/** A confirmed transfer still PENDING this long after it was last looked at is stuck. */
+export const STUCK_AFTER_MS = 10 * 60_000;
 
 /** How many blocks back from the head counted transfers are checked against the chain (older ones are final). */
 export const RECONCILE_BLOCK_WINDOW = 2_000;
@@ -101,6 +106,21 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
       }
     }
     checked['transfers on chain'] = counted.length;
+  }
+
+  // Transfers confirmed on chain that nothing has settled.
+  const waiting = await db.payment.findMany({
+    where: { status: 'PENDING', blockNumber: { not: null }, updatedAt: { lt: new Date(started.getTime() - STUCK_AFTER_MS) } },
+    select: { id: true, txHash: true, blockNumber: true, updatedAt: true },
+  });
+  if (waiting.length > 0 && !halt) {
+    const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
+    for (const p of waiting) {
+      const confirmations = Number(head - (p.blockNumber as bigint) + 1n);
+      if (confirmations >= deps.config.paymentConfirmations) {
+        add('payment-stuck', `A transfer with ${confirmations} confirmations has been waiting since ${p.updatedAt.toISOString()} without being settled`, { paymentId: p.id, txHash: p.txHash });
+      }
+    }
   }
 
   // Referral rewards: posted at most once per paid state.

@@ -263,6 +263,8 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
   let released = 0;
   for (const { id } of candidates) {
     await db.$transaction(async (tx) => {
+      // Payments first, then the order: the order every payment path locks them in.
+      await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "orderId" = ${id}::uuid ORDER BY "id" FOR UPDATE`;
       const rows = await tx.$queryRaw<{ status: OrderStatus; paymentDeadline: Date | null }[]>`
         SELECT "status", "paymentDeadline" FROM "Order" WHERE "id" = ${id}::uuid FOR UPDATE`;
       const status = rows[0]?.status;
@@ -271,7 +273,16 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
       const holding = await tx.payment.count({ where: { orderId: id, status: 'PENDING', ...(inGrace ? {} : { blockNumber: { not: null } }) } });
       if (holding > 0) return;
       if (status !== 'LATE') {
-        await tx.order.update({ where: { id }, data: { status: 'EXPIRED' } });
+        // Paid in part when its window ran out: what was paid waits for an admin (LATE),
+        // to be refunded or assigned, and the order with it.
+        const partial = await tx.payment.updateMany({
+          where: { orderId: id, status: 'COUNTED' },
+          data: { status: 'LATE', reason: 'Its order expired before it was fully paid; an admin will refund it or assign it' },
+        });
+        await tx.order.update({
+          where: { id },
+          data: partial.count > 0 ? { status: 'LATE', paidUsd: new Prisma.Decimal(0), overpaidUsd: new Prisma.Decimal(0) } : { status: 'EXPIRED' },
+        });
         expired++;
       }
       if (await releaseStock(tx, id)) released++;

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import { conflict, notFound, unavailable } from '../errors.ts';
-import { settleTransfer } from './settle.ts';
+import { refundTransfer, settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
 /**
@@ -33,12 +33,7 @@ export async function assignTransfer(deps: Deps, paymentId: string, orderId: str
 
 /** The admin sent the value back (recorded with the refund's hash). */
 export async function markRefunded(db: Db, paymentId: string, refundTxHash: string): Promise<void> {
-  const changed = await db.payment.updateMany({
-    where: { id: paymentId, status: { in: ['UNRESOLVED', 'LATE'] } },
-    data: { status: 'REFUNDED', reason: `Refunded by an admin in ${refundTxHash}`, orderId: null },
-  });
-  if (changed.count !== 1) {
-    if (!(await db.payment.findUnique({ where: { id: paymentId }, select: { id: true } }))) throw notFound('Payment not found');
-    throw conflict('Only unresolved or late transfers can be refunded');
-  }
+  const outcome = await refundTransfer(db, paymentId, refundTxHash);
+  if (outcome === 'missing') throw notFound('Payment not found');
+  if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
 }

@@ -114,6 +114,8 @@ export async function settleTransfer(
       const unresolved = async (reason: string): Promise<CountOutcome> => {
         if (assignTo) return { kind: 'refused', reason };
         await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
+        // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
+        if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
         return { kind: 'unresolved', reason };
       };
       if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
@@ -150,7 +152,10 @@ export async function settleTransfer(
           return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
         }
       }
-      return count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
+      const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
+      // A late transfer an admin assigned to another order: the order it was waiting with moves on.
+      if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
+      return counted;
     });
     if (result !== 'need-price') return result;
     await currentAnswer();
@@ -245,7 +250,41 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
     const payment = await lockPayment(tx, paymentId);
     if (!payment || payment.status !== 'PENDING') return;
     await tx.payment.update({ where: { id: paymentId }, data: { status: 'REJECTED', reason, orderId: null } });
+    if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
   });
+}
+
+/**
+ * An admin sent a transfer's value back (recorded with the refund's hash). Its order,
+ * if it was waiting on it (LATE), goes back to where its other transfers leave it.
+ */
+export async function refundTransfer(db: Db, paymentId: string, refundTxHash: string): Promise<'refunded' | 'missing' | 'not-refundable'> {
+  return db.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, paymentId);
+    if (!payment) return 'missing';
+    if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'not-refundable';
+    await tx.payment.update({ where: { id: paymentId }, data: { status: 'REFUNDED', reason: `Refunded by an admin in ${refundTxHash}`, orderId: null } });
+    if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+    return 'refunded';
+  });
+}
+
+/**
+ * After one of its transfers changed (rejected, refunded, resolved elsewhere), an unpaid
+ * order's status follows what is left: LATE while a late transfer waits for an admin,
+ * VERIFYING while one is being verified, otherwise UNDERPAID or PENDING_PAYMENT (the
+ * expiry job expires it when its window is over). Paid, expired and deleted orders keep
+ * theirs. The caller holds the payment's lock; the order's is taken here.
+ */
+async function refreshOrderStatus(tx: Tx, orderId: string): Promise<void> {
+  const order = await lockOrder(tx, { id: orderId });
+  if (!order || (!isPayable(order.status) && order.status !== 'LATE')) return;
+  const [late, pending] = await Promise.all([
+    tx.payment.count({ where: { orderId, status: 'LATE' } }),
+    tx.payment.count({ where: { orderId, status: 'PENDING' } }),
+  ]);
+  const status = late > 0 ? 'LATE' : pending > 0 ? 'VERIFYING' : order.paidUsd.gt(0) ? 'UNDERPAID' : 'PENDING_PAYMENT';
+  if (status !== order.status) await tx.order.update({ where: { id: orderId }, data: { status } });
 }
 
 /** A settled transfer whose block moved (re-mined after a reorg), confirmed again: follow it. */

@@ -271,6 +271,44 @@ describe('quotes, the payment window and admin assignment', () => {
     }
   });
 
+  it('an order paid in part when its window runs out waits for an admin with what was paid (LATE), and gives its stock back', async () => {
+    const order = await kit.placeOrder(buyer);
+    const before = await stockOf(kit, kit.product.id);
+    const half = order.amountWei / 2n - ((order.amountWei / 2n) % 10n ** 12n) + (order.amountWei % 10n ** 12n);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, half);
+    await kit.report(buyer, order.id, hash);
+    await kit.chain.mine(3);
+    await kit.waitForStatus(order.id, 'UNDERPAID');
+    await kit.db.order.update({ where: { id: order.id }, data: { paymentDeadline: new Date(Date.now() - MINUTE) } });
+    await expireOrders(kit.db, kit.env.config);
+    expect(await kit.orderStatus(order.id)).toBe('LATE');
+    const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    expect(payment).toMatchObject({ status: 'LATE', reason: 'Its order expired before it was fully paid; an admin will refund it or assign it' });
+    expect(await stockOf(kit, kit.product.id)).toBe(before + 1);
+    // Refunded, the order has nothing left waiting for an admin: its window is over, it expires.
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ refundTxHash: `0x${'ef'.repeat(32)}` })).status).toBe(200);
+    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+    await expireOrders(kit.db, kit.env.config);
+    expect(await kit.orderStatus(order.id)).toBe('EXPIRED');
+  });
+
+  it('an order waiting on a reported transfer goes back to waiting for payment when that transfer is rejected (reverted)', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.setCode(kit.receiving, '0x60006000fd'); // every call reverts
+    await kit.chain.setAutomine(false);
+    try {
+      const hash = await kit.chain.send(payer, kit.receiving, order.amountWei, { gas: 100_000n });
+      await kit.report(buyer, order.id, hash);
+      await waitFor('the order to wait on it', async () => (await kit.orderStatus(order.id)) === 'VERIFYING');
+      await kit.chain.mine(1);
+      await kit.waitForPayment(hash, ['REJECTED']);
+      expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+    } finally {
+      await kit.chain.setAutomine(true);
+      await kit.chain.setCode(kit.receiving, '0x');
+    }
+  });
+
   it('7. an admin assignment keeps the verifier\'s rules: enough confirmations, mined after the order was placed', async () => {
     const order = await kit.placeOrder(buyer);
     const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 16n); // no tag: UNRESOLVED
