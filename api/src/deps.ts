@@ -1,4 +1,4 @@
-import type { AppConfig, Db, Logger, Queues, Redis } from '@shop/core';
+import type { AppConfig, Db, Logger, Queues, Redis, Tracer } from '@shop/core';
 import type { PublicClient } from 'viem';
 
 /** Everything the HTTP app needs; built by server.ts, or by a test with its own services. */
@@ -8,5 +8,6 @@ export type AppDeps = {
   redis: Redis;
   queues: Queues;
   chain: PublicClient;
+  tracer: Tracer;
   logger: Logger;
 };

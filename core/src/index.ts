@@ -15,3 +15,4 @@ export * from './sessions.ts';
 export * from './chain/public-client.ts';
 export * from './errors.ts';
 export * from './reconcile.ts';
+export * from './chain/trace.ts';

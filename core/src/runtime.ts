@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from './config.ts';
 import { createChainClient } from './chain/public-client.ts';
+import { createTracer, type Tracer } from './chain/trace.ts';
 import { createDb, type Db } from './db.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createQueues, type Queues } from './queues.ts';
@@ -14,6 +15,8 @@ export type Runtime = {
   redis: Redis;
   queues: Queues;
   chain: PublicClient;
+  /** Internal transfers from the node's call traces (smart-contract wallets). */
+  tracer: Tracer;
   close(): Promise<void>;
 };
 
@@ -25,6 +28,7 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
   // Queues get their own connection options so BullMQ manages blocking clients itself.
   const queues = createQueues(redis, config.queuePrefix);
   const chain = createChainClient(config.ethRpcUrl);
+  const tracer = createTracer(chain, config.chainTracing);
   return {
     config,
     logger,
@@ -32,6 +36,7 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
     redis,
     queues,
     chain,
+    tracer,
     async close() {
       await queues.close().catch((err) => logger.warn({ err }, 'closing queues failed'));
       redis.disconnect();

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { createChainClient, createDb, createLogger, indexBlocks, loadConfig, type Db } from '@shop/core';
+import { createChainClient, createDb, createLogger, createTracer, indexBlocks, loadConfig, type Db } from '@shop/core';
 import { createTestDatabase, type TestDatabase } from '../db/test-database.ts';
 import { anvilDriver, ANVIL_ACCOUNTS } from '../testing/chain.ts';
 import { freePort } from '../testing/smtp.ts';
@@ -32,7 +32,8 @@ const logger = createLogger({ level: 'silent' });
 
 async function indexOnce(rpcUrl: string) {
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, ETH_RPC_URL: rpcUrl });
-  return indexBlocks({ config, db, chain: createChainClient(rpcUrl), logger });
+  const chain = createChainClient(rpcUrl);
+  return indexBlocks({ config, db, chain, tracer: createTracer(chain, 'auto'), logger });
 }
 
 describe('the local chain npm start runs', () => {

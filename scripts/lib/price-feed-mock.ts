@@ -1,19 +1,9 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  createTestClient,
-  http,
-  publicActions,
-  walletActions,
-  type Abi,
-  type Address,
-  type Hash,
-  type Hex,
-} from 'viem';
+import { join } from 'node:path';
+import { createTestClient, http, publicActions, walletActions, type Address, type Hash } from 'viem';
 import { mainnet } from 'viem/chains';
 import { latestRoundDataAbi } from '../../core/src/chain/price-feed.ts';
+import { REPO_ROOT } from './paths.ts';
+import { compileSolidity } from './solidity.ts';
 
 /**
  * The local chain's ETH/USD price: a mock Chainlink aggregator compiled from
@@ -26,17 +16,8 @@ export const MAINNET_ETH_USD_FEED: Address = '0x5f4eC3Df9cbd43714FE2740f5E361615
 export const FEED_DECIMALS = 8;
 const SET_ROUND_DATA_GAS = 200_000n;
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE_PATH = join(REPO_ROOT, 'scripts/lib/mock-aggregator.sol');
-const CACHE_PATH = join(REPO_ROOT, '.cache/mock-aggregator.json');
 const CONTRACT_NAME = 'MockAggregatorV3';
-// Cancun runs on anvil and on every client a mainnet fork would use; pinning it keeps
-// the bytecode (and the cache) independent of solc's moving default.
-const COMPILER_SETTINGS = {
-  evmVersion: 'cancun',
-  optimizer: { enabled: true, runs: 200 },
-  outputSelection: { '*': { [CONTRACT_NAME]: ['abi', 'evm.deployedBytecode.object'] } },
-} as const;
 
 export const mockAggregatorAbi = [
   {
@@ -59,13 +40,6 @@ export const mockAggregatorAbi = [
   },
 ] as const;
 
-export type CompiledMockAggregator = {
-  key: string;
-  solcVersion: string;
-  abi: Abi;
-  runtimeBytecode: Hex;
-};
-
 export type PriceUpdate = {
   txHash: Hash;
   roundId: bigint;
@@ -73,46 +47,8 @@ export type PriceUpdate = {
   updatedAt: bigint;
 };
 
-/**
- * Compiles the mock (or reads the cached build). The cache is keyed by a hash of the
- * source and compiler settings, so editing the .sol file recompiles; loading solc-js
- * costs a few seconds, which a warm cache skips entirely.
- */
-export async function compileMockAggregator(): Promise<CompiledMockAggregator> {
-  const source = await readFile(SOURCE_PATH, 'utf8');
-  const key = createHash('sha256')
-    .update(source)
-    .update('\0')
-    .update(JSON.stringify(COMPILER_SETTINGS))
-    .digest('hex');
-
-  const cached = await readCache();
-  if (cached?.key === key) return cached;
-
-  const { default: solc } = await import('solc');
-  const input = {
-    language: 'Solidity',
-    sources: { 'mock-aggregator.sol': { content: source } },
-    settings: COMPILER_SETTINGS,
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) {
-    throw new Error(`mock-aggregator.sol did not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  }
-  const contract = output.contracts?.['mock-aggregator.sol']?.[CONTRACT_NAME];
-  const bytecode = contract?.evm?.deployedBytecode?.object;
-  if (!contract?.abi || !bytecode) throw new Error(`solc output has no ${CONTRACT_NAME} runtime bytecode`);
-
-  const compiled: CompiledMockAggregator = {
-    key,
-    solcVersion: String(solc.version()),
-    abi: contract.abi,
-    runtimeBytecode: `0x${bytecode}`,
-  };
-  await writeCache(compiled);
-  return compiled;
-}
+/** The mock's build (cached by compileSolidity). */
+export const compileMockAggregator = () => compileSolidity(SOURCE_PATH, CONTRACT_NAME);
 
 /**
  * Puts the mock's runtime code at the feed address (the mainnet ETH/USD feed unless
@@ -199,35 +135,4 @@ function chainClient(rpcUrl: string) {
   return createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }) })
     .extend(publicActions)
     .extend(walletActions);
-}
-
-type SolcOutput = {
-  errors?: Array<{ severity: string; formattedMessage: string }>;
-  contracts?: Record<string, Record<string, { abi?: Abi; evm?: { deployedBytecode?: { object?: string } } }>>;
-};
-
-async function readCache(): Promise<CompiledMockAggregator | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(CACHE_PATH, 'utf8')) as Partial<CompiledMockAggregator>;
-    if (
-      typeof parsed.key === 'string' &&
-      typeof parsed.solcVersion === 'string' &&
-      Array.isArray(parsed.abi) &&
-      typeof parsed.runtimeBytecode === 'string' &&
-      /^0x[0-9a-f]+$/i.test(parsed.runtimeBytecode)
-    ) {
-      return parsed as CompiledMockAggregator;
-    }
-  } catch {
-    // missing or corrupt: recompile
-  }
-  return undefined;
-}
-
-async function writeCache(compiled: CompiledMockAggregator): Promise<void> {
-  await mkdir(dirname(CACHE_PATH), { recursive: true });
-  // Write then rename, so parallel test files never read a half-written cache.
-  const tmp = `${CACHE_PATH}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(compiled, null, 2)}\n`);
-  await rename(tmp, CACHE_PATH);
 }

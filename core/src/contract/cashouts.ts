@@ -25,7 +25,8 @@ export type AdminPaymentJson = {
   _id: string;
   txHash: string;
   status: PaymentStatus;
-  source: 'REPORTED' | 'INDEXED';
+  /** INFLOW: ETH that arrived with no transaction to show for it (only a refund applies). */
+  source: 'REPORTED' | 'INDEXED' | 'INFLOW';
   order: string | null;
   from: string | null;
   valueWei: string | null;

@@ -2,6 +2,7 @@ import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
+import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { GIVEN_UP } from './settle.ts';
 
@@ -15,7 +16,7 @@ import { GIVEN_UP } from './settle.ts';
  * chain, or a rewind deeper than FINALITY_DEPTH, halts indexing and verification for an
  * operator instead of unpaying anything.
  */
-export type IndexerDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger };
+export type IndexerDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger };
 
 export type IndexResult = {
   from: bigint;
@@ -30,6 +31,9 @@ export type IndexResult = {
 };
 
 const CURSOR_ID = 'receiving-address';
+
+/** The id an unexplained inflow is recorded under (where a payment has its transaction hash). */
+export const inflowKey = (blockNumber: bigint, blockHash: string) => `inflow-${blockNumber}-${blockHash.slice(2, 14).toLowerCase()}`;
 const WINDOW = 128n;
 /** Block requests in flight at once. */
 const FETCH_CONCURRENCY = 16;
@@ -44,14 +48,56 @@ type ScannedBlock = {
   hash: Hash;
   parentHash: Hash;
   transactions: { hash: Hash; from: Hex; to: Hex | null; value: Hex }[];
+  /** The receiving address's balance after the block (null when the node no longer serves that state). */
+  balance: bigint | null;
 };
 type RpcBlock = { number: Hex | null; hash: Hash | null; parentHash: Hash; transactions: ScannedBlock['transactions'] };
 
-async function fetchBlock(chain: PublicClient, n: bigint): Promise<ScannedBlock> {
-  const block = (await chain.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), true] })) as RpcBlock | null;
+/** What the indexer found in a block beyond plain transfers: internal ones, and ETH nothing explains. */
+type BlockFindings = { internal: { hash: string; from: string; valueWei: bigint }[]; inflowWei: bigint };
+
+async function fetchBlock(chain: PublicClient, n: bigint, receiving: string): Promise<ScannedBlock> {
+  const [block, balance] = await Promise.all([
+    chain.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), true] }) as Promise<RpcBlock | null>,
+    chain.request({ method: 'eth_getBalance', params: [receiving as Hex, numberToHex(n)] }).then(hexToBigInt, () => null),
+  ]);
   if (!block) throw new Error(`block ${n} is not available from the node`);
   if (block.hash === null || block.number === null) throw new Error('pending block returned for a mined number');
-  return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions };
+  return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions, balance };
+}
+
+/**
+ * Does the receiving address's balance change in this block add up with the plain
+ * transfers to it? When it does not (a smart-contract wallet paid through an internal
+ * call, a transfer reverted, the address itself sent something), the block's traces say
+ * what arrived and from which transaction; ETH that even they do not explain (or that
+ * arrived while the node cannot trace) is an inflow an admin must see, never nothing.
+ */
+async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigint | null, receiving: string): Promise<BlockFindings> {
+  const none: BlockFindings = { internal: [], inflowWei: 0n };
+  if (block.balance === null || before === null) return none;
+  const delta = block.balance - before;
+  const direct = block.transactions.filter((t) => t.to?.toLowerCase() === receiving);
+  const sent = block.transactions.filter((t) => t.from.toLowerCase() === receiving);
+  const directSum = direct.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
+  if (sent.length === 0 && delta === directSum) return none;
+  // What the address spent itself: value (when the transaction succeeded) and its fee.
+  let spent = 0n;
+  for (const t of sent) {
+    const receipt = await deps.chain.getTransactionReceipt({ hash: t.hash });
+    spent += receipt.gasUsed * receipt.effectiveGasPrice + (receipt.status === 'success' ? hexToBigInt(t.value) : 0n);
+  }
+  const deliveries = await deps.tracer.block(block.number, receiving);
+  if (!deliveries) {
+    // No traces: what the plain transfers do not explain is recorded as an inflow.
+    const unexplained = delta + spent - directSum;
+    return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
+  }
+  const directHashes = new Set(direct.map((t) => t.hash.toLowerCase()));
+  const internal = [...deliveries].filter(([hash, d]) => !directHashes.has(hash) && d.valueWei > 0n).map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
+  const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
+  const unexplained = delta + spent - traced;
+  return { internal, inflowWei: unexplained > 0n ? unexplained : 0n };
 }
 
 /**
@@ -59,7 +105,7 @@ async function fetchBlock(chain: PublicClient, n: bigint): Promise<ScannedBlock>
  * requests in flight and FETCH_AHEAD blocks buffered, so the node keeps serving while
  * the indexer writes to the database.
  */
-function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint) {
+function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, receiving: string) {
   const results = new Map<bigint, Promise<ScannedBlock>>();
   let next = from; // next block to request
   let taken = from; // next block the reader takes
@@ -69,7 +115,7 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint) {
     while (!stopped && inFlight < FETCH_CONCURRENCY && next <= to && next - taken < BigInt(FETCH_AHEAD)) {
       const n = next++;
       inFlight++;
-      const p = fetchBlock(chain, n).finally(() => {
+      const p = fetchBlock(chain, n, receiving).finally(() => {
         inFlight--;
         pump();
       });
@@ -229,8 +275,10 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
     const { ancestor, depth } = rewound;
     reorgDepth = depth;
     deps.logger.warn({ msg: 'chain reorganization: rewound indexer', depth, ancestor: ancestor.toString() });
+    // Inflows in the dropped blocks are measured again when their heights are indexed.
+    await db.payment.deleteMany({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockNumber: { gt: ancestor } } });
     const affected = await db.payment.findMany({
-      where: { blockNumber: { gt: ancestor }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
+      where: { blockNumber: { gt: ancestor }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] }, source: { not: 'INFLOW' } },
       select: { id: true, txHash: true },
     });
     recheck.push(...affected.map((p) => ({ paymentId: p.id, txHash: p.txHash })));
@@ -241,18 +289,21 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   const from = cursor.blockNumber + 1n;
   const to = head < from + BigInt((opts.maxBlocks ?? 500) - 1) ? head : from + BigInt((opts.maxBlocks ?? 500) - 1);
   if (to < from) return { ...idle(cursor), recheck, reorgDepth };
-  const fetcher = prefetchBlocks(chain, from, to);
+  const fetcher = prefetchBlocks(chain, from, to, receiving);
   const transfers: IndexResult['transfers'] = [];
   let parent = cursor.blockHash;
   let indexedTo = cursor.blockNumber;
+  // The balance before the first block: where each block's change is measured from.
+  let balance = await chain.request({ method: 'eth_getBalance', params: [receiving as Hex, numberToHex(cursor.blockNumber)] }).then(hexToBigInt, () => null);
   try {
     // The fetched range must chain onto the checkpoint; where it does not, the chain
     // moved under us: keep what links, and the next run rewinds.
-    let linked: ScannedBlock[] = [];
+    let linked: (ScannedBlock & BlockFindings)[] = [];
     for (let next = fetcher.take(); next; next = fetcher.take()) {
       const block = await next;
       if (block.parentHash !== parent) break;
-      linked.push(block);
+      linked.push({ ...block, ...(await examineBlock(deps, block, balance, receiving)) });
+      balance = block.balance;
       parent = block.hash;
       indexedTo = block.number;
       if (linked.length === COMMIT_EVERY) {
@@ -279,12 +330,15 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
  * another block hash (verified while the indexer was behind, then reorganized away
  * before it got there): they are checked again.
  */
-async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
-  const found: { tx: ScannedBlock['transactions'][number]; block: ScannedBlock }[] = [];
+async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
+  const found: { tx: { hash: string; from: string; valueWei: bigint }; block: ScannedBlock }[] = [];
+  const inflows: { block: ScannedBlock; valueWei: bigint }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
-      if (tx.to && tx.to.toLowerCase() === receiving) found.push({ tx, block });
+      if (tx.to && tx.to.toLowerCase() === receiving) found.push({ tx: { hash: tx.hash, from: tx.from, valueWei: hexToBigInt(tx.value) }, block });
     }
+    for (const t of block.internal) found.push({ tx: t, block });
+    if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei });
   }
   const last = linked[linked.length - 1] as ScannedBlock;
   return db.$transaction(async (tx) => {
@@ -299,7 +353,7 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
           source: 'INDEXED' as const,
           status: 'PENDING' as const,
           fromAddress: t.from.toLowerCase(),
-          valueWei: hexToBigInt(t.value).toString(),
+          valueWei: t.valueWei.toString(),
           blockNumber: block.number,
           blockHash: block.hash,
         })),
@@ -312,6 +366,20 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
       const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
       out = hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : []));
     }
+    if (inflows.length > 0) {
+      await tx.payment.createMany({
+        data: inflows.map(({ block, valueWei }) => ({
+          txHash: inflowKey(block.number, block.hash),
+          source: 'INFLOW' as const,
+          status: 'UNRESOLVED' as const,
+          valueWei: valueWei.toString(),
+          blockNumber: block.number,
+          blockHash: block.hash,
+          reason: `ETH arrived in block ${block.number} that no transaction the node could show explains; an admin will assign or refund it`,
+        })),
+        skipDuplicates: true,
+      });
+    }
     await tx.indexedBlock.createMany({
       data: linked.map((b) => ({ number: b.number, hash: b.hash, parentHash: b.parentHash })),
       skipDuplicates: true,
@@ -321,9 +389,12 @@ async function commitBlocks(db: Db, linked: ScannedBlock[], receiving: string): 
     const hashAt = new Map(linked.map((b) => [b.number, b.hash.toLowerCase()]));
     const recorded = await tx.payment.findMany({
       where: { blockNumber: { gte: linked[0]!.number, lte: last.number }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
-      select: { id: true, txHash: true, blockNumber: true, blockHash: true },
+      select: { id: true, txHash: true, blockNumber: true, blockHash: true, source: true },
     });
-    const moved = recorded.filter((p) => p.blockHash !== null && hashAt.get(p.blockNumber as bigint) !== p.blockHash.toLowerCase());
+    const stale = recorded.filter((p) => p.blockHash !== null && hashAt.get(p.blockNumber as bigint) !== p.blockHash.toLowerCase());
+    // An inflow recorded for a block the chain replaced is measured again with the new block.
+    await tx.payment.deleteMany({ where: { id: { in: stale.filter((p) => p.source === 'INFLOW').map((p) => p.id) }, status: 'UNRESOLVED' } });
+    const moved = stale.filter((p) => p.source !== 'INFLOW');
     return { transfers: out, recheck: moved.map((p) => ({ paymentId: p.id, txHash: p.txHash })) };
   });
 }

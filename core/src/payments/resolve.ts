@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
+import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import { conflict, notFound, unavailable } from '../errors.ts';
 import { refundTransfer, settleTransfer } from './settle.ts';
@@ -11,13 +12,14 @@ import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
  * verification and counts it through the same settlement: confirmations, chain, the
  * receiving address, mined after the order was placed, stock all or nothing.
  */
-type Deps = { config: AppConfig; db: Db; chain: PublicClient; currentAnswer: () => Promise<bigint> };
+type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; currentAnswer: () => Promise<bigint> };
 
 export async function assignTransfer(deps: Deps, paymentId: string, orderId: string): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
   const { db, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) throw notFound('Payment not found');
   if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') throw conflict('Only unresolved or late transfers can be assigned');
+  if (payment.source === 'INFLOW') throw conflict('ETH that no transaction explains cannot be assigned to an order: refund it');
   const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
   if (!order || order.status === 'DELETED') throw notFound('Order not found');
   const reading = await readTransfer(deps, payment.txHash);

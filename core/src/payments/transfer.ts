@@ -1,6 +1,7 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
+import type { Tracer } from '../chain/trace.ts';
 import { indexerHalt } from './indexer.ts';
 
 /**
@@ -10,9 +11,16 @@ import { indexerHalt } from './indexer.ts';
  * still canonical). Nothing here writes; settle.ts decides what to do with it.
  */
 export type MinedTransfer = {
+  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose internal call paid. */
   from: string;
+  /** The receiving address when value reached it (top-level or internal), else the transaction's recipient. */
   to: string | null;
+  /** The value that reached the receiving address (the transaction's value when it did not). */
   valueWei: bigint;
+  /** It arrived through internal calls (a smart-contract wallet), read from the node's traces. */
+  internal: boolean;
+  /** The transaction's recipient is another address and the node could not trace what it passed on. */
+  untraced: boolean;
   chainId: number | undefined;
   success: boolean;
   blockNumber: bigint;
@@ -31,9 +39,9 @@ export type TransferReading =
   | { state: 'receipt-missing' }
   | { state: 'mined'; transfer: MinedTransfer };
 
-type Deps = { db: Db; chain: PublicClient; config: AppConfig };
+type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer };
 
-export async function readTransfer({ db, chain }: Deps, hash: string): Promise<TransferReading> {
+export async function readTransfer({ db, chain, config, tracer }: Deps, hash: string): Promise<TransferReading> {
   // A node that is not on the shop's chain proves nothing either way.
   const halt = await indexerHalt(db);
   if (halt) return { state: 'halted', reason: halt.reason };
@@ -48,12 +56,19 @@ export async function readTransfer({ db, chain }: Deps, hash: string): Promise<T
   });
   if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  // Sent to another address (a smart-contract wallet, say): what did it pass on to the shop?
+  const receiving = config.receivingAddress.toLowerCase();
+  const direct = tx.to?.toLowerCase() === receiving;
+  const delivered = !direct && receipt.status === 'success' ? await tracer.transaction(hash, receiving) : undefined;
+  const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
   return {
     state: 'mined',
     transfer: {
-      from: tx.from,
-      to: tx.to ?? null,
-      valueWei: tx.value,
+      from: internal ? delivered.from || tx.from : tx.from,
+      to: internal ? receiving : (tx.to ?? null),
+      valueWei: internal ? delivered.valueWei : tx.value,
+      internal,
+      untraced: delivered === null,
       chainId: tx.chainId,
       success: receipt.status === 'success',
       blockNumber: receipt.blockNumber,
@@ -69,7 +84,11 @@ export async function readTransfer({ db, chain }: Deps, hash: string): Promise<T
 export function noValueReason(t: MinedTransfer, config: AppConfig): string | null {
   if (t.chainId !== undefined && t.chainId !== config.chainId) return `Not an Ethereum mainnet transaction (chain id ${t.chainId})`;
   if (!t.success) return 'Transaction failed (reverted) on chain';
-  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) return "Not sent to the shop's receiving address";
+  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) {
+    return t.untraced
+      ? "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)"
+      : "Not sent to the shop's receiving address";
+  }
   return null;
 }
 

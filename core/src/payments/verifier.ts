@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
+import type { Tracer } from '../chain/trace.ts';
 import { followBlock, NEVER_MINED, NOT_FOUND, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
@@ -11,7 +12,7 @@ import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
  * row lock. The order is the one whose tag the value carries; a report only said where
  * to look.
  */
-export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger; currentAnswer: () => Promise<bigint> };
+export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: () => Promise<bigint> };
 
 export type VerifyResult =
   | { state: 'final'; status: 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED'; orderId?: string; paidNow?: boolean; reason?: string }
@@ -35,6 +36,8 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) return { state: 'final', status: 'REJECTED', reason: 'unknown payment' };
   if (payment.status === 'REJECTED' || payment.status === 'REFUNDED') return { state: 'final', status: payment.status, reason: payment.reason ?? undefined };
+  // An inflow no transaction explains has no transaction to verify: it waits for an admin.
+  if (payment.source === 'INFLOW') return { state: 'final', status: payment.status === 'PENDING' ? 'UNRESOLVED' : payment.status, reason: payment.reason ?? undefined };
   const age = now.getTime() - payment.createdAt.getTime();
   const settled = payment.status === 'COUNTED' || payment.status === 'UNRESOLVED' || payment.status === 'LATE';
 

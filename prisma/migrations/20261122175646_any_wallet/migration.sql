@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "PaymentSource" ADD VALUE 'INFLOW';

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { createTestClient, http, publicActions, walletActions, type Address, type Hash } from 'viem';
+import { mainnet } from 'viem/chains';
+import { REPO_ROOT } from '../lib/paths.ts';
+import { compileSolidity } from '../lib/solidity.ts';
+
+const SOURCE = path.join(REPO_ROOT, 'scripts/testing/smart-wallet.sol');
+
+/**
+ * A smart-contract wallet on anvil (scripts/testing/smart-wallet.sol), owned by one of
+ * anvil's unlocked accounts: `pay` sends ETH to an address through an internal call,
+ * the way Safe and ERC-4337 wallets pay.
+ */
+export async function deploySmartWallet(rpcUrl: string, owner: Address, fundWei = 10n ** 18n) {
+  const { abi, bytecode } = await compileSolidity(SOURCE, 'TestSmartWallet');
+  const client = createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl) }).extend(publicActions).extend(walletActions);
+  const deploy = await client.deployContract({ abi, bytecode, args: [owner], account: owner, chain: mainnet, value: fundWei });
+  const receipt = await client.waitForTransactionReceipt({ hash: deploy, pollingInterval: 50 });
+  const address = receipt.contractAddress as Address;
+  return {
+    address,
+    /** The wallet pays `to` from its own balance (the owner sends the transaction). */
+    async pay(to: Address, value: bigint): Promise<Hash> {
+      const hash = await client.writeContract({ abi, address, functionName: 'execute', args: [to, value], account: owner, chain: mainnet, gas: 200_000n });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+    /** Sends `value` along with the call and the wallet passes it on to `to`. */
+    async forward(to: Address, value: bigint): Promise<Hash> {
+      const hash = await client.writeContract({ abi, address, functionName: 'forward', args: [to], account: owner, chain: mainnet, value, gas: 200_000n });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
+import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+
+/**
+ * Payments from smart-contract wallets: the ETH reaches the receiving address through
+ * an internal call of the wallet, so the transaction's top-level recipient is the
+ * wallet. The indexer notices the balance change no plain transfer explains and reads
+ * the block's traces; a reported hash is traced directly.
+ */
+const owner = ANVIL_ACCOUNTS[5];
+
+describe('a smart-contract wallet (the node traces)', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let wallet: Awaited<ReturnType<typeof deploySmartWallet>>;
+  beforeAll(async () => {
+    kit = await createPaymentKit();
+    buyer = await kit.createUser({ name: 'Safe owner' });
+    wallet = await deploySmartWallet(kit.env.anvil!.rpcUrl, owner);
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('pays an order nobody reported: the indexer finds the internal transfer and attributes it by its tag', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await wallet.pay(kit.receiving, order.amountWei);
+    const result = await kit.runIndexer();
+    expect(result.transfers.map((t) => t.txHash)).toContain(hash.toLowerCase());
+    await kit.waitForStatus(order.id, 'PAID');
+    const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    expect(payment).toMatchObject({ status: 'COUNTED', source: 'INDEXED', fromAddress: wallet.address.toLowerCase(), orderId: order.id });
+    expect(payment.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+  });
+
+  it('pays an order whose buyer reported the hash: the verifier traces the transaction', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await wallet.forward(kit.receiving, order.amountWei);
+    expect((await kit.report(buyer, order.id, hash)).status).toBe(202);
+    await kit.waitForStatus(order.id, 'PAID');
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).fromAddress).toBe(wallet.address.toLowerCase());
+    // Indexing the block afterwards finds the same transfer: counted once.
+    await kit.runIndexer();
+    expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).paidVersion).toBe(1);
+  });
+});
+
+describe('a smart-contract wallet, on a node that cannot trace', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let admin: TestUser;
+  let wallet: Awaited<ReturnType<typeof deploySmartWallet>>;
+  beforeAll(async () => {
+    kit = await createPaymentKit({ env: { CHAIN_TRACING: 'off' } });
+    buyer = await kit.createUser({ name: 'Safe owner' });
+    admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    wallet = await deploySmartWallet(kit.env.anvil!.rpcUrl, owner);
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('records the ETH no transaction explains as an unresolved inflow with its block and amount, for an admin to refund', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await wallet.pay(kit.receiving, order.amountWei);
+    const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
+    await kit.report(buyer, order.id, hash);
+    await kit.runIndexer();
+    const reported = await kit.waitForPayment(hash, ['REJECTED']);
+    expect(reported.reason).toMatch(/cannot trace/);
+    const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW' } });
+    expect(inflow).toMatchObject({ status: 'UNRESOLVED', blockNumber: receipt.blockNumber, blockHash: receipt.blockHash });
+    expect(inflow.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    const asAdmin = await kit.as(admin);
+    const listed = (await asAdmin.get('/api/admin/payments')).body as { _id: string; source: string; valueWei: string }[];
+    expect(listed).toContainEqual(expect.objectContaining({ _id: inflow.id, source: 'INFLOW', valueWei: order.amountWei.toString() }));
+    const assign = await asAdmin.post(`/api/admin/payments/${inflow.id}/assign`).send({ orderId: order.id });
+    expect(assign.status).toBe(409);
+    expect(assign.body.message).toMatch(/refund it/);
+    expect((await asAdmin.post(`/api/admin/payments/${inflow.id}/refund`).send({ refundTxHash: `0x${'aa'.repeat(32)}` })).status).toBe(200);
+  });
+});
