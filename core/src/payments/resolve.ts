@@ -2,7 +2,8 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
-import { conflict, notFound, unavailable } from '../errors.ts';
+import { claimMessage } from '../contract/orders.ts';
+import { conflict, forbidden, notFound, unavailable } from '../errors.ts';
 import { refundTransfer, settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
@@ -31,6 +32,31 @@ export async function assignTransfer(deps: Deps, paymentId: string, orderId: str
   if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, paidNow: outcome.paidNow };
   if (outcome.kind === 'refused') throw conflict(outcome.reason);
   throw conflict('This transfer was counted already');
+}
+
+/**
+ * A buyer claims a transfer that reached the shop without their order's tag (an
+ * exchange that rounded the amount): they sign a message naming the order and the
+ * transaction with the address that sent it. A valid signature lets the claim through
+ * exactly the rules of an admin's assignment.
+ */
+export async function claimTransfer(
+  deps: Deps,
+  claim: { userId: string; orderId: string; txHash: string; signature: `0x${string}` },
+): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
+  const { db, chain } = deps;
+  const order = await db.order.findUnique({ where: { id: claim.orderId }, select: { userId: true, status: true } });
+  if (!order || order.userId !== claim.userId || order.status === 'DELETED') throw notFound('Order not found');
+  const payment = await db.payment.findUnique({ where: { txHash: claim.txHash } });
+  if (!payment || payment.source === 'INFLOW') throw notFound('The shop has not seen this transaction reach its address (yet)');
+  if (payment.status === 'COUNTED') throw conflict('This transfer was counted already');
+  if (payment.status !== 'UNRESOLVED') throw conflict('Only a transfer no order claimed by itself can be claimed');
+  if (!payment.fromAddress) throw conflict('This transfer has no known sender to sign for it');
+  const valid = await chain
+    .verifyMessage({ address: payment.fromAddress as `0x${string}`, message: claimMessage(claim.orderId, claim.txHash), signature: claim.signature })
+    .catch(() => false);
+  if (!valid) throw forbidden(`The signature is not from the address that sent this transfer (${payment.fromAddress})`);
+  return assignTransfer(deps, payment.id, claim.orderId);
 }
 
 /** The admin sent the value back (recorded with the refund's hash). */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { deleteOrder, jobs, placeOrder, recordPaymentReport } from '@shop/core';
-import { createOrderBody, reportPaymentBody } from '@shop/core/contract';
+import { claimTransfer, deleteOrder, getEthUsd, jobs, placeOrder, recordPaymentReport } from '@shop/core';
+import { claimPaymentBody, createOrderBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
@@ -57,6 +57,20 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     // One job per hash, however often it is reported.
     if (result.status === 'PENDING') await jobs.verifyPayment(queues, { paymentId: result.paymentId, txHash });
     res.status(202).json({ status: result.status });
+  });
+
+  // A transfer that lost its tag, claimed by a signature of the address that sent it.
+  router.put('/:id/claim', requireUser, ...reportLimits, async (req, res) => {
+    const orderId = parseId(req.params.id, 'Order');
+    const { txHash, signature } = parseBody(claimPaymentBody, req.body);
+    const result = await claimTransfer({ ...deps, currentAnswer: async () => (await getEthUsd(deps)).answer }, {
+      userId: req.user!.id,
+      orderId,
+      txHash,
+      signature: signature as `0x${string}`,
+    });
+    if (result.paidNow) await jobs.sendReceipt(queues, orderId);
+    res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {
