@@ -1,18 +1,9 @@
-import type { OrderJson, OrderStatus } from '@shop/core/contract';
+import type { OrderJson } from '@shop/core/contract';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { OrderLines } from '@/features/orders/components/order-lines';
 import { formatMoney } from '@/lib/format';
-
-export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
-  PENDING_PAYMENT: 'Awaiting payment',
-  VERIFYING: 'Verifying payment',
-  UNDERPAID: 'Underpaid',
-  LATE: 'Late payment under review',
-  PAID: 'Paid',
-  EXPIRED: 'Expired',
-  DELETED: 'Deleted',
-};
+import { ORDER_STATUS_LABELS } from '@/features/orders/order-status';
 
 /** What the buyer is paying for: the lines, the total and where the order stands. */
 export function OrderSummaryCard({ order }: { order: OrderJson }) {

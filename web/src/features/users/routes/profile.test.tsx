@@ -63,7 +63,16 @@ describe('ProfilePage', () => {
     expect(within(item).getByText('USD $249.50')).toBeInTheDocument();
     expect(within(item).getByText('Expires in')).toBeInTheDocument();
     expect(within(item).getByText('2026-04-03')).toBeInTheDocument();
-    expect(screen.queryByText('Unpaid Package')).not.toBeInTheDocument();
+    expect(within(paid).queryByText('Unpaid Package')).not.toBeInTheDocument();
+  });
+
+  it('lists the unpaid orders apart, each with where it stands and a way back to its pay page', async () => {
+    renderProfile();
+    const unpaid = await screen.findByRole('list', { name: 'Unpaid orders' });
+    const [row] = within(unpaid).getAllByRole('listitem');
+    expect(within(row!).getByText('1 x Unpaid Package')).toBeInTheDocument();
+    expect(within(row!).getByText('Awaiting payment')).toBeInTheDocument();
+    expect(within(row!).getByRole('link', { name: 'Continue to pay' })).toHaveAttribute('href', '/order/o2');
   });
 
   it("copies the referral link and code and says 'Copy to clipboard'", async () => {

@@ -1,6 +1,7 @@
 import { ErrorAlert } from '@/components/error-alert';
 import { PageSpinner } from '@/components/ui/spinner';
 import { PaidOrders } from '@/features/orders/components/paid-orders';
+import { UnpaidOrders } from '@/features/orders/components/unpaid-orders';
 import { useProfile } from '../api/get-profile';
 import { BalanceCard } from '../components/balance-card';
 import { ProfileForm } from '../components/profile-form';
@@ -24,6 +25,7 @@ export function ProfilePage() {
           </div>
           <div className="grid gap-6">
             <BalanceCard user={user} />
+            <UnpaidOrders />
             <PaidOrders />
           </div>
         </div>

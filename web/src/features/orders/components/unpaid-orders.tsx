@@ -1,0 +1,47 @@
+import { Link } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDay, formatUsd } from '@/lib/format';
+import { useMyOrders } from '../api/get-my-orders';
+import { ORDER_STATUS_LABELS, UNPAID_STATUSES } from '../order-status';
+
+/**
+ * The user's orders not paid yet, each with where it stands and a way back to its pay
+ * page: a buyer who closed the tab can finish paying. Shown only when there is one.
+ */
+export function UnpaidOrders() {
+  const { data: orders } = useMyOrders();
+  const unpaid = (orders ?? []).filter((o) => UNPAID_STATUSES.includes(o.status));
+  if (unpaid.length === 0) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">Unpaid Orders</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul aria-label="Unpaid orders" className="divide-y">
+          {unpaid.map((order) => (
+            <li key={order._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="grid gap-1">
+                <span className="font-medium">
+                  {order.orderedItems.map((i) => `${i.qty} x ${i.name}`).join(', ')}
+                </span>
+                <span className="text-sm text-muted-foreground">
+                  {formatDay(order.createdAt)} · {formatUsd(order.totalPrice)}
+                </span>
+              </div>
+              <div className="flex items-center gap-3">
+                <Badge variant="secondary">{ORDER_STATUS_LABELS[order.status]}</Badge>
+                <Link to={`/order/${order._id}`} className="text-sm font-medium underline underline-offset-4">
+                  {order.status === 'LATE' ? 'See the order' : 'Continue to pay'}
+                </Link>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
