@@ -32,3 +32,13 @@ describe('usdAmount', async () => {
     }
   });
 });
+
+describe('payment link', async () => {
+  const { exactEth, paymentLink } = await import('./money.ts');
+  it('is an EIP-681 request with the exact value in wei, so the tag survives a scan', () => {
+    const quote = { receivingAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chainId: 1, amountWei: '8333000000123456' };
+    expect(paymentLink(quote)).toBe('ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8@1?value=8333000000123456');
+    expect(exactEth(quote.amountWei)).toBe('0.008333000000123456');
+    expect(exactEth(10n ** 18n)).toBe('1');
+  });
+});

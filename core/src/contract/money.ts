@@ -73,3 +73,19 @@ export function formatEth(wei: bigint | string, decimals = 6): string {
   const frac = (rounded % 10n ** BigInt(decimals)).toString().padStart(decimals, '0');
   return decimals > 0 ? `${whole}.${frac}` : whole.toString();
 }
+
+/** wei as ETH with every significant decimal ("0.008333333333123456"): what must be sent, exactly. */
+export function exactEth(wei: bigint | string): string {
+  const value = typeof wei === 'bigint' ? wei : BigInt(wei);
+  const whole = value / 10n ** 18n;
+  const frac = (value % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : whole.toString();
+}
+
+/**
+ * The EIP-681 payment request a phone wallet scans or opens: the receiving address on
+ * the chain, and the exact value in wei (its last digits carry the order's tag).
+ */
+export function paymentLink(quote: { receivingAddress: string; chainId: number; amountWei: string }): string {
+  return `ethereum:${quote.receivingAddress}@${quote.chainId}?value=${BigInt(quote.amountWei).toString()}`;
+}

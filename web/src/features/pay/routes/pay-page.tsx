@@ -15,7 +15,9 @@ import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
 import { OpenInMetaMask } from '../components/open-in-metamask';
+import { ClaimTransfer } from '../components/claim-transfer';
 import { OrderSummaryCard } from '../components/order-summary-card';
+import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
 import { WalletSection } from '../components/wallet-section';
@@ -62,6 +64,7 @@ function PayPanel({ order }: { order: OrderJson }) {
     order.status !== 'UNDERPAID' &&
     !(order.payments ?? []).some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase() && p.status === 'REJECTED');
   const canPay = !order.isPaid && order.status !== 'EXPIRED';
+  const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobileDevice();
 
   const onPay = async () => {
     if (!quote) return;
@@ -88,7 +91,11 @@ function PayPanel({ order }: { order: OrderJson }) {
             <LiveEthPrice />
             {quote ? <QuoteDetails quote={quote} secondsLeft={secondsLeft} /> : null}
             {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
+            {/* Without a browser wallet on a desktop, the phone is the way to pay: shown first. */}
+            {quote && noBrowserWallet ? <PhonePay quote={quote} primary /> : null}
             <WalletSection wallet={wallet} isMobile={isMobileDevice()} />
+            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} /> : null}
+            <ClaimTransfer orderId={order._id} connected={wallet.isConnected} />
           </>
         ) : null}
         {report.isError ? <ErrorAlert error={report.error} /> : null}

@@ -89,6 +89,23 @@ describe('PayPage', () => {
     expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
   });
 
+  it('without a browser wallet on a desktop, offers the phone first: a QR code and link of the exact EIP-681 payment request', async () => {
+    mockShop();
+    renderPay();
+    const phone = await screen.findByRole('region', { name: 'Pay from a phone wallet' });
+    expect(within(phone).getByRole('heading', { name: 'No browser wallet here: pay from your phone' })).toBeInTheDocument();
+    expect(within(phone).getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+    expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute(
+      'href',
+      `ethereum:${RECEIVING}@1?value=7000000000000123`,
+    );
+    expect(within(phone).getByText('0.007000000000000123 ETH')).toBeInTheDocument();
+    // The phone section comes before the MetaMask button; SPEC's message still shows.
+    const connect = screen.getByRole('button', { name: 'Connect to MetaMask' });
+    expect(phone.compareDocumentPosition(connect) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByText('Please,Install MetaMask!')).toBeInTheDocument();
+  });
+
   it("offers 'Open MetaMask' with the wallet's deep link to this page on android", async () => {
     vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ANDROID_UA);
     mockShop();

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { orderQueryKey } from '@/features/orders/api/get-order';
+import { api } from '@/lib/api-client';
+
+/** Claims a transfer that lost its tag, with a signature of the address that sent it. */
+export const claimTransfer = (orderId: string, body: { txHash: string; signature: string }) =>
+  api.put<{ status: string; orderStatus: string }>(`/api/orders/${encodeURIComponent(orderId)}/claim`, body);
+
+export function useClaimTransfer(orderId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { txHash: string; signature: string }) => claimTransfer(orderId, body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: orderQueryKey(orderId) }),
+  });
+}

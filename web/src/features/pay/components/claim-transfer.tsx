@@ -1,0 +1,70 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { useSignMessage } from 'wagmi';
+import { claimMessage } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
+import { useClaimTransfer } from '../api/claim-transfer';
+import { walletErrorMessage } from '../wallet-messages';
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * For a transfer that reached the shop without this order's tag (an exchange rounded the
+ * amount): the buyer names the transaction and signs a message with the wallet that sent
+ * it; the shop checks the signature and counts the transfer toward this order.
+ */
+export function ClaimTransfer({ orderId, connected }: { orderId: string; connected: boolean }) {
+  const inputId = useId();
+  const [txHash, setTxHash] = useState('');
+  const sign = useSignMessage();
+  const claim = useClaimTransfer(orderId);
+  const [signError, setSignError] = useState<string>();
+  const busy = sign.isPending || claim.isPending;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSignError(undefined);
+    const hash = txHash.trim();
+    let signature: string;
+    try {
+      signature = await sign.signMessageAsync({ message: claimMessage(orderId, hash) });
+    } catch (e) {
+      setSignError(`Signature Error: ${walletErrorMessage(e)}`);
+      return;
+    }
+    claim.mutate(
+      { txHash: hash, signature },
+      {
+        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed: the order is paid' : 'Transfer claimed'),
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <details className="rounded-lg border px-3 py-2 text-sm">
+      <summary className="cursor-pointer font-medium">Sent an amount that was rounded? Claim your transfer</summary>
+      <form className="mt-3 flex flex-col gap-3" aria-label="Claim a transfer" onSubmit={(e) => void submit(e)}>
+        <p className="text-muted-foreground">
+          If an exchange or a wallet changed the amount, the shop cannot tell which order it pays. Give its transaction hash and sign a
+          message with the wallet that sent it (connect it above first).
+        </p>
+        <div className="grid gap-1.5">
+          <Label htmlFor={inputId}>Transaction hash</Label>
+          <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder="0x…" autoComplete="off" spellCheck={false} />
+        </div>
+        <Button type="submit" variant="outline" disabled={!connected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
+          {busy ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+          Sign and claim
+        </Button>
+        {signError ? <ErrorAlert error={signError} /> : null}
+        {claim.isError ? <ErrorAlert error={claim.error} /> : null}
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,37 @@
+import { QRCodeSVG } from 'qrcode.react';
+import { Smartphone } from 'lucide-react';
+import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
+
+/**
+ * Paying from a phone wallet: the quote as an EIP-681 payment request, as a QR code to
+ * scan (drawn by qrcode.react) and as a link to open. The exact value in wei carries the
+ * order's tag, so the text asks for the amount to be sent exactly. The page follows the
+ * order by itself: the shop's indexer finds the transfer without a report.
+ */
+export function PhonePay({ quote, primary }: { quote: QuoteJson; primary: boolean }) {
+  const link = paymentLink(quote);
+  return (
+    <section aria-label="Pay from a phone wallet" className="flex flex-col gap-3 rounded-lg border p-3">
+      <h3 className="flex items-center gap-2 text-sm font-semibold">
+        <Smartphone aria-hidden="true" className="size-4" />
+        {primary ? 'No browser wallet here: pay from your phone' : 'Or pay from a phone wallet'}
+      </h3>
+      <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+        <div className="rounded-md bg-white p-2">
+          <QRCodeSVG value={link} size={168} level="M" role="img" aria-label="QR code of the payment request" data-testid="payment-qr" />
+        </div>
+        <div className="flex min-w-0 flex-col gap-2 text-sm">
+          <p>
+            Scan the code with your wallet app, or open the payment request on this device. Send{' '}
+            <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
+            shop which order it pays.
+          </p>
+          <a href={link} className="w-fit font-medium underline underline-offset-4">
+            Open the payment request in a wallet app
+          </a>
+          <p className="text-muted-foreground">This page follows the payment and moves on by itself once it is confirmed.</p>
+        </div>
+      </div>
+    </section>
+  );
+}
