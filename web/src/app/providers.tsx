@@ -14,8 +14,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      {/* First in the page: sonner sends the focus back where it came from when it leaves the
+          toasts, so after the footer they would hold a keyboard user in a loop. */}
       <Toaster />
+      {children}
     </QueryClientProvider>
   );
 }

@@ -34,7 +34,7 @@ export function queueDashboard(deps: AppDeps): Router {
         res
           .status(403)
           .type('html')
-          .send('<!doctype html><title>Not allowed</title><p style="font-family:sans-serif;margin:3rem">Not authorized as an admin. <a href="/">Back to the shop</a></p>');
+          .send('<!doctype html><html lang="en"><title>Not allowed</title><main style="font-family:sans-serif;margin:3rem"><h1 style="font-size:1.25rem">Not allowed</h1><p>Not authorized as an admin. <a href="/">Back to the shop</a></p></main></html>');
         return;
       }
       res.status(403).json({ message: 'Not authorized as an admin' });

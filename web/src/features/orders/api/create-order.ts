@@ -15,9 +15,11 @@ export function useCreateOrder() {
   return useMutation({
     mutationFn: createOrder,
     onSuccess: async (order) => {
-      // Order lists are out of date; the pay page opens on the order just returned.
+      // Order lists are out of date; the pay page opens on the order just returned and
+      // fetches it again at once for its quote (the reply to the POST carries none).
       await queryClient.invalidateQueries({ queryKey: ordersQueryKey, refetchType: 'none' });
       queryClient.setQueryData(orderQueryKey(order._id), order);
+      await queryClient.invalidateQueries({ queryKey: orderQueryKey(order._id), refetchType: 'none' });
     },
   });
 }
