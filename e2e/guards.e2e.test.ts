@@ -93,7 +93,7 @@ describe('another site', () => {
     const orderPath = `/order/${randomUUID()}`;
     const evil = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
-      res.end(`<!doctype html><h1>Win a prize</h1><iframe id="shop" src="${shop.baseUrl}${orderPath}" width="800" height="500"></iframe>`);
+      res.end(`<!doctype html><html lang="en"><title>Win a prize</title><h1>Win a prize</h1><iframe id="shop" title="The shop" src="${shop.baseUrl}${orderPath}" width="800" height="500"></iframe>`);
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     try {

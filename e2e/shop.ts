@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createRuntime, type Runtime } from '@shop/core';
 import { createApp } from '../api/src/app.ts';
 import { seed } from '../prisma/seed.ts';
 import { createTestEnv, type TestEnv } from '../scripts/testing/test-env.ts';
 import { anvilDriver } from '../scripts/testing/chain.ts';
+import { expectBooksBalanced } from '../scripts/testing/books.ts';
 import { freePort, startSmtpServer } from '../scripts/testing/smtp.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { processors } from '../worker/src/processors/index.ts';
@@ -23,8 +25,12 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * The whole shop for browser journeys: its own database, Redis prefix, anvil with the
  * price feed, SMTP server, the real api serving the built web app, the real worker
  * processors and schedules, and headless Chromium.
+ *
+ * At close it fails the test file on what a journey may not leave behind: a broken
+ * Content-Security-Policy, a serious or critical accessibility violation on any page
+ * checked (every screenshot is checked), or books that do not reconcile.
  */
-export async function startShop() {
+export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
   const smtpPort = await freePort();
   const smtp = await startSmtpServer(smtpPort);
   const env: TestEnv = await createTestEnv({
@@ -88,9 +94,43 @@ export async function startShop() {
     return page;
   }
 
-  async function screenshot(page: Page, name: string): Promise<string> {
+  // What is on screen once it has settled: colours caught mid-transition (a toast fading in) are not what a reader sees.
+  async function settled(page: Page): Promise<void> {
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+    );
+  }
+
+  // Serious and critical accessibility violations, found by axe-core in the page.
+  const a11yViolations: string[] = [];
+  const a11yReported: string[] = [];
+  async function checkA11y(page: Page, label: string, opts: { thirdParty?: boolean } = {}): Promise<void> {
+    await settled(page);
+    // preload off: axe would fetch cross-origin stylesheets itself (the dashboard's fonts), which the CSP rightly refuses.
+    const results = await new AxeBuilder({ page }).options({ preload: false }).analyze();
+    for (const v of results.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      const where = v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.replace(/\s+/g, ' ')})` : ''}`);
+      const line = `${label} ${new URL(page.url()).pathname}: ${v.id} [${v.impact}] ${v.help}: ${where.join('; ')}`;
+      (opts.thirdParty ? a11yReported : a11yViolations).push(line);
+    }
+  }
+
+  /**
+   * Saves a full-page screenshot and checks the page with axe. `thirdParty`: a screen the
+   * shop serves but does not build (the queue dashboard): its findings are printed, not
+   * failed on (docs/decisions.md).
+   */
+  async function screenshot(page: Page, name: string, opts: { thirdParty?: boolean } = {}): Promise<string> {
     const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    await settled(page);
     await page.screenshot({ path: file, fullPage: true });
+    await checkA11y(page, name, opts);
     return file;
   }
 
@@ -103,7 +143,9 @@ export async function startShop() {
     browser,
     newPage,
     screenshot,
+    checkA11y,
     cspViolations,
+    a11yViolations,
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});
@@ -112,10 +154,20 @@ export async function startShop() {
       await worker.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      // The books once nothing moves any more, while the database is still there.
+      const books = await expectBooksBalanced(env.runtime, 'these browser journeys', { skip: opts.reconcileSkip }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       await env.close();
       await smtp.stop();
+      if (a11yReported.length > 0) console.warn(`Accessibility findings on third-party screens (not failed on):\n${a11yReported.join('\n')}`);
+      if (books) throw books;
       if (cspViolations.length > 0) {
         throw new Error(`The app broke its Content-Security-Policy ${cspViolations.length} time(s):\n${cspViolations.slice(0, 10).join('\n')}`);
+      }
+      if (a11yViolations.length > 0) {
+        throw new Error(`Accessibility: ${a11yViolations.length} serious or critical violation(s):\n${a11yViolations.slice(0, 20).join('\n')}`);
       }
     },
   };
