@@ -5,7 +5,10 @@
  * requests to anvil, whose unlocked dev accounts sign. Like a real extension it talks
  * to its node outside the page (through a function the test exposes, WALLET_RPC_BINDING),
  * so the shop's Content-Security-Policy, which allows no other origin, does not apply. Variants cover what users meet:
- * a wallet on another chain, a rejected connection, a rejected payment.
+ * a wallet on another chain, a rejected connection, a rejected payment, and a
+ * smart-contract account (ERC-4337 style): the page sees the contract's address, a
+ * payment becomes a call of the contract's `execute(to, value)` sent by its owner, and
+ * a message is signed by the owner (the contract answers ERC-1271 for it).
  */
 /** The name of the function (exposed by the test harness) the wallet sends JSON-RPC through. */
 export const WALLET_RPC_BINDING = '__testWalletRpc';
@@ -17,6 +20,8 @@ export type WalletOptions = {
   chainId?: string;
   rejectConnect?: boolean;
   rejectPayment?: boolean;
+  /** A smart-contract account: `account` is the contract, `owner` an unlocked key that drives it. */
+  smartAccount?: { owner: string; executeSelector: string } | null;
 };
 
 // Runs in the browser: keep it self-contained (no imports, no closures over Node values).
@@ -64,10 +69,20 @@ function installWallet(opts: Required<WalletOptions>): void {
           emit('chainChanged', wanted);
           return null;
         }
-        case 'eth_sendTransaction':
+        case 'eth_sendTransaction': {
           if (opts.rejectPayment) throw rpcError(4001, 'User denied transaction signature.');
           if (chainId !== '0x1') throw rpcError(4901, 'Wrong chain');
-          return forward(method, params);
+          const smart = opts.smartAccount;
+          if (!smart) return forward(method, params);
+          const tx = (params?.[0] ?? {}) as { to: string; value?: string };
+          const word = (hex: string) => hex.replace(/^0x/, '').padStart(64, '0');
+          const data = `${smart.executeSelector}${word(tx.to.toLowerCase())}${word(tx.value ?? '0x0')}`;
+          return forward(method, [{ from: smart.owner, to: opts.account, data, value: '0x0', gas: '0x30d40' }]);
+        }
+        case 'personal_sign': {
+          const smart = opts.smartAccount;
+          return forward(method, smart ? [params?.[0], smart.owner] : params);
+        }
         default:
           return forward(method, params);
       }
@@ -90,6 +105,6 @@ function installWallet(opts: Required<WalletOptions>): void {
 }
 
 export function walletInitScript(opts: WalletOptions): string {
-  const full: Required<WalletOptions> = { chainId: '0x1', rejectConnect: false, rejectPayment: false, ...opts };
+  const full: Required<WalletOptions> = { chainId: '0x1', rejectConnect: false, rejectPayment: false, smartAccount: null, ...opts };
   return `(${installWallet.toString()})(${JSON.stringify(full)});`;
 }
