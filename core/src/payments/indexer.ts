@@ -2,7 +2,7 @@ import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import type { Tracer } from '../chain/trace.ts';
+import type { Delivery, Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { GIVEN_UP } from './settle.ts';
 
@@ -75,9 +75,22 @@ async function fetchBlock(chain: PublicClient, n: bigint, receiving: string): Pr
  */
 async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigint | null, receiving: string): Promise<BlockFindings> {
   const none: BlockFindings = { internal: [], inflowWei: 0n };
-  if (block.balance === null || before === null) return none;
-  const delta = block.balance - before;
   const direct = block.transactions.filter((t) => t.to?.toLowerCase() === receiving);
+  const directHashes = new Set(direct.map((t) => t.hash.toLowerCase()));
+  const internalOf = (deliveries: Map<string, Delivery>) =>
+    [...deliveries].filter(([hash, d]) => !directHashes.has(hash) && d.valueWei > 0n).map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
+  if (block.balance === null || before === null) {
+    // The node no longer serves the state of this block (a pruned node, an indexer far
+    // behind): nothing to compare with, so every such block's traces are read.
+    const deliveries = await deps.tracer.block(block.number, receiving);
+    if (deliveries) return { internal: internalOf(deliveries), inflowWei: 0n };
+    deps.logger.warn(
+      { block: block.number.toString() },
+      'the node serves neither the balance nor the traces of this block: ETH that reached the shop through an internal call in it cannot be seen (use a node that keeps the state of the blocks indexed, or one that traces)',
+    );
+    return none;
+  }
+  const delta = block.balance - before;
   const sent = block.transactions.filter((t) => t.from.toLowerCase() === receiving);
   const directSum = direct.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
   if (sent.length === 0 && delta === directSum) return none;
@@ -93,8 +106,7 @@ async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigi
     const unexplained = delta + spent - directSum;
     return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
   }
-  const directHashes = new Set(direct.map((t) => t.hash.toLowerCase()));
-  const internal = [...deliveries].filter(([hash, d]) => !directHashes.has(hash) && d.valueWei > 0n).map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
+  const internal = internalOf(deliveries);
   const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
   const unexplained = delta + spent - traced;
   return { internal, inflowWei: unexplained > 0n ? unexplained : 0n };

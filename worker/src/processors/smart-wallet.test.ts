@@ -1,4 +1,7 @@
+import { createPublicClient, custom, http, type PublicClient } from 'viem';
+import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTracer } from '@shop/core';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
@@ -83,5 +86,41 @@ describe('a smart-contract wallet, on a node that cannot trace', () => {
     expect(assign.status).toBe(409);
     expect(assign.body.message).toMatch(/refund it/);
     expect((await asAdmin.post(`/api/admin/payments/${inflow.id}/refund`).send({ refundTxHash: `0x${'aa'.repeat(32)}` })).status).toBe(200);
+  });
+});
+
+describe('a smart-contract wallet, on a node that no longer serves the state of past blocks', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let wallet: Awaited<ReturnType<typeof deploySmartWallet>>;
+  // A pruned full node (or a catching-up indexer far behind the head): eth_getBalance at
+  // a past block answers 'missing trie node'; everything else is served.
+  let pruned: PublicClient;
+  beforeAll(async () => {
+    kit = await createPaymentKit();
+    buyer = await kit.createUser({ name: 'Safe owner' });
+    wallet = await deploySmartWallet(kit.env.anvil!.rpcUrl, owner);
+    await kit.runIndexer();
+    const node = createPublicClient({ chain: mainnet, transport: http(kit.env.anvil!.rpcUrl) });
+    pruned = createPublicClient({
+      chain: mainnet,
+      transport: custom({
+        async request({ method, params }) {
+          if (method === 'eth_getBalance') throw new Error('missing trie node 5f0e0b… (path ) state is not available');
+          return node.request({ method, params } as never);
+        },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('still finds a payment through an internal call: without balances it reads every block\'s traces', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await wallet.pay(kit.receiving, order.amountWei);
+    const result = await kit.runIndexer({ chain: pruned, tracer: createTracer(pruned, 'auto') });
+    expect(result.transfers.map((t) => t.txHash)).toContain(hash.toLowerCase());
+    await kit.waitForStatus(order.id, 'PAID');
   });
 });

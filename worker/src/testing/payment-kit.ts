@@ -47,8 +47,9 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
     }, timeoutMs);
   }
 
-  async function runIndexer() {
-    return indexAndQueue({ ...workerRuntime, logger: workerRuntime.logger });
+  /** One pass of the chain indexer; `overrides` stand in for the worker's node (a node that serves less). */
+  async function runIndexer(overrides: Partial<Pick<Runtime, 'chain' | 'tracer'>> = {}) {
+    return indexAndQueue({ ...workerRuntime, logger: workerRuntime.logger, ...overrides });
   }
 
   async function referralEntries(userId: string) {
