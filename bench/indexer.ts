@@ -87,9 +87,10 @@ export const indexerBench: Bench = {
     const runtime = createRuntime(loadConfig({ ...env.vars, LOG_LEVEL: 'silent' }), 'script');
     scope.defer('runtime', () => runtime.close());
 
-    // Baseline: the indexer's own requests (eth_getBlockByNumber with transactions,
-    // FETCH_CONCURRENCY in flight, a new one as each answers) through the same viem
-    // client, and nothing else. A short fetch first warms both paths.
+    // Baseline: the indexer's own requests (eth_getBlockByNumber with transactions and
+    // eth_getBalance of the receiving address at that block, FETCH_CONCURRENCY blocks in
+    // flight, a new one as each answers) through the same viem client, and nothing else.
+    // A short fetch first warms both paths.
     const bareClient = createChainClient(rpcUrl);
     const sliding = async (blocks: bigint[], fetchOne: (n: bigint) => Promise<{ transactions: unknown[] }>) => {
       let transactions = 0;
@@ -104,9 +105,22 @@ export const indexerBench: Bench = {
       return transactions;
     };
     const fetchAll = (blocks: bigint[]) =>
-      sliding(blocks, async (n) => (await bareClient.request({ method: 'eth_getBlockByNumber', params: [toHex(n), true] }))!);
+      sliding(blocks, async (n) => {
+        const [block] = await Promise.all([
+          bareClient.request({ method: 'eth_getBlockByNumber', params: [toHex(n), true] }),
+          bareClient.request({ method: 'eth_getBalance', params: [RECEIVING_ADDRESS, toHex(n)] }),
+        ]);
+        return block!;
+      });
     // The node's own ceiling: the same requests without viem (plain fetch and JSON).
-    const fetchRaw = (blocks: bigint[]) => sliding(blocks, (n) => rpc.call<{ transactions: unknown[] }>('eth_getBlockByNumber', [toHex(n), true]));
+    const fetchRaw = (blocks: bigint[]) =>
+      sliding(blocks, async (n) => {
+        const [block] = await Promise.all([
+          rpc.call<{ transactions: unknown[] }>('eth_getBlockByNumber', [toHex(n), true]),
+          rpc.call<string>('eth_getBalance', [RECEIVING_ADDRESS, toHex(n)]),
+        ]);
+        return block;
+      });
     const timed = async (fetch: (blocks: bigint[]) => Promise<number>) => {
       const started = performance.now();
       const transactions = await fetch(numbers);
@@ -140,7 +154,7 @@ export const indexerBench: Bench = {
       ],
       notes: [
         `${int(BLOCKS * TXS_PER_BLOCK)} ETH transfers from anvil's dev accounts to a few hundred addresses, ${shopTransfers} of them to the receiving address (recorded as payments by the indexer); built in ${buildSeconds.toFixed(1)} s (automine off, ${TXS_PER_BLOCK} eth_sendTransaction in one JSON-RPC batch, then evm_mine).`,
-        `The indexer and the baseline both request eth_getBlockByNumber with transactions through viem's client, ${FETCH_CONCURRENCY} in flight over HTTP, reading only the fields they need; the indexer fetches up to 256 blocks ahead while it links them by parent hash and writes the payments, the block window and the checkpoint, 200 blocks per transaction. The baseline's time is ${pctOf(bareSeconds, indexSeconds)} of the indexer's. ` +
+        `The indexer and the baseline both request eth_getBlockByNumber with transactions and eth_getBalance of the receiving address at each block through viem's client, ${FETCH_CONCURRENCY} blocks in flight over HTTP, reading only the fields they need; the indexer fetches up to 256 blocks ahead while it links them by parent hash and compares each block's balance change with its transfers to the shop (all add up here, so no block is traced), writes the payments, the block window and the checkpoint, 200 blocks per transaction. The baseline's time is ${pctOf(bareSeconds, indexSeconds)} of the indexer's. ` +
           `The node ceiling is the same requests with plain fetch and JSON, no viem: what anvil itself serves here.`,
       ],
     };
