@@ -36,6 +36,19 @@ describe('the reconciler', () => {
     expect((await latestReconciliation(env.runtime.db))?.checked.users).toBe(1);
   });
 
+  it('ETH recorded twice: an inflow refunded while a transfer through a contract in the same block was counted', async () => {
+    const { db } = env.runtime;
+    const block = `0x${randomBytes(32).toString('hex')}`;
+    const inflow = await db.payment.create({ data: { txHash: `inflow-7-${block.slice(2, 14)}`, source: 'INFLOW', status: 'REFUNDED', valueWei: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
+    // Not counted toward an order here (that would raise other checks): waiting for an admin.
+    const traced = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'UNRESOLVED', viaContract: true, valueWei: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
+    expect(await found('inflow-also-traced')).toEqual([expect.objectContaining({ ids: { inflowId: inflow.id, paymentId: traced.id } })]);
+    // Once its value was taken out of that inflow, it is the same ETH no more.
+    await db.payment.update({ where: { id: traced.id }, data: { explainsInflowOf: block } });
+    expect(await found('inflow-also-traced')).toEqual([]);
+    await db.payment.deleteMany({ where: { id: { in: [inflow.id, traced.id] } } });
+  });
+
   it('a balance changed outside the ledger', async () => {
     const u = await user();
     await env.runtime.db.user.update({ where: { id: u.id }, data: { activeBalance: new Prisma.Decimal('100') } });

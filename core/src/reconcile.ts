@@ -18,6 +18,8 @@ import { indexerHalt } from './payments/indexer.ts';
  * - stock: a package's count equals its movement log, and what each order holds equals
  *   what its movements took (stock + held by orders = what was stocked);
  * - tags: no tag held by two orders;
+ * - inflows: no unexplained inflow in a block where a transfer through a contract was
+ *   found by tracing later (the same ETH, recorded twice);
  * - stuck transfers: none mined with enough confirmations yet left uncounted (PENDING)
  *   for more than STUCK_AFTER_MS (a settlement that keeps failing).
  */
@@ -106,6 +108,21 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
       }
     }
     checked['transfers on chain'] = counted.length;
+  }
+
+  // The same ETH twice: an inflow recorded for a block while it could not be traced, and a
+  // transfer through a contract in that block found by tracing later (a node that gained
+  // tracing, workers on differently able nodes). An admin must not refund the inflow too.
+  const doubled = await db.$queryRaw<{ inflowId: string; paymentId: string; blockNumber: bigint }[]>`
+    SELECT i."id" AS "inflowId", p."id" AS "paymentId", i."blockNumber"
+    FROM "Payment" i JOIN "Payment" p ON p."blockHash" = i."blockHash" AND p."source" <> 'INFLOW' AND p."viaContract"
+    WHERE i."source" = 'INFLOW' AND i."status" IN ('UNRESOLVED', 'REFUNDED') AND p."status" IN ('COUNTED', 'UNRESOLVED', 'LATE')
+      AND p."explainsInflowOf" IS DISTINCT FROM i."blockHash"`;
+  for (const d of doubled) {
+    add('inflow-also-traced', `Block ${d.blockNumber}'s unexplained inflow may be the transfer later found through a contract in it: settle one of them, not both`, {
+      inflowId: d.inflowId,
+      paymentId: d.paymentId,
+    });
   }
 
   // Transfers confirmed on chain that nothing has settled.

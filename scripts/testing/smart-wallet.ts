@@ -33,3 +33,25 @@ export async function deploySmartWallet(rpcUrl: string, owner: Address, fundWei 
     },
   };
 }
+
+const ODD_PAYER = path.join(REPO_ROOT, 'scripts/testing/odd-payer.sol');
+
+/**
+ * scripts/testing/odd-payer.sol on anvil, driven by one unlocked account: `call` sends
+ * one of its functions and waits for the receipt.
+ */
+export async function deployOddPayer(rpcUrl: string, from: Address) {
+  const { abi, bytecode } = await compileSolidity(ODD_PAYER, 'OddPayer');
+  const client = createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl) }).extend(publicActions).extend(walletActions);
+  const deploy = await client.deployContract({ abi, bytecode, account: from, chain: mainnet });
+  const address = (await client.waitForTransactionReceipt({ hash: deploy, pollingInterval: 50 })).contractAddress as Address;
+  return {
+    address,
+    abi,
+    async call(functionName: 'viaCallcode' | 'viaDelegatecall' | 'batch' | 'sweep' | 'take', args: readonly unknown[], value = 0n): Promise<Hash> {
+      const hash = await client.writeContract({ abi, address, functionName, args, value, account: from, chain: mainnet, gas: 300_000n } as never);
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+  };
+}

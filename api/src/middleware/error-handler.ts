@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { PRICE_UNAVAILABLE, PriceUnavailableError, UserError } from '@shop/core';
+import { isNodeFailure, PRICE_UNAVAILABLE, PriceUnavailableError, UserError } from '@shop/core';
 
 export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json({ message: `Not found: ${req.method} ${req.originalUrl.split('?')[0]}` });
@@ -60,6 +60,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
       : status === 404 ? 'Not found'
       : 'Bad request';
     res.status(status).json({ message });
+    return;
+  }
+  if (isNodeFailure(err)) {
+    req.log?.warn({ err }, 'ethereum node failed');
+    res.status(503).json({ message: 'The Ethereum node did not answer as expected; please try again in a moment' });
     return;
   }
   if (isUnavailable(err)) {

@@ -2,9 +2,9 @@ import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import type { Delivery, Tracer } from '../chain/trace.ts';
+import { isStateUnavailable, type Delivery, type Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
-import { GIVEN_UP } from './settle.ts';
+import { explainInflow, GIVEN_UP } from './settle.ts';
 
 /**
  * Scans blocks for transfers to the receiving address, so a payment nobody reported
@@ -56,13 +56,28 @@ type RpcBlock = { number: Hex | null; hash: Hash | null; parentHash: Hash; trans
 /** What the indexer found in a block beyond plain transfers: internal ones, and ETH nothing explains. */
 type BlockFindings = { internal: { hash: string; from: string; valueWei: bigint }[]; inflowWei: bigint };
 
+/**
+ * The receiving address's balance after a block, asked by the block's hash (EIP-1898) so
+ * it is that very block's state, not whichever block a node behind a load balancer holds
+ * at that height. Null when the node no longer keeps that state (a pruned node); any
+ * other failure (a block the node does not know, the network) is thrown and the run is
+ * tried again.
+ */
+async function balanceAfter(chain: PublicClient, receiving: string, blockHash: Hash): Promise<bigint | null> {
+  try {
+    const hex = await chain.request({ method: 'eth_getBalance', params: [receiving as Hex, { blockHash } as never] });
+    return hexToBigInt(hex);
+  } catch (err) {
+    if (isStateUnavailable(err)) return null;
+    throw err;
+  }
+}
+
 async function fetchBlock(chain: PublicClient, n: bigint, receiving: string): Promise<ScannedBlock> {
-  const [block, balance] = await Promise.all([
-    chain.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), true] }) as Promise<RpcBlock | null>,
-    chain.request({ method: 'eth_getBalance', params: [receiving as Hex, numberToHex(n)] }).then(hexToBigInt, () => null),
-  ]);
+  const block = (await chain.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), true] })) as RpcBlock | null;
   if (!block) throw new Error(`block ${n} is not available from the node`);
   if (block.hash === null || block.number === null) throw new Error('pending block returned for a mined number');
+  const balance = await balanceAfter(chain, receiving, block.hash);
   return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions, balance };
 }
 
@@ -72,17 +87,28 @@ async function fetchBlock(chain: PublicClient, n: bigint, receiving: string): Pr
  * call, a transfer reverted, the address itself sent something), the block's traces say
  * what arrived and from which transaction; ETH that even they do not explain (or that
  * arrived while the node cannot trace) is an inflow an admin must see, never nothing.
+ * Transactions the shop's own address sent are never payments (change coming back to it
+ * is its own money), but they count in the arithmetic.
  */
 async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigint | null, receiving: string): Promise<BlockFindings> {
   const none: BlockFindings = { internal: [], inflowWei: 0n };
-  const direct = block.transactions.filter((t) => t.to?.toLowerCase() === receiving);
-  const directHashes = new Set(direct.map((t) => t.hash.toLowerCase()));
+  const toShop = block.transactions.filter((t) => t.to?.toLowerCase() === receiving);
+  const sent = block.transactions.filter((t) => t.from.toLowerCase() === receiving);
+  const ownHashes = new Set(sent.map((t) => t.hash.toLowerCase()));
+  const directHashes = new Set(toShop.map((t) => t.hash.toLowerCase()));
   const internalOf = (deliveries: Map<string, Delivery>) =>
-    [...deliveries].filter(([hash, d]) => !directHashes.has(hash) && d.valueWei > 0n).map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
+    [...deliveries]
+      .filter(([hash, d]) => !directHashes.has(hash) && !ownHashes.has(hash) && d.valueWei > 0n)
+      .map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
   if (block.balance === null || before === null) {
     // The node no longer serves the state of this block (a pruned node, an indexer far
-    // behind): nothing to compare with, so every such block's traces are read.
-    const deliveries = await deps.tracer.block(block.number, receiving);
+    // behind): nothing to compare with, so the block's traces are read. A node that
+    // cannot trace it either (a pruned node re-executes nothing) leaves it unseen: said
+    // in the log, and README says which node the shop needs.
+    const deliveries = await deps.tracer.block(block, receiving).catch((err: unknown) => {
+      if (isStateUnavailable(err)) return null;
+      throw err;
+    });
     if (deliveries) return { internal: internalOf(deliveries), inflowWei: 0n };
     deps.logger.warn(
       { block: block.number.toString() },
@@ -91,8 +117,7 @@ async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigi
     return none;
   }
   const delta = block.balance - before;
-  const sent = block.transactions.filter((t) => t.from.toLowerCase() === receiving);
-  const directSum = direct.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
+  const directSum = toShop.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
   if (sent.length === 0 && delta === directSum) return none;
   // What the address spent itself: value (when the transaction succeeded) and its fee.
   let spent = 0n;
@@ -100,16 +125,15 @@ async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigi
     const receipt = await deps.chain.getTransactionReceipt({ hash: t.hash });
     spent += receipt.gasUsed * receipt.effectiveGasPrice + (receipt.status === 'success' ? hexToBigInt(t.value) : 0n);
   }
-  const deliveries = await deps.tracer.block(block.number, receiving);
+  const deliveries = await deps.tracer.block(block, receiving);
   if (!deliveries) {
     // No traces: what the plain transfers do not explain is recorded as an inflow.
     const unexplained = delta + spent - directSum;
     return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
   }
-  const internal = internalOf(deliveries);
   const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
   const unexplained = delta + spent - traced;
-  return { internal, inflowWei: unexplained > 0n ? unexplained : 0n };
+  return { internal: internalOf(deliveries), inflowWei: unexplained > 0n ? unexplained : 0n };
 }
 
 /**
@@ -305,8 +329,8 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   const transfers: IndexResult['transfers'] = [];
   let parent = cursor.blockHash;
   let indexedTo = cursor.blockNumber;
-  // The balance before the first block: where each block's change is measured from.
-  let balance = await chain.request({ method: 'eth_getBalance', params: [receiving as Hex, numberToHex(cursor.blockNumber)] }).then(hexToBigInt, () => null);
+  // The balance after the checkpoint's block: where the next block's change is measured from.
+  let balance = await balanceAfter(chain, receiving, cursor.blockHash as Hash);
   try {
     // The fetched range must chain onto the checkpoint; where it does not, the chain
     // moved under us: keep what links, and the next run rewinds.
@@ -343,13 +367,16 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
  * before it got there): they are checked again.
  */
 async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
-  const found: { tx: { hash: string; from: string; valueWei: bigint }; block: ScannedBlock }[] = [];
+  const found: { tx: { hash: string; from: string; valueWei: bigint }; block: ScannedBlock; viaContract: boolean }[] = [];
   const inflows: { block: ScannedBlock; valueWei: bigint }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
-      if (tx.to && tx.to.toLowerCase() === receiving) found.push({ tx: { hash: tx.hash, from: tx.from, valueWei: hexToBigInt(tx.value) }, block });
+      // The shop's own address sending to itself pays nothing.
+      if (tx.to && tx.to.toLowerCase() === receiving && tx.from.toLowerCase() !== receiving) {
+        found.push({ tx: { hash: tx.hash, from: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false });
+      }
     }
-    for (const t of block.internal) found.push({ tx: t, block });
+    for (const t of block.internal) found.push({ tx: t, block, viaContract: true });
     if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei });
   }
   const last = linked[linked.length - 1] as ScannedBlock;
@@ -360,10 +387,11 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
       // left as it is; only the ones still waiting for verification are handed on.
       const hashes = found.map(({ tx: t }) => t.hash.toLowerCase());
       await tx.payment.createMany({
-        data: found.map(({ tx: t, block }) => ({
+        data: found.map(({ tx: t, block, viaContract }) => ({
           txHash: t.hash.toLowerCase(),
           source: 'INDEXED' as const,
           status: 'PENDING' as const,
+          viaContract,
           fromAddress: t.from.toLowerCase(),
           valueWei: t.valueWei.toString(),
           blockNumber: block.number,
@@ -391,6 +419,9 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
         })),
         skipDuplicates: true,
       });
+      // Transfers through a contract in these blocks already found by tracing (a report the
+      // verifier traced) explain part of what could not be traced here.
+      for (const { block } of inflows) await explainInflow(tx, block.hash);
     }
     await tx.indexedBlock.createMany({
       data: linked.map((b) => ({ number: b.number, hash: b.hash, parentHash: b.parentHash })),

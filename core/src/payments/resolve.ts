@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
+import { isNodeFailure } from '../chain/public-client.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import { claimMessage } from '../contract/orders.ts';
@@ -35,10 +36,12 @@ export async function assignTransfer(deps: Deps, paymentId: string, orderId: str
 }
 
 /**
- * A buyer claims a transfer that reached the shop without their order's tag (an
- * exchange that rounded the amount): they sign a message naming the order and the
- * transaction with the address that sent it. A valid signature lets the claim through
- * exactly the rules of an admin's assignment.
+ * A buyer claims a transfer that reached the shop without their order's tag (a wallet
+ * that rounded the amount): they sign a message naming the order and the transaction
+ * with the address that delivered it (the sender of a plain transfer, the smart-contract
+ * wallet whose call paid). A valid signature lets the claim through exactly the rules of
+ * an admin's assignment. An exchange's withdrawal is delivered by the exchange's wallet:
+ * only an admin can assign it.
  */
 export async function claimTransfer(
   deps: Deps,
@@ -54,13 +57,29 @@ export async function claimTransfer(
   if (!payment.fromAddress) throw conflict('This transfer has no known sender to sign for it');
   const valid = await chain
     .verifyMessage({ address: payment.fromAddress as `0x${string}`, message: claimMessage(claim.orderId, claim.txHash), signature: claim.signature })
-    .catch(() => false);
+    .catch((err: unknown) => {
+      // A node that did not answer says nothing about the signature: try again.
+      if (isNodeFailure(err)) throw unavailable('The signature could not be checked: the Ethereum node did not answer. Try again in a moment');
+      return false;
+    });
   if (!valid) throw forbidden(`The signature is not from the address that sent this transfer (${payment.fromAddress})`);
   return assignTransfer(deps, payment.id, claim.orderId);
 }
 
-/** The admin sent the value back (recorded with the refund's hash). */
-export async function markRefunded(db: Db, paymentId: string, refundTxHash: string): Promise<void> {
+/**
+ * The admin sent the value back (recorded with the refund's hash). An inflow is recorded
+ * as soon as its block is indexed: it can be refunded once the block has its
+ * confirmations (a reorganization before that drops it and measures the new block again).
+ */
+export async function markRefunded(deps: Pick<Deps, 'db' | 'chain' | 'config'>, paymentId: string, refundTxHash: string): Promise<void> {
+  const { db, chain, config } = deps;
+  const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { source: true, blockNumber: true } });
+  if (payment?.source === 'INFLOW' && payment.blockNumber !== null) {
+    const confirmations = Number((await chain.getBlockNumber({ cacheTime: 0 })) - payment.blockNumber + 1n);
+    if (confirmations < config.paymentConfirmations) {
+      throw conflict(`Its block has ${confirmations} of ${config.paymentConfirmations} confirmations: refund it once the block is final`);
+    }
+  }
   const outcome = await refundTransfer(db, paymentId, refundTxHash);
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');

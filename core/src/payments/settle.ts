@@ -30,8 +30,16 @@ const QUOTE_SLACK_MS = 60_000;
 
 export const NOT_FOUND = 'Transaction not found on chain';
 export const NEVER_MINED = 'Transaction was never mined';
-/** Reports given up on: the indexer reopens them if it finds the transaction mined after all. */
-export const GIVEN_UP = [NOT_FOUND, NEVER_MINED];
+/** A transaction sent to another contract, on a node that could not trace what it passed on. */
+export const UNTRACEABLE =
+  "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)";
+/**
+ * Reports given up on: the indexer reopens them if it finds the transaction mined after
+ * all, or delivering to the shop through a contract (a node that can trace now).
+ */
+export const GIVEN_UP = [NOT_FOUND, NEVER_MINED, UNTRACEABLE];
+/** A transaction that paid the shop in several calls (a batch): its tags cannot be told apart. */
+export const SEVERAL_CALLS = 'It paid the shop in several calls of one transaction (a batch), whose tags cannot be told apart; an admin will assign or refund it';
 
 export const NO_MATCHING_ORDER = 'No open order matches this amount; an admin will assign or refund it';
 export const MINED_BEFORE_ORDER = 'Mined before the order was placed; an admin will assign or refund it';
@@ -73,12 +81,42 @@ function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | nu
 
 const blockFields = (t: MinedTransfer) => ({
   fromAddress: t.from.toLowerCase(),
+  viaContract: t.internal,
   valueWei: new Prisma.Decimal(t.valueWei.toString()),
   blockNumber: t.blockNumber,
   blockHash: t.blockHash,
   blockTimestamp: t.blockTimestamp,
   confirmations: t.confirmations,
 });
+
+/**
+ * The inflow of a block and transfers through contracts in it found by tracing are the
+ * same ETH when the inflow was recorded while the node could not trace: the traced
+ * transfers' value is taken out of the inflow (deleted when nothing is left), once per
+ * transfer and block (`explainsInflowOf`). Serialized per block by an advisory lock that
+ * the indexer takes too when it records inflows. An inflow already refunded is left for
+ * the reconciler to report (the same ETH refunded and counted).
+ */
+export async function explainInflow(tx: Tx, blockHash: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`inflow:${blockHash}`}))`;
+  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockHash } });
+  const traced = await tx.payment.findMany({
+    where: {
+      blockHash,
+      viaContract: true,
+      source: { not: 'INFLOW' },
+      status: { in: ['COUNTED', 'UNRESOLVED', 'LATE'] },
+      OR: [{ explainsInflowOf: null }, { explainsInflowOf: { not: blockHash } }],
+    },
+    select: { id: true, valueWei: true },
+  });
+  if (!inflow || traced.length === 0) return;
+  const explained = traced.reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
+  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - explained;
+  await tx.payment.updateMany({ where: { id: { in: traced.map((p) => p.id) } }, data: { explainsInflowOf: blockHash } });
+  if (left > 0n) await tx.payment.update({ where: { id: inflow.id }, data: { valueWei: new Prisma.Decimal(left.toString()) } });
+  else await tx.payment.delete({ where: { id: inflow.id } });
+}
 
 /**
  * Counts a confirmed transfer to the shop toward its order: the order whose tag its
@@ -110,7 +148,9 @@ export async function settleTransfer(
         return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
       }
       const tag = tagOf(t.valueWei);
-      const order = assignTo ? await lockOrder(tx, { id: assignTo }) : tag > 0 ? await lockOrder(tx, { tag }) : null;
+      // Several calls' values summed carry the sum of their tags: never taken as one order's.
+      const byTag = !assignTo && t.calls === 1 && tag > 0;
+      const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
       const unresolved = async (reason: string): Promise<CountOutcome> => {
         if (assignTo) return { kind: 'refused', reason };
         await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
@@ -118,6 +158,7 @@ export async function settleTransfer(
         if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
         return { kind: 'unresolved', reason };
       };
+      if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
       if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
       if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
       if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
@@ -157,7 +198,11 @@ export async function settleTransfer(
       if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
       return counted;
     });
-    if (result !== 'need-price') return result;
+    if (result !== 'need-price') {
+      // Found by tracing: if its block's inflow was recorded while it could not be traced, it explains part of it.
+      if (t.internal && result.kind !== 'refused' && result.kind !== 'already') await db.$transaction((tx) => explainInflow(tx, t.blockHash));
+      return result;
+    }
     await currentAnswer();
   }
   throw new Error('unreachable: the price was read');
@@ -221,7 +266,7 @@ async function count(
 export async function noteWaitingTransfer(
   db: Db,
   paymentId: string,
-  seen: { valueWei: bigint; from: string; pending: boolean; block?: { number: bigint; hash: string; confirmations: number } },
+  seen: { valueWei: bigint; from: string; pending: boolean; calls?: number; block?: { number: bigint; hash: string; confirmations: number } },
   now = new Date(),
 ): Promise<void> {
   await db.$transaction(async (tx) => {
@@ -231,7 +276,7 @@ export async function noteWaitingTransfer(
     if (seen.pending && !payment.seenPendingAt) data.seenPendingAt = now;
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
     const tag = tagOf(seen.valueWei);
-    const order = !payment.orderId && tag > 0 ? await lockOrder(tx, { tag }) : null;
+    const order = !payment.orderId && tag > 0 && (seen.calls ?? 1) === 1 ? await lockOrder(tx, { tag }) : null;
     if (order && isPayable(order.status) && (!seen.pending || payment.reportedOrderId === order.id)) {
       data.orderId = order.id;
       if (order.status !== 'VERIFYING') await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING' } });

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { indexerHalt } from './indexer.ts';
+import { UNTRACEABLE } from './settle.ts';
 
 /**
  * What the chain says about one transaction, read the same way for the worker's
@@ -21,6 +22,10 @@ export type MinedTransfer = {
   internal: boolean;
   /** The transaction's recipient is another address and the node could not trace what it passed on. */
   untraced: boolean;
+  /** The account that signed the transaction (the shop's own address for its own transactions). */
+  sender: string;
+  /** In how many calls the value reached the shop: more than one (a batch) cannot be told apart by tag. */
+  calls: number;
   chainId: number | undefined;
   success: boolean;
   blockNumber: bigint;
@@ -69,6 +74,8 @@ export async function readTransfer({ db, chain, config, tracer }: Deps, hash: st
       valueWei: internal ? delivered.valueWei : tx.value,
       internal,
       untraced: delivered === null,
+      sender: tx.from,
+      calls: internal ? delivered.calls : 1,
       chainId: tx.chainId,
       success: receipt.status === 'success',
       blockNumber: receipt.blockNumber,
@@ -84,11 +91,8 @@ export async function readTransfer({ db, chain, config, tracer }: Deps, hash: st
 export function noValueReason(t: MinedTransfer, config: AppConfig): string | null {
   if (t.chainId !== undefined && t.chainId !== config.chainId) return `Not an Ethereum mainnet transaction (chain id ${t.chainId})`;
   if (!t.success) return 'Transaction failed (reverted) on chain';
-  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) {
-    return t.untraced
-      ? "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)"
-      : "Not sent to the shop's receiving address";
-  }
+  if (t.sender.toLowerCase() === config.receivingAddress.toLowerCase()) return "Sent by the shop's own address: its own money, not a payment";
+  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) return t.untraced ? UNTRACEABLE : "Not sent to the shop's receiving address";
   return null;
 }
 

@@ -62,6 +62,12 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   }
 
   const t = reading.transfer;
+  if (settled && t.untraced) {
+    // Settled when it could be traced: a node that cannot trace it now proves nothing
+    // against it. It stays as it is (value that reached the shop is never rejected).
+    deps.logger.warn({ paymentId: payment.id, txHash: payment.txHash }, 'a settled transfer through a contract could not be traced again; left as it is');
+    return { state: 'final', status: payment.status as 'COUNTED' | 'UNRESOLVED' | 'LATE', orderId: payment.orderId ?? undefined, reason: payment.reason ?? undefined };
+  }
   const noValue = noValueReason(t, config);
   if (noValue) {
     // Re-mined after a reorg as a transaction that moves nothing (say, reverted): out of its order first.
@@ -73,6 +79,12 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
     // Already settled: follow its block when a reorg moved it. A counted transfer that
     // moved to a block not yet confirmed (or not canonical) counts again only once it is.
     if (payment.blockHash !== t.blockHash) {
+      // Re-mined delivering another amount (an internal payment depends on the state it
+      // ran against): it is a new transfer, verified from the start.
+      if (payment.valueWei !== null && payment.valueWei.toFixed(0) !== t.valueWei.toString()) {
+        await transferGone(db, payment.id, 'Mined again by a reorganization, delivering another amount; verified again');
+        return { state: 'wait', reason: 're-mined with another value', retryInMs: 1_000 };
+      }
       if (notYet && payment.status === 'COUNTED') {
         await transferGone(db, payment.id, `Moved to another block by a reorganization; ${notYet.toLowerCase()}`);
         return { state: 'wait', reason: notYet, retryInMs: 1_000 };
@@ -87,6 +99,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
       valueWei: t.valueWei,
       from: t.from,
       pending: false,
+      calls: t.calls,
       block: { number: t.blockNumber, hash: t.blockHash, confirmations: t.confirmations },
     });
     return { state: 'wait', reason: notYet, retryInMs: 1_000 };

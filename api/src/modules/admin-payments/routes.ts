@@ -33,7 +33,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
   router.post('/:id/refund', async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const body = parseBody(z.object({ refundTxHash: txHash }), req.body);
-    await markRefunded(deps.db, id, body.refundTxHash);
+    await markRefunded(deps, id, body.refundTxHash);
     res.json({ message: 'Marked as refunded' });
   });
   return router;

@@ -12,20 +12,23 @@ import * as orders from './service.ts';
 export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, queues, config } = deps;
   const router = Router();
-  // Each report costs the node requests until the hash is found or given up on: a user
-  // cannot make that load for everyone else. While Redis is down they let reports
-  // through (the hash is kept for the sweeper; the database still caps the hashes
-  // waiting per order).
-  const reportLimits = [
+  // Reports and claims share one budget per account and per order. Each report costs the
+  // node requests until the hash is found or given up on: a user cannot make that load
+  // for everyone else. While Redis is down reports are let through (the hash is kept for
+  // the sweeper; the database still caps the hashes waiting per order); claims, which
+  // cost a signature check and a trace that nothing else caps, get a 503.
+  const reportBudget = (failOpen: boolean) => [
     rateLimit(deps, {
       name: 'report-user', limit: config.paymentReportsPerUserPerHour, windowSeconds: 3600, message: 'Too many payment reports from your account',
-      keys: (req) => [req.user && `user:${req.user.id}`], failOpen: true,
+      keys: (req) => [req.user && `user:${req.user.id}`], failOpen,
     }),
     rateLimit(deps, {
       name: 'report-order', limit: config.paymentReportsPerOrderPerHour, windowSeconds: 3600, message: 'Too many payment reports for this order',
-      keys: (req) => [`order:${String(req.params.id).toLowerCase().slice(0, 64)}`], failOpen: true,
+      keys: (req) => [`order:${String(req.params.id).toLowerCase().slice(0, 64)}`], failOpen,
     }),
   ];
+  const reportLimits = reportBudget(true);
+  const claimLimits = reportBudget(false);
 
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(createOrderBody, req.body);
@@ -60,7 +63,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   });
 
   // A transfer that lost its tag, claimed by a signature of the address that sent it.
-  router.put('/:id/claim', requireUser, ...reportLimits, async (req, res) => {
+  router.put('/:id/claim', requireUser, ...claimLimits, async (req, res) => {
     const orderId = parseId(req.params.id, 'Order');
     const { txHash, signature } = parseBody(claimPaymentBody, req.body);
     const result = await claimTransfer({ ...deps, currentAnswer: async () => (await getEthUsd(deps)).answer }, {

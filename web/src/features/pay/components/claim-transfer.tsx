@@ -14,7 +14,7 @@ import { walletErrorMessage } from '../wallet-messages';
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /**
- * For a transfer that reached the shop without this order's tag (an exchange rounded the
+ * For a transfer that reached the shop without this order's tag (a wallet rounded the
  * amount): the buyer names the transaction and signs a message with the wallet that sent
  * it; the shop checks the signature and counts the transfer toward this order.
  */
@@ -51,8 +51,9 @@ export function ClaimTransfer({ orderId, connected }: { orderId: string; connect
       <summary className="cursor-pointer font-medium">Sent an amount that was rounded? Claim your transfer</summary>
       <form className="mt-3 flex flex-col gap-3" aria-label="Claim a transfer" onSubmit={(e) => void submit(e)}>
         <p className="text-muted-foreground">
-          If an exchange or a wallet changed the amount, the shop cannot tell which order it pays. Give its transaction hash and sign a
-          message with the wallet that sent it (connect it above first).
+          If your wallet rounded the amount (or it was typed by hand), the shop cannot tell which order it pays. Give the transaction hash
+          and sign a message with the wallet that sent it (connect it above first). A withdrawal from an exchange is sent by the
+          exchange&apos;s wallet, which you cannot sign for: the shop&apos;s admins see it and assign or refund it.
         </p>
         <div className="grid gap-1.5">
           <Label htmlFor={inputId}>Transaction hash</Label>
