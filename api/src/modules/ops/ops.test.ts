@@ -36,6 +36,17 @@ describe('queue dashboard', () => {
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
     expect(names).toEqual(['chain-index', 'daily-credit', 'email', 'order-expire', 'payment-sweep', 'payment-verify', 'reconcile']);
   });
+
+  it("answers an action on a job no longer in the state it needs with 409, and a missing job with 404, never 500", async () => {
+    const job = await kit.env.runtime.queues.email.add('receipt', { kind: 'receipt', orderId: '00000000-0000-4000-8000-000000000000' } as never, { jobId: 'dashboard-probe' });
+    const asAdmin = await kit.as(admin);
+    // Waiting, not delayed: there is nothing to promote (bull-board answered 500).
+    const promote = await asAdmin.put(`/admin/queues/api/queues/email/${job.id}/promote`);
+    expect(promote.status).toBe(409);
+    expect(promote.body.message).toMatch(/not in the delayed state/);
+    expect((await asAdmin.put('/admin/queues/api/queues/email/no-such-job/promote')).status).toBe(404);
+    await job.remove();
+  });
 });
 
 describe('metrics', () => {

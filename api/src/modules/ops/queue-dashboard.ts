@@ -20,6 +20,16 @@ export function queueDashboard(deps: AppDeps): Router {
     serverAdapter,
     options: { uiConfig: { boardTitle: 'ETH Shop queues' } },
   });
+  // bull-board answers 500 for anything a handler throws, and BullMQ throws when a job is
+  // no longer where the dashboard saw it (promoted, retried or removed meanwhile): that
+  // is a conflict or a missing job, not a fault.
+  serverAdapter.setErrorHandler((error: Error & { statusCode?: number }) => {
+    const message = error.message || 'Error';
+    const given = [400, 403, 404, 405, 409].find((s) => s === error.statusCode) as 400 | 403 | 404 | 405 | 409 | undefined;
+    const status = given ?? (/could not be found|missing key|does not exist/i.test(message) ? 404 : /not in the \w+ state|is locked|already|belongs to a job scheduler/i.test(message) ? 409 : 500);
+    if (status >= 500) deps.logger.error({ err: error }, 'queue dashboard action failed');
+    return { status, body: { error: { key: status === 404 ? 'ERRORS.JOB_NOT_FOUND' : 'ERRORS.INTERNAL_SERVER_ERROR' }, message } };
+  });
   const guard: RequestHandler = (req, res, next) => {
     if (!req.user) {
       if (req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['html', 'json']) === 'html') {
