@@ -27,3 +27,17 @@ export async function placeOrderViaApi(page: Page, productName: string, qty = 1)
   if (res.status() !== 201) throw new Error(`order failed: ${res.status()} ${await res.text()}`);
   return ((await res.json()) as { _id: string })._id;
 }
+
+/**
+ * A new buyer (registered through the api, signed in through the form) on the pay page
+ * of a fresh order for the Starter Package ($25.00), in a browser with `wallet`.
+ */
+export async function buyerOnPayPage(shop: Shop, email: string, wallet: NonNullable<Parameters<Shop['newPage']>[0]>['wallet']) {
+  await registerViaApi(shop, { email, password: 'secret123', name: email.split('@')[0]! });
+  const page = await shop.newPage({ wallet });
+  await signIn(page, email, 'secret123');
+  const orderId = await placeOrderViaApi(page, 'Starter Package');
+  await page.goto(`/order/${orderId}`);
+  await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
+  return { page, orderId };
+}

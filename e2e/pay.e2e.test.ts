@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShop, type Shop } from './shop.ts';
-import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
+import { buyerOnPayPage, placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
 
 let shop: Shop;
 beforeAll(async () => {
@@ -82,31 +82,21 @@ describe('buying with ETH', () => {
 });
 
 describe('every pay-page error, as a user meets it', () => {
-  async function payPage(wallet: NonNullable<Parameters<Shop['newPage']>[0]>['wallet'], email: string) {
-    await registerViaApi(shop, { email, password: 'secret123', name: email.split('@')[0]! });
-    const page = await shop.newPage({ wallet });
-    await signIn(page, email, 'secret123');
-    const orderId = await placeOrderViaApi(page, 'Starter Package');
-    await page.goto(`/order/${orderId}`);
-    await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
-    return { page, orderId };
-  }
-
   it("no wallet installed: 'Please,Install MetaMask!'", async () => {
-    const { page } = await payPage(false, 'nowallet@example.com');
+    const { page } = await buyerOnPayPage(shop, 'nowallet@example.com', false);
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText('Please,Install MetaMask!').first().waitFor();
     await shop.screenshot(page, '20-error-install');
   });
 
   it("paying before connecting: 'Please,connect MetaMask.'", async () => {
-    const { page } = await payPage({}, 'notconnected@example.com');
+    const { page } = await buyerOnPayPage(shop, 'notconnected@example.com', {});
     await page.getByRole('button', { name: /^Pay 25\.00 USD/ }).click();
     await page.getByText('Please,connect MetaMask.').first().waitFor();
   });
 
   it("a wallet on another chain: 'Please,switch Ethereum Mainnet Network.' and the offer to switch works", async () => {
-    const { page } = await payPage({ chainId: '0xaa36a7' }, 'otherchain@example.com');
+    const { page } = await buyerOnPayPage(shop, 'otherchain@example.com', { chainId: '0xaa36a7' });
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText('Please,switch Ethereum Mainnet Network.').first().waitFor();
     await shop.screenshot(page, '21-error-chain');
@@ -115,13 +105,13 @@ describe('every pay-page error, as a user meets it', () => {
   });
 
   it("the user rejects the connection: 'Connection Error: ...'", async () => {
-    const { page } = await payPage({ rejectConnect: true }, 'rejectconnect@example.com');
+    const { page } = await buyerOnPayPage(shop, 'rejectconnect@example.com', { rejectConnect: true });
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText(/^Connection Error: .+/).first().waitFor();
   });
 
   it("the user rejects the payment: 'Payment Error: ...' and nothing is paid", async () => {
-    const { page, orderId } = await payPage({ rejectPayment: true }, 'rejectpay@example.com');
+    const { page, orderId } = await buyerOnPayPage(shop, 'rejectpay@example.com', { rejectPayment: true });
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText('Connected:', { exact: false }).first().waitFor();
     await page.getByRole('button', { name: /^Pay 25\.00 USD/ }).click();
@@ -131,7 +121,7 @@ describe('every pay-page error, as a user meets it', () => {
   });
 
   it("the ETH price cannot be fetched: 'Provider error.'", async () => {
-    const { page, orderId } = await payPage({}, 'noprice@example.com');
+    const { page, orderId } = await buyerOnPayPage(shop, 'noprice@example.com', {});
     await page.route('**/api/crypto/eth-price', (route) => route.abort('internetdisconnected'));
     await page.goto(`/order/${orderId}`);
     await page.getByText('Provider error.').first().waitFor();

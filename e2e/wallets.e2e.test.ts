@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactEth } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { deploySmartWallet } from '../scripts/testing/smart-wallet.ts';
-import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
+import { buyerOnPayPage } from './helpers.ts';
 import { startShop, type Shop } from './shop.ts';
 
 /**
@@ -24,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
 });
-
-async function buyerWithOrder(email: string, wallet: Parameters<Shop['newPage']>[0] extends infer O ? (O extends { wallet?: infer W } ? W : never) : never) {
-  await registerViaApi(shop, { email, password: 'secret123', name: email.split('@')[0]! });
-  const page = await shop.newPage({ wallet });
-  await signIn(page, email, 'secret123');
-  const orderId = await placeOrderViaApi(page, 'Starter Package');
-  await page.goto(`/order/${orderId}`);
-  await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
-  return { page, orderId };
-}
 
 async function quotedWei(orderId: string): Promise<bigint> {
   const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: { orderBy: { createdAt: 'desc' }, take: 1 } } });
@@ -69,7 +59,7 @@ function parsePaymentRequest(uri: string) {
 
 describe('a desktop browser with no wallet extension', () => {
   it('pays by a phone that scans the QR code: the page follows the order and lands on Success Pay', async () => {
-    const { page, orderId } = await buyerWithOrder('qr.buyer@example.com', false);
+    const { page, orderId } = await buyerOnPayPage(shop, 'qr.buyer@example.com', false);
     await page.getByRole('heading', { name: 'No browser wallet here: pay from your phone' }).waitFor();
     const due = await quotedWei(orderId);
     // The exact amount, to the wei, is asked for in words too.
@@ -91,7 +81,7 @@ describe('a desktop browser with no wallet extension', () => {
 
 describe('a smart-contract wallet', () => {
   it('pays unreported: ETH that reaches the shop through an internal call is found by the indexer and counted by its tag', async () => {
-    const { page, orderId } = await buyerWithOrder('safe.buyer@example.com', false);
+    const { page, orderId } = await buyerOnPayPage(shop, 'safe.buyer@example.com', false);
     const smartWallet = await deploySmartWallet(shop.env.anvil!.rpcUrl, ANVIL_ACCOUNTS[4]);
     const hash = await smartWallet.pay(receiving, await quotedWei(orderId));
     await landsOnSuccess(page, orderId, hash);
@@ -102,7 +92,7 @@ describe('a smart-contract wallet', () => {
   it('pays reported from the pay page: the account contract calls out to the shop and the verifier traces the reported hash', async () => {
     const owner = ANVIL_ACCOUNTS[5];
     const smartWallet = await deploySmartWallet(shop.env.anvil!.rpcUrl, owner);
-    const { page, orderId } = await buyerWithOrder('aa.buyer@example.com', {
+    const { page, orderId } = await buyerOnPayPage(shop, 'aa.buyer@example.com', {
       account: smartWallet.address,
       smartAccount: { owner, executeSelector: toFunctionSelector('execute(address,uint256)') },
     });
@@ -123,7 +113,7 @@ describe('a smart-contract wallet', () => {
 describe('a transfer that lost its tag', () => {
   it('is claimed from the pay page by signing with the wallet that sent it, and pays the order', async () => {
     const buyer = ANVIL_ACCOUNTS[2];
-    const { page, orderId } = await buyerWithOrder('claim.buyer@example.com', { account: buyer });
+    const { page, orderId } = await buyerOnPayPage(shop, 'claim.buyer@example.com', { account: buyer });
     // An exchange withdrawal rounded to 0.01 ETH: more than due ($25 at $3000 = 0.008333 ETH), but no tag.
     const hash = await shop.chain.send(buyer, receiving, 10n ** 16n);
     await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED', 20_000);
@@ -146,7 +136,7 @@ describe('a transfer that lost its tag', () => {
     const hash = await shop.chain.send(sender, receiving, 2n * 10n ** 16n);
     await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED', 20_000);
     // Someone else connects their own wallet and tries to take it for their order.
-    const { page, orderId } = await buyerWithOrder('claim.thief@example.com', { account: ANVIL_ACCOUNTS[2] });
+    const { page, orderId } = await buyerOnPayPage(shop, 'claim.thief@example.com', { account: ANVIL_ACCOUNTS[2] });
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText('Connected:', { exact: false }).first().waitFor();
     await page.getByText('Sent an amount that was rounded? Claim your transfer').click();
