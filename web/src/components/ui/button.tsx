@@ -1,7 +1,8 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Slot } from '@radix-ui/react-slot';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { cn } from '@/lib/utils';
+import { Spinner } from './spinner';
 
 export const buttonVariants = cva(
   "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
@@ -32,11 +33,18 @@ export type ButtonProps = ComponentProps<'button'> &
   VariantProps<typeof buttonVariants> & {
     /** Renders the child element (a Link, say) with the button's styles. */
     asChild?: boolean;
+    /** While an action runs: a spinner in place of `icon`, before the label. */
+    pending?: boolean;
+    /** An icon before the label (decorative). */
+    icon?: ReactNode;
   };
 
-export function Button({ className, variant, size, asChild = false, ...props }: ButtonProps) {
+export function Button({ className, variant, size, asChild = false, pending = false, icon, children, ...props }: ButtonProps) {
   const Comp = asChild ? Slot : 'button';
+  const lead = pending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : icon;
   return (
-    <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props} />
+    <Comp data-slot="button" className={cn(buttonVariants({ variant, size, className }))} {...props}>
+      {asChild ? children : <>{lead}{children}</>}
+    </Comp>
   );
 }

@@ -4,7 +4,6 @@ import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useLogin } from '../api/login';
 import { useUserInfo } from '../auth-store';
@@ -73,8 +72,7 @@ export function LoginPage() {
         value={password}
         onValueChange={setPassword}
       />
-      <Button type="submit" disabled={login.isPending}>
-        {login.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+      <Button pending={login.isPending} type="submit" disabled={login.isPending}>
         Sign In
       </Button>
     </AuthCard>

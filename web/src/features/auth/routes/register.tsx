@@ -3,7 +3,6 @@ import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useRegister } from '../api/register';
 import { useUserInfo } from '../auth-store';
@@ -81,8 +80,7 @@ export function RegisterPage() {
         value={referralCode}
         onValueChange={setReferralCode}
       />
-      <Button type="submit" disabled={register.isPending}>
-        {register.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+      <Button pending={register.isPending} type="submit" disabled={register.isPending}>
         Register
       </Button>
     </AuthCard>

@@ -2,7 +2,6 @@ import { CircleAlert } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 
 type PlaceOrderSummaryProps = {
   totalPrice: string;
@@ -35,8 +34,7 @@ export function PlaceOrderSummary({ totalPrice, error, isPending, onPlaceOrder }
       </CardContent>
       <CardFooter>
         {/* Deliberately enabled for an empty cart (SPEC.md): the server answers 'No order items'. */}
-        <Button className="w-full" onClick={onPlaceOrder} disabled={isPending} aria-busy={isPending}>
-          {isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+        <Button pending={isPending} className="w-full" onClick={onPlaceOrder} disabled={isPending} aria-busy={isPending}>
           Place Order
         </Button>
       </CardFooter>

@@ -6,7 +6,6 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useClaimTransfer } from '../api/claim-transfer';
 import { walletErrorMessage } from '../wallet-messages';
@@ -59,8 +58,7 @@ export function ClaimTransfer({ orderId, connected }: { orderId: string; connect
           <Label htmlFor={inputId}>Transaction hash</Label>
           <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder="0x…" autoComplete="off" spellCheck={false} />
         </div>
-        <Button type="submit" variant="outline" disabled={!connected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
-          {busy ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+        <Button pending={busy} type="submit" variant="outline" disabled={!connected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
           Sign and claim
         </Button>
         {signError ? <ErrorAlert error={signError} /> : null}

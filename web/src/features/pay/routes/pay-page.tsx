@@ -8,7 +8,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { PageSpinner } from '@/components/ui/spinner';
 import { useOrder } from '@/features/orders/api/get-order';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
@@ -103,13 +103,12 @@ function PayPanel({ order }: { order: OrderJson }) {
       </CardContent>
       {canPay ? (
         <CardFooter>
-          <Button
+          <Button pending={wallet.isSending}
             className="w-full"
             size="lg"
             onClick={() => void onPay()}
             disabled={!quote || secondsLeft === 0 || wallet.isSending || sentAndWaiting}
           >
-            {wallet.isSending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
             {payButtonLabel(order)}
           </Button>
         </CardFooter>

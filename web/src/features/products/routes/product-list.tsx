@@ -4,7 +4,6 @@ import { toast } from 'sonner';
 import { AdminTableState } from '@/components/admin-table-state';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUsd, truncate } from '@/lib/format';
 import { useCreateProduct } from '../api/create-product';
@@ -35,8 +34,7 @@ export function ProductListPage() {
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Product List">
-        <Button onClick={onCreate} disabled={create.isPending}>
-          {create.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : <Plus aria-hidden="true" />}
+        <Button pending={create.isPending} icon={<Plus aria-hidden="true" />} onClick={onCreate} disabled={create.isPending}>
           Create Package
         </Button>
       </PageHeader>

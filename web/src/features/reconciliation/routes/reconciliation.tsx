@@ -4,7 +4,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
 import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
@@ -32,8 +32,7 @@ export function ReconciliationPage() {
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Reconciliation">
-        <Button onClick={onRun} disabled={run.isPending}>
-          {run.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : <RefreshCw aria-hidden="true" />}
+        <Button pending={run.isPending} icon={<RefreshCw aria-hidden="true" />} onClick={onRun} disabled={run.isPending}>
           Check now
         </Button>
       </PageHeader>

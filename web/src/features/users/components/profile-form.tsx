@@ -4,7 +4,6 @@ import type { UserJson } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
 
@@ -57,8 +56,7 @@ export function ProfileForm({ user }: { user: UserJson }) {
             value={password}
             onValueChange={setPassword}
           />
-          <Button type="submit" disabled={update.isPending} className="w-full sm:w-fit">
-            {update.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+          <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
             Update Profile
           </Button>
         </form>

@@ -7,7 +7,6 @@ import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateUser } from '../api/update-user';
 import { NegativeBalanceNote } from './negative-balance-note';
@@ -94,8 +93,7 @@ export function UserForm({ user }: { user: UserJson }) {
         <Label htmlFor={adminId}>Is Admin</Label>
       </div>
       {update.error ? <ErrorAlert error={update.error} /> : null}
-      <Button type="submit" disabled={update.isPending} className="w-full sm:w-fit">
-        {update.isPending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+      <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
         Update
       </Button>
     </form>
