@@ -17,6 +17,8 @@ import { cryptoRoutes } from './modules/crypto/routes.ts';
 import { adminPaymentRoutes } from './modules/admin-payments/routes.ts';
 import { adminCashoutRoutes } from './modules/admin-cashouts/routes.ts';
 import { adminReconciliationRoutes } from './modules/admin-reconciliation/routes.ts';
+import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
+import { adminWebhookRoutes } from './modules/admin-webhooks/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 
@@ -51,6 +53,9 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/payments', adminPaymentRoutes(deps)],
     ['/admin/cashouts', adminCashoutRoutes(deps)],
     ['/admin/reconciliation', adminReconciliationRoutes(deps)],
+    ['/admin/refunds', adminRefundRoutes(deps)],
+    ['/admin/webhooks', adminWebhookRoutes(deps)],
+    ['/refunds', refundRoutes(deps)],
   ];
   for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);
   api.use(notFoundHandler);

@@ -4,6 +4,7 @@ import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
+import { emitEvent } from './webhooks.ts';
 
 /**
  * Balance operations a user starts (exchange, cashout), an admin's answers to a cashout,
@@ -70,22 +71,26 @@ export async function requestCashout(
     await postEntries(tx, [
       { userId: input.userId, account: 'ACTIVE', amount: active.negated(), kind: 'CASHOUT', reference: `cashout:${request.id}`, idempotencyKey: `cashout:${request.id}` },
     ]);
+    await emitEvent(tx, 'cashout.requested', `cashout:${request.id}`, { cashout: cashoutEventData(request) });
     return { cashoutId: request.id, amount: active };
   });
 }
 
-/** Admin: the payout was sent. */
-export async function markCashoutPaid(db: Db, cashoutId: string, payoutTxHash: string): Promise<boolean> {
-  const changed = await db.cashoutRequest.updateMany({
-    where: { id: cashoutId, status: { in: ['REQUESTED', 'NOTIFIED'] } },
-    data: { status: 'PAID', payoutTxHash },
-  });
-  return changed.count === 1;
+/** What cashout events carry. */
+export function cashoutEventData(c: { id: string; userId: string; wallet: string; amountUsd: Prisma.Decimal; ethUsd: Prisma.Decimal | null; status: string; payoutTxHash: string | null }) {
+  return { id: c.id, userId: c.userId, wallet: c.wallet, amountUsd: c.amountUsd.toFixed(2), ethUsd: c.ethUsd?.toFixed(8) ?? null, status: c.status, payoutTxHash: c.payoutTxHash };
 }
 
-/** Admin: refused; the amount goes back to the user's active balance through the ledger. */
+/**
+ * Admin: refused; the amount goes back to the user's active balance through the ledger.
+ * Not while a payout transaction is being checked for it (the ETH may have left already).
+ */
 export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${cashoutId}::uuid FOR UPDATE`;
+    if (await tx.payoutCheck.count({ where: { cashoutId, status: 'CHECKING' } })) {
+      throw conflict('A payout transaction is being checked for this request: wait for its verdict before rejecting it');
+    }
     const changed = await tx.cashoutRequest.updateMany({
       where: { id: cashoutId, status: { in: ['REQUESTED', 'NOTIFIED'] } },
       data: { status: 'REJECTED' },

@@ -77,6 +77,13 @@ const schema = z
       .regex(/^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, 'must be true, false, a number of proxy hops, or a comma-separated list of addresses, subnets or loopback/linklocal/uniquelocal')
       .default('loopback'),
     WORKER_HEARTBEAT_FILE: z.string().default('/tmp/shop-worker-heartbeat'),
+    PAYOUT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
+    PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
+    PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
+    WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(100).default(1000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_ALLOW_HTTP: bool.optional(),
     SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
@@ -147,6 +154,14 @@ function buildConfig(env: z.infer<typeof schema>) {
     maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE,
+    payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
+    payoutRecheckMs: env.PAYOUT_RECHECK_MS,
+    payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
+    webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    webhookDispatchMs: env.WEBHOOK_DISPATCH_MS,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    // Plain-http endpoints on a loopback host: development and tests only.
+    webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? dev,
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
   });

@@ -16,3 +16,5 @@ export * from './chain/public-client.ts';
 export * from './errors.ts';
 export * from './reconcile.ts';
 export * from './chain/trace.ts';
+export * from './payouts.ts';
+export * from './webhooks.ts';

@@ -39,8 +39,26 @@ export const queueDefinitions = {
     payload: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('order-receipt'), orderId: uuid }),
       z.object({ kind: z.literal('cashout-notice'), cashoutId: uuid }),
+      z.object({ kind: z.literal('cashout-paid'), cashoutId: uuid }),
+      z.object({ kind: z.literal('refund-paid'), refundId: uuid }),
     ]),
     defaults: { attempts: 10, backoff: { type: 'exponential', delay: 5_000 } },
+  },
+  // Reading an admin's payout hash on chain; waiting for it to be mined and confirmed
+  // moves the job to delayed (not an attempt), the sweeper re-queues a lost one.
+  'payout-verify': {
+    payload: z.object({ checkId: uuid }).strict(),
+    defaults: { attempts: 20, backoff: { type: 'exponential', delay: 2_000 } },
+  },
+  // Hands committed webhook events (the outbox) to webhook-deliver, every WEBHOOK_DISPATCH_MS.
+  'webhook-dispatch': {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+  },
+  // One POST of one event to one endpoint; attempts and back-off from core/src/webhooks.ts.
+  'webhook-deliver': {
+    payload: z.object({ deliveryId: uuid }).strict(),
+    defaults: {},
   },
 } as const satisfies Record<string, { payload: z.ZodType; defaults: JobsOptions }>;
 
@@ -97,6 +115,12 @@ export const jobIds = {
   recheck: (txHash: string, at = Date.now()) => `recheck-${txHash}-${at}`,
   receipt: (orderId: string) => `receipt-${orderId}`,
   cashoutNotice: (cashoutId: string) => `cashout-${cashoutId}`,
+  cashoutPaid: (cashoutId: string) => `cashout-paid-${cashoutId}`,
+  refundPaid: (refundId: string) => `refund-paid-${refundId}`,
+  payoutCheck: (checkId: string) => `payout-${checkId}`,
+  webhook: (deliveryId: string) => `webhook-${deliveryId}`,
+  /** An admin's redelivery: a fresh job, the same event id. */
+  webhookAgain: (deliveryId: string, at = Date.now()) => `webhook-${deliveryId}-again-${at}`,
 };
 
 /** Options a producer's caller may add (never the id: that is the producer's). */
@@ -112,5 +136,19 @@ export const jobs = {
     enqueue(queues, 'email', { kind: 'order-receipt', orderId }, { ...extra, jobId: jobIds.receipt(orderId) }),
   sendCashoutNotice: (queues: Queues, cashoutId: string, extra: Extra = {}) =>
     enqueue(queues, 'email', { kind: 'cashout-notice', cashoutId }, { ...extra, jobId: jobIds.cashoutNotice(cashoutId) }),
+  sendPayoutNotice: (queues: Queues, target: { kind: 'cashout' | 'refund'; id: string }, extra: Extra = {}) =>
+    target.kind === 'cashout'
+      ? enqueue(queues, 'email', { kind: 'cashout-paid', cashoutId: target.id }, { ...extra, jobId: jobIds.cashoutPaid(target.id) })
+      : enqueue(queues, 'email', { kind: 'refund-paid', refundId: target.id }, { ...extra, jobId: jobIds.refundPaid(target.id) }),
+  checkPayout: (queues: Queues, checkId: string, extra: Extra = {}) =>
+    enqueue(queues, 'payout-verify', { checkId }, { ...extra, jobId: jobIds.payoutCheck(checkId) }),
+  /** Retries: exponential from `retryBaseMs`, WEBHOOK_ATTEMPTS attempts (core/src/webhooks.ts). */
+  deliverWebhook: (queues: Queues, deliveryId: string, retry: { baseMs: number; attempts: number }, again = false) =>
+    enqueue(
+      queues,
+      'webhook-deliver',
+      { deliveryId },
+      { attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.baseMs }, jobId: again ? jobIds.webhookAgain(deliveryId) : jobIds.webhook(deliveryId) },
+    ),
   reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', {}, extra),
 };

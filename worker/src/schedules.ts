@@ -10,6 +10,7 @@ export async function scheduleRecurringJobs({ queues, config }: Runtime): Promis
   await queues['payment-sweep'].upsertJobScheduler('payment-sweep', { every: config.maintenanceIntervalMs }, { name: 'payment-sweep', data: {} });
   await queues['daily-credit'].upsertJobScheduler('daily-credit', { pattern: config.dailyCreditCron, tz: config.dailyCreditTz }, { name: 'daily-credit', data: {} });
   await queues['order-expire'].upsertJobScheduler('order-expire', { every: config.maintenanceIntervalMs }, { name: 'order-expire', data: {} });
+  await queues['webhook-dispatch'].upsertJobScheduler('webhook-dispatch', { every: config.webhookDispatchMs }, { name: 'webhook-dispatch', data: {} });
   await queues.reconcile.upsertJobScheduler('reconcile', { every: config.reconcileIntervalMs }, { name: 'reconcile', data: {} });
 }
 

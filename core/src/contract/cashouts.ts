@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { txHash } from './common.ts';
 import type { PaymentStatus } from './orders.ts';
+import type { PayoutCheckJson } from './payouts.ts';
 
 export type CashoutStatus = 'REQUESTED' | 'NOTIFIED' | 'PAID' | 'REJECTED';
 
@@ -13,12 +12,14 @@ export type CashoutJson = {
   ethUsd: string | null;
   amountEth: string | null;
   status: CashoutStatus;
+  /** Set once the worker verified the payout transaction on chain. */
   payoutTxHash: string | null;
+  /** The latest payout hash an admin gave and the worker's verdict (CHECKING, ACCEPTED, REFUSED with the reason). */
+  check: PayoutCheckJson | null;
+  paidAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
-
-export const markCashoutPaidBody = z.object({ payoutTxHash: txHash });
 
 /** Transfers the worker could not attribute, for admins (GET /api/admin/payments). */
 export type AdminPaymentJson = {
@@ -33,6 +34,8 @@ export type AdminPaymentJson = {
   usdValue: number | null;
   blockNumber: string | null;
   reason: string | null;
+  /** The refund its value belongs to (status REFUNDED). */
+  refund: { _id: string; status: 'REQUESTED' | 'PAID'; wallet: string; payoutTxHash: string | null } | null;
   createdAt: string;
 };
 

@@ -7,3 +7,5 @@ export * from './users.ts';
 export * from './products.ts';
 export * from './orders.ts';
 export * from './cashouts.ts';
+export * from './payouts.ts';
+export * from './webhooks.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { intInRange, txHash, usdAmount } from './common.ts';
+import type { OverpaymentJson, RefundJson } from './payouts.ts';
 
 export const createOrderBody = z.object({
   orderedItems: z
@@ -68,6 +69,10 @@ export type OrderJson = {
   /** Set when no quote could be issued because the price feed is unavailable. */
   quoteError?: string;
   payments?: PaymentJson[];
+  /** What a paid order received beyond its total and the buyer has not refunded or credited yet. */
+  overpayment?: OverpaymentJson | null;
+  /** Refunds of this order's overpayment or of its transfers, with their payout. */
+  refunds?: RefundJson[];
 };
 
 /** An order in the admin list: the user as {_id, name} and a summary of its transfers. */

@@ -4,7 +4,7 @@ import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import { isStateUnavailable, type Delivery, type Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
-import { explainInflow, GIVEN_UP } from './settle.ts';
+import { emitPaymentUnresolved, explainInflow, GIVEN_UP } from './settle.ts';
 
 /**
  * Scans blocks for transfers to the receiving address, so a payment nobody reported
@@ -406,22 +406,27 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
       const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
       out = hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : []));
     }
-    if (inflows.length > 0) {
-      await tx.payment.createMany({
-        data: inflows.map(({ block, valueWei }) => ({
-          txHash: inflowKey(block.number, block.hash),
-          source: 'INFLOW' as const,
-          status: 'UNRESOLVED' as const,
-          valueWei: valueWei.toString(),
-          blockNumber: block.number,
-          blockHash: block.hash,
-          reason: `ETH arrived in block ${block.number} that no transaction the node could show explains; an admin will assign or refund it`,
-        })),
+    for (const { block, valueWei } of inflows) {
+      const txHash = inflowKey(block.number, block.hash);
+      const created = await tx.payment.createMany({
+        data: [
+          {
+            txHash,
+            source: 'INFLOW' as const,
+            status: 'UNRESOLVED' as const,
+            valueWei: valueWei.toString(),
+            blockNumber: block.number,
+            blockHash: block.hash,
+            reason: `ETH arrived in block ${block.number} that no transaction the node could show explains; an admin will assign or refund it`,
+          },
+        ],
         skipDuplicates: true,
       });
-      // Transfers through a contract in these blocks already found by tracing (a report the
+      // Transfers through a contract in this block already found by tracing (a report the
       // verifier traced) explain part of what could not be traced here.
-      for (const { block } of inflows) await explainInflow(tx, block.hash);
+      await explainInflow(tx, block.hash);
+      const left = created.count === 1 ? await tx.payment.findUnique({ where: { txHash } }) : null;
+      if (left) await emitPaymentUnresolved(tx, left, left.reason ?? '');
     }
     await tx.indexedBlock.createMany({
       data: linked.map((b) => ({ number: b.number, hash: b.hash, parentHash: b.parentHash })),

@@ -1,7 +1,14 @@
 import type { Db } from '../db.ts';
 
-/** Payments still pending (for the sweeper), paid orders whose receipt never went out, and cashouts never notified. */
-export async function sweepPayments(db: Db, now = new Date(), staleMs = 30_000): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[] }> {
+/**
+ * Payments still pending (for the sweeper), paid orders whose receipt never went out,
+ * cashouts never notified, and verified payouts whose buyer was never told.
+ */
+export async function sweepPayments(
+  db: Db,
+  now = new Date(),
+  staleMs = 30_000,
+): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[]; payoutNotices: { kind: 'cashout' | 'refund'; id: string }[] }> {
   const pending = await db.payment.findMany({
     where: { status: 'PENDING', updatedAt: { lt: new Date(now.getTime() - staleMs) } },
     select: { id: true, txHash: true },
@@ -17,5 +24,15 @@ export async function sweepPayments(db: Db, now = new Date(), staleMs = 30_000):
     select: { id: true },
     take: 500,
   });
-  return { pending, receipts: receipts.map((o) => o.id), cashouts: cashouts.map((c) => c.id) };
+  const minuteAgo = new Date(now.getTime() - 60_000);
+  const [paidCashouts, paidRefunds] = await Promise.all([
+    db.cashoutRequest.findMany({ where: { status: 'PAID', paidNoticeSentAt: null, paidAt: { lt: minuteAgo } }, select: { id: true }, take: 500 }),
+    db.refund.findMany({ where: { status: 'PAID', paidNoticeSentAt: null, userId: { not: null }, paidAt: { lt: minuteAgo } }, select: { id: true }, take: 500 }),
+  ]);
+  return {
+    pending,
+    receipts: receipts.map((o) => o.id),
+    cashouts: cashouts.map((c) => c.id),
+    payoutNotices: [...paidCashouts.map((c) => ({ kind: 'cashout' as const, id: c.id })), ...paidRefunds.map((r) => ({ kind: 'refund' as const, id: r.id }))],
+  };
 }

@@ -8,6 +8,7 @@ import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
 import { getEthUsd, type EthUsd } from './eth-price.ts';
 import { releaseStock, reserveStock } from './stock.ts';
+import { emitEvent, orderEventData } from '../webhooks.ts';
 
 /**
  * The order lifecycle, in one place: placement (price, tag, first quote, stock), quotes,
@@ -279,10 +280,11 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
           where: { orderId: id, status: 'COUNTED' },
           data: { status: 'LATE', reason: 'Its order expired before it was fully paid; an admin will refund it or assign it' },
         });
-        await tx.order.update({
+        const updated = await tx.order.update({
           where: { id },
           data: partial.count > 0 ? { status: 'LATE', paidUsd: new Prisma.Decimal(0), overpaidUsd: new Prisma.Decimal(0) } : { status: 'EXPIRED' },
         });
+        await emitEvent(tx, partial.count > 0 ? 'order.late' : 'order.expired', `order:${id}`, orderEventData(updated));
         expired++;
       }
       if (await releaseStock(tx, id)) released++;

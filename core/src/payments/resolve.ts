@@ -5,7 +5,7 @@ import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import { claimMessage } from '../contract/orders.ts';
 import { conflict, forbidden, notFound, unavailable } from '../errors.ts';
-import { refundTransfer, settleTransfer } from './settle.ts';
+import { settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
 /**
@@ -64,23 +64,4 @@ export async function claimTransfer(
     });
   if (!valid) throw forbidden(`The signature is not from the address that sent this transfer (${payment.fromAddress})`);
   return assignTransfer(deps, payment.id, claim.orderId);
-}
-
-/**
- * The admin sent the value back (recorded with the refund's hash). An inflow is recorded
- * as soon as its block is indexed: it can be refunded once the block has its
- * confirmations (a reorganization before that drops it and measures the new block again).
- */
-export async function markRefunded(deps: Pick<Deps, 'db' | 'chain' | 'config'>, paymentId: string, refundTxHash: string): Promise<void> {
-  const { db, chain, config } = deps;
-  const payment = await db.payment.findUnique({ where: { id: paymentId }, select: { source: true, blockNumber: true } });
-  if (payment?.source === 'INFLOW' && payment.blockNumber !== null) {
-    const confirmations = Number((await chain.getBlockNumber({ cacheTime: 0 })) - payment.blockNumber + 1n);
-    if (confirmations < config.paymentConfirmations) {
-      throw conflict(`Its block has ${confirmations} of ${config.paymentConfirmations} confirmations: refund it once the block is final`);
-    }
-  }
-  const outcome = await refundTransfer(db, paymentId, refundTxHash);
-  if (outcome === 'missing') throw notFound('Payment not found');
-  if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
 }

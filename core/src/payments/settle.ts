@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
+import { emitEvent, orderEventData } from '../webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
 import { dueCents, isPayable, ORDER_DELETED } from './orders.ts';
 import { reserveStock } from './stock.ts';
@@ -154,6 +155,7 @@ export async function settleTransfer(
       const unresolved = async (reason: string): Promise<CountOutcome> => {
         if (assignTo) return { kind: 'refused', reason };
         await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
+        if (payment.status !== 'UNRESOLVED') await emitPaymentUnresolved(tx, { ...payment, ...blockFields(t) }, reason);
         // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
         if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
         return { kind: 'unresolved', reason };
@@ -176,7 +178,10 @@ export async function settleTransfer(
 
       const wait = async (reason: string): Promise<CountOutcome> => {
         await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
-        if (order.status !== 'PAID') await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
+        if (order.status !== 'PAID' && order.status !== 'LATE') {
+          const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
+          await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
+        }
         return { kind: 'late', orderId: order.id, reason };
       };
       if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
@@ -227,13 +232,14 @@ async function count(
     return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', paidNow: false };
   }
   if (paidCents < totalCents) {
-    await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, status: 'UNDERPAID' } });
+    const updated = await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, status: 'UNDERPAID' } });
+    await emitEvent(tx, 'order.underpaid', `order:${order.id}`, { ...orderEventData(updated), dueUsd: centsToString(totalCents - paidCents) });
     return { kind: 'counted', orderId: order.id, orderStatus: 'UNDERPAID', paidNow: false };
   }
   const items = await tx.orderItem.findMany({ where: { orderId: order.id }, select: { durationDays: true } });
   const durationDays = Math.max(...items.map((i) => i.durationDays), 1);
   const version = order.paidVersion + 1;
-  await tx.order.update({
+  const updated = await tx.order.update({
     where: { id: order.id },
     data: {
       status: 'PAID',
@@ -244,6 +250,7 @@ async function count(
       overpaidUsd: new Prisma.Decimal(centsToString(paidCents - totalCents)),
     },
   });
+  await emitEvent(tx, 'order.paid', `order:${order.id}`, { ...orderEventData(updated), paidVersion: version });
   const referrerId = order.user.referredById;
   const rewardCents = (totalCents * toCents(config.referralRewardPercent) + 5_000n) / 10_000n;
   if (referrerId && rewardCents > 0n) {
@@ -300,17 +307,50 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
 }
 
 /**
- * An admin sent a transfer's value back (recorded with the refund's hash). Its order,
- * if it was waiting on it (LATE), goes back to where its other transfers leave it.
+ * A refund of a transfer's whole value (UNRESOLVED or LATE) is requested: the transfer
+ * leaves what admins assign (REFUNDED: its value belongs to the refund) and a Refund row
+ * waits in the payout queue, valued at the ETH received. Its order, if it was waiting on
+ * it (LATE), goes back to where its other transfers leave it; the buyer sees the refund
+ * on that order. The wallet is the sender's unless the caller names one.
  */
-export async function refundTransfer(db: Db, paymentId: string, refundTxHash: string): Promise<'refunded' | 'missing' | 'not-refundable'> {
+export async function refundTransfer(
+  db: Db,
+  input: { paymentId: string; wallet?: string; actorId: string },
+): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-wallet'> {
   return db.$transaction(async (tx) => {
-    const payment = await lockPayment(tx, paymentId);
+    const payment = await lockPayment(tx, input.paymentId);
     if (!payment) return 'missing';
     if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'not-refundable';
-    await tx.payment.update({ where: { id: paymentId }, data: { status: 'REFUNDED', reason: `Refunded by an admin in ${refundTxHash}`, orderId: null } });
+    const wallet = input.wallet ?? payment.fromAddress;
+    if (!wallet) return 'no-wallet';
+    const orderId = payment.orderId ?? payment.reportedOrderId;
+    const order = orderId ? await tx.order.findUnique({ where: { id: orderId }, select: { userId: true } }) : null;
+    const refund = await tx.refund.create({
+      data: {
+        source: 'TRANSFER',
+        paymentId: payment.id,
+        orderId: order ? orderId : null,
+        userId: order?.userId ?? null,
+        wallet,
+        walletSource: input.wallet ? 'admin' : 'sender',
+        amountWei: payment.valueWei ?? new Prisma.Decimal(0),
+        amountUsd: payment.usdValue,
+        requestedById: input.actorId,
+      },
+    });
+    await tx.payment.update({ where: { id: payment.id }, data: { status: 'REFUNDED', reason: `Its value is being refunded (refund ${refund.id})`, orderId: null } });
     if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
-    return 'refunded';
+    return { refundId: refund.id };
+  });
+}
+
+export async function emitPaymentUnresolved(
+  tx: Tx,
+  p: { id: string; txHash: string; source: string; fromAddress: string | null; valueWei: Prisma.Decimal | null; blockNumber: bigint | null },
+  reason: string,
+): Promise<void> {
+  await emitEvent(tx, 'payment.unresolved', `payment:${p.id}`, {
+    payment: { id: p.id, txHash: p.source === 'INFLOW' ? null : p.txHash, from: p.fromAddress, valueWei: p.valueWei?.toFixed(0) ?? null, blockNumber: p.blockNumber?.toString() ?? null, reason },
   });
 }
 

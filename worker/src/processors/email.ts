@@ -1,5 +1,6 @@
 import { createMailer, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, toCents, usdToEth } from '@shop/core/contract';
+import { centsToString, formatEth, toCents, usdToEth } from '@shop/core/contract';
+import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 let mailer: Mailer | undefined;
@@ -43,6 +44,7 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
     logger.info({ msg: 'receipt sent', order_id: order.id, message_id: sent.messageId, file: sent.file });
     return { messageId: sent.messageId };
   }
+  if (data.kind === 'cashout-paid' || data.kind === 'refund-paid') return payoutNotice(runtime, data, logger);
   const cashout = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
   const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;
@@ -61,3 +63,55 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   logger.info({ msg: 'cashout notice sent', cashout_id: cashout.id, message_id: sent.messageId, file: sent.file });
   return { messageId: sent.messageId };
 };
+
+/**
+ * The buyer's e-mail once the worker verified a payout: the cashout or refund, the
+ * wallet, the amount and the transaction hash. Sent once (paidNoticeSentAt).
+ */
+async function payoutNotice(
+  runtime: Runtime,
+  data: Extract<JobPayload<'email'>, { kind: 'cashout-paid' | 'refund-paid' }>,
+  logger: Logger,
+): Promise<unknown> {
+  const { db, config } = runtime;
+  const profile = config.publicUrl ? ['', `Your profile: ${config.publicUrl}/profile`] : [];
+  let mail: { to: string; subject: string; text: string };
+  let markSent: () => Promise<unknown>;
+  if (data.kind === 'cashout-paid') {
+    const c = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
+    if (!c || c.status !== 'PAID' || c.paidNoticeSentAt || !c.payoutTxHash) return { skipped: true };
+    mail = {
+      to: c.user.email,
+      subject: `Your cashout of $${c.amountUsd.toFixed(2)} was paid`,
+      text: [
+        `Hello ${c.user.name},`,
+        '',
+        `Your cashout of $${c.amountUsd.toFixed(2)} was sent to ${c.wallet} on Ethereum mainnet.`,
+        `Transaction: ${c.payoutTxHash}`,
+        ...profile,
+      ].join('\n'),
+    };
+    markSent = () => db.cashoutRequest.update({ where: { id: c.id }, data: { paidNoticeSentAt: new Date() } });
+  } else {
+    const r = await db.refund.findUnique({ where: { id: data.refundId } });
+    const user = r?.userId ? await db.user.findUnique({ where: { id: r.userId } }) : null;
+    if (!r || !user || r.status !== 'PAID' || r.paidNoticeSentAt || !r.payoutTxHash) return { skipped: true };
+    const what = r.source === 'OVERPAYMENT' ? `the overpayment of order ${r.orderId}` : r.orderId ? `your transfer for order ${r.orderId}` : 'your transfer';
+    mail = {
+      to: user.email,
+      subject: `Refund of ${formatEth(r.amountWei.toFixed(0))} ETH sent`,
+      text: [
+        `Hello ${user.name},`,
+        '',
+        `We refunded ${what}: ${formatEth(r.amountWei.toFixed(0))} ETH was sent to ${r.wallet} on Ethereum mainnet.`,
+        `Transaction: ${r.payoutTxHash}`,
+        ...profile,
+      ].join('\n'),
+    };
+    markSent = () => db.refund.update({ where: { id: r.id }, data: { paidNoticeSentAt: new Date() } });
+  }
+  const sent = await mailerFor(runtime).send(mail);
+  await markSent();
+  logger.info({ msg: 'payout notice sent', kind: data.kind, message_id: sent.messageId, file: sent.file });
+  return { messageId: sent.messageId };
+}

@@ -6,6 +6,8 @@ import { paymentVerify } from './payment-verify.ts';
 import { email } from './email.ts';
 import { dailyCredit } from './daily-credit.ts';
 import { reconcileJob } from './reconcile.ts';
+import { payoutVerify } from './payout-verify.ts';
+import { webhookDeliver, webhookDispatch } from './webhooks.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
 export const processors: ProcessorMap = {
@@ -16,4 +18,7 @@ export const processors: ProcessorMap = {
   email: { process: email, concurrency: 4 },
   'daily-credit': { process: dailyCredit },
   reconcile: { process: reconcileJob },
+  'payout-verify': { process: payoutVerify, concurrency: 4 },
+  'webhook-dispatch': { process: webhookDispatch },
+  'webhook-deliver': { process: webhookDeliver, concurrency: 8 },
 };

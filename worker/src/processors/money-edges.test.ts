@@ -15,13 +15,6 @@ async function stockOf(kit: PaymentKit, productId: string) {
   return (await kit.db.product.findUniqueOrThrow({ where: { id: productId } })).countInStock;
 }
 
-/** Moves an order's quotes and payment window into the past, as if time had passed. */
-async function lapse(kit: PaymentKit, orderId: string, opts: { window?: boolean } = {}) {
-  const now = Date.now();
-  await kit.db.paymentQuote.updateMany({ where: { orderId }, data: { createdAt: new Date(now - 30 * MINUTE), expiresAt: new Date(now - 15 * MINUTE) } });
-  if (opts.window) await kit.db.order.update({ where: { id: orderId }, data: { createdAt: new Date(now - 90 * MINUTE), paymentDeadline: new Date(now - 30 * MINUTE) } });
-}
-
 describe('money at the edges', () => {
   let kit: PaymentKit;
   let buyer: TestUser;
@@ -47,7 +40,7 @@ describe('money at the edges', () => {
 
   it('2. a late payment that finds one item sold out takes no stock at all, however often it is retried', async () => {
     const { orderId, amountWei, a, b } = await twoItemOrder(1);
-    await lapse(kit, orderId, { window: true });
+    await kit.lapse(orderId, { window: true });
     await expireOrders(kit.db, kit.env.config);
     expect(await kit.orderStatus(orderId)).toBe('EXPIRED');
     expect([await stockOf(kit, a.id), await stockOf(kit, b.id)]).toEqual([10, 1]);
@@ -69,14 +62,14 @@ describe('money at the edges', () => {
   it('3. an order whose late transfer falls short gives its stock back when its payment window is over', async () => {
     const order = await kit.placeOrder(buyer);
     const before = await stockOf(kit, kit.product.id);
-    await lapse(kit, order.id);
+    await kit.lapse(order.id);
     // A dust transfer that carries the order's tag.
     const tagDigits = order.amountWei % 10n ** 12n;
     const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 12n + tagDigits);
     await kit.report(buyer, order.id, hash);
     await kit.waitForPayment(hash, ['LATE']);
     expect(await kit.orderStatus(order.id)).toBe('LATE');
-    await lapse(kit, order.id, { window: true });
+    await kit.lapse(order.id, { window: true });
     await expireOrders(kit.db, kit.env.config);
     expect(await stockOf(kit, kit.product.id)).toBe(before + 1);
     expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(false);

@@ -1,12 +1,12 @@
-import { jobIds, jobs, sweepPayments } from '@shop/core';
+import { checkingPayouts, jobIds, jobs, sweepPayments } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
  * Re-queues reported/found payments that have no live job, and unsent receipts and
- * cashout notices (deterministic job ids: one already queued is not added twice).
+ * cashout notices, and payout checks still waiting (deterministic job ids: one already queued is not added twice).
  */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
-  const { pending, receipts, cashouts } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
+  const { pending, receipts, cashouts, payoutNotices } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
   let requeued = 0;
   for (const p of pending) {
     const existing = await runtime.queues['payment-verify'].getJob(jobIds.verify(p.txHash));
@@ -18,6 +18,9 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   }
   for (const orderId of receipts) await jobs.sendReceipt(runtime.queues, orderId);
   for (const cashoutId of cashouts) await jobs.sendCashoutNotice(runtime.queues, cashoutId);
+  for (const target of payoutNotices) await jobs.sendPayoutNotice(runtime.queues, target);
+  // Payout checks whose job was lost (Redis restarted empty): a live one is not added twice.
+  for (const checkId of await checkingPayouts(runtime.db)) await jobs.checkPayout(runtime.queues, checkId);
   if (requeued) logger.warn({ msg: 'sweeper re-enqueued payments with no live job', count: requeued });
   return { requeued, receipts: receipts.length, cashouts: cashouts.length };
 };

@@ -52,6 +52,14 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
     return indexAndQueue({ ...workerRuntime, logger: workerRuntime.logger, ...overrides });
   }
 
+  /** Moves an order's quotes (and with `window`, its payment window) into the past, as if time had passed. */
+  async function lapse(orderId: string, opts: { window?: boolean } = {}) {
+    const now = Date.now();
+    const minute = 60_000;
+    await db.paymentQuote.updateMany({ where: { orderId }, data: { createdAt: new Date(now - 30 * minute), expiresAt: new Date(now - 15 * minute) } });
+    if (opts.window) await db.order.update({ where: { id: orderId }, data: { createdAt: new Date(now - 90 * minute), paymentDeadline: new Date(now - 30 * minute) } });
+  }
+
   async function referralEntries(userId: string) {
     return db.ledgerEntry.findMany({ where: { userId, kind: { in: ['REFERRAL_REWARD', 'REFERRAL_REVERSAL'] } }, orderBy: { createdAt: 'asc' } });
   }
@@ -68,6 +76,7 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
     waitForStatus,
     waitForPayment,
     runIndexer,
+    lapse,
     referralEntries,
     async close() {
       await workers?.close();

@@ -1,13 +1,15 @@
 import { Router } from 'express';
-import { markCashoutPaid, rejectCashout, type Db } from '@shop/core';
-import { markCashoutPaidBody, usdToEth, type CashoutJson } from '@shop/core/contract';
+import { rejectCashout, type Db } from '@shop/core';
+import { usdToEth, type CashoutJson } from '@shop/core/contract';
+import { checkJson, latestCheck } from '../payouts/service.ts';
+import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { conflict, notFound } from '@shop/core';
 
 async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {
-  const c = await db.cashoutRequest.findUnique({ where: { id }, include: { user: { select: { id: true, name: true, email: true } } } });
+  const c = await db.cashoutRequest.findUnique({ where: { id }, include });
   if (!c) throw notFound('Cashout request not found');
   return toJson(c);
 }
@@ -23,17 +25,25 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number]): CashoutJson {
     amountEth,
     status: c.status,
     payoutTxHash: c.payoutTxHash,
+    check: checkJson(c.checks[0]),
+    paidAt: c.paidAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
 }
 
+const include = { user: { select: { id: true, name: true, email: true } }, checks: latestCheck } as const;
+
 function listRows(db: Db) {
-  return db.cashoutRequest.findMany({ include: { user: { select: { id: true, name: true, email: true } } }, orderBy: { createdAt: 'desc' }, take: 1000 });
+  return db.cashoutRequest.findMany({ include, orderBy: { createdAt: 'desc' }, take: 1000 });
 }
 
-/** Admin handling of cashout requests: list, mark paid with the payout hash, reject. */
-export function adminCashoutRoutes({ db }: AppDeps): Router {
+/**
+ * Admin handling of cashout requests: list, mark paid with the payout hash (the worker
+ * checks it on chain before the request is PAID), reject.
+ */
+export function adminCashoutRoutes(deps: AppDeps): Router {
+  const { db } = deps;
   const router = Router();
   router.use(requireAdmin);
   router.get('/', async (_req, res) => {
@@ -41,12 +51,8 @@ export function adminCashoutRoutes({ db }: AppDeps): Router {
   });
   router.post('/:id/paid', async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
-    const { payoutTxHash } = parseBody(markCashoutPaidBody, req.body);
-    if (!(await markCashoutPaid(db, id, payoutTxHash))) {
-      await cashoutJson(db, id); // 404 when it does not exist
-      throw conflict('This cashout request is already settled');
-    }
-    res.json(await cashoutJson(db, id));
+    await markPayoutPaid(deps, { kind: 'cashout', id }, req.body, req.user!.id);
+    res.status(202).json(await cashoutJson(db, id));
   });
   router.post('/:id/reject', async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { assignTransfer, badRequest, getEthUsd, jobs, markRefunded } from '@shop/core';
-import { txHash } from '@shop/core/contract';
+import { assignTransfer, badRequest, getEthUsd, jobs, refundPayment } from '@shop/core';
+import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -9,7 +9,7 @@ import * as service from './service.ts';
 
 const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE', 'REFUNDED'];
 
-/** Admin view of transfers no order claimed by itself: assign or refund them. */
+/** Admin view of transfers no order claimed by itself: assign them, or request their refund. */
 export function adminPaymentRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
@@ -30,11 +30,12 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 
+  // A refund request in the payout queue (paid and verified from the Cashouts page).
   router.post('/:id/refund', async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
-    const body = parseBody(z.object({ refundTxHash: txHash }), req.body);
-    await markRefunded(deps, id, body.refundTxHash);
-    res.json({ message: 'Marked as refunded' });
+    const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
+    const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id });
+    res.status(201).json({ message: 'Refund requested', refundId });
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { claimTransfer, deleteOrder, getEthUsd, jobs, placeOrder, recordPaymentReport } from '@shop/core';
-import { claimPaymentBody, createOrderBody, reportPaymentBody } from '@shop/core/contract';
+import { claimTransfer, creditOverpayment, deleteOrder, getEthUsd, jobs, placeOrder, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
@@ -74,6 +74,21 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     });
     if (result.paidNow) await jobs.sendReceipt(queues, orderId);
     res.json({ status: result.status, orderStatus: result.orderStatus });
+  });
+
+  // The buyer's choice for what a paid order received beyond its total: active balance,
+  // or a refund (in the payout queue) to the address that sent it.
+  router.post('/:id/overpayment', requireUser, async (req, res) => {
+    const orderId = parseId(req.params.id, 'Order');
+    const { action } = parseBody(overpaymentBody, req.body);
+    const user = req.user!;
+    if (action === 'balance') {
+      const { credited } = await creditOverpayment(db, { orderId, userId: user.id });
+      res.json({ message: `$${credited} added to your active balance` });
+    } else {
+      await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
+      res.json({ message: 'Refund requested: it will be sent to the address that paid' });
+    }
   });
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {

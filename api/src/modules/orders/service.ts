@@ -1,6 +1,7 @@
 import { getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
 import { formatEth, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
+import { overpaymentJson, refundsJson } from '../payouts/service.ts';
 
 /**
  * The orders the api shows: reads and their JSON. The rules (placement, reports,
@@ -90,7 +91,15 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
       usdValue: elsewhere || p.usdValue === null ? null : money(p.usdValue),
     };
   });
-  return { ...orderJson(fresh), quote: quote ? quoteJson(quote) : null, ...(quoteError ? { quoteError } : {}), payments: paymentsJson };
+  const [overpayment, refunds] = await Promise.all([overpaymentJson(db, order.id), refundsJson(db, { orderId: order.id })]);
+  return {
+    ...orderJson(fresh),
+    quote: quote ? quoteJson(quote) : null,
+    ...(quoteError ? { quoteError } : {}),
+    payments: paymentsJson,
+    overpayment,
+    refunds,
+  };
 }
 
 export async function listMyOrders(db: Db, userId: string): Promise<OrderJson[]> {

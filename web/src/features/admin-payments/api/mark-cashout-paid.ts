@@ -5,10 +5,11 @@ import { cashoutsQueryKey } from './get-cashouts';
 
 export type MarkCashoutPaidInput = { id: string; payoutTxHash: string };
 
+/** 202: the cashout stays open with a CHECKING check until the worker has verified the transaction on chain. */
 export const markCashoutPaid = ({ id, payoutTxHash }: MarkCashoutPaidInput): Promise<CashoutJson> =>
   api.post<CashoutJson>(`/api/admin/cashouts/${encodeURIComponent(id)}/paid`, { payoutTxHash });
 
-/** Admin: records the transaction that paid a cashout out. */
+/** Admin: names the transaction that paid a cashout out, for the worker to verify. */
 export function useMarkCashoutPaid() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,17 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { adminPaymentsQueryKey } from './get-admin-payments';
+import { refundsQueryKey } from './get-refunds';
 
-export type RefundPaymentInput = { id: string; refundTxHash: string };
+export type RefundPaymentInput = { id: string; wallet?: string };
+export type RefundPaymentResult = { message: string; refundId: string };
 
-export const refundPayment = ({ id, refundTxHash }: RefundPaymentInput): Promise<{ message: string }> =>
-  api.post<{ message: string }>(`/api/admin/payments/${encodeURIComponent(id)}/refund`, { refundTxHash });
+/** 201: a refund request in the payout queue, to the sender unless another wallet is named. */
+export const refundPayment = ({ id, wallet }: RefundPaymentInput): Promise<RefundPaymentResult> =>
+  api.post<RefundPaymentResult>(`/api/admin/payments/${encodeURIComponent(id)}/refund`, wallet ? { wallet } : {});
 
-/** Admin: records that a transfer was sent back, with the refund's transaction hash. */
+/** Admin: asks for a transfer to be sent back; the payout is then paid from the Cashouts page. */
 export function useRefundPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: refundPayment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPaymentsQueryKey }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminPaymentsQueryKey });
+      await queryClient.invalidateQueries({ queryKey: refundsQueryKey, refetchType: 'none' });
+    },
   });
 }

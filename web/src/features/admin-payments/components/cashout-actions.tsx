@@ -6,25 +6,24 @@ import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useMarkCashoutPaid } from '../api/mark-cashout-paid';
 import { useRejectCashout } from '../api/reject-cashout';
-import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
-import { ShortHex } from './short-hex';
+import { PAYOUT_VERIFYING_TOAST, PayoutHashForm } from './payout-hash-form';
 
-/** Open requests can be marked paid (with the payout's hash) or rejected. */
+/**
+ * Open requests can be marked paid (with the payout's hash, which the worker verifies)
+ * or rejected; neither while a hash is being checked. After a refused check the admin
+ * can give another hash.
+ */
 export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const [marking, setMarking] = useState(false);
   const markPaid = useMarkCashoutPaid();
   const reject = useRejectCashout();
 
-  if (cashout.status === 'PAID') return <ShortHex value={cashout.payoutTxHash} />;
   if (cashout.status !== 'REQUESTED' && cashout.status !== 'NOTIFIED') return null;
+  if (cashout.check?.status === 'CHECKING') return null;
 
   if (marking) {
     return (
-      <InlineInputForm
-        label="Payout tx hash"
-        submitLabel="Save"
-        pattern={TX_HASH_PATTERN}
-        patternHint="0x followed by 64 hex characters"
+      <PayoutHashForm
         pending={markPaid.isPending}
         onCancel={() => setMarking(false)}
         onSubmit={(payoutTxHash) =>
@@ -33,7 +32,7 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
             {
               onSuccess: () => {
                 setMarking(false);
-                toast.success('Cashout marked as paid');
+                toast.success(PAYOUT_VERIFYING_TOAST);
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             },
@@ -53,12 +52,10 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
 
   return (
     <div className="flex justify-end gap-2">
-      <Button size="sm" onClick={() => setMarking(true)}>
-        <CircleCheck aria-hidden="true" />
+      <Button size="sm" icon={<CircleCheck aria-hidden="true" />} onClick={() => setMarking(true)}>
         Mark Paid
       </Button>
-      <Button size="sm" variant="destructive" disabled={reject.isPending} onClick={onReject}>
-        <Ban aria-hidden="true" />
+      <Button size="sm" variant="destructive" icon={<Ban aria-hidden="true" />} disabled={reject.isPending} onClick={onReject}>
         Reject
       </Button>
     </div>

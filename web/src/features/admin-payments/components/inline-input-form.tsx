@@ -2,15 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 
 /** Browser check for a transaction hash; the api checks it again. */
 export const TX_HASH_PATTERN = '0x[0-9a-fA-F]{64}';
 
+/** Browser check for an Ethereum address; the api checks it again. */
+export const ADDRESS_PATTERN = '0x[0-9a-fA-F]{40}';
+
 type InlineInputFormProps = {
-  /** Names the form and the field for screen readers, and is the placeholder. */
+  /** Names the form and the field for screen readers, and is the placeholder unless one is given. */
   label: string;
   submitLabel: string;
+  placeholder?: string;
+  /** An optional field submits '' when left empty. */
+  required?: boolean;
   initialValue?: string;
   pattern?: string;
   patternHint?: string;
@@ -23,6 +28,8 @@ type InlineInputFormProps = {
 export function InlineInputForm({
   label,
   submitLabel,
+  placeholder,
+  required = true,
   initialValue = '',
   pattern,
   patternHint,
@@ -35,16 +42,16 @@ export function InlineInputForm({
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const trimmed = value.trim();
-    if (trimmed) onSubmit(trimmed);
+    if (trimmed || !required) onSubmit(trimmed);
   };
 
   return (
     <form aria-label={label} className="flex min-w-72 items-center gap-2" onSubmit={submit}>
       <Input
         aria-label={label}
-        placeholder={label}
+        placeholder={placeholder ?? label}
         value={value}
-        required
+        required={required}
         autoFocus
         spellCheck={false}
         autoComplete="off"
@@ -52,8 +59,7 @@ export function InlineInputForm({
         {...(pattern ? { pattern, title: patternHint ?? label } : {})}
         onChange={(event) => setValue(event.target.value)}
       />
-      <Button type="submit" size="sm" disabled={pending}>
-        {pending ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
+      <Button type="submit" size="sm" pending={pending} disabled={pending}>
         {submitLabel}
       </Button>
       <Button type="button" size="icon" variant="ghost" className="size-8" aria-label="Cancel" onClick={onCancel}>

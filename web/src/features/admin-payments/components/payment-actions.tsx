@@ -6,12 +6,17 @@ import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useAssignPayment } from '../api/assign-payment';
 import { useRefundPayment } from '../api/refund-payment';
-import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
+import { InlineInputForm } from './inline-input-form';
+import { RefundWalletForm } from './refund-wallet-form';
 import { statusText } from './status-badge';
 
 type Mode = 'assign' | 'refund' | null;
 
-/** Assign a transfer to an order (by id) or record its refund (by the refund's hash). */
+/**
+ * Assign a transfer to an order (by id), or request its refund: to the sender, or to
+ * another wallet. The refund is paid out from the Cashouts page. An inflow (ETH with no
+ * transaction to show for it) can only be refunded, to a wallet the admin names.
+ */
 export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
   const [mode, setMode] = useState<Mode>(null);
   const assign = useAssignPayment();
@@ -44,20 +49,17 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
 
   if (mode === 'refund') {
     return (
-      <InlineInputForm
-        label="Refund tx hash"
-        submitLabel="Save"
-        pattern={TX_HASH_PATTERN}
-        patternHint="0x followed by 64 hex characters"
+      <RefundWalletForm
+        sender={payment.from}
         pending={refund.isPending}
         onCancel={close}
-        onSubmit={(refundTxHash) =>
+        onSubmit={(wallet) =>
           refund.mutate(
-            { id: payment._id, refundTxHash },
+            { id: payment._id, ...(wallet ? { wallet } : {}) },
             {
               onSuccess: (result) => {
                 close();
-                toast.success(result?.message || 'Marked as refunded');
+                toast.success(`${result?.message || 'Refund requested'}: pay it out from the Cashouts page`);
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             },
@@ -69,12 +71,12 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
 
   return (
     <div className="flex justify-end gap-2">
-      <Button size="sm" onClick={() => setMode('assign')}>
-        <Link2 aria-hidden="true" />
-        Assign
-      </Button>
-      <Button size="sm" variant="outline" onClick={() => setMode('refund')}>
-        <Undo2 aria-hidden="true" />
+      {payment.source === 'INFLOW' ? null : (
+        <Button size="sm" icon={<Link2 aria-hidden="true" />} onClick={() => setMode('assign')}>
+          Assign
+        </Button>
+      )}
+      <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} onClick={() => setMode('refund')}>
         Refund
       </Button>
     </div>

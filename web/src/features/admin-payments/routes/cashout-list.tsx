@@ -4,9 +4,14 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatUsd } from '@/lib/format';
 import { useCashouts } from '../api/get-cashouts';
 import { CashoutActions } from '../components/cashout-actions';
+import { PayoutState } from '../components/payout-state';
+import { RefundList } from '../components/refund-list';
 import { StatusBadge } from '../components/status-badge';
 
-/** /admin/cashouts: the requests to pay out by hand, newest first. */
+/**
+ * /admin/cashouts: the payout queue, newest first: cashout requests, then refunds. Each
+ * is paid by hand and marked paid with its transaction's hash, which the worker verifies.
+ */
 export function CashoutListPage() {
   const { data: cashouts, isPending, error } = useCashouts();
 
@@ -19,7 +24,7 @@ export function CashoutListPage() {
         isEmpty={cashouts?.length === 0}
         emptyText="There are no cashout requests yet."
       >
-        <Table>
+        <Table aria-label="Cashout requests">
           <TableHeader>
             <TableRow>
               <TableHead>ID</TableHead>
@@ -29,6 +34,7 @@ export function CashoutListPage() {
               <TableHead>ETH</TableHead>
               <TableHead>STATUS</TableHead>
               <TableHead>DATE</TableHead>
+              <TableHead>PAYOUT</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -52,6 +58,9 @@ export function CashoutListPage() {
                   <StatusBadge status={cashout.status} />
                 </TableCell>
                 <TableCell>{cashout.createdAt.substring(0, 10)}</TableCell>
+                <TableCell>
+                  <PayoutState status={cashout.status} payoutTxHash={cashout.payoutTxHash} check={cashout.check} />
+                </TableCell>
                 <TableCell className="text-right">
                   <CashoutActions cashout={cashout} />
                 </TableCell>
@@ -60,6 +69,7 @@ export function CashoutListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <RefundList />
     </section>
   );
 }

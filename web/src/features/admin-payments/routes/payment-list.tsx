@@ -1,23 +1,19 @@
-import { formatEth } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
 import { PageHeader } from '@/components/page-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUsd } from '@/lib/format';
 import { useAdminPayments } from '../api/get-admin-payments';
+import { ethValue } from '../components/eth-value';
+import { OverpaidOrders } from '../components/overpaid-orders';
 import { PaymentActions } from '../components/payment-actions';
+import { RefundedTransfers } from '../components/refunded-transfers';
 import { ShortHex } from '../components/short-hex';
 import { StatusBadge } from '../components/status-badge';
 
-function ethValue(valueWei: string | null): string {
-  if (!valueWei) return '—';
-  try {
-    return `${formatEth(valueWei)} ETH`;
-  } catch {
-    return valueWei;
-  }
-}
-
-/** /admin/payments: unresolved and late transfers, to assign to an order or refund. */
+/**
+ * /admin/payments: unresolved and late transfers, to assign to an order or refund; the
+ * transfers refunded so far; and paid orders with an overpayment to refund.
+ */
 export function PaymentListPage() {
   const { data: payments, isPending, error } = useAdminPayments();
 
@@ -30,7 +26,7 @@ export function PaymentListPage() {
         isEmpty={payments?.length === 0}
         emptyText="No transfers need attention"
       >
-        <Table>
+        <Table aria-label="Transfers that need attention">
           <TableHeader>
             <TableRow>
               <TableHead>TX HASH</TableHead>
@@ -71,6 +67,8 @@ export function PaymentListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <OverpaidOrders />
+      <RefundedTransfers />
     </section>
   );
 }

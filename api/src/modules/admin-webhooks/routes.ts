@@ -1,0 +1,125 @@
+import { Router } from 'express';
+import { conflict, jobIds, jobs, newWebhookSecret, notFound, WEBHOOK_ATTEMPTS, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
+import { createWebhookBody, updateWebhookBody, WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson, type WebhookEventType } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { requireAdmin } from '../../middleware/auth.ts';
+import { parseBody, parseId } from '../../middleware/validate.ts';
+
+type EndpointRow = { id: string; url: string; description: string; secret: string; events: string[]; enabled: boolean; createdAt: Date };
+
+async function endpointsJson(db: Db, rows: EndpointRow[]): Promise<WebhookEndpointJson[]> {
+  const counts = await db.webhookDelivery.groupBy({ by: ['endpointId', 'status'], where: { endpointId: { in: rows.map((r) => r.id) } }, _count: { _all: true } });
+  const count = (id: string, status: string) => counts.find((c) => c.endpointId === id && c.status === status)?._count._all ?? 0;
+  return rows.map((e) => ({
+    _id: e.id,
+    url: e.url,
+    description: e.description,
+    secret: e.secret,
+    events: e.events as WebhookEventType[],
+    enabled: e.enabled,
+    createdAt: e.createdAt.toISOString(),
+    counts: { pending: count(e.id, 'PENDING'), delivered: count(e.id, 'DELIVERED'), failed: count(e.id, 'FAILED') },
+  }));
+}
+
+async function endpointJson(db: Db, id: string): Promise<WebhookEndpointJson> {
+  const row = await db.webhookEndpoint.findFirst({ where: { id, deletedAt: null } });
+  if (!row) throw notFound('Webhook endpoint not found');
+  return (await endpointsJson(db, [row]))[0] as WebhookEndpointJson;
+}
+
+/**
+ * Admin: webhook endpoints (https URLs that receive the shop's signed events), their
+ * delivery log, and redelivery of one event (the same webhook-id: receivers that saw it
+ * drop it).
+ */
+export function adminWebhookRoutes(deps: AppDeps): Router {
+  const { db, config, queues } = deps;
+  const router = Router();
+  router.use(requireAdmin);
+
+  router.get('/', async (_req, res) => {
+    const rows = await db.webhookEndpoint.findMany({ where: { deletedAt: null }, orderBy: { createdAt: 'asc' } });
+    res.json(await endpointsJson(db, rows));
+  });
+
+  router.post('/', async (req, res) => {
+    const body = parseBody(createWebhookBody, req.body);
+    const row = await db.webhookEndpoint.create({
+      data: {
+        url: webhookUrl(config, body.url),
+        description: body.description ?? '',
+        events: webhookEventTypes(body.events ?? [...WEBHOOK_EVENT_TYPES]),
+        secret: newWebhookSecret(),
+      },
+    });
+    res.status(201).json(await endpointJson(db, row.id));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const id = parseId(req.params.id, 'Webhook endpoint');
+    const body = parseBody(updateWebhookBody, req.body);
+    await endpointJson(db, id);
+    await db.webhookEndpoint.update({
+      where: { id },
+      data: {
+        ...(body.url !== undefined ? { url: webhookUrl(config, body.url) } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.events !== undefined ? { events: webhookEventTypes(body.events) } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      },
+    });
+    res.json(await endpointJson(db, id));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    const id = parseId(req.params.id, 'Webhook endpoint');
+    await endpointJson(db, id);
+    // Kept (soft delete) so its delivery log stays readable in the database.
+    await db.webhookEndpoint.update({ where: { id }, data: { deletedAt: new Date(), enabled: false } });
+    res.json({ message: 'Webhook endpoint deleted' });
+  });
+
+  router.get('/:id/deliveries', async (req, res) => {
+    const id = parseId(req.params.id, 'Webhook endpoint');
+    await endpointJson(db, id);
+    const rows = await db.webhookDelivery.findMany({
+      where: { endpointId: id },
+      include: { event: { select: { type: true } }, log: { orderBy: { at: 'desc' }, take: 20 } },
+      orderBy: { seq: 'desc' },
+      take: 200,
+    });
+    res.json(
+      rows.map(
+        (d): WebhookDeliveryJson => ({
+          _id: d.id,
+          eventId: d.eventId,
+          type: d.event.type as WebhookEventType,
+          subject: d.subject,
+          status: d.status,
+          attempts: d.attempts,
+          lastStatus: d.lastStatus,
+          lastError: d.lastError,
+          createdAt: d.createdAt.toISOString(),
+          deliveredAt: d.deliveredAt?.toISOString() ?? null,
+          log: d.log.map((a) => ({ at: a.at.toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+        }),
+      ),
+    );
+  });
+
+  // One click: the event goes again (same id), with a fresh set of retries.
+  router.post('/deliveries/:id/redeliver', async (req, res) => {
+    const id = parseId(req.params.id, 'Delivery');
+    const delivery = await db.webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
+    if (!delivery) throw notFound('Delivery not found');
+    if (!delivery.endpoint.enabled || delivery.endpoint.deletedAt) throw conflict('Enable the endpoint before redelivering its events');
+    const existing = await queues['webhook-deliver'].getJob(jobIds.webhook(id));
+    if (existing && (await existing.isActive())) throw conflict('This event is being sent right now');
+    await existing?.remove();
+    await db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', deliveredAt: null } });
+    await jobs.deliverWebhook(queues, id, { baseMs: config.webhookRetryBaseMs, attempts: WEBHOOK_ATTEMPTS });
+    res.status(202).json({ message: 'Redelivery queued' });
+  });
+  return router;
+}

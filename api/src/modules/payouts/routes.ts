@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import { changeRefundWallet, getEthUsd, jobs, refundOverpayment, refundPayment, requestPayoutCheck } from '@shop/core';
+import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { requireAdmin, requireUser } from '../../middleware/auth.ts';
+import { rateLimit } from '../../middleware/rate-limit.ts';
+import { parseBody, parseId } from '../../middleware/validate.ts';
+import * as service from './service.ts';
+
+/**
+ * An admin names the transaction that paid a cashout or a refund: the worker checks it
+ * on chain before the request is PAID (202 now; the verdict shows on the request).
+ */
+export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 'refund'; id: string }, body: unknown, actorId: string): Promise<void> {
+  const { payoutTxHash } = parseBody(markPaidBody, body);
+  const { checkId } = await requestPayoutCheck({ db: deps.db, currentPrice: async () => (await getEthUsd(deps)).price }, { ...target, txHash: payoutTxHash, actorId });
+  // Stored first; the sweeper queues it again if this fails.
+  await jobs.checkPayout(deps.queues, checkId).catch(() => {});
+}
+
+/** Admin: refunds (of transfers and overpayments) in the payout queue, and overpaid orders. */
+export function adminRefundRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(requireAdmin);
+  router.get('/', async (_req, res) => {
+    res.json(await service.refundsJson(deps.db, {}));
+  });
+  router.get('/overpaid', async (_req, res) => {
+    res.json(await service.overpaidOrders(deps.db));
+  });
+  router.post('/', async (req, res) => {
+    const body = parseBody(createRefundBody, req.body);
+    const actorId = req.user!.id;
+    const { refundId } = body.paymentId
+      ? await refundPayment(deps, { paymentId: body.paymentId.toLowerCase(), wallet: body.wallet, actorId })
+      : await refundOverpayment(deps.db, deps.config, { orderId: (body.orderId as string).toLowerCase(), wallet: body.wallet, actorId });
+    res.status(201).json((await service.refundsJson(deps.db, { id: refundId }))[0]);
+  });
+  router.post('/:id/paid', async (req, res) => {
+    const id = parseId(req.params.id, 'Refund');
+    await markPayoutPaid(deps, { kind: 'refund', id }, req.body, req.user!.id);
+    res.status(202).json((await service.refundsJson(deps.db, { id }))[0]);
+  });
+  return router;
+}
+
+/** The address that sent refunded ETH names another wallet for the refund, by signature. */
+export function refundRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const limit = rateLimit(deps, {
+    name: 'refund-wallet', limit: deps.config.paymentReportsPerUserPerHour, windowSeconds: 3600, message: 'Too many refund changes from your account',
+    keys: (req) => [req.user && `user:${req.user.id}`], failOpen: false,
+  });
+  router.put('/:id/wallet', requireUser, limit, async (req, res) => {
+    const id = parseId(req.params.id, 'Refund');
+    const { wallet, signature } = parseBody(refundWalletBody, req.body);
+    await changeRefundWallet(deps, { refundId: id, wallet, signature: signature as `0x${string}` });
+    res.json((await service.refundsJson(deps.db, { id }))[0]);
+  });
+  return router;
+}

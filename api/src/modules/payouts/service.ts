@@ -1,0 +1,72 @@
+import { overpaymentOf, Prisma, type Db } from '@shop/core';
+import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
+
+/** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
+const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
+
+type CheckRow = { txHash: string; status: 'CHECKING' | 'ACCEPTED' | 'REFUSED'; reason: string | null; createdAt: Date };
+
+export function checkJson(c: CheckRow | undefined): PayoutCheckJson | null {
+  return c ? { txHash: c.txHash, status: c.status, reason: c.reason, createdAt: c.createdAt.toISOString() } : null;
+}
+
+/** The latest check of each request, for lists. */
+export const latestCheck = { orderBy: { createdAt: 'desc' }, take: 1 } satisfies Prisma.PayoutCheckFindManyArgs;
+
+const refundInclude = { checks: latestCheck } satisfies Prisma.RefundInclude;
+
+export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promise<RefundJson[]> {
+  const rows = await db.refund.findMany({ where, include: refundInclude, orderBy: { createdAt: 'desc' }, take: 500 });
+  const [users, payments] = await Promise.all([
+    db.user.findMany({ where: { id: { in: rows.flatMap((r) => (r.userId ? [r.userId] : [])) } }, select: { id: true, name: true, email: true } }),
+    db.payment.findMany({ where: { id: { in: rows.flatMap((r) => (r.paymentId ? [r.paymentId] : [])) } }, select: { id: true, txHash: true, source: true } }),
+  ]);
+  return rows.map((r): RefundJson => {
+    const user = users.find((u) => u.id === r.userId);
+    const payment = payments.find((p) => p.id === r.paymentId);
+    return {
+      _id: r.id,
+      source: r.source,
+      order: r.orderId,
+      txHash: payment && payment.source !== 'INFLOW' ? payment.txHash : null,
+      user: user ? { _id: user.id, name: user.name, email: user.email } : null,
+      wallet: r.wallet,
+      walletSource: r.walletSource as RefundJson['walletSource'],
+      amountWei: r.amountWei.toFixed(0),
+      amountEth: formatEth(r.amountWei.toFixed(0)),
+      amountUsd: r.amountUsd ? money(r.amountUsd) : null,
+      status: r.status,
+      payoutTxHash: r.payoutTxHash,
+      check: checkJson(r.checks[0]),
+      createdAt: r.createdAt.toISOString(),
+      paidAt: r.paidAt?.toISOString() ?? null,
+    };
+  });
+}
+
+export async function overpaymentJson(db: Db, orderId: string): Promise<OverpaymentJson | null> {
+  const over = await overpaymentOf(db, orderId);
+  if (!over) return null;
+  return { usd: Number(over.cents) / 100, wei: over.wei.toString(), eth: formatEth(over.wei), from: over.from };
+}
+
+/** Paid orders with overpayment left to refund or credit. */
+export async function overpaidOrders(db: Db): Promise<OverpaidOrderJson[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Order" WHERE "status" = 'PAID' AND "overpaidUsd" > "overpaidSettledUsd" ORDER BY "paidAt" DESC LIMIT 500`;
+  const orders = await db.order.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: { user: { select: { id: true, name: true, email: true } } }, orderBy: { paidAt: 'desc' } });
+  const out: OverpaidOrderJson[] = [];
+  for (const o of orders) {
+    const overpayment = await overpaymentJson(db, o.id);
+    if (!overpayment) continue;
+    out.push({
+      _id: o.id,
+      user: { _id: o.user.id, name: o.user.name, email: o.user.email },
+      totalPrice: money(o.totalPrice),
+      paidUsd: money(o.paidUsd),
+      overpayment,
+      paidAt: o.paidAt?.toISOString() ?? null,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ethAddress, txHash } from './common.ts';
+
+/** Marking a cashout or a refund paid: the worker checks this transaction on chain first. */
+export const markPaidBody = z.object({ payoutTxHash: txHash });
+
+/** An admin's refund: of a transfer (paymentId) or of an order's overpayment (orderId); the sender's address unless a wallet is given. */
+export const createRefundBody = z
+  .object({
+    paymentId: z.string().uuid('is not a valid payment id').optional(),
+    orderId: z.string().uuid('is not a valid order id').optional(),
+    wallet: ethAddress.optional(),
+  })
+  .refine((b) => (b.paymentId ? 1 : 0) + (b.orderId ? 1 : 0) === 1, 'name either paymentId or orderId');
+
+/** A buyer's choice for an order's overpayment. */
+export const overpaymentBody = z.object({ action: z.enum(['balance', 'refund']) });
+
+/** Another wallet for a refund, signed by the address that sent the refunded ETH. */
+export const refundWalletBody = z.object({
+  wallet: ethAddress,
+  signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(20_000, 'is too long'),
+});
+
+/** The message the sender signs (EIP-191, or ERC-1271 for a contract wallet) to send a refund elsewhere. */
+export function refundWalletMessage(refundId: string, wallet: string): string {
+  return `ETH Shop refund\nSend refund ${refundId.toLowerCase()} to ${wallet.toLowerCase()}.`;
+}
+
+export type PayoutCheckJson = {
+  txHash: string;
+  status: 'CHECKING' | 'ACCEPTED' | 'REFUSED';
+  /** Why it was refused, or what the worker waits for. */
+  reason: string | null;
+  createdAt: string;
+};
+
+export type RefundStatus = 'REQUESTED' | 'PAID';
+
+export type RefundJson = {
+  _id: string;
+  source: 'TRANSFER' | 'OVERPAYMENT';
+  order: string | null;
+  /** The refunded transfer (or, for an overpayment, the transfer that overpaid). */
+  txHash: string | null;
+  user: { _id: string; name: string; email: string } | null;
+  wallet: string;
+  /** sender (the address that paid), admin (an admin named it), claim (the sender signed for it). */
+  walletSource: 'sender' | 'admin' | 'claim';
+  amountWei: string;
+  /** 6 decimals. */
+  amountEth: string;
+  amountUsd: number | null;
+  status: RefundStatus;
+  payoutTxHash: string | null;
+  /** The latest payout hash an admin gave and the worker's verdict. */
+  check: PayoutCheckJson | null;
+  createdAt: string;
+  paidAt: string | null;
+};
+
+/** An order's overpayment and what is left of it to refund or credit (GET /api/admin/refunds/overpaid, order JSON). */
+export type OverpaymentJson = {
+  /** USD left to settle. */
+  usd: number;
+  /** The same value in the ETH it arrived as (at the price that valued it). */
+  wei: string;
+  eth: string;
+  /** The address that sent it: a refund goes there unless the sender signs for another. */
+  from: string | null;
+};
+
+export type OverpaidOrderJson = {
+  _id: string;
+  user: { _id: string; name: string; email: string };
+  totalPrice: number;
+  paidUsd: number;
+  overpayment: OverpaymentJson;
+  paidAt: string | null;
+};

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RefundJson } from '@shop/core/contract';
+import { ordersQueryKey } from '@/features/orders/api/get-orders';
+import { api } from '@/lib/api-client';
+import { refundsQueryKey } from './get-refunds';
+
+export type RefundOverpaymentInput = { orderId: string; wallet?: string };
+
+/** 201: a refund request in the payout queue, to the sender unless a wallet is named. */
+export const refundOverpayment = ({ orderId, wallet }: RefundOverpaymentInput): Promise<RefundJson> =>
+  api.post<RefundJson>('/api/admin/refunds', wallet ? { orderId, wallet } : { orderId });
+
+/** Admin: refunds what is left of an order's overpayment (paid out from the Cashouts page). */
+export function useRefundOverpayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: refundOverpayment,
+    onSuccess: async () => {
+      // The overpaid orders and the refund queue.
+      await queryClient.invalidateQueries({ queryKey: refundsQueryKey });
+      await queryClient.invalidateQueries({ queryKey: ordersQueryKey, refetchType: 'none' });
+    },
+  });
+}

@@ -1,0 +1,21 @@
+import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
+
+/** What an admin reads after giving a payout's hash: nothing is paid until the worker has verified it. */
+export const PAYOUT_VERIFYING_TOAST = 'Payout transaction submitted: it is being verified on chain';
+
+type PayoutHashFormProps = { pending: boolean; onSubmit: (payoutTxHash: string) => void; onCancel: () => void };
+
+/** The hash of the transaction that sent a cashout or a refund. */
+export function PayoutHashForm({ pending, onSubmit, onCancel }: PayoutHashFormProps) {
+  return (
+    <InlineInputForm
+      label="Payout tx hash"
+      submitLabel="Save"
+      pattern={TX_HASH_PATTERN}
+      patternHint="0x followed by 64 hex characters"
+      pending={pending}
+      onCancel={onCancel}
+      onSubmit={onSubmit}
+    />
+  );
+}

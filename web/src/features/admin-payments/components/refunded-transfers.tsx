@@ -1,0 +1,54 @@
+import { useId } from 'react';
+import { AdminTableState } from '@/components/admin-table-state';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatUsd } from '@/lib/format';
+import { REFUNDED_STATUSES, useAdminPayments } from '../api/get-admin-payments';
+import { ethValue } from './eth-value';
+import { ShortHex } from './short-hex';
+import { TransferRefundState } from './transfer-refund-state';
+
+/** Transfers an admin asked to send back, with where their refund stands (paid out from the Cashouts page). */
+export function RefundedTransfers() {
+  const headingId = useId();
+  const { data: payments, isPending, error } = useAdminPayments(REFUNDED_STATUSES);
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h2 id={headingId} className="text-xl font-semibold tracking-tight">
+        Refunded transfers
+      </h2>
+      <AdminTableState isPending={isPending} error={error} isEmpty={payments?.length === 0} emptyText="No transfers have been refunded.">
+        <Table aria-label="Refunded transfers">
+          <TableHeader>
+            <TableRow>
+              <TableHead>TX HASH</TableHead>
+              <TableHead>FROM</TableHead>
+              <TableHead>VALUE</TableHead>
+              <TableHead>USD</TableHead>
+              <TableHead>REFUND</TableHead>
+              <TableHead>DATE</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {payments?.map((payment) => (
+              <TableRow key={payment._id}>
+                <TableCell>
+                  <ShortHex value={payment.txHash} />
+                </TableCell>
+                <TableCell>
+                  <ShortHex value={payment.from} />
+                </TableCell>
+                <TableCell className="tabular-nums">{ethValue(payment.valueWei)}</TableCell>
+                <TableCell className="tabular-nums">{payment.usdValue === null ? '—' : formatUsd(payment.usdValue)}</TableCell>
+                <TableCell>
+                  <TransferRefundState refund={payment.refund} />
+                </TableCell>
+                <TableCell>{payment.createdAt.substring(0, 10)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </AdminTableState>
+    </section>
+  );
+}

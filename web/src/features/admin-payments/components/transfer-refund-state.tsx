@@ -1,0 +1,19 @@
+import type { AdminPaymentJson } from '@shop/core/contract';
+import { shortHex } from './short-hex';
+
+/** A refunded transfer's refund: 'Refund requested to 0x…' until its payout is verified, then 'Refunded in 0x…'. */
+export function TransferRefundState({ refund }: { refund: AdminPaymentJson['refund'] }) {
+  if (!refund) return <span className="text-muted-foreground">—</span>;
+  if (refund.status === 'PAID' && refund.payoutTxHash) {
+    return (
+      <span title={refund.payoutTxHash} className="text-xs text-success">
+        Refunded in <span className="font-mono">{shortHex(refund.payoutTxHash)}</span>
+      </span>
+    );
+  }
+  return (
+    <span title={refund.wallet} className="text-xs">
+      Refund requested to <span className="font-mono">{shortHex(refund.wallet)}</span>
+    </span>
+  );
+}
