@@ -139,7 +139,17 @@ describe('exchange and cashout over HTTP', () => {
     await (await kit.as(user)).post('/api/users/cashout').send({ wallet: PAYOUT_WALLET });
     const second = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id, status: 'REQUESTED' } });
     expect((await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: 'nope' })).status).toBe(400);
+    // Requested while no price could be read (this kit has no chain): the payout is valued
+    // at today's price, which cannot be read either: a 503 that changes nothing.
+    const noPrice = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });
+    expect(noPrice.status).toBe(503);
+    expect(await kit.db.payoutCheck.count({ where: { cashoutId: second.id } })).toBe(0);
+    // Paid only once the worker verified the hash on chain (worker/src/processors/payouts.test.ts):
+    // meanwhile it stays open and cannot be rejected.
+    await kit.db.cashoutRequest.update({ where: { id: second.id }, data: { ethUsd: '3000' } });
     const paid = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });
-    expect(paid.body).toMatchObject({ status: 'PAID', payoutTxHash: `0x${'ef'.repeat(32)}` });
+    expect(paid.status).toBe(202);
+    expect(paid.body).toMatchObject({ status: 'REQUESTED', payoutTxHash: null, check: { txHash: `0x${'ef'.repeat(32)}`, status: 'CHECKING' } });
+    expect((await asAdmin.post(`/api/admin/cashouts/${second.id}/reject`)).status).toBe(409);
   });
 });

@@ -49,6 +49,25 @@ describe('the reconciler', () => {
     await db.payment.deleteMany({ where: { id: { in: [inflow.id, traced.id] } } });
   });
 
+  it('money out: a payout marked PAID without a verified transaction, a refund worth more than arrived, an overpayment settled twice', async () => {
+    const { db } = env.runtime;
+    const u = await user();
+    const cashout = await db.cashoutRequest.create({ data: { userId: u.id, wallet: ANVIL_ACCOUNTS[2], amountUsd: new Prisma.Decimal('1'), status: 'PAID', payoutTxHash: `0x${'12'.repeat(32)}` } });
+    expect(await found('payout-unverified')).toEqual([{ check: 'payout-unverified', message: 'The cashout is PAID without a payout transaction the worker accepted', ids: { cashoutId: cashout.id } }]);
+    const payment = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'REFUNDED', valueWei: new Prisma.Decimal('1000') } });
+    const refund = await db.refund.create({ data: { source: 'TRANSFER', paymentId: payment.id, wallet: ANVIL_ACCOUNTS[2], walletSource: 'sender', amountWei: new Prisma.Decimal('2000') } });
+    expect(await found('refund-transfer')).toEqual([expect.objectContaining({ ids: { refundId: refund.id } })]);
+    const order = await db.order.create({ data: { userId: u.id, status: 'EXPIRED', itemsPrice: new Prisma.Decimal('1'), totalPrice: new Prisma.Decimal('1'), stockReserved: false, overpaidSettledUsd: new Prisma.Decimal('5') } });
+    expect((await found('overpayment-settled')).map((d) => d.message)).toEqual([
+      'The order records $5.00 of overpayment settled but its refunds and credits add up to $0.00',
+      'The order settled $5.00 of overpayment but was overpaid $0.00 (a payment left the chain after it was refunded or credited)',
+    ]);
+    await db.order.delete({ where: { id: order.id } });
+    await db.refund.delete({ where: { id: refund.id } });
+    await db.payment.delete({ where: { id: payment.id } });
+    await db.cashoutRequest.delete({ where: { id: cashout.id } });
+  });
+
   it('a balance changed outside the ledger', async () => {
     const u = await user();
     await env.runtime.db.user.update({ where: { id: u.id }, data: { activeBalance: new Prisma.Decimal('100') } });

@@ -15,6 +15,10 @@ import { indexerHalt } from './payments/indexer.ts';
  *   canonical chain at its recorded block (blocks within `blockWindow` of the head);
  * - rewards: no order's referral reward is posted more often than it was paid;
  * - cashouts: each request's ledger entries match its amount and state;
+ * - money out: every PAID cashout and refund names the payout transaction the worker
+ *   accepted, no transaction pays two payouts, a transfer's refund is its whole value and
+ *   the transfer is REFUNDED, and an order's settled overpayment (refunds plus balance
+ *   credits) equals what it records and never exceeds what it was overpaid;
  * - stock: a package's count equals its movement log, and what each order holds equals
  *   what its movements took (stock + held by orders = what was stocked);
  * - tags: no tag held by two orders;
@@ -166,6 +170,40 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
     if (!new Prisma.Decimal(c.ledger).eq(expected)) {
       add('cashout-ledger', `The cashout of ${usd(c.amountUsd)} (${c.status}) has ledger entries summing to ${usd(c.ledger)}`, { cashoutId: c.id });
     }
+  }
+
+  // Money out: payouts verified, each hash once, refunds worth what arrived.
+  const unverified = await db.$queryRaw<{ kind: string; id: string }[]>`
+    SELECT 'cashout' AS kind, c."id"::text AS id FROM "CashoutRequest" c
+    WHERE c."status" = 'PAID' AND NOT EXISTS (SELECT 1 FROM "PayoutCheck" k WHERE k."cashoutId" = c."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(c."payoutTxHash"))
+    UNION ALL
+    SELECT 'refund', r."id"::text FROM "Refund" r
+    WHERE r."status" = 'PAID' AND NOT EXISTS (SELECT 1 FROM "PayoutCheck" k WHERE k."refundId" = r."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(r."payoutTxHash"))`;
+  for (const u of unverified) add('payout-unverified', `The ${u.kind} is PAID without a payout transaction the worker accepted`, { [`${u.kind}Id`]: u.id });
+  const reused = await db.$queryRaw<{ txHash: string; n: bigint }[]>`
+    SELECT lower("txHash") AS "txHash", COUNT(*) AS n FROM "PayoutCheck" WHERE "status" = 'ACCEPTED' GROUP BY lower("txHash") HAVING COUNT(*) > 1`;
+  for (const r of reused) add('payout-hash-twice', `One transaction was accepted for ${r.n} payouts`, { txHash: r.txHash });
+  const refunds = await db.$queryRaw<{ id: string; amountWei: Prisma.Decimal; valueWei: Prisma.Decimal | null; status: string | null }[]>`
+    SELECT r."id", r."amountWei", p."valueWei", p."status"::text AS status
+    FROM "Refund" r LEFT JOIN "Payment" p ON p."id" = r."paymentId" WHERE r."source" = 'TRANSFER'`;
+  checked.refunds = refunds.length;
+  for (const r of refunds) {
+    if (r.status !== 'REFUNDED' || r.valueWei === null || !new Prisma.Decimal(r.valueWei).eq(r.amountWei)) {
+      add('refund-transfer', `A refund of ${new Prisma.Decimal(r.amountWei).toFixed(0)} wei does not match its transfer (${r.status ?? 'missing'}, ${r.valueWei === null ? '?' : new Prisma.Decimal(r.valueWei).toFixed(0)} wei)`, { refundId: r.id });
+    }
+  }
+  const overpaid = await db.$queryRaw<{ id: string; overpaidUsd: Prisma.Decimal; settled: Prisma.Decimal; refunded: Prisma.Decimal; credited: Prisma.Decimal }[]>`
+    SELECT o."id", o."overpaidUsd", o."overpaidSettledUsd" AS settled,
+           COALESCE((SELECT SUM(r."amountUsd") FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT'), 0) AS refunded,
+           COALESCE((SELECT SUM(l."amount") FROM "LedgerEntry" l WHERE l."kind" = 'OVERPAYMENT_CREDIT' AND l."reference" = 'order:' || o."id"::text), 0) AS credited
+    FROM "Order" o
+    WHERE o."overpaidSettledUsd" > 0
+       OR EXISTS (SELECT 1 FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT')`;
+  for (const o of overpaid) {
+    const settled = new Prisma.Decimal(o.settled);
+    const parts = new Prisma.Decimal(o.refunded).plus(o.credited);
+    if (!settled.eq(parts)) add('overpayment-settled', `The order records ${usd(settled)} of overpayment settled but its refunds and credits add up to ${usd(parts)}`, { orderId: o.id });
+    if (settled.gt(o.overpaidUsd)) add('overpayment-settled', `The order settled ${usd(settled)} of overpayment but was overpaid ${usd(o.overpaidUsd)} (a payment left the chain after it was refunded or credited)`, { orderId: o.id });
   }
 
   // Stock: the log, and what orders hold.

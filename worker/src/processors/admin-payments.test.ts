@@ -38,14 +38,23 @@ describe('admins resolve transfers that belong to no order', () => {
     expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).paidVersion).toBe(1);
   });
 
-  it('marks an unresolved transfer refunded', async () => {
+  it('requests the refund of an unresolved transfer to its sender: it leaves what admins assign', async () => {
     const hash = await kit.chain.sendAndWait(payer, kit.receiving, 2n * 10n ** 16n);
     const order = await kit.placeOrder(buyer);
     await kit.report(buyer, order.id, hash);
     const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
-    const res = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ refundTxHash: `0x${'cd'.repeat(32)}` });
-    expect(res.status).toBe(200);
+    const asAdmin = await kit.as(admin);
+    const res = await asAdmin.post(`/api/admin/payments/${payment.id}/refund`).send({});
+    expect(res.status).toBe(201);
+    const refund = await kit.db.refund.findUniqueOrThrow({ where: { id: res.body.refundId } });
+    expect(refund).toMatchObject({ source: 'TRANSFER', wallet: payer.toLowerCase(), walletSource: 'sender', status: 'REQUESTED', orderId: order.id, userId: buyer.id });
+    expect(refund.amountWei.toFixed(0)).toBe((2n * 10n ** 16n).toString());
     expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('REFUNDED');
+    // Once: a second request, or an assignment, is refused.
+    expect((await asAdmin.post(`/api/admin/payments/${payment.id}/refund`).send({})).status).toBe(409);
+    expect((await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: order.id })).status).toBe(409);
+    const listed = await asAdmin.get('/api/admin/payments?status=REFUNDED');
+    expect(listed.body).toEqual([expect.objectContaining({ _id: payment.id, refund: { _id: refund.id, status: 'REQUESTED', wallet: refund.wallet, payoutTxHash: null } })]);
   });
 
   it('is for admins only, with clear errors for bad input', async () => {

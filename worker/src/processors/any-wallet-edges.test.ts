@@ -101,7 +101,7 @@ describe('a batch: one transaction paying the shop twice', () => {
     expect(payment).toMatchObject({ status: 'UNRESOLVED', reason: SEVERAL_CALLS, viaContract: true });
     expect(payment.valueWei?.toFixed(0)).toBe((a.amountWei + b.amountWei).toString());
     expect([await kit.orderStatus(a.id), await kit.orderStatus(b.id)]).toEqual(['PENDING_PAYMENT', 'PENDING_PAYMENT']);
-    expect((await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ refundTxHash: `0x${'ab'.repeat(32)}` })).status).toBe(200);
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({})).status).toBe(201);
   });
 });
 
@@ -295,12 +295,16 @@ describe('inflows and claims at the edges', () => {
     await kit.runIndexer();
     const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW', blockHash: receipt.blockHash } });
-    const refund = () => kit.as(admin).then((a) => a.post(`/api/admin/payments/${inflow.id}/refund`).send({ refundTxHash: `0x${'cd'.repeat(32)}` }));
-    const early = await refund();
+    const refund = (body: object) => kit.as(admin).then((a) => a.post(`/api/admin/payments/${inflow.id}/refund`).send(body));
+    const early = await refund({ wallet: ANVIL_ACCOUNTS[2] });
     expect(early.status).toBe(409);
     expect(early.body.message).toBe('Its block has 1 of 3 confirmations: refund it once the block is final');
     await kit.chain.mine(2);
-    expect((await refund()).status).toBe(200);
+    // No transaction shows who sent it: the admin names the wallet.
+    const unnamed = await refund({});
+    expect(unnamed.status).toBe(409);
+    expect(unnamed.body.message).toBe('No transaction shows who sent this ETH: name the wallet to refund');
+    expect((await refund({ wallet: ANVIL_ACCOUNTS[2] })).status).toBe(201);
   });
 
   it('a claim whose signature cannot be checked because the node is down answers 503, not a refusal', async () => {
