@@ -96,6 +96,18 @@ export function createMetrics(deps: AppDeps) {
     { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)', source: 'database' },
     async (g) => g.set(await deps.db.cashoutRequest.count({ where: { status: { in: ['REQUESTED', 'NOTIFIED'] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } })),
   );
+  stateGauge(
+    { name: 'shop_refunds_waiting', help: 'Refunds requested and not yet paid (a verified payout)', source: 'database' },
+    async (g) => g.set(await deps.db.refund.count({ where: { status: 'REQUESTED' } })),
+  );
+  stateGauge(
+    { name: 'shop_webhook_deliveries', help: 'Webhook deliveries by status (FAILED: given up after the retries)', labelNames: ['status'], source: 'database' },
+    async (g) => {
+      const rows = await deps.db.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
+      g.reset();
+      for (const status of ['PENDING', 'DELIVERED', 'FAILED'] as const) g.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
+    },
+  );
 
   /**
    * Mounted in front of each api router: keeps the path it is mounted at, which Express
