@@ -116,6 +116,12 @@ export const routes: RouteObject[] = [
                   Component: (await import('@/features/reconciliation/routes/reconciliation')).ReconciliationPage,
                 }),
               },
+              {
+                path: 'webhooks',
+                lazy: async () => ({
+                  Component: (await import('@/features/admin-webhooks/routes/webhooks')).WebhooksPage,
+                }),
+              },
             ],
           },
           { path: '*', Component: NotFoundPage },

@@ -25,3 +25,10 @@ export function formatDay(iso: string | null | undefined): string {
 export function truncate(text: string, max = 30): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
+
+/** An ISO timestamp as 'YYYY-MM-DD HH:MM:SS' (UTC), or '' when there is none. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').slice(0, 19);
+}

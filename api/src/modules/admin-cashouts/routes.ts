@@ -5,7 +5,7 @@ import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
-import { parseBody, parseId } from '../../middleware/validate.ts';
+import { parseId } from '../../middleware/validate.ts';
 import { conflict, notFound } from '@shop/core';
 
 async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {

@@ -44,6 +44,7 @@ const adminLinks = [
   { to: '/admin/cashouts', label: 'Cashouts' },
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
+  { to: '/admin/webhooks', label: 'Webhooks' },
 ] as const;
 
 export function AdminMenu() {

@@ -64,6 +64,7 @@ describe('SiteHeader', () => {
       ['Cashouts', '/admin/cashouts'],
       ['Payments', '/admin/payments'],
       ['Reconciliation', '/admin/reconciliation'],
+      ['Webhooks', '/admin/webhooks'],
     ]);
   });
 

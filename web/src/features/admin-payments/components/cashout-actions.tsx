@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useMarkCashoutPaid } from '../api/mark-cashout-paid';
 import { useRejectCashout } from '../api/reject-cashout';
-import { PAYOUT_VERIFYING_TOAST, PayoutHashForm } from './payout-hash-form';
+import { PayoutHashForm, payoutVerifyingToast } from './payout-hash-form';
 
 /**
  * Open requests can be marked paid (with the payout's hash, which the worker verifies)
@@ -32,7 +32,7 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
             {
               onSuccess: () => {
                 setMarking(false);
-                toast.success(PAYOUT_VERIFYING_TOAST);
+                toast.success(payoutVerifyingToast('Cashout'));
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             },

@@ -1,7 +1,9 @@
 import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
 
 /** What an admin reads after giving a payout's hash: nothing is paid until the worker has verified it. */
-export const PAYOUT_VERIFYING_TOAST = 'Payout transaction submitted: it is being verified on chain';
+export function payoutVerifyingToast(what: 'Cashout' | 'Refund'): string {
+  return `${what} payout submitted: its transaction is being verified on chain`;
+}
 
 type PayoutHashFormProps = { pending: boolean; onSubmit: (payoutTxHash: string) => void; onCancel: () => void };
 

@@ -5,7 +5,7 @@ import type { RefundJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useMarkRefundPaid } from '../api/mark-refund-paid';
-import { PAYOUT_VERIFYING_TOAST, PayoutHashForm } from './payout-hash-form';
+import { PayoutHashForm, payoutVerifyingToast } from './payout-hash-form';
 
 /** A requested refund is marked paid with the payout's hash (not while one is being checked). */
 export function RefundActions({ refund }: { refund: RefundJson }) {
@@ -25,7 +25,7 @@ export function RefundActions({ refund }: { refund: RefundJson }) {
             {
               onSuccess: () => {
                 setMarking(false);
-                toast.success(PAYOUT_VERIFYING_TOAST);
+                toast.success(payoutVerifyingToast('Refund'));
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             },

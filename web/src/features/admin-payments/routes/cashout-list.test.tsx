@@ -1,13 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { CashoutJson } from '@shop/core/contract';
+import type { CashoutJson, PayoutCheckJson, RefundJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
+import { pollWhileChecking } from '../api/get-cashouts';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
 const HASH = `0x${'ab'.repeat(32)}`;
+const OTHER_HASH = `0x${'cd'.repeat(32)}`;
+const BUYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
   return {
@@ -19,8 +22,35 @@ function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
     amountEth: '0.010000',
     status: 'REQUESTED',
     payoutTxHash: null,
+    check: null,
+    paidAt: null,
     createdAt: '2026-05-06T10:00:00.000Z',
     updatedAt: '2026-05-06T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function makeCheck(overrides: Partial<PayoutCheckJson> = {}): PayoutCheckJson {
+  return { txHash: OTHER_HASH, status: 'CHECKING', reason: 'It has 1 of 12 confirmations', createdAt: '2026-05-07T10:00:00.000Z', ...overrides };
+}
+
+function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
+  return {
+    _id: 'r1',
+    source: 'OVERPAYMENT',
+    order: '5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
+    txHash: `0x${'1f'.repeat(32)}`,
+    user: { _id: 'u2', name: 'Bob Buyer', email: 'bob@example.com' },
+    wallet: BUYER,
+    walletSource: 'sender',
+    amountWei: '1000000000000000',
+    amountEth: '0.001000',
+    amountUsd: 3,
+    status: 'REQUESTED',
+    payoutTxHash: null,
+    check: null,
+    createdAt: '2026-05-08T10:00:00.000Z',
+    paidAt: null,
     ...overrides,
   };
 }
@@ -30,13 +60,13 @@ const cashouts = [
   makeCashout({ _id: 'c2', status: 'PAID', payoutTxHash: HASH, createdAt: '2026-05-01T00:00:00.000Z' }),
 ];
 
-function rows() {
-  return within(screen.getByRole('table')).getAllByRole('row').slice(1) as HTMLElement[];
+function rows(table = 'Cashout requests') {
+  return within(screen.getByRole('table', { name: table })).getAllByRole('row').slice(1) as HTMLElement[];
 }
 
 function renderList(extra: Record<string, unknown> = {}) {
   signIn({ _id: 'a1', isAdmin: true });
-  const api = mockApi({ 'GET /api/admin/cashouts': cashouts, ...extra });
+  const api = mockApi({ 'GET /api/admin/cashouts': cashouts, 'GET /api/admin/refunds': [], ...extra });
   renderRoutes(routes, '/admin/cashouts');
   return api;
 }
@@ -44,9 +74,9 @@ function renderList(extra: Record<string, unknown> = {}) {
 describe('CashoutListPage', () => {
   it('lists the requests; only open ones can be marked paid or rejected', async () => {
     renderList();
-    const table = await screen.findByRole('table');
+    const table = await screen.findByRole('table', { name: 'Cashout requests' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers.slice(0, 7)).toEqual(['ID', 'USER', 'WALLET', 'AMOUNT', 'ETH', 'STATUS', 'DATE']);
+    expect(headers.slice(0, 8)).toEqual(['ID', 'USER', 'WALLET', 'AMOUNT', 'ETH', 'STATUS', 'DATE', 'PAYOUT']);
 
     const [open, paid] = rows();
     expect(within(open!).getByText('Alice Buyer')).toBeInTheDocument();
@@ -64,21 +94,23 @@ describe('CashoutListPage', () => {
     expect(within(paid!).queryByRole('button')).not.toBeInTheDocument();
   });
 
-  it("'Mark Paid' asks for the payout hash and posts it", async () => {
-    const { sent } = renderList({ 'POST /api/admin/cashouts/c1/paid': makeCashout({ status: 'PAID', payoutTxHash: HASH }) });
-    await screen.findByRole('table');
+  it("'Mark Paid' asks for the payout hash and posts it; the toast says it is being verified, not paid", async () => {
+    const { sent } = renderList({
+      'POST /api/admin/cashouts/c1/paid': reply(202, makeCashout({ check: makeCheck({ txHash: HASH, reason: 'Waiting for the worker to read it' }) })),
+    });
+    await screen.findByRole('table', { name: 'Cashout requests' });
     await userEvent.click(within(rows()[0]!).getByRole('button', { name: 'Mark Paid' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Payout tx hash' }), HASH);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Cashout marked as paid')).toBeInTheDocument();
+    expect(await screen.findByText('Cashout payout submitted: its transaction is being verified on chain')).toBeInTheDocument();
     expect(sent('POST /api/admin/cashouts/c1/paid')[0]?.body).toEqual({ payoutTxHash: HASH });
     expect(sent('GET /api/admin/cashouts').length).toBeGreaterThanOrEqual(2);
   });
 
   it("shows the server's message when marking paid fails", async () => {
     renderList({ 'POST /api/admin/cashouts/c1/paid': reply(409, { message: 'Cashout is already settled' }) });
-    await screen.findByRole('table');
+    await screen.findByRole('table', { name: 'Cashout requests' });
     await userEvent.click(within(rows()[0]!).getByRole('button', { name: 'Mark Paid' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Payout tx hash' }), HASH);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -88,7 +120,7 @@ describe('CashoutListPage', () => {
   it("rejects only after 'Are you sure'", async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const { sent } = renderList({ 'POST /api/admin/cashouts/c1/reject': makeCashout({ status: 'REJECTED' }) });
-    await screen.findByRole('table');
+    await screen.findByRole('table', { name: 'Cashout requests' });
 
     await userEvent.click(within(rows()[0]!).getByRole('button', { name: 'Reject' }));
     expect(confirm).toHaveBeenCalledWith('Are you sure');
@@ -102,5 +134,82 @@ describe('CashoutListPage', () => {
   it('shows a red alert when the list fails to load', async () => {
     renderList({ 'GET /api/admin/cashouts': reply(403, { message: 'Not authorized as an admin' }) });
     expect(await screen.findByText('Error: Not authorized as an admin')).toBeInTheDocument();
+  });
+
+  it('shows the check of the hash given: checking (no actions until the verdict), refused in red with Mark Paid offered again', async () => {
+    renderList({
+      'GET /api/admin/cashouts': [
+        makeCashout({ check: makeCheck() }),
+        makeCashout({ _id: 'c3', check: makeCheck({ status: 'REFUSED', reason: 'It sent 0.005000 ETH, short of the 0.010000 ETH due' }) }),
+      ],
+    });
+    await screen.findByRole('table', { name: 'Cashout requests' });
+    const [checking, refused] = rows();
+
+    expect(within(checking!).getByText('Checking 0xcdcdcd…cdcdcd: It has 1 of 12 confirmations')).toBeInTheDocument();
+    expect(within(checking!).queryByRole('button')).not.toBeInTheDocument();
+
+    const verdict = within(refused!).getByText('Refused 0xcdcdcd…cdcdcd: It sent 0.005000 ETH, short of the 0.010000 ETH due');
+    expect(verdict.closest('p')).toHaveClass('text-destructive');
+    expect(verdict.closest('p')).toHaveAttribute('title', OTHER_HASH);
+    expect(within(refused!).getByRole('button', { name: 'Mark Paid' })).toBeInTheDocument();
+  });
+
+  it('polls the list only while a payout is being checked', () => {
+    expect(pollWhileChecking([makeCashout(), makeCashout({ check: makeCheck() })])).toBe(4000);
+    expect(pollWhileChecking([makeCashout({ check: makeCheck({ status: 'REFUSED' }) })])).toBe(false);
+    expect(pollWhileChecking(undefined)).toBe(false);
+  });
+
+  it('lists the refunds to pay, and marks a requested one paid with its payout hash', async () => {
+    const { sent } = renderList({
+      'GET /api/admin/refunds': [
+        makeRefund(),
+        makeRefund({
+          _id: 'r2',
+          source: 'TRANSFER',
+          order: null,
+          user: null,
+          walletSource: 'admin',
+          amountUsd: null,
+          status: 'PAID',
+          payoutTxHash: HASH,
+          check: makeCheck({ txHash: HASH, status: 'ACCEPTED', reason: null }),
+        }),
+      ],
+      'POST /api/admin/refunds/r1/paid': reply(202, makeRefund({ check: makeCheck() })),
+    });
+    const section = await screen.findByRole('region', { name: 'Refunds' });
+    const table = await within(section).findByRole('table', { name: 'Refunds' });
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(0, 9)).toEqual(['DATE', 'SOURCE', 'ORDER', 'BUYER', 'WALLET', 'ETH', 'USD', 'STATUS', 'PAYOUT']);
+
+    const [open, paid] = rows('Refunds');
+    expect(within(open!).getByText('2026-05-08')).toBeInTheDocument();
+    expect(within(open!).getByText('Overpayment')).toBeInTheDocument();
+    expect(within(open!).getByRole('link', { name: '5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c' })).toHaveAttribute(
+      'href',
+      '/order/5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
+    );
+    expect(within(open!).getByText('Bob Buyer')).toBeInTheDocument();
+    expect(within(open!).getByText(BUYER)).toBeInTheDocument();
+    expect(within(open!).getByText('The sender')).toBeInTheDocument();
+    expect(within(open!).getByText('0.001000')).toBeInTheDocument();
+    expect(within(open!).getByText('USD $3.00')).toBeInTheDocument();
+    expect(within(open!).getByText('Requested')).toBeInTheDocument();
+
+    expect(within(paid!).getByText('Transfer')).toBeInTheDocument();
+    expect(within(paid!).getByText('Named by an admin')).toBeInTheDocument();
+    expect(within(paid!).getByText('Paid')).toBeInTheDocument();
+    expect(within(paid!).getByTitle(HASH)).toHaveTextContent('0xababab…ababab');
+    expect(within(paid!).queryByRole('button')).not.toBeInTheDocument();
+
+    await userEvent.click(within(open!).getByRole('button', { name: 'Mark Paid' }));
+    await userEvent.type(within(open!).getByRole('textbox', { name: 'Payout tx hash' }), OTHER_HASH);
+    await userEvent.click(within(open!).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Refund payout submitted: its transaction is being verified on chain')).toBeInTheDocument();
+    expect(sent('POST /api/admin/refunds/r1/paid')[0]?.body).toEqual({ payoutTxHash: OTHER_HASH });
+    expect(sent('GET /api/admin/refunds').length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -17,6 +17,8 @@ export function paymentStateText(payment: PaymentJson): string {
       return `Arrived after its quote expired${payment.reason ? `: ${payment.reason}` : ''}`;
     case 'UNRESOLVED':
       return 'Waiting for the shop to review it';
+    case 'REFUNDED':
+      return 'Refunded by the shop';
     default:
       return payment.status;
   }

@@ -16,7 +16,9 @@ import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { ClaimTransfer } from '../components/claim-transfer';
+import { OrderRefunds } from '../components/order-refunds';
 import { OrderSummaryCard } from '../components/order-summary-card';
+import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
@@ -133,7 +135,11 @@ export function PayPage() {
       ) : (
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <OrderSummaryCard order={order} />
-          <PayPanel order={order} />
+          <div className="flex flex-col gap-8">
+            <PayPanel order={order} />
+            {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
+            {order.refunds?.length ? <OrderRefunds refunds={order.refunds} /> : null}
+          </div>
         </div>
       )}
     </section>

@@ -258,4 +258,58 @@ describe('PayPage', () => {
     expect(await screen.findByText('This order is already paid.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Pay / })).not.toBeInTheDocument();
   });
+
+  it("offers a paid order's overpayment to the balance or as a refund, and lists the order's refunds", async () => {
+    let credited = false;
+    const paid = () =>
+      makeOrder({
+        _id: 'o1',
+        totalPrice: 21,
+        paidUsd: credited ? 21 : 24,
+        quote: null,
+        payments: [],
+        overpayment: credited ? null : { usd: 3, wei: '1000000000000000', eth: '0.001000', from: RECEIVING },
+        refunds: [
+          {
+            _id: 'r1',
+            source: 'TRANSFER',
+            order: 'o1',
+            txHash: null,
+            user: null,
+            wallet: RECEIVING,
+            walletSource: 'sender',
+            amountWei: '2000000000000000',
+            amountEth: '0.002000',
+            amountUsd: 6,
+            status: 'PAID',
+            payoutTxHash: HASH,
+            check: null,
+            createdAt: '2026-03-05T10:00:00.000Z',
+            paidAt: '2026-03-05T11:00:00.000Z',
+          },
+        ],
+      });
+    const api = mockApi({
+      'GET /api/orders/o1': paid,
+      'POST /api/orders/o1/overpayment': () => {
+        credited = true;
+        return { message: '$3.00 added to your active balance' };
+      },
+    });
+    renderPay();
+
+    const card = await screen.findByRole('region', { name: 'Overpayment' });
+    expect(within(card).getByText('You paid $3.00 (0.001000 ETH) more than the order total.')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Refund to my wallet' })).toBeEnabled();
+    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    expect(within(refunds).getByText('0.002000 ETH')).toBeInTheDocument();
+    expect(within(refunds).getByText('Paid')).toBeInTheDocument();
+    expect(within(refunds).getByText(RECEIVING)).toBeInTheDocument();
+    expect(within(refunds).getByText(HASH)).toBeInTheDocument();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Add to my balance' }));
+    expect(await screen.findByText('$3.00 added to your active balance')).toBeInTheDocument();
+    expect(api.sent('POST /api/orders/o1/overpayment')[0]?.body).toEqual({ action: 'balance' });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Overpayment' })).not.toBeInTheDocument());
+  });
 });

@@ -1,0 +1,38 @@
+import type { RefundJson } from '@shop/core/contract';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+
+/** The order's refunds: how much, where to, and the payout once the shop has sent it. */
+export function OrderRefunds({ refunds }: { refunds: RefundJson[] }) {
+  return (
+    <Card role="region" aria-label="Refunds">
+      <CardHeader>
+        <CardTitle className="text-lg">
+          <h2>Refunds</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y rounded-lg border px-3">
+          {refunds.map((refund) => (
+            <li key={refund._id} className="flex flex-col gap-1 py-2 text-sm">
+              <div className="flex items-center justify-between gap-2">
+                <span className="font-medium tabular-nums">{refund.amountEth} ETH</span>
+                <Badge variant={refund.status === 'PAID' ? 'success' : 'secondary'}>
+                  {refund.status === 'PAID' ? 'Paid' : 'Requested'}
+                </Badge>
+              </div>
+              <span className="text-muted-foreground">
+                To <span className="font-mono text-xs break-all">{refund.wallet}</span>
+              </span>
+              {refund.status === 'PAID' && refund.payoutTxHash ? (
+                <span className="text-muted-foreground">
+                  Sent in <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code>
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
