@@ -43,6 +43,9 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
       OPERATOR_EMAIL: 'ops@example.com',
       INDEXER_INTERVAL_MS: '500',
       MAINTENANCE_INTERVAL_MS: '5000',
+      // Retries and payout re-reads at a browser test's pace (production: 15 s).
+      WEBHOOK_RETRY_BASE_MS: '500',
+      PAYOUT_RECHECK_MS: '500',
       REFERRAL_REWARD_PERCENT: '10',
     },
   });

@@ -83,7 +83,8 @@ export function cashoutEventData(c: { id: string; userId: string; wallet: string
 
 /**
  * Admin: refused; the amount goes back to the user's active balance through the ledger.
- * Not while a payout transaction is being checked for it (the ETH may have left already).
+ * Not while a payout transaction is being checked for it, nor once one delivered part of
+ * it (the ETH has left: the request is paid in full, never both).
  */
 export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
@@ -91,6 +92,8 @@ export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean>
     if (await tx.payoutCheck.count({ where: { cashoutId, status: 'CHECKING' } })) {
       throw conflict('A payout transaction is being checked for this request: wait for its verdict before rejecting it');
     }
+    const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
+    if (delivered) throw conflict(`ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it`);
     const changed = await tx.cashoutRequest.updateMany({
       where: { id: cashoutId, status: { in: ['REQUESTED', 'NOTIFIED'] } },
       data: { status: 'REJECTED' },

@@ -1,7 +1,7 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
 import { cashoutEventData, payoutWallet } from './balances.ts';
 import { isNodeFailure } from './chain/public-client.ts';
-import type { Tracer } from './chain/trace.ts';
+import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
 import type { AppConfig } from './config.ts';
 import { centsToString, formatEth, toCents } from './contract/money.ts';
 import { refundWalletMessage } from './contract/payouts.ts';
@@ -36,10 +36,13 @@ type Overpayment = { cents: bigint; wei: bigint; from: string | null; paymentId:
  * left is in proportion.
  */
 export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overpayment | null> {
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true } });
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    select: { status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true },
+  });
   if (!order || order.status !== 'PAID') return null;
-  const left = toCents(order.overpaidUsd.toFixed(2)) - toCents(order.overpaidSettledUsd.toFixed(2));
-  if (left <= 0n) return null;
+  const cents = toCents(order.overpaidUsd.toFixed(2)) - toCents(order.overpaidSettledUsd.toFixed(2));
+  if (cents <= 0n) return null;
   const payments = await db.payment.findMany({
     where: { orderId, status: 'COUNTED' },
     orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
@@ -47,27 +50,26 @@ export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overp
   });
   const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
   let due = toCents(order.totalPrice.toFixed(2));
-  let overCents = 0n;
   let overWei = 0n;
   let last: (typeof payments)[number] | null = null;
   for (const p of payments) {
-    const cents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
+    const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
     const wei = BigInt(p.valueWei?.toFixed(0) ?? '0');
-    const used = cents < due ? cents : due;
+    const used = paidCents < due ? paidCents : due;
     due -= used;
-    if (cents <= used) continue;
+    if (paidCents <= used) continue;
     const quote = quotes.find((q) => q.id === p.quoteId);
     if (quote) {
       const answer = priceToAnswer(quote.ethUsd.toFixed(8));
       const usedWei = (used * 10n ** 24n + answer - 1n) / answer;
       overWei += wei > usedWei ? wei - usedWei : 0n;
-    } else overWei += (wei * (cents - used)) / cents;
-    overCents += cents - used;
+    } else overWei += (wei * (paidCents - used)) / paidCents;
     last = p;
   }
-  if (overCents <= 0n) return null;
-  const cents = left < overCents ? left : overCents;
-  return { cents, wei: (overWei * cents) / overCents, from: last?.fromAddress ?? null, paymentId: last?.id ?? null };
+  // What arrived beyond the total, minus the ETH already refunded or credited.
+  const wei = overWei - BigInt(order.overpaidSettledWei.toFixed(0));
+  if (wei <= 0n) return null;
+  return { cents, wei, from: last?.fromAddress ?? null, paymentId: last?.id ?? null };
 }
 
 async function lockPaidOrder(tx: Tx, orderId: string) {
@@ -78,8 +80,11 @@ async function lockPaidOrder(tx: Tx, orderId: string) {
   return order;
 }
 
-async function settleOverpayment(tx: Tx, orderId: string, cents: bigint): Promise<void> {
-  await tx.order.update({ where: { id: orderId }, data: { overpaidSettledUsd: { increment: new Prisma.Decimal(centsToString(cents)) } } });
+async function settleOverpayment(tx: Tx, orderId: string, over: Overpayment): Promise<void> {
+  await tx.order.update({
+    where: { id: orderId },
+    data: { overpaidSettledUsd: { increment: new Prisma.Decimal(centsToString(over.cents)) }, overpaidSettledWei: { increment: new Prisma.Decimal(over.wei.toString()) } },
+  });
 }
 
 /**
@@ -111,7 +116,7 @@ export async function refundOverpayment(
         requestedById: input.actorId,
       },
     });
-    await settleOverpayment(tx, order.id, over.cents);
+    await settleOverpayment(tx, order.id, over);
     return { refundId: refund.id };
   });
 }
@@ -135,7 +140,7 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
         idempotencyKey: `overpayment-credit:${order.id}:${settled.overpaidSettledUsd.toFixed(2)}`,
       },
     ]);
-    await settleOverpayment(tx, order.id, over.cents);
+    await settleOverpayment(tx, order.id, over);
     return { credited: amount };
   });
 }
@@ -192,11 +197,16 @@ export async function changeRefundWallet(
   if (!valid) throw forbidden(`The signature is not from the address that sent this ETH (${signer})`);
   await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
-    if (await tx.payoutCheck.count({ where: { refundId: refund.id, status: { in: ['CHECKING', 'ACCEPTED'] } } })) {
+    // Once a payout was given for it (even one refused, that may have delivered), the
+    // wallet stays: the ETH may be on its way there already.
+    if (await tx.payoutCheck.count({ where: { refundId: refund.id, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }] } })) {
       throw conflict('This refund is being paid: its wallet can no longer change');
     }
-    const changed = await tx.refund.updateMany({ where: { id: refund.id, status: 'REQUESTED' }, data: { wallet, walletSource: 'claim' } });
-    if (changed.count !== 1) throw conflict('This refund was paid already');
+    const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
+    if (current.status !== 'REQUESTED') throw conflict('This refund was paid already');
+    if (current.wallet.toLowerCase() === wallet.toLowerCase()) return;
+    // A payout the admin sent to the former wallet before it changed still pays it.
+    await tx.refund.update({ where: { id: refund.id }, data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet } } });
   });
 }
 
@@ -257,7 +267,7 @@ export async function requestPayoutCheck(
     });
   } catch (err) {
     // The partial unique index: another payout's check holds this hash.
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') throw conflict('This transaction already pays another payout');
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') throw conflict('This transaction already pays a payout (or part of one)');
     throw err;
   }
 }
@@ -268,23 +278,56 @@ export type PayoutVerdict =
   | { state: 'refused'; reason: string }
   | { state: 'accepted'; target: PayoutTarget; notify: boolean };
 
-/** The payout's value against what is due, within the tolerance. */
-function valueReason(sent: bigint, expected: bigint, bps: number): string | null {
-  const low = (expected * BigInt(10_000 - bps)) / 10_000n;
-  const high = (expected * BigInt(10_000 + bps)) / 10_000n;
-  const tolerance = `${(bps / 100).toFixed(2)}% tolerance`;
-  if (sent < low) return `It sent ${formatEth(sent)} ETH, short of the ${formatEth(expected)} ETH due (${tolerance})`;
-  if (sent > high) return `It sent ${formatEth(sent)} ETH, more than the ${formatEth(expected)} ETH due (${tolerance}): an admin must settle the difference by hand`;
-  return null;
+/** What a request's payout must deliver, and where it may go. */
+async function payoutTarget(db: Db, check: { cashoutId: string | null; refundId: string | null; wallet: string }) {
+  if (check.cashoutId) {
+    const c = await db.cashoutRequest.findUniqueOrThrow({ where: { id: check.cashoutId }, select: { createdAt: true } });
+    return { requestedAt: c.createdAt, wallets: [check.wallet] };
+  }
+  const r = await db.refund.findUniqueOrThrow({ where: { id: check.refundId as string }, select: { createdAt: true, wallet: true, formerWallets: true } });
+  // The wallet the admin was shown, the refund's wallet now, and any it had before a signed change.
+  return { requestedAt: r.createdAt, wallets: [...new Set([check.wallet, r.wallet, ...r.formerWallets].map((w) => w.toLowerCase()))] };
 }
 
-/** Reads a check's transaction and decides; an accepted check pays its request in the same transaction. */
+/** A transaction mined this long before its request was made cannot be its payout (clocks differ). */
+const REQUEST_SLACK_MS = 60_000;
+
+/**
+ * Reads a check's transaction and decides. It waits while the transaction is unknown,
+ * unmined or short of confirmations (refused after PAYOUT_GIVE_UP_MINUTES); it refuses a
+ * revert, another chain, one mined before the request, one that delivered nothing to
+ * the request's wallet, and a short one (what it delivered is kept: the next payout for
+ * the request only needs to bring the rest). Delivering at least the expected value less
+ * PAYOUT_TOLERANCE_BPS pays the request (more is noted, not refused: the ETH has left
+ * and the request must not stay open to be paid again).
+ */
 export async function verifyPayout(deps: Deps, checkId: string, now = new Date()): Promise<PayoutVerdict> {
-  const { db, chain, config, tracer } = deps;
-  const check = await db.payoutCheck.findUnique({ where: { id: checkId } });
+  const check = await deps.db.payoutCheck.findUnique({ where: { id: checkId } });
   if (!check || check.status !== 'CHECKING') return { state: 'skipped' };
-  const refuse = async (reason: string): Promise<PayoutVerdict> => {
-    await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason } });
+  try {
+    return await readPayout(deps, check, now);
+  } catch (err) {
+    // A node that keeps failing on this transaction must not hold the request forever.
+    if (now.getTime() - check.createdAt.getTime() <= deps.config.payoutGiveUpMinutes * 60_000) throw err;
+    const reason = `The node could not read it for ${deps.config.payoutGiveUpMinutes} minutes (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it, then mark the payout paid again`;
+    await deps.db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason } });
+    return { state: 'refused', reason };
+  }
+}
+
+type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>>;
+
+async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<PayoutVerdict> {
+  const { db, chain, config, tracer } = deps;
+  const refuse = async (reason: string, delivered?: { wei: bigint; blockNumber: bigint; blockHash: string }): Promise<PayoutVerdict> => {
+    await db.payoutCheck.updateMany({
+      where: { id: check.id, status: 'CHECKING' },
+      data: {
+        status: 'REFUSED',
+        reason,
+        ...(delivered ? { deliveredWei: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash } : {}),
+      },
+    });
     return { state: 'refused', reason };
   };
   const wait = async (reason: string): Promise<PayoutVerdict> => {
@@ -308,33 +351,64 @@ export async function verifyPayout(deps: Deps, checkId: string, now = new Date()
   if (!receipt) return wait('Not mined yet');
   if (tx.chainId !== undefined && tx.chainId !== config.chainId) return refuse(`Not a transaction of this chain (chain id ${tx.chainId})`);
   if (receipt.status !== 'success') return refuse('The transaction failed (reverted) on chain');
-  const wallet = check.wallet.toLowerCase();
-  let sent: bigint;
-  if (tx.to?.toLowerCase() === wallet) sent = tx.value;
+  const target = await payoutTarget(db, check);
+  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  if (Number(block.timestamp) * 1000 < target.requestedAt.getTime() - REQUEST_SLACK_MS) {
+    return refuse('It was mined before this payout was requested: it cannot be its payout');
+  }
+  let sent = 0n;
+  if (tx.to && target.wallets.includes(tx.to.toLowerCase())) sent = tx.value;
   else {
     // Through a contract (a multisig's payout): what did it pass on to the wallet?
-    const delivered = await tracer.transaction(hash, wallet);
-    if (delivered === null) return refuse(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on`);
-    if (delivered.valueWei === 0n) return refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`);
-    sent = delivered.valueWei;
+    for (const wallet of target.wallets) {
+      let delivered;
+      try {
+        delivered = await tracer.transaction(hash, wallet);
+      } catch (err) {
+        if (!isStateUnavailable(err) && !isMethodUnsupported(err)) throw err;
+        delivered = null;
+      }
+      if (delivered === null) return refuse(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on (an archive node can)`);
+      sent += delivered.valueWei;
+    }
+    if (sent === 0n) return refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`);
   }
-  const short = valueReason(sent, BigInt(check.expectedWei.toFixed(0)), config.payoutToleranceBps);
-  if (short) return refuse(short);
-  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
   const confirmations = Number(head - receipt.blockNumber + 1n);
   if (confirmations < config.paymentConfirmations) return wait(`It has ${confirmations} of ${config.paymentConfirmations} confirmations`);
   if (block.hash !== receipt.blockHash) return wait('Its block is being reorganized');
-  return acceptPayout(db, check.id, now);
+  // Earlier short payouts of this request, confirmed to its wallet: this one brings the rest.
+  const earlier = await db.payoutCheck.findMany({
+    where: { id: { not: check.id }, deliveredWei: { gt: 0 }, status: 'REFUSED', ...(check.cashoutId ? { cashoutId: check.cashoutId } : { refundId: check.refundId }) },
+    select: { deliveredWei: true },
+  });
+  const before = earlier.reduce((sum, c) => sum + BigInt(c.deliveredWei?.toFixed(0) ?? '0'), 0n);
+  const expected = BigInt(check.expectedWei.toFixed(0));
+  const low = (expected * BigInt(10_000 - config.payoutToleranceBps)) / 10_000n;
+  const high = (expected * BigInt(10_000 + config.payoutToleranceBps)) / 10_000n;
+  const total = sent + before;
+  const delivered = { wei: sent, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+  const sum = before > 0n ? ` (${formatEth(total)} ETH with the earlier payouts of this request)` : '';
+  if (total < low) {
+    return refuse(
+      `It sent ${formatEth(sent)} ETH${sum}, short of the ${formatEth(expected)} ETH due (${(config.payoutToleranceBps / 100).toFixed(2)}% tolerance): send the rest and mark that transaction paid`,
+      delivered,
+    );
+  }
+  const note = total > high ? `It sent ${formatEth(total)} ETH, more than the ${formatEth(expected)} ETH due: the difference is the shop's loss` : null;
+  return acceptPayout(db, check.id, delivered, note, now);
 }
 
 /** The check pays its request: both change in one transaction with the event, or neither. */
-async function acceptPayout(db: Db, checkId: string, now: Date): Promise<PayoutVerdict> {
+async function acceptPayout(db: Db, checkId: string, delivered: { wei: bigint; blockNumber: bigint; blockHash: string }, note: string | null, now: Date): Promise<PayoutVerdict> {
   return db.$transaction(async (tx) => {
     const check = await tx.payoutCheck.findUniqueOrThrow({ where: { id: checkId } });
     const target: PayoutTarget = check.cashoutId ? { kind: 'cashout', id: check.cashoutId } : { kind: 'refund', id: check.refundId as string };
     const table = Prisma.raw(target.kind === 'cashout' ? '"CashoutRequest"' : '"Refund"');
     await tx.$queryRaw`SELECT "id" FROM ${table} WHERE "id" = ${target.id}::uuid FOR UPDATE`;
-    const claimed = await tx.payoutCheck.updateMany({ where: { id: checkId, status: 'CHECKING' }, data: { status: 'ACCEPTED', reason: null } });
+    const claimed = await tx.payoutCheck.updateMany({
+      where: { id: checkId, status: 'CHECKING' },
+      data: { status: 'ACCEPTED', reason: note, deliveredWei: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash },
+    });
     if (claimed.count !== 1) return { state: 'skipped' } as const;
     const paid = { status: 'PAID' as const, payoutTxHash: check.txHash, paidAt: now };
     if (target.kind === 'cashout') {
@@ -344,6 +418,9 @@ async function acceptPayout(db: Db, checkId: string, now: Date): Promise<PayoutV
       await emitEvent(tx, 'cashout.paid', `cashout:${cashout.id}`, { cashout: cashoutEventData(cashout) }, now);
       return { state: 'accepted', target, notify: true } as const;
     }
+    const open = await tx.refund.findUniqueOrThrow({ where: { id: target.id }, select: { orderId: true } });
+    // The order's events are numbered under its lock, as settlement numbers them: in order.
+    if (open.orderId) await tx.$queryRaw`SELECT "id" FROM "Order" WHERE "id" = ${open.orderId}::uuid FOR UPDATE`;
     const changed = await tx.refund.updateMany({ where: { id: target.id, status: 'REQUESTED' }, data: paid });
     if (changed.count !== 1) throw new Error(`refund ${target.id} is not open: its check cannot be accepted`);
     const refund = await tx.refund.findUniqueOrThrow({ where: { id: target.id } });

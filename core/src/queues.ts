@@ -45,10 +45,12 @@ export const queueDefinitions = {
     defaults: { attempts: 10, backoff: { type: 'exponential', delay: 5_000 } },
   },
   // Reading an admin's payout hash on chain; waiting for it to be mined and confirmed
-  // moves the job to delayed (not an attempt), the sweeper re-queues a lost one.
+  // moves the job to delayed (not an attempt), the sweeper re-queues a lost or failed one.
   'payout-verify': {
     payload: z.object({ checkId: uuid }).strict(),
-    defaults: { attempts: 20, backoff: { type: 'exponential', delay: 2_000 } },
+    // Node errors: ~8 minutes of retries, then the sweeper queues it again (and the check
+    // is refused once PAYOUT_GIVE_UP_MINUTES have passed).
+    defaults: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
   },
   // Hands committed webhook events (the outbox) to webhook-deliver, every WEBHOOK_DISPATCH_MS.
   'webhook-dispatch': {

@@ -18,7 +18,8 @@ import { indexerHalt } from './payments/indexer.ts';
  * - money out: every PAID cashout and refund names the payout transaction the worker
  *   accepted, no transaction pays two payouts, a transfer's refund is its whole value and
  *   the transfer is REFUNDED, and an order's settled overpayment (refunds plus balance
- *   credits) equals what it records and never exceeds what it was overpaid;
+ *   credits) equals what it records and never exceeds what it was overpaid; accepted
+ *   payouts and refunded transfers are still on the canonical chain;
  * - stock: a package's count equals its movement log, and what each order holds equals
  *   what its movements took (stock + held by orders = what was stocked);
  * - tags: no tag held by two orders;
@@ -112,6 +113,38 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
       }
     }
     checked['transfers on chain'] = counted.length;
+
+    // Money out against the chain: an accepted payout, and a refunded transfer, whose block
+    // left the chain (the request would be PAID with nothing sent, the refund owed for ETH
+    // that never arrived).
+    const [allPayouts, allRefunded] = await Promise.all([
+      db.payoutCheck.findMany({ where: { status: 'ACCEPTED', blockNumber: { not: null } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true, cashoutId: true, refundId: true } }),
+      db.payment.findMany({ where: { status: 'REFUNDED', blockNumber: { not: null }, source: { not: 'INFLOW' } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true } }),
+    ]);
+    // Asks the node only when there is something to check.
+    const outHead = allPayouts.length + allRefunded.length ? await deps.chain.getBlockNumber({ cacheTime: 0 }) : 0n;
+    const outSince = window === 'all' ? 0n : outHead - BigInt(window);
+    const payouts = allPayouts.filter((k) => (k.blockNumber as bigint) >= outSince);
+    const refunded = allRefunded.filter((p) => (p.blockNumber as bigint) >= outSince);
+    for (const n of new Set([...payouts, ...refunded].map((p) => p.blockNumber as bigint))) {
+      if (!hashes.has(n)) hashes.set(n, n > outHead ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
+    }
+    for (const k of payouts) {
+      const onChain = hashes.get(k.blockNumber as bigint);
+      if (onChain !== k.blockHash) {
+        add('payout-off-chain', `A verified payout's block ${k.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}: the ${k.cashoutId ? 'cashout' : 'refund'} is PAID with nothing sent`, {
+          ...(k.cashoutId ? { cashoutId: k.cashoutId } : { refundId: k.refundId as string }),
+          txHash: k.txHash,
+        });
+      }
+    }
+    for (const p of refunded) {
+      const onChain = hashes.get(p.blockNumber as bigint);
+      if (p.blockHash && onChain !== p.blockHash) {
+        add('refunded-off-chain', `A refunded transfer's block ${p.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}: its refund gives back ETH that did not arrive`, { paymentId: p.id, txHash: p.txHash });
+      }
+    }
+    checked['payouts on chain'] = payouts.length;
   }
 
   // The same ETH twice: an inflow recorded for a block while it could not be traced, and a

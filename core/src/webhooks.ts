@@ -62,7 +62,9 @@ export function webhookUrl(config: Pick<AppConfig, 'webhookAllowHttp'>, raw: str
   if (url.protocol === 'http:' && !(loopback && config.webhookAllowHttp)) throw badRequest('url must use https://');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('url must use https://');
   if (url.username || url.password) throw badRequest('url must not carry a user name or password');
-  return url.toString();
+  const normalized = url.toString();
+  if (normalized.length > 2000) throw badRequest('url is too long (2000 characters at most, once encoded)');
+  return normalized;
 }
 
 export function webhookEventTypes(raw: readonly string[]): WebhookEventType[] {
@@ -118,4 +120,15 @@ export function orderEventData(order: {
       paidAt: order.paidAt?.toISOString() ?? null,
     },
   };
+}
+
+/** A transfer (or an unexplained inflow) left for an admin. */
+export async function emitPaymentUnresolved(
+  tx: Tx,
+  p: { id: string; txHash: string; source: string; fromAddress: string | null; valueWei: Prisma.Decimal | null; blockNumber: bigint | null },
+  reason: string,
+): Promise<void> {
+  await emitEvent(tx, 'payment.unresolved', `payment:${p.id}`, {
+    payment: { id: p.id, txHash: p.source === 'INFLOW' ? null : p.txHash, from: p.fromAddress, valueWei: p.valueWei?.toFixed(0) ?? null, blockNumber: p.blockNumber?.toString() ?? null, reason },
+  });
 }

@@ -4,7 +4,8 @@ import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import { isStateUnavailable, type Delivery, type Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
-import { emitPaymentUnresolved, explainInflow, GIVEN_UP } from './settle.ts';
+import { emitPaymentUnresolved } from '../webhooks.ts';
+import { explainInflow, GIVEN_UP } from './settle.ts';
 
 /**
  * Scans blocks for transfers to the receiving address, so a payment nobody reported

@@ -8,7 +8,7 @@ import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
 import { getEthUsd, type EthUsd } from './eth-price.ts';
 import { releaseStock, reserveStock } from './stock.ts';
-import { emitEvent, orderEventData } from '../webhooks.ts';
+import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 
 /**
  * The order lifecycle, in one place: placement (price, tag, first quote, stock), quotes,
@@ -322,10 +322,9 @@ export async function deleteOrder(db: Db, orderId: string, now = new Date()): Pr
     await releaseStock(tx, orderId);
     // Value that arrived waits for an admin; a transfer still being verified is judged
     // again without the order (its tag now names a deleted order: UNRESOLVED too).
-    await tx.payment.updateMany({
-      where: { orderId, status: { in: ['COUNTED', 'LATE'] } },
-      data: { status: 'UNRESOLVED', orderId: null, reason: ORDER_DELETED },
-    });
+    const waiting = await tx.payment.findMany({ where: { orderId, status: { in: ['COUNTED', 'LATE'] } } });
+    await tx.payment.updateMany({ where: { id: { in: waiting.map((p) => p.id) } }, data: { status: 'UNRESOLVED', orderId: null, reason: ORDER_DELETED } });
+    for (const p of waiting) await emitPaymentUnresolved(tx, p, ORDER_DELETED);
     await tx.payment.updateMany({ where: { orderId, status: 'PENDING' }, data: { orderId: null } });
     await tx.order.update({ where: { id: orderId }, data: { status: 'DELETED', deletedAt: now, paidUsd: new Prisma.Decimal(0), overpaidUsd: new Prisma.Decimal(0) } });
   });

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
-import { emitEvent, orderEventData } from '../webhooks.ts';
+import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
 import { dueCents, isPayable, ORDER_DELETED } from './orders.ts';
 import { reserveStock } from './stock.ts';
@@ -323,7 +323,9 @@ export async function refundTransfer(
     if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'not-refundable';
     const wallet = input.wallet ?? payment.fromAddress;
     if (!wallet) return 'no-wallet';
-    const orderId = payment.orderId ?? payment.reportedOrderId;
+    // The buyer of the order it was attributed to (by its tag, or an admin: a LATE one);
+    // never the one who reported it (anyone can report anyone's transfer).
+    const orderId = payment.orderId;
     const order = orderId ? await tx.order.findUnique({ where: { id: orderId }, select: { userId: true } }) : null;
     const refund = await tx.refund.create({
       data: {
@@ -344,15 +346,6 @@ export async function refundTransfer(
   });
 }
 
-export async function emitPaymentUnresolved(
-  tx: Tx,
-  p: { id: string; txHash: string; source: string; fromAddress: string | null; valueWei: Prisma.Decimal | null; blockNumber: bigint | null },
-  reason: string,
-): Promise<void> {
-  await emitEvent(tx, 'payment.unresolved', `payment:${p.id}`, {
-    payment: { id: p.id, txHash: p.source === 'INFLOW' ? null : p.txHash, from: p.fromAddress, valueWei: p.valueWei?.toFixed(0) ?? null, blockNumber: p.blockNumber?.toString() ?? null, reason },
-  });
-}
 
 /**
  * After one of its transfers changed (rejected, refunded, resolved elsewhere), an unpaid

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { checkingPayouts, jobIds, jobs, sweepPayments } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
@@ -9,18 +10,25 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   const { pending, receipts, cashouts, payoutNotices } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
   let requeued = 0;
   for (const p of pending) {
-    const existing = await runtime.queues['payment-verify'].getJob(jobIds.verify(p.txHash));
-    const state = existing ? await existing.getState() : 'missing';
-    if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
-    if (existing) await existing.remove().catch(() => {});
-    await jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash });
-    requeued++;
+    if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash }))) requeued++;
   }
   for (const orderId of receipts) await jobs.sendReceipt(runtime.queues, orderId);
   for (const cashoutId of cashouts) await jobs.sendCashoutNotice(runtime.queues, cashoutId);
   for (const target of payoutNotices) await jobs.sendPayoutNotice(runtime.queues, target);
-  // Payout checks whose job was lost (Redis restarted empty): a live one is not added twice.
-  for (const checkId of await checkingPayouts(runtime.db)) await jobs.checkPayout(runtime.queues, checkId);
-  if (requeued) logger.warn({ msg: 'sweeper re-enqueued payments with no live job', count: requeued });
+  // Payout checks still waiting whose job was lost (Redis restarted empty) or failed for good.
+  for (const checkId of await checkingPayouts(runtime.db)) {
+    if (await requeue(runtime.queues['payout-verify'], jobIds.payoutCheck(checkId), () => jobs.checkPayout(runtime.queues, checkId))) requeued++;
+  }
+  if (requeued) logger.warn({ msg: 'sweeper re-enqueued work with no live job', count: requeued });
   return { requeued, receipts: receipts.length, cashouts: cashouts.length };
 };
+
+/** Adds the job again unless one with its id is live (a finished or failed one is removed first). */
+async function requeue(queue: Queue, jobId: string, add: () => Promise<void>): Promise<boolean> {
+  const existing = await queue.getJob(jobId);
+  const state = existing ? await existing.getState() : 'missing';
+  if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') return false;
+  if (existing) await existing.remove().catch(() => {});
+  await add();
+  return true;
+}

@@ -12,14 +12,19 @@ const retry = (runtime: Runtime) => ({ baseMs: runtime.config.webhookRetryBaseMs
  * an order's events in the order they happened.
  */
 export const webhookDispatch: Processor<'webhook-dispatch'> = async (_job, { runtime }) => {
+  // Up to 100 heads per endpoint: an endpoint that is down (its heads waiting out their
+  // back-off) never keeps the others' events from being queued.
   const heads = await runtime.db.$queryRaw<{ id: string }[]>`
-    SELECT d."id" FROM "WebhookDelivery" d
-    WHERE d."status" = 'PENDING'
-      AND NOT EXISTS (
-        SELECT 1 FROM "WebhookDelivery" e
-        WHERE e."endpointId" = d."endpointId" AND e."subject" = d."subject" AND e."status" = 'PENDING' AND e."seq" < d."seq")
-    ORDER BY d."seq"
-    LIMIT 500`;
+    SELECT h."id" FROM (
+      SELECT d."id", d."seq", ROW_NUMBER() OVER (PARTITION BY d."endpointId" ORDER BY d."seq") AS n
+      FROM "WebhookDelivery" d
+      WHERE d."status" = 'PENDING'
+        AND NOT EXISTS (
+          SELECT 1 FROM "WebhookDelivery" e
+          WHERE e."endpointId" = d."endpointId" AND e."subject" = d."subject" AND e."status" = 'PENDING' AND e."seq" < d."seq")
+    ) h
+    WHERE h.n <= 100
+    ORDER BY h."seq"`;
   for (const { id } of heads) await jobs.deliverWebhook(runtime.queues, id, retry(runtime));
   return { queued: heads.length };
 };

@@ -10,8 +10,8 @@ import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
  * (in this process, on their own Redis connections), a catalogue, and helpers to place
  * orders, send ETH from anvil's accounts and report hashes as the pay page does.
  */
-export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap } = {}) {
-  const api = await createApiTestKit({ chain: true, ethUsd: '3000', env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env } });
+export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap; reconcileSkip?: string[] } = {}) {
+  const api = await createApiTestKit({ chain: true, ethUsd: '3000', env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env }, reconcileSkip: opts.reconcileSkip });
   const { env, db } = api;
   const chain = anvilDriver(env.anvil!.rpcUrl);
   const workerRuntime: Runtime = createRuntime(env.config, 'worker');

@@ -14,7 +14,8 @@ CREATE TYPE "WebhookDeliveryStatus" AS ENUM ('PENDING', 'DELIVERED', 'FAILED');
 ALTER TYPE "LedgerKind" ADD VALUE 'OVERPAYMENT_CREDIT';
 
 -- AlterTable
-ALTER TABLE "Order" ADD COLUMN     "overpaidSettledUsd" DECIMAL(18,2) NOT NULL DEFAULT 0;
+ALTER TABLE "Order" ADD COLUMN     "overpaidSettledUsd" DECIMAL(18,2) NOT NULL DEFAULT 0,
+ADD COLUMN     "overpaidSettledWei" DECIMAL(78,0) NOT NULL DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "CashoutRequest" ADD COLUMN     "paidAt" TIMESTAMPTZ(3),
@@ -29,6 +30,7 @@ CREATE TABLE "Refund" (
     "userId" UUID,
     "wallet" VARCHAR(42) NOT NULL,
     "walletSource" VARCHAR(20) NOT NULL,
+    "formerWallets" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "amountWei" DECIMAL(78,0) NOT NULL,
     "amountUsd" DECIMAL(18,2),
     "status" "RefundStatus" NOT NULL DEFAULT 'REQUESTED',
@@ -52,6 +54,9 @@ CREATE TABLE "PayoutCheck" (
     "expectedWei" DECIMAL(78,0) NOT NULL,
     "status" "PayoutCheckStatus" NOT NULL DEFAULT 'CHECKING',
     "reason" VARCHAR(500),
+    "deliveredWei" DECIMAL(78,0),
+    "blockNumber" BIGINT,
+    "blockHash" VARCHAR(66),
     "requestedById" UUID,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
@@ -167,10 +172,22 @@ ALTER TABLE "WebhookDelivery" ADD CONSTRAINT "WebhookDelivery_endpointId_fkey" F
 -- AddForeignKey
 ALTER TABLE "WebhookAttempt" ADD CONSTRAINT "WebhookAttempt_deliveryId_fkey" FOREIGN KEY ("deliveryId") REFERENCES "WebhookDelivery"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Hand-written: a payout hash pays one payout (a refused check frees it), one check at a
--- time per request, one refund per transfer, and a check names exactly one request.
-CREATE UNIQUE INDEX "x_PayoutCheck_txHash_live" ON "PayoutCheck"(lower("txHash")) WHERE "status" <> 'REFUSED';
+-- Hand-written: a payout hash pays one payout (a refused check frees it, unless it
+-- delivered part of one), one check at a time per request, one refund per transfer, and
+-- a check names exactly one request.
+CREATE UNIQUE INDEX "x_PayoutCheck_txHash_live" ON "PayoutCheck"(lower("txHash")) WHERE "status" <> 'REFUSED' OR "deliveredWei" > 0;
 CREATE UNIQUE INDEX "x_PayoutCheck_cashout_checking" ON "PayoutCheck"("cashoutId") WHERE "status" = 'CHECKING';
 CREATE UNIQUE INDEX "x_PayoutCheck_refund_checking" ON "PayoutCheck"("refundId") WHERE "status" = 'CHECKING';
 ALTER TABLE "PayoutCheck" ADD CONSTRAINT "x_PayoutCheck_one_request" CHECK (("cashoutId" IS NULL) <> ("refundId" IS NULL));
 CREATE UNIQUE INDEX "x_Refund_transfer_once" ON "Refund"("paymentId") WHERE "source" = 'TRANSFER';
+
+-- Cashouts marked PAID before payouts were verified: their hash is recorded as an
+-- accepted check, so it cannot pay another payout and the books see it as paid.
+INSERT INTO "PayoutCheck" ("id", "txHash", "cashoutId", "wallet", "expectedWei", "status", "reason", "updatedAt")
+SELECT DISTINCT ON (lower(c."payoutTxHash")) gen_random_uuid(), lower(c."payoutTxHash"), c."id", c."wallet",
+       CASE WHEN c."ethUsd" IS NULL OR c."ethUsd" = 0 THEN 0 ELSE trunc(c."amountUsd" * 1e18 / c."ethUsd") END,
+       'ACCEPTED', 'Recorded before payouts were verified on chain', now()
+FROM "CashoutRequest" c
+WHERE c."status" = 'PAID' AND c."payoutTxHash" IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM "PayoutCheck" k WHERE lower(k."txHash") = lower(c."payoutTxHash"))
+ORDER BY lower(c."payoutTxHash"), c."createdAt";
