@@ -145,6 +145,7 @@ describe('every screen passes axe', () => {
       ['/admin/cashouts', '96-a11y-admin-cashouts'],
       ['/admin/payments', '97-a11y-admin-payments'],
       ['/admin/reconciliation', '98-a11y-admin-reconciliation'],
+      ['/admin/webhooks', '98-a11y-admin-webhooks'],
     ];
     for (const [pathname, name] of screens) {
       await page.goto(pathname);
