@@ -8,7 +8,7 @@ import { refundWalletMessage } from './contract/payouts.ts';
 import { Prisma, type Db } from './db.ts';
 import { conflict, forbidden, notFound, unavailable } from './errors.ts';
 import { postEntries, type Tx } from './ledger.ts';
-import { priceToAnswer } from './payments/amounts.ts';
+import { priceToAnswer, usdCentsToWei } from './payments/amounts.ts';
 import { indexerHalt } from './payments/indexer.ts';
 import { refundTransfer } from './payments/settle.ts';
 import { emitEvent } from './webhooks.ts';
@@ -60,8 +60,7 @@ export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overp
     if (paidCents <= used) continue;
     const quote = quotes.find((q) => q.id === p.quoteId);
     if (quote) {
-      const answer = priceToAnswer(quote.ethUsd.toFixed(8));
-      const usedWei = (used * 10n ** 24n + answer - 1n) / answer;
+      const usedWei = usdCentsToWei(used, priceToAnswer(quote.ethUsd.toFixed(8)));
       overWei += wei > usedWei ? wei - usedWei : 0n;
     } else overWei += (wei * (paidCents - used)) / paidCents;
     last = p;
@@ -214,11 +213,6 @@ export async function changeRefundWallet(
 
 export type PayoutTarget = { kind: 'cashout' | 'refund'; id: string };
 
-/** wei a USD amount buys at a feed price (8 decimals), rounded down: what a cashout sends. */
-function usdToWei(usd: Prisma.Decimal, price: string): bigint {
-  return (toCents(usd.toFixed(2)) * 10n ** 24n) / priceToAnswer(price);
-}
-
 /**
  * An admin says the payout was sent in `txHash`: a check is recorded for the worker, and
  * the request stays open until it accepts it. Refused here (409): a request already
@@ -247,7 +241,7 @@ export async function requestPayoutCheck(
         if (!c) throw notFound('Cashout request not found');
         if (c.status !== 'REQUESTED' && c.status !== 'NOTIFIED') throw conflict('This cashout request is already settled');
         wallet = c.wallet;
-        expectedWei = usdToWei(c.amountUsd, c.ethUsd?.toFixed(8) ?? (price as string));
+        expectedWei = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));
       } else {
         await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const r = await tx.refund.findUnique({ where: { id: input.id } });

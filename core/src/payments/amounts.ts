@@ -12,13 +12,17 @@ export const TAG_UNIT_WEI = 10n ** 6n;
 export const MAX_TAG = 999_999;
 export const FEED_DECIMALS = 8n;
 
-/** USD cents -> wei at `answer` (USD per ETH with 8 decimals), rounded up to a micro-ETH. */
-export function usdCentsToBaseWei(cents: bigint, answer: bigint): bigint {
+/** USD cents -> wei at `answer` (USD per ETH with 8 decimals), rounded up to a wei. */
+export function usdCentsToWei(cents: bigint, answer: bigint): bigint {
   if (answer <= 0n) throw new Error('price must be positive');
   if (cents < 0n) throw new Error('amount must not be negative');
   // wei = cents / 100 * 1e18 / (answer / 1e8) = cents * 1e24 / answer
-  const numerator = cents * 10n ** 24n;
-  const wei = (numerator + answer - 1n) / answer;
+  return (cents * 10n ** 24n + answer - 1n) / answer;
+}
+
+/** USD cents -> wei at `answer`, rounded up to a micro-ETH (a quote's base amount). */
+export function usdCentsToBaseWei(cents: bigint, answer: bigint): bigint {
+  const wei = usdCentsToWei(cents, answer);
   return ((wei + MICRO_ETH_WEI - 1n) / MICRO_ETH_WEI) * MICRO_ETH_WEI;
 }
 
