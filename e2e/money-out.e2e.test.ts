@@ -12,9 +12,10 @@ import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
  * Money out, as an admin does it (issue "Refunds, verified payouts and signed webhooks"):
  * a webhook endpoint registered on the Webhooks page receives every event of a paid
  * order exactly once per id across a forced retry; the admin refunds an overpayment and
- * a late transfer from the Payments page and marks both paid on the Cashouts page with
- * real anvil transactions, a wrong one refused with its reason; the buyer sees the
- * refunds on the order. The books are proven at close.
+ * a late transfer from the Payments page, the buyer sends the late one's refund to another
+ * wallet by signing with the wallet that paid, and the admin marks both paid on the
+ * Cashouts page with real anvil transactions, a wrong one refused with its reason; the
+ * buyer sees the refunds on the order. The books are proven at close.
  */
 const payer = ANVIL_ACCOUNTS[3];
 const treasury = ANVIL_ACCOUNTS[5];
@@ -102,7 +103,8 @@ describe('an admin pays money back out', () => {
 
   it('a buyer overpays one order and pays another late; the endpoint gets order.paid once per id after a failed first attempt', async () => {
     await registerViaApi(shop, { email: 'olga@example.com', password: 'secret123', name: 'Olga Over' });
-    buyer = await shop.newPage();
+    // The buyer's browser wallet is the account that paid (it signs for its refunds).
+    buyer = await shop.newPage({ wallet: { account: payer } });
     await signIn(buyer, 'olga@example.com', 'secret123');
     overOrder = await placeOrderViaApi(buyer, 'Starter Package');
     lateOrder = await placeOrderViaApi(buyer, 'Starter Package');
@@ -122,7 +124,8 @@ describe('an admin pays money back out', () => {
       ['order.paid', 200],
     ]);
     expect(new Set(paid.map((d) => d.id)).size).toBe(1);
-    expect(deliveries.filter((d) => d.orderId === lateOrder).map((d) => d.type)).toEqual(['order.late']);
+    await waitFor('order.late to be delivered', async () => deliveries.some((d) => d.orderId === lateOrder), 30_000);
+    expect(deliveries.filter((d) => d.orderId === lateOrder).map((d) => [d.type, d.status])).toEqual([['order.late', 200]]);
     // The buyer's order shows what was overpaid and lets them choose.
     await buyer.goto(`/order/${overOrder}`);
     await buyer.getByRole('region', { name: 'Overpayment' }).getByText(/more than the order total/).waitFor();
@@ -140,6 +143,16 @@ describe('an admin pays money back out', () => {
     await waitFor('both refunds', async () => (await shop.db.refund.count()) === 2);
     expect((await shop.db.payment.findFirstOrThrow({ where: { txHash: { not: '' }, status: 'REFUNDED' } })).orderId).toBeNull();
     await shop.screenshot(admin, 'money-out-payments');
+    // The buyer wants the late transfer's refund in another wallet: the paying wallet signs for it.
+    const elsewhere = ANVIL_ACCOUNTS[6];
+    await buyer.goto(`/order/${lateOrder}`);
+    const refunds = buyer.getByRole('region', { name: 'Refunds' });
+    await refunds.getByRole('button', { name: 'Send to another wallet' }).click();
+    await refunds.getByLabel('New wallet').fill(elsewhere);
+    await refunds.getByRole('button', { name: 'Sign and send' }).click();
+    await buyer.getByText(/^Refund will be sent to/).waitFor();
+    await shop.screenshot(buyer, 'money-out-buyer-redirects');
+    expect(await shop.db.refund.findFirstOrThrow({ where: { source: 'TRANSFER' } })).toMatchObject({ wallet: elsewhere, walletSource: 'claim' });
   });
 
   it('marks both paid on the Cashouts page: a wrong transaction is refused with its reason, the right ones are verified and PAID', async () => {
@@ -156,7 +169,7 @@ describe('an admin pays money back out', () => {
     // The right transactions.
     const good = await send(treasury, payer, BigInt(over.amountWei.toFixed(0)));
     await markRefundPaid(admin, 'Overpayment', good);
-    const lateGood = await send(treasury, payer, BigInt(late.amountWei.toFixed(0)));
+    const lateGood = await send(treasury, late.wallet as Address, BigInt(late.amountWei.toFixed(0)));
     await markRefundPaid(admin, 'Transfer', lateGood);
     await waitFor('both refunds PAID', async () => (await shop.db.refund.count({ where: { status: 'PAID' } })) === 2, 30_000);
     await admin.reload();

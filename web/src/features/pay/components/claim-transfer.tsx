@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { useSignMessage } from 'wagmi';
 import { claimMessage } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
@@ -8,7 +7,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { getErrorMessage } from '@/lib/api-client';
 import { useClaimTransfer } from '../api/claim-transfer';
-import { walletErrorMessage } from '../wallet-messages';
+import type { PayWallet } from '../hooks/use-pay-wallet';
+import { useWalletSignature } from '../hooks/use-wallet-signature';
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -17,25 +17,18 @@ const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
  * amount): the buyer names the transaction and signs a message with the wallet that sent
  * it; the shop checks the signature and counts the transfer toward this order.
  */
-export function ClaimTransfer({ orderId, connected }: { orderId: string; connected: boolean }) {
+export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: PayWallet }) {
   const inputId = useId();
   const [txHash, setTxHash] = useState('');
-  const sign = useSignMessage();
+  const sign = useWalletSignature(wallet);
   const claim = useClaimTransfer(orderId);
-  const [signError, setSignError] = useState<string>();
   const busy = sign.isPending || claim.isPending;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setSignError(undefined);
     const hash = txHash.trim();
-    let signature: string;
-    try {
-      signature = await sign.signMessageAsync({ message: claimMessage(orderId, hash) });
-    } catch (e) {
-      setSignError(`Signature Error: ${walletErrorMessage(e)}`);
-      return;
-    }
+    const signature = await sign.signMessage(claimMessage(orderId, hash));
+    if (!signature) return;
     claim.mutate(
       { txHash: hash, signature },
       {
@@ -58,10 +51,10 @@ export function ClaimTransfer({ orderId, connected }: { orderId: string; connect
           <Label htmlFor={inputId}>Transaction hash</Label>
           <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder="0x…" autoComplete="off" spellCheck={false} />
         </div>
-        <Button pending={busy} type="submit" variant="outline" disabled={!connected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
+        <Button pending={busy} type="submit" variant="outline" disabled={!wallet.isConnected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
           Sign and claim
         </Button>
-        {signError ? <ErrorAlert error={signError} /> : null}
+        {sign.error ? <ErrorAlert error={sign.error} /> : null}
         {claim.isError ? <ErrorAlert error={claim.error} /> : null}
       </form>
     </details>

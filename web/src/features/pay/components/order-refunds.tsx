@@ -1,9 +1,21 @@
 import type { RefundJson } from '@shop/core/contract';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import type { PayWallet } from '../hooks/use-pay-wallet';
+import { RefundWalletForm } from './refund-wallet-form';
 
-/** The order's refunds: how much, where to, and the payout once the shop has sent it. */
-export function OrderRefunds({ refunds }: { refunds: RefundJson[] }) {
+/** A requested refund can go to another wallet until a payout for it is being checked or was accepted. */
+function canChangeWallet(refund: RefundJson): boolean {
+  return refund.status === 'REQUESTED' && refund.check?.status !== 'CHECKING' && refund.check?.status !== 'ACCEPTED';
+}
+
+type OrderRefundsProps = { orderId: string; refunds: RefundJson[]; wallet: PayWallet };
+
+/**
+ * The order's refunds: how much, where to, and the payout once the shop has sent it. The
+ * sender of a requested refund's ETH may send it to another wallet.
+ */
+export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
   return (
     <Card role="region" aria-label="Refunds">
       <CardHeader>
@@ -29,6 +41,7 @@ export function OrderRefunds({ refunds }: { refunds: RefundJson[] }) {
                   Sent in <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code>
                 </span>
               ) : null}
+              {canChangeWallet(refund) ? <RefundWalletForm orderId={orderId} refund={refund} wallet={wallet} /> : null}
             </li>
           ))}
         </ul>

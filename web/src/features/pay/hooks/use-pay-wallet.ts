@@ -36,20 +36,32 @@ export function usePayWallet() {
   const isConnected = connection.status === 'connected';
   const wrongNetwork = (isConnected && connection.chainId !== REQUIRED_CHAIN.id) || error === SWITCH_NETWORK;
 
-  const connectMetaMask = async () => {
+  /**
+   * Connects MetaMask (or another browser wallet) unless one is connected already.
+   * Resolves to undefined once a wallet is connected, otherwise to why not (that text is
+   * also toasted and kept in `error`).
+   */
+  const ensureConnected = async (): Promise<string | undefined> => {
+    if (isConnected) return undefined;
     setError(undefined);
     const connector = await findWalletConnector(connectors);
     if (!connector) {
       fail(INSTALL_METAMASK);
-      return;
+      return INSTALL_METAMASK;
     }
-    connect.mutate(
-      { connector },
-      {
-        onSuccess: () => toast.success(METAMASK_CONNECTED),
-        onError: (e) => fail(`Connection Error: ${walletErrorMessage(e)}`),
-      },
-    );
+    try {
+      await connect.mutateAsync({ connector });
+    } catch (e) {
+      const message = `Connection Error: ${walletErrorMessage(e)}`;
+      fail(message);
+      return message;
+    }
+    toast.success(METAMASK_CONNECTED);
+    return undefined;
+  };
+
+  const connectMetaMask = async () => {
+    await ensureConnected();
   };
 
   const devConnector = DEV_WALLET_ENABLED ? connectors.find((c) => c.id === DEV_WALLET_ID) : undefined;
@@ -110,6 +122,7 @@ export function usePayWallet() {
     isSwitching: switchChain.isPending,
     isSending: sendTransaction.isPending,
     connectMetaMask,
+    ensureConnected,
     connectDevWallet,
     disconnect: () => {
       setError(undefined);

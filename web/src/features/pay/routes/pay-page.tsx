@@ -25,7 +25,7 @@ import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
 import { WalletSection } from '../components/wallet-section';
 import { paidTxHash, useFollowPayment } from '../hooks/use-follow-payment';
 import { secondsUntil, useNow } from '../hooks/use-now';
-import { usePayWallet } from '../hooks/use-pay-wallet';
+import { usePayWallet, type PayWallet } from '../hooks/use-pay-wallet';
 import { isMobileDevice } from '../wallet-messages';
 
 /** SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)'; an underpaid order pays its shortfall. */
@@ -52,8 +52,7 @@ function PaidNotice({ order, sentHash }: { order: OrderJson; sentHash: string | 
   );
 }
 
-function PayPanel({ order }: { order: OrderJson }) {
-  const wallet = usePayWallet();
+function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const report = useReportPayment(order._id);
   const [sentHash, setSentHash] = useState<string>();
   const now = useNow();
@@ -97,7 +96,7 @@ function PayPanel({ order }: { order: OrderJson }) {
             {quote && noBrowserWallet ? <PhonePay quote={quote} primary /> : null}
             <WalletSection wallet={wallet} isMobile={isMobileDevice()} />
             {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} /> : null}
-            <ClaimTransfer orderId={order._id} connected={wallet.isConnected} />
+            <ClaimTransfer orderId={order._id} wallet={wallet} />
           </>
         ) : null}
         {report.isError ? <ErrorAlert error={report.error} /> : null}
@@ -122,6 +121,8 @@ function PayPanel({ order }: { order: OrderJson }) {
 export function PayPage() {
   const { id = '' } = useParams();
   const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
+  // One wallet for the page: paying, claiming a transfer and moving a refund share it.
+  const wallet = usePayWallet();
   const offerDeepLink = isMobileDevice() && (window as { ethereum?: unknown }).ethereum === undefined;
 
   return (
@@ -136,9 +137,9 @@ export function PayPage() {
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <OrderSummaryCard order={order} />
           <div className="flex flex-col gap-8">
-            <PayPanel order={order} />
+            <PayPanel order={order} wallet={wallet} />
             {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
-            {order.refunds?.length ? <OrderRefunds refunds={order.refunds} /> : null}
+            {order.refunds?.length ? <OrderRefunds orderId={order._id} refunds={order.refunds} wallet={wallet} /> : null}
           </div>
         </div>
       )}

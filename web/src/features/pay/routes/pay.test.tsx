@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { getAddress } from 'viem';
 import { WagmiProvider } from 'wagmi';
 import { describe, expect, it, vi } from 'vitest';
-import type { OrderJson } from '@shop/core/contract';
+import { refundWalletMessage, type OrderJson, type RefundJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
 import { addToCart, getCart } from '@/features/cart/cart-store';
 import { PurchasedPage } from '@/features/orders/routes/purchased';
@@ -11,11 +11,12 @@ import { createWagmiConfig } from '@/lib/wagmi';
 import { makeOrder, makeProduct, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
-import { createFakeEthereum, rpcError } from '../testing/fake-ethereum';
+import { createFakeEthereum, FAKE_SIGNATURE, rpcError } from '../testing/fake-ethereum';
 import { PayPage } from './pay-page';
 
 const RECEIVING = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HASH = `0x${'ab'.repeat(32)}`;
+const NEW_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
 function unpaidOrder(overrides: Partial<OrderJson> = {}): OrderJson {
@@ -41,6 +42,32 @@ function unpaidOrder(overrides: Partial<OrderJson> = {}): OrderJson {
     payments: [],
     ...overrides,
   });
+}
+
+function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
+  return {
+    _id: 'r1',
+    source: 'OVERPAYMENT',
+    order: 'o1',
+    txHash: HASH,
+    user: null,
+    wallet: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1',
+    walletSource: 'sender',
+    amountWei: '1000000000000000',
+    amountEth: '0.001000',
+    amountUsd: 3,
+    status: 'REQUESTED',
+    payoutTxHash: null,
+    check: null,
+    createdAt: '2026-03-05T10:00:00.000Z',
+    paidAt: null,
+    ...overrides,
+  };
+}
+
+/** A paid order with these refunds. */
+function orderWithRefunds(refunds: RefundJson[]): OrderJson {
+  return makeOrder({ _id: 'o1', quote: null, payments: [], refunds });
 }
 
 function mockShop(order: () => OrderJson = () => unpaidOrder(), ethPrice: unknown = { price: '3000.00', updatedAt: new Date().toISOString() }) {
@@ -311,5 +338,88 @@ describe('PayPage', () => {
     expect(await screen.findByText('$3.00 added to your active balance')).toBeInTheDocument();
     expect(api.sent('POST /api/orders/o1/overpayment')[0]?.body).toEqual({ action: 'balance' });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Overpayment' })).not.toBeInTheDocument());
+  });
+
+  describe('sending a refund to another wallet', () => {
+    it("offers 'Send to another wallet' on a requested refund: connects the wallet, signs the refund's message and PUTs it", async () => {
+      const wallet = createFakeEthereum();
+      vi.stubGlobal('ethereum', wallet.provider);
+      let moved = false;
+      const api = mockApi({
+        'GET /api/orders/o1': () =>
+          orderWithRefunds([makeRefund(moved ? { wallet: NEW_WALLET, walletSource: 'claim' } : {}), makeRefund({ _id: 'r2', status: 'PAID', payoutTxHash: HASH })]),
+        'PUT /api/refunds/r1/wallet': () => {
+          moved = true;
+          return makeRefund({ wallet: NEW_WALLET, walletSource: 'claim' });
+        },
+      });
+      renderPay();
+
+      const refunds = await screen.findByRole('region', { name: 'Refunds' });
+      const [requested, paid] = within(refunds).getAllByRole('listitem');
+      expect(within(paid!).queryByRole('button', { name: 'Send to another wallet' })).not.toBeInTheDocument();
+      const toggle = within(requested!).getByRole('button', { name: 'Send to another wallet' });
+      expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await userEvent.click(toggle);
+      expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+      const form = within(requested!).getByRole('form', { name: 'Send the refund to another wallet' });
+      expect(within(form).getByText('The wallet that sent this ETH must sign this change.')).toBeInTheDocument();
+      const send = within(form).getByRole('button', { name: 'Sign and send' });
+      expect(send).toBeDisabled();
+      await userEvent.type(within(form).getByLabelText('New wallet'), NEW_WALLET);
+      await userEvent.click(send);
+
+      expect(await screen.findByText('Refund will be sent to 0x3C44…93BC')).toBeInTheDocument();
+      expect(wallet.signed).toEqual([{ message: refundWalletMessage('r1', NEW_WALLET), address: getAddress(wallet.account) }]);
+      expect(api.sent('PUT /api/refunds/r1/wallet').map((r) => r.body)).toEqual([{ wallet: NEW_WALLET, signature: FAKE_SIGNATURE }]);
+      // The order is refetched: the refund now shows its new wallet.
+      expect(await within(refunds).findByText(NEW_WALLET)).toBeInTheDocument();
+      expect(within(refunds).queryByRole('form', { name: 'Send the refund to another wallet' })).not.toBeInTheDocument();
+    });
+
+    it("shows the server's message when the signature is not from the sender, and the wallet's when it refuses to sign", async () => {
+      let refuse = false;
+      const wallet = createFakeEthereum({
+        signMessage: () => {
+          if (refuse) throw rpcError(4001, 'User denied message signature.');
+          return FAKE_SIGNATURE;
+        },
+      });
+      vi.stubGlobal('ethereum', wallet.provider);
+      const forbidden = `The signature is not from the address that sent this ETH (${RECEIVING})`;
+      const api = mockApi({
+        'GET /api/orders/o1': () => orderWithRefunds([makeRefund()]),
+        'PUT /api/refunds/r1/wallet': reply(403, { message: forbidden }),
+      });
+      renderPay();
+
+      await userEvent.click(await screen.findByRole('button', { name: 'Send to another wallet' }));
+      const form = screen.getByRole('form', { name: 'Send the refund to another wallet' });
+      await userEvent.type(within(form).getByLabelText('New wallet'), NEW_WALLET);
+      await userEvent.click(within(form).getByRole('button', { name: 'Sign and send' }));
+      expect(await within(form).findByText(`Error: ${forbidden}`)).toBeInTheDocument();
+      expect(api.sent('PUT /api/refunds/r1/wallet')).toHaveLength(1);
+
+      refuse = true;
+      await userEvent.click(within(form).getByRole('button', { name: 'Sign and send' }));
+      expect(await within(form).findByText('Error: Signature Error: User rejected the request.')).toBeInTheDocument();
+      expect(api.sent('PUT /api/refunds/r1/wallet')).toHaveLength(1);
+    });
+
+    it('offers no such control for a paid refund, nor for one whose payout is being checked', async () => {
+      mockApi({
+        'GET /api/orders/o1': () =>
+          orderWithRefunds([
+            makeRefund({ status: 'PAID', payoutTxHash: HASH, paidAt: '2026-03-05T11:00:00.000Z' }),
+            makeRefund({ _id: 'r2', check: { txHash: HASH, status: 'CHECKING', reason: null, createdAt: '2026-03-05T10:30:00.000Z' } }),
+          ]),
+      });
+      renderPay();
+      const refunds = await screen.findByRole('region', { name: 'Refunds' });
+      expect(within(refunds).getAllByRole('listitem')).toHaveLength(2);
+      expect(within(refunds).queryByRole('button', { name: 'Send to another wallet' })).not.toBeInTheDocument();
+      expect(within(refunds).queryByLabelText('New wallet')).not.toBeInTheDocument();
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { hexToString, type Hex } from 'viem';
 import { vi } from 'vitest';
 
 type Listener = (...args: unknown[]) => void;
@@ -9,7 +10,12 @@ export type FakeEthereumOptions = {
   chainId?: string;
   /** Answers eth_sendTransaction: a hash, or throws (e.g. a 4001 rejection). */
   sendTransaction?: (tx: Record<string, string>) => string;
+  /** Answers personal_sign: a signature, or throws (e.g. a 4001 rejection). */
+  signMessage?: (message: string) => string;
 };
+
+/** A signature of the right shape; the fake wallet does not really sign. */
+export const FAKE_SIGNATURE = `0x${'5a'.repeat(65)}`;
 
 /**
  * A stand-in for MetaMask's window.ethereum: the wallet boundary of the pay page.
@@ -21,6 +27,8 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
   let connected = false;
   const listeners = new Map<string, Set<Listener>>();
   const sent: Record<string, string>[] = [];
+  /** The messages (as text) it was asked to sign, and by which address. */
+  const signed: { message: string; address: string }[] = [];
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of listeners.get(event) ?? []) listener(...args);
@@ -51,6 +59,12 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
         sent.push(tx);
         return (options.sendTransaction ?? (() => `0x${'ab'.repeat(32)}`))(tx);
       }
+      case 'personal_sign': {
+        const [data, address] = params as [Hex, string];
+        const message = hexToString(data);
+        signed.push({ message, address });
+        return (options.signMessage ?? (() => FAKE_SIGNATURE))(message);
+      }
       default:
         throw Object.assign(new Error(`The fake wallet does not support ${method}`), { code: 4200 });
     }
@@ -67,7 +81,7 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
       listeners.get(event)?.delete(listener);
     },
   };
-  return { provider, account, sent, request };
+  return { provider, account, sent, signed, request };
 }
 
 /** A wallet error as EIP-1193 providers throw it. */

@@ -1,0 +1,98 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ChevronDown } from 'lucide-react';
+import { toast } from 'sonner';
+import { refundWalletMessage, type RefundJson } from '@shop/core/contract';
+import { ErrorAlert } from '@/components/error-alert';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { getErrorMessage } from '@/lib/api-client';
+import { shortAddress } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { useChangeRefundWallet } from '../api/change-refund-wallet';
+import type { PayWallet } from '../hooks/use-pay-wallet';
+import { useWalletSignature } from '../hooks/use-wallet-signature';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+type RefundWalletFormProps = { orderId: string; refund: RefundJson; wallet: PayWallet };
+
+/**
+ * A requested refund sent to another wallet than the one it goes to: the address that
+ * sent the refunded ETH signs for the new wallet (connected here when it is not yet).
+ */
+export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormProps) {
+  const formId = useId();
+  const inputId = useId();
+  const hintId = useId();
+  const [open, setOpen] = useState(false);
+  const [newWallet, setNewWallet] = useState('');
+  const sign = useWalletSignature(wallet);
+  const change = useChangeRefundWallet(orderId);
+  const busy = sign.isPending || change.isPending;
+  const address = newWallet.trim();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    change.reset();
+    const signature = await sign.signMessage(refundWalletMessage(refund._id, address));
+    if (!signature) return;
+    change.mutate(
+      { refundId: refund._id, wallet: address, signature },
+      {
+        onSuccess: (updated) => {
+          toast.success(`Refund will be sent to ${shortAddress(updated.wallet)}`);
+          setNewWallet('');
+          setOpen(false);
+        },
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <Button
+        type="button"
+        variant="ghost"
+        size="sm"
+        className="w-fit px-2"
+        aria-expanded={open}
+        aria-controls={open ? formId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Send to another wallet
+        <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
+      </Button>
+      {open ? (
+        <form
+          id={formId}
+          className="flex flex-col gap-3 rounded-lg border p-3"
+          aria-label="Send the refund to another wallet"
+          onSubmit={(e) => void submit(e)}
+        >
+          <p id={hintId} className="text-muted-foreground">
+            The wallet that sent this ETH must sign this change.
+          </p>
+          <div className="grid gap-1.5">
+            <Label htmlFor={inputId}>New wallet</Label>
+            <Input
+              id={inputId}
+              value={newWallet}
+              onChange={(e) => setNewWallet(e.target.value)}
+              placeholder="0x…"
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={hintId}
+            />
+          </div>
+          <Button pending={busy} type="submit" variant="outline" disabled={busy || !ADDRESS.test(address)} className="w-fit">
+            Sign and send
+          </Button>
+          {sign.error ? <ErrorAlert error={sign.error} /> : null}
+          {change.isError ? <ErrorAlert error={change.error} /> : null}
+        </form>
+      ) : null}
+    </div>
+  );
+}
