@@ -1,16 +1,17 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
 import { cashoutEventData, payoutWallet } from './balances.ts';
-import { isNodeFailure } from './chain/public-client.ts';
+import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
 import type { AppConfig } from './config.ts';
 import { centsToString, formatEth, toCents } from './contract/money.ts';
 import { refundWalletMessage } from './contract/payouts.ts';
 import { Prisma, type Db } from './db.ts';
-import { conflict, forbidden, notFound, unavailable } from './errors.ts';
+import { conflict, notFound } from './errors.ts';
 import { postEntries, type Tx } from './ledger.ts';
 import { priceToAnswer, usdCentsToWei } from './payments/amounts.ts';
 import { indexerHalt } from './payments/indexer.ts';
 import { refundTransfer } from './payments/settle.ts';
+import type { PayoutTarget } from './queues.ts';
 import { emitEvent } from './webhooks.ts';
 
 /**
@@ -25,7 +26,7 @@ type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer };
 
 /* ------------------------------------------------------------------ overpayments */
 
-type Overpayment = { cents: bigint; wei: bigint; from: string | null; paymentId: string | null };
+type Overpayment = { cents: bigint; wei: bigint; from: string | null; paymentId: string | null; settledCents: bigint };
 
 /**
  * What a paid order received beyond its total and has not refunded or credited yet, in
@@ -35,32 +36,27 @@ type Overpayment = { cents: bigint; wei: bigint; from: string | null; paymentId:
  * price); any later one overpaid by all of it. Part of it may be settled already: what is
  * left is in proportion.
  */
-export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overpayment | null> {
-  const order = await db.order.findUnique({
-    where: { id: orderId },
-    select: { status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true },
-  });
-  if (!order || order.status !== 'PAID') return null;
+type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; overpaidUsd: Prisma.Decimal; overpaidSettledUsd: Prisma.Decimal; overpaidSettledWei: Prisma.Decimal };
+type CountedPayment = { id: string; orderId: string | null; fromAddress: string | null; valueWei: Prisma.Decimal | null; usdValue: Prisma.Decimal | null; quoteId: string | null };
+
+const overpaidOrderFields = { id: true, status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true } as const;
+
+function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
+  if (order.status !== 'PAID') return null;
   const cents = toCents(order.overpaidUsd.toFixed(2)) - toCents(order.overpaidSettledUsd.toFixed(2));
   if (cents <= 0n) return null;
-  const payments = await db.payment.findMany({
-    where: { orderId, status: 'COUNTED' },
-    orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
-    select: { id: true, fromAddress: true, valueWei: true, usdValue: true, quoteId: true },
-  });
-  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
   let due = toCents(order.totalPrice.toFixed(2));
   let overWei = 0n;
-  let last: (typeof payments)[number] | null = null;
+  let last: CountedPayment | null = null;
   for (const p of payments) {
     const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
     const wei = BigInt(p.valueWei?.toFixed(0) ?? '0');
     const used = paidCents < due ? paidCents : due;
     due -= used;
     if (paidCents <= used) continue;
-    const quote = quotes.find((q) => q.id === p.quoteId);
-    if (quote) {
-      const usedWei = usdCentsToWei(used, priceToAnswer(quote.ethUsd.toFixed(8)));
+    const price = p.quoteId ? quotePrices.get(p.quoteId) : undefined;
+    if (price) {
+      const usedWei = usdCentsToWei(used, priceToAnswer(price.toFixed(8)));
       overWei += wei > usedWei ? wei - usedWei : 0n;
     } else overWei += (wei * (paidCents - used)) / paidCents;
     last = p;
@@ -68,12 +64,36 @@ export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overp
   // What arrived beyond the total, minus the ETH already refunded or credited.
   const wei = overWei - BigInt(order.overpaidSettledWei.toFixed(0));
   if (wei <= 0n) return null;
-  return { cents, wei, from: last?.fromAddress ?? null, paymentId: last?.id ?? null };
+  return { cents, wei, from: last?.fromAddress ?? null, paymentId: last?.id ?? null, settledCents: toCents(order.overpaidSettledUsd.toFixed(2)) };
+}
+
+/** The overpayments of several orders, read in three queries (admins' list of overpaid orders). */
+export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<Map<string, Overpayment>> {
+  const [orders, payments] = await Promise.all([
+    db.order.findMany({ where: { id: { in: orderIds } }, select: overpaidOrderFields }),
+    db.payment.findMany({
+      where: { orderId: { in: orderIds }, status: 'COUNTED' },
+      orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
+      select: { id: true, orderId: true, fromAddress: true, valueWei: true, usdValue: true, quoteId: true },
+    }),
+  ]);
+  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
+  const prices = new Map(quotes.map((q) => [q.id, q.ethUsd]));
+  const out = new Map<string, Overpayment>();
+  for (const order of orders) {
+    const over = computeOverpayment(order, payments.filter((p) => p.orderId === order.id), prices);
+    if (over) out.set(order.id, over);
+  }
+  return out;
+}
+
+export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overpayment | null> {
+  return (await overpaymentsOf(db, [orderId])).get(orderId) ?? null;
 }
 
 async function lockPaidOrder(tx: Tx, orderId: string) {
-  const rows = await tx.$queryRaw<{ id: string; userId: string; status: string }[]>`
-    SELECT "id", "userId", "status" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ id: string; userId: string }[]>`
+    SELECT "id", "userId" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
   const order = rows[0];
   if (!order) throw notFound('Order not found');
   return order;
@@ -127,7 +147,6 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
     if (order.userId !== input.userId) throw notFound('Order not found');
     const over = await overpaymentOf(tx, order.id);
     if (!over) throw conflict('This order has no overpayment left to add to your balance');
-    const settled = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { overpaidSettledUsd: true } });
     const amount = centsToString(over.cents);
     await postEntries(tx, [
       {
@@ -136,7 +155,8 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
         amount,
         kind: 'OVERPAYMENT_CREDIT',
         reference: `order:${order.id}`,
-        idempotencyKey: `overpayment-credit:${order.id}:${settled.overpaidSettledUsd.toFixed(2)}`,
+        // One credit per settled state: the order's lock serializes them, the key makes a replay a no-op.
+        idempotencyKey: `overpayment-credit:${order.id}:${over.settledCents}`,
       },
     ]);
     await settleOverpayment(tx, order.id, over);
@@ -187,13 +207,12 @@ export async function changeRefundWallet(
   const signer = payment?.fromAddress;
   if (!signer) throw conflict('No address sent this ETH that could sign for its refund');
   const wallet = payoutWallet(config, input.wallet);
-  const valid = await chain
-    .verifyMessage({ address: signer as `0x${string}`, message: refundWalletMessage(refund.id, wallet), signature: input.signature })
-    .catch((err: unknown) => {
-      if (isNodeFailure(err)) throw unavailable('The signature could not be checked: the Ethereum node did not answer. Try again in a moment');
-      return false;
-    });
-  if (!valid) throw forbidden(`The signature is not from the address that sent this ETH (${signer})`);
+  await requireSignature(chain, {
+    address: signer,
+    message: refundWalletMessage(refund.id, wallet),
+    signature: input.signature,
+    refusal: `The signature is not from the address that sent this ETH (${signer})`,
+  });
   await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
     // Once a payout was given for it (even one refused, that may have delivered), the
@@ -211,7 +230,6 @@ export async function changeRefundWallet(
 
 /* ------------------------------------------------------------------ payout checks */
 
-export type PayoutTarget = { kind: 'cashout' | 'refund'; id: string };
 
 /**
  * An admin says the payout was sent in `txHash`: a check is recorded for the worker, and
@@ -350,6 +368,10 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   if (Number(block.timestamp) * 1000 < target.requestedAt.getTime() - REQUEST_SLACK_MS) {
     return refuse('It was mined before this payout was requested: it cannot be its payout');
   }
+  // Confirmed first: what it delivered is read (and traced) once, from a final block.
+  const confirmations = Number(head - receipt.blockNumber + 1n);
+  if (confirmations < config.paymentConfirmations) return wait(`It has ${confirmations} of ${config.paymentConfirmations} confirmations`);
+  if (block.hash !== receipt.blockHash) return wait('Its block is being reorganized');
   let sent = 0n;
   if (tx.to && target.wallets.includes(tx.to.toLowerCase())) sent = tx.value;
   else {
@@ -367,9 +389,6 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     }
     if (sent === 0n) return refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`);
   }
-  const confirmations = Number(head - receipt.blockNumber + 1n);
-  if (confirmations < config.paymentConfirmations) return wait(`It has ${confirmations} of ${config.paymentConfirmations} confirmations`);
-  if (block.hash !== receipt.blockHash) return wait('Its block is being reorganized');
   // Earlier short payouts of this request, confirmed to its wallet: this one brings the rest.
   const earlier = await db.payoutCheck.findMany({
     where: { id: { not: check.id }, deliveredWei: { gt: 0 }, status: 'REFUSED', ...(check.cashoutId ? { cashoutId: check.cashoutId } : { refundId: check.refundId }) },
@@ -426,7 +445,7 @@ async function acceptPayout(db: Db, checkId: string, delivered: { wei: bigint; b
   });
 }
 
-export function refundEventData(r: {
+function refundEventData(r: {
   id: string;
   source: string;
   orderId: string | null;
@@ -450,10 +469,4 @@ export function refundEventData(r: {
     status: r.status,
     payoutTxHash: r.payoutTxHash,
   };
-}
-
-/** Checks still waiting (for the sweeper: one whose job was lost is queued again). */
-export async function checkingPayouts(db: Db): Promise<string[]> {
-  const rows = await db.payoutCheck.findMany({ where: { status: 'CHECKING' }, select: { id: true }, take: 500 });
-  return rows.map((r) => r.id);
 }

@@ -57,10 +57,11 @@ export const queueDefinitions = {
     payload: z.object({}).strict(),
     defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
-  // One POST of one event to one endpoint; attempts and back-off from core/src/webhooks.ts.
+  // One POST of one event to one endpoint: 15 attempts, exponential from
+  // WEBHOOK_RETRY_BASE_MS (15 s: about 2.8 days in all; the producer sets the delay).
   'webhook-deliver': {
     payload: z.object({ deliveryId: uuid }).strict(),
-    defaults: {},
+    defaults: { attempts: 15 },
   },
 } as const satisfies Record<string, { payload: z.ZodType; defaults: JobsOptions }>;
 
@@ -121,14 +122,29 @@ export const jobIds = {
   refundPaid: (refundId: string) => `refund-paid-${refundId}`,
   payoutCheck: (checkId: string) => `payout-${checkId}`,
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
-  /** An admin's redelivery: a fresh job, the same event id. */
-  webhookAgain: (deliveryId: string, at = Date.now()) => `webhook-${deliveryId}-again-${at}`,
 };
+
+/** A payout request: a cashout or a refund. */
+export type PayoutTarget = { kind: 'cashout' | 'refund'; id: string };
 
 /** Options a producer's caller may add (never the id: that is the producer's). */
 type Extra = Omit<JobsOptions, 'jobId'>;
 
 /** The typed producers: every job the api and the worker add goes through these. */
+/**
+ * Adds a job again unless one with its id is live (waiting, active, delayed): a finished
+ * or failed one is removed first. For the sweeper (work whose job was lost or failed for
+ * good) and an admin's redelivery.
+ */
+export async function requeue(queue: Queue, jobId: string, add: () => Promise<void>): Promise<boolean> {
+  const existing = await queue.getJob(jobId);
+  const state = existing ? await existing.getState() : 'missing';
+  if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') return false;
+  if (existing) await existing.remove().catch(() => {});
+  await add();
+  return true;
+}
+
 export const jobs = {
   verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string }, extra: Extra = {}) =>
     enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash) }),
@@ -138,19 +154,14 @@ export const jobs = {
     enqueue(queues, 'email', { kind: 'order-receipt', orderId }, { ...extra, jobId: jobIds.receipt(orderId) }),
   sendCashoutNotice: (queues: Queues, cashoutId: string, extra: Extra = {}) =>
     enqueue(queues, 'email', { kind: 'cashout-notice', cashoutId }, { ...extra, jobId: jobIds.cashoutNotice(cashoutId) }),
-  sendPayoutNotice: (queues: Queues, target: { kind: 'cashout' | 'refund'; id: string }, extra: Extra = {}) =>
+  sendPayoutNotice: (queues: Queues, target: PayoutTarget, extra: Extra = {}) =>
     target.kind === 'cashout'
       ? enqueue(queues, 'email', { kind: 'cashout-paid', cashoutId: target.id }, { ...extra, jobId: jobIds.cashoutPaid(target.id) })
       : enqueue(queues, 'email', { kind: 'refund-paid', refundId: target.id }, { ...extra, jobId: jobIds.refundPaid(target.id) }),
   checkPayout: (queues: Queues, checkId: string, extra: Extra = {}) =>
     enqueue(queues, 'payout-verify', { checkId }, { ...extra, jobId: jobIds.payoutCheck(checkId) }),
-  /** Retries: exponential from `retryBaseMs`, WEBHOOK_ATTEMPTS attempts (core/src/webhooks.ts). */
-  deliverWebhook: (queues: Queues, deliveryId: string, retry: { baseMs: number; attempts: number }, again = false) =>
-    enqueue(
-      queues,
-      'webhook-deliver',
-      { deliveryId },
-      { attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.baseMs }, jobId: again ? jobIds.webhookAgain(deliveryId) : jobIds.webhook(deliveryId) },
-    ),
+  /** Retries: exponential from WEBHOOK_RETRY_BASE_MS (the queue's defaults give the attempts). */
+  deliverWebhook: (queues: Queues, deliveryId: string, retryBaseMs: number) =>
+    enqueue(queues, 'webhook-deliver', { deliveryId }, { backoff: { type: 'exponential', delay: retryBaseMs }, jobId: jobIds.webhook(deliveryId) }),
   reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', {}, extra),
 };

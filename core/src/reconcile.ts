@@ -117,15 +117,18 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
     // Money out against the chain: an accepted payout, and a refunded transfer, whose block
     // left the chain (the request would be PAID with nothing sent, the refund owed for ETH
     // that never arrived).
-    const [allPayouts, allRefunded] = await Promise.all([
-      db.payoutCheck.findMany({ where: { status: 'ACCEPTED', blockNumber: { not: null } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true, cashoutId: true, refundId: true } }),
-      db.payment.findMany({ where: { status: 'REFUNDED', blockNumber: { not: null }, source: { not: 'INFLOW' } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true } }),
-    ]);
+    const anyOut = (await db.payoutCheck.count({ where: { status: 'ACCEPTED', blockNumber: { not: null } }, take: 1 })) + (await db.payment.count({ where: { status: 'REFUNDED', blockNumber: { not: null }, source: { not: 'INFLOW' } }, take: 1 }));
     // Asks the node only when there is something to check.
-    const outHead = allPayouts.length + allRefunded.length ? await deps.chain.getBlockNumber({ cacheTime: 0 }) : 0n;
+    const outHead = anyOut > 0 ? await deps.chain.getBlockNumber({ cacheTime: 0 }) : 0n;
     const outSince = window === 'all' ? 0n : outHead - BigInt(window);
-    const payouts = allPayouts.filter((k) => (k.blockNumber as bigint) >= outSince);
-    const refunded = allRefunded.filter((p) => (p.blockNumber as bigint) >= outSince);
+    const outWindow = { not: null, gte: outSince > 0n ? outSince : 0n };
+    const [payouts, refunded] =
+      anyOut === 0
+        ? [[], []]
+        : await Promise.all([
+            db.payoutCheck.findMany({ where: { status: 'ACCEPTED', blockNumber: outWindow }, select: { id: true, txHash: true, blockNumber: true, blockHash: true, cashoutId: true, refundId: true } }),
+            db.payment.findMany({ where: { status: 'REFUNDED', blockNumber: outWindow, source: { not: 'INFLOW' } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true } }),
+          ]);
     for (const n of new Set([...payouts, ...refunded].map((p) => p.blockNumber as bigint))) {
       if (!hashes.has(n)) hashes.set(n, n > outHead ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
     }

@@ -17,16 +17,9 @@ import type { Tx } from './ledger.ts';
  * Events leave through an outbox: `emitEvent` writes the event and one delivery per
  * endpoint that wants it in the caller's transaction, so a change that rolls back sends
  * nothing and a committed one is never lost. The worker hands deliveries to BullMQ
- * (worker/src/processors/webhooks.ts), one subject at a time per endpoint, in order.
+ * (worker/src/processors/webhooks.ts), one subject at a time per endpoint, in order,
+ * retried with exponential back-off (the queue registry's webhook-deliver).
  */
-
-/** Retries: exponential from WEBHOOK_RETRY_BASE_MS; 15 attempts at the 15 s default span ~2.8 days. */
-export const WEBHOOK_ATTEMPTS = 15;
-
-/** The time a delivery keeps retrying, for the docs and the admin page. */
-export function webhookRetrySpanMs(baseMs: number): number {
-  return baseMs * (2 ** (WEBHOOK_ATTEMPTS - 1) - 1);
-}
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -92,11 +85,6 @@ export async function emitEvent(tx: Tx, type: WebhookEventType, subject: string,
     FROM "WebhookEndpoint" e
     WHERE e."enabled" AND e."deletedAt" IS NULL AND ${type} = ANY(e."events")`;
   return id;
-}
-
-/** The body an endpoint receives for an event (stored once; every attempt sends the same bytes). */
-export function eventBody(payload: Prisma.JsonValue): string {
-  return JSON.stringify(payload);
 }
 
 /** Order fields every order event carries. */

@@ -4,14 +4,11 @@ import { ethAddress, txHash } from './common.ts';
 /** Marking a cashout or a refund paid: the worker checks this transaction on chain first. */
 export const markPaidBody = z.object({ payoutTxHash: txHash });
 
-/** An admin's refund: of a transfer (paymentId) or of an order's overpayment (orderId); the sender's address unless a wallet is given. */
-export const createRefundBody = z
-  .object({
-    paymentId: z.string().uuid('is not a valid payment id').optional(),
-    orderId: z.string().uuid('is not a valid order id').optional(),
-    wallet: ethAddress.optional(),
-  })
-  .refine((b) => (b.paymentId ? 1 : 0) + (b.orderId ? 1 : 0) === 1, 'name either paymentId or orderId');
+/** An admin's refund of an order's overpayment: to the address that sent it unless a wallet is given (a transfer's refund: POST /api/admin/payments/:id/refund). */
+export const createRefundBody = z.object({
+  orderId: z.string().uuid('is not a valid order id'),
+  wallet: ethAddress.optional(),
+});
 
 /** A buyer's choice for an order's overpayment. */
 export const overpaymentBody = z.object({ action: z.enum(['balance', 'refund']) });

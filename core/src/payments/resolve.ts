@@ -1,10 +1,10 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
-import { isNodeFailure } from '../chain/public-client.ts';
+import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import { claimMessage } from '../contract/orders.ts';
-import { conflict, forbidden, notFound, unavailable } from '../errors.ts';
+import { conflict, notFound, unavailable } from '../errors.ts';
 import { settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
 
@@ -55,13 +55,11 @@ export async function claimTransfer(
   if (payment.status === 'COUNTED') throw conflict('This transfer was counted already');
   if (payment.status !== 'UNRESOLVED') throw conflict('Only a transfer no order claimed by itself can be claimed');
   if (!payment.fromAddress) throw conflict('This transfer has no known sender to sign for it');
-  const valid = await chain
-    .verifyMessage({ address: payment.fromAddress as `0x${string}`, message: claimMessage(claim.orderId, claim.txHash), signature: claim.signature })
-    .catch((err: unknown) => {
-      // A node that did not answer says nothing about the signature: try again.
-      if (isNodeFailure(err)) throw unavailable('The signature could not be checked: the Ethereum node did not answer. Try again in a moment');
-      return false;
-    });
-  if (!valid) throw forbidden(`The signature is not from the address that sent this transfer (${payment.fromAddress})`);
+  await requireSignature(chain, {
+    address: payment.fromAddress,
+    message: claimMessage(claim.orderId, claim.txHash),
+    signature: claim.signature,
+    refusal: `The signature is not from the address that sent this transfer (${payment.fromAddress})`,
+  });
   return assignTransfer(deps, payment.id, claim.orderId);
 }

@@ -24,15 +24,6 @@ const target = ANVIL_ACCOUNTS[6];
 const FINNEY = 10n ** 15n;
 
 const pay = (kit: PaymentKit, from: Address, to: Address, value: bigint): Promise<Hash> => kit.chain.sendAndWait(from, to, value);
-async function markPaid(kit: PaymentKit, admin: TestUser, kind: 'refunds' | 'cashouts', id: string, payoutTxHash: string) {
-  return (await kit.as(admin)).post(`/api/admin/${kind}/${id}/paid`).send({ payoutTxHash });
-}
-async function verdict(kit: PaymentKit, kind: 'refund' | 'cashout', id: string) {
-  return waitFor(`the ${kind}'s payout check`, async () => {
-    const check = await kit.db.payoutCheck.findFirst({ where: kind === 'refund' ? { refundId: id } : { cashoutId: id }, orderBy: { createdAt: 'desc' } });
-    return check && ['ACCEPTED', 'REFUSED'].includes(check.status) ? check : null;
-  });
-}
 async function cashoutOf(kit: PaymentKit, name: string, wallet: Address = ANVIL_ACCOUNTS[2]) {
   const user = await kit.createUser({ name });
   await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '30.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed:${user.id}:${Date.now()}` }]);
@@ -79,13 +70,13 @@ describe('refunds and payouts at the edges', () => {
     const round = await pay(kit, payer, kit.receiving, 7n * FINNEY);
     await kit.runIndexer();
     const payment = await kit.waitForPayment(round, ['UNRESOLVED']);
-    const refundId = (await (await kit.as(admin)).post('/api/admin/refunds').send({ paymentId: payment.id })).body._id as string;
+    const refundId = (await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({})).body.refundId as string;
     const sent = await pay(kit, treasury, payer, 7n * FINNEY);
     const signature = await kit.chain.wallet.signMessage({ account: payer, message: refundWalletMessage(refundId, target) });
     expect((await (await kit.as(buyer)).put(`/api/refunds/${refundId}/wallet`).send({ wallet: target, signature })).status).toBe(200);
-    expect((await markPaid(kit, admin, 'refunds', refundId, sent)).status).toBe(202);
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, sent)).status).toBe(202);
     // It reached a wallet the refund was directed to: paid, and not paid again.
-    expect((await verdict(kit, 'refund', refundId)).status).toBe('ACCEPTED');
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
     const back = await kit.chain.wallet.signMessage({ account: payer, message: refundWalletMessage(refundId, stranger) });
     expect((await (await kit.as(buyer)).put(`/api/refunds/${refundId}/wallet`).send({ wallet: stranger, signature: back })).status).toBe(409);
   });
@@ -93,22 +84,22 @@ describe('refunds and payouts at the edges', () => {
   it('a payout over the tolerance pays the cashout (noted); a short one counts toward the rest and the cashout can no longer be rejected', async () => {
     const over = await cashoutOf(kit, 'Over Olga');
     const sent = await pay(kit, treasury, ANVIL_ACCOUNTS[2], (10n ** 16n * 101n) / 100n);
-    await markPaid(kit, admin, 'cashouts', over.cashout.id, sent);
-    expect(await verdict(kit, 'cashout', over.cashout.id)).toMatchObject({ status: 'ACCEPTED', reason: expect.stringMatching(/more than the 0.010000 ETH due/) });
+    await kit.markPayoutPaid(admin, 'cashouts', over.cashout.id, sent);
+    expect(await kit.payoutVerdict('cashout', over.cashout.id)).toMatchObject({ status: 'ACCEPTED', reason: expect.stringMatching(/more than the 0.010000 ETH due/) });
     expect((await (await kit.as(admin)).post(`/api/admin/cashouts/${over.cashout.id}/reject`)).status).toBe(409);
 
     const short = await cashoutOf(kit, 'Short Sid');
     const half = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 5n * FINNEY);
-    await markPaid(kit, admin, 'cashouts', short.cashout.id, half);
-    expect((await verdict(kit, 'cashout', short.cashout.id)).reason).toMatch(/short of the 0.010000 ETH due/);
+    await kit.markPayoutPaid(admin, 'cashouts', short.cashout.id, half);
+    expect((await kit.payoutVerdict('cashout', short.cashout.id)).reason).toMatch(/short of the 0.010000 ETH due/);
     const reject = await (await kit.as(admin)).post(`/api/admin/cashouts/${short.cashout.id}/reject`);
     expect(reject.status).toBe(409);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: short.user.id } })).activeBalance.toFixed(2)).toBe('0.00');
     // The same short hash is not counted twice.
-    expect((await markPaid(kit, admin, 'cashouts', short.cashout.id, half)).status).toBe(409);
+    expect((await kit.markPayoutPaid(admin, 'cashouts', short.cashout.id, half)).status).toBe(409);
     const rest = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 5n * FINNEY);
-    await markPaid(kit, admin, 'cashouts', short.cashout.id, rest);
-    expect((await verdict(kit, 'cashout', short.cashout.id)).status).toBe('ACCEPTED');
+    await kit.markPayoutPaid(admin, 'cashouts', short.cashout.id, rest);
+    expect((await kit.payoutVerdict('cashout', short.cashout.id)).status).toBe('ACCEPTED');
   });
 
   it('a hash from before payouts were verified, or mined before the request, pays no new payout', async () => {
@@ -122,17 +113,17 @@ describe('refunds and payouts at the edges', () => {
     await kit.db.$executeRawUnsafe(backfill);
     expect((await reconcile(kit.workerRuntime)).discrepancies.filter((d) => d.ids.cashoutId === legacy.cashout.id)).toEqual([]);
     const fresh = await cashoutOf(kit, 'Legacy Lou again', ANVIL_ACCOUNTS[0]);
-    expect((await markPaid(kit, admin, 'cashouts', fresh.cashout.id, hash)).status).toBe(409);
+    expect((await kit.markPayoutPaid(admin, 'cashouts', fresh.cashout.id, hash)).status).toBe(409);
     // A transaction to the same wallet mined before the request existed.
     await kit.db.payoutCheck.deleteMany({ where: { cashoutId: legacy.cashout.id } });
     await kit.db.cashoutRequest.update({ where: { id: fresh.cashout.id }, data: { createdAt: new Date(Date.now() + 10 * 60_000) } });
-    await markPaid(kit, admin, 'cashouts', fresh.cashout.id, hash);
-    expect((await verdict(kit, 'cashout', fresh.cashout.id)).reason).toBe('It was mined before this payout was requested: it cannot be its payout');
+    await kit.markPayoutPaid(admin, 'cashouts', fresh.cashout.id, hash);
+    expect((await kit.payoutVerdict('cashout', fresh.cashout.id)).reason).toBe('It was mined before this payout was requested: it cannot be its payout');
     await kit.db.payoutCheck.create({ data: { txHash: hash.toLowerCase(), cashoutId: legacy.cashout.id, wallet: ANVIL_ACCOUNTS[0], expectedWei: '10000000000000000', status: 'ACCEPTED' } });
     await kit.db.cashoutRequest.update({ where: { id: fresh.cashout.id }, data: { createdAt: new Date() } });
     const ok = await pay(kit, treasury, ANVIL_ACCOUNTS[0], 10n ** 16n);
-    await markPaid(kit, admin, 'cashouts', fresh.cashout.id, ok);
-    expect((await verdict(kit, 'cashout', fresh.cashout.id)).status).toBe('ACCEPTED');
+    await kit.markPayoutPaid(admin, 'cashouts', fresh.cashout.id, ok);
+    expect((await kit.payoutVerdict('cashout', fresh.cashout.id)).status).toBe('ACCEPTED');
   });
 
   it("reporting a stranger's untagged transfer does not make its refund the reporter's", async () => {
@@ -141,9 +132,9 @@ describe('refunds and payouts at the edges', () => {
     const theirs = await pay(kit, stranger, kit.receiving, 3n * FINNEY);
     await kit.report(mallory, own.id, theirs);
     const p = await kit.waitForPayment(theirs, ['UNRESOLVED']);
-    const created = await (await kit.as(admin)).post('/api/admin/refunds').send({ paymentId: p.id });
+    const created = await (await kit.as(admin)).post(`/api/admin/payments/${p.id}/refund`).send({});
     expect(created.status).toBe(201);
-    expect(await kit.db.refund.findUniqueOrThrow({ where: { id: created.body._id } })).toMatchObject({ userId: null, orderId: null, wallet: stranger.toLowerCase() });
+    expect(await kit.db.refund.findUniqueOrThrow({ where: { id: created.body.refundId } })).toMatchObject({ userId: null, orderId: null, wallet: stranger.toLowerCase() });
     expect((await (await kit.as(mallory)).get(`/api/orders/${own.id}`)).body.refunds).toEqual([]);
   });
 
@@ -242,11 +233,11 @@ describe('money out and reorganizations', () => {
     const round = await pay(kit, stranger, kit.receiving, 4n * FINNEY);
     await kit.runIndexer();
     const payment = await kit.waitForPayment(round, ['UNRESOLVED']);
-    const refund = await (await kit.as(admin)).post('/api/admin/refunds').send({ paymentId: payment.id });
+    const refund = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({});
     expect(refund.status).toBe(201);
     const payout = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
-    await markPaid(kit, admin, 'cashouts', cashout.id, payout);
-    expect((await verdict(kit, 'cashout', cashout.id)).status).toBe('ACCEPTED');
+    await kit.markPayoutPaid(admin, 'cashouts', cashout.id, payout);
+    expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
     const since = (await kit.chain.wallet.getTransactionReceipt({ hash: round })).blockNumber;
     await kit.chain.reorg(Number((await kit.chain.blockNumber()) - since + 1n));
     await kit.chain.mine(2);

@@ -1,5 +1,4 @@
-import type { Queue } from 'bullmq';
-import { checkingPayouts, jobIds, jobs, sweepPayments } from '@shop/core';
+import { jobIds, jobs, requeue, sweepPayments } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
@@ -7,7 +6,7 @@ import type { Processor } from '../worker-manager.ts';
  * cashout notices, and payout checks still waiting (deterministic job ids: one already queued is not added twice).
  */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
-  const { pending, receipts, cashouts, payoutNotices } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
+  const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
   let requeued = 0;
   for (const p of pending) {
     if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash }))) requeued++;
@@ -16,19 +15,9 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   for (const cashoutId of cashouts) await jobs.sendCashoutNotice(runtime.queues, cashoutId);
   for (const target of payoutNotices) await jobs.sendPayoutNotice(runtime.queues, target);
   // Payout checks still waiting whose job was lost (Redis restarted empty) or failed for good.
-  for (const checkId of await checkingPayouts(runtime.db)) {
+  for (const checkId of checking) {
     if (await requeue(runtime.queues['payout-verify'], jobIds.payoutCheck(checkId), () => jobs.checkPayout(runtime.queues, checkId))) requeued++;
   }
   if (requeued) logger.warn({ msg: 'sweeper re-enqueued work with no live job', count: requeued });
   return { requeued, receipts: receipts.length, cashouts: cashouts.length };
 };
-
-/** Adds the job again unless one with its id is live (a finished or failed one is removed first). */
-async function requeue(queue: Queue, jobId: string, add: () => Promise<void>): Promise<boolean> {
-  const existing = await queue.getJob(jobId);
-  const state = existing ? await existing.getState() : 'missing';
-  if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') return false;
-  if (existing) await existing.remove().catch(() => {});
-  await add();
-  return true;
-}

@@ -42,18 +42,6 @@ async function pay(from: Address, to: Address, value: bigint): Promise<Hash> {
   return kit.chain.sendAndWait(from, to, value);
 }
 
-async function markPaid(kind: 'refunds' | 'cashouts', id: string, payoutTxHash: string) {
-  return (await kit.as(admin)).post(`/api/admin/${kind}/${id}/paid`).send({ payoutTxHash });
-}
-
-/** The verdict on the latest hash an admin gave for a refund or a cashout. */
-async function verdict(kind: 'refund' | 'cashout', id: string, statuses = ['ACCEPTED', 'REFUSED']) {
-  return waitFor(`the ${kind}'s payout check`, async () => {
-    const check = await kit.db.payoutCheck.findFirst({ where: kind === 'refund' ? { refundId: id } : { cashoutId: id }, orderBy: { createdAt: 'desc' } });
-    return check && statuses.includes(check.status) ? check : null;
-  });
-}
-
 async function mailsTo(email: string, count: number, subject: RegExp) {
   return waitFor(`${count} e-mails to ${email}`, async () => {
     const mails = smtp.messages.filter((m) => m.to && 'text' in m.to && m.to.text === email && subject.test(m.subject ?? ''));
@@ -101,31 +89,31 @@ describe('refunds and verified payouts', () => {
     const due = BigInt(overRefund.amountWei);
     // Wrong recipient: refused, and the refund stays open with the reason.
     const wrong = await pay(treasury, stranger, due);
-    expect((await markPaid('refunds', overRefund._id, wrong)).status).toBe(202);
-    expect((await verdict('refund', overRefund._id)).reason).toMatch(/sent nothing to the requested wallet/);
+    expect((await kit.markPayoutPaid(admin, 'refunds', overRefund._id, wrong)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', overRefund._id)).reason).toMatch(/sent nothing to the requested wallet/);
     // Short: 90% of what is due.
     const short = await pay(treasury, payer, (due * 9n) / 10n);
-    expect((await markPaid('refunds', overRefund._id, short)).status).toBe(202);
-    expect((await verdict('refund', overRefund._id)).reason).toContain(`short of the ${formatEth(due)} ETH due (0.50% tolerance)`);
+    expect((await kit.markPayoutPaid(admin, 'refunds', overRefund._id, short)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', overRefund._id)).reason).toContain(`short of the ${formatEth(due)} ETH due (0.50% tolerance)`);
     expect((await kit.db.refund.findUniqueOrThrow({ where: { id: overRefund._id } })).status).toBe('REQUESTED');
     // A payment to the shop is not a payout.
-    expect((await markPaid('refunds', overRefund._id, overHash)).status).toBe(409);
+    expect((await kit.markPayoutPaid(admin, 'refunds', overRefund._id, overHash)).status).toBe(409);
     // Right: PAID with its hash.
     const good = await pay(treasury, payer, due);
-    expect((await markPaid('refunds', overRefund._id, good)).status).toBe(202);
-    expect((await verdict('refund', overRefund._id)).status).toBe('ACCEPTED');
+    expect((await kit.markPayoutPaid(admin, 'refunds', overRefund._id, good)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', overRefund._id)).status).toBe('ACCEPTED');
     const paid = (await (await kit.as(admin)).get('/api/admin/refunds')).body.find((r: { _id: string }) => r._id === overRefund._id);
     expect(paid).toMatchObject({ status: 'PAID', payoutTxHash: good.toLowerCase(), check: { status: 'ACCEPTED' } });
     // The same hash cannot pay the late refund too.
-    const reused = await markPaid('refunds', lateRefund.id, good);
+    const reused = await kit.markPayoutPaid(admin, 'refunds', lateRefund.id, good);
     expect(reused.status).toBe(409);
     expect(reused.body.message).toBe('This transaction already pays a payout (or part of one)');
     const lateGood = await pay(treasury, payer, BigInt(lateRefund.amountWei.toFixed(0)));
-    expect((await markPaid('refunds', lateRefund.id, lateGood)).status).toBe(202);
-    expect((await verdict('refund', lateRefund.id)).status).toBe('ACCEPTED');
+    expect((await kit.markPayoutPaid(admin, 'refunds', lateRefund.id, lateGood)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', lateRefund.id)).status).toBe('ACCEPTED');
     expect(await kit.db.payment.findUniqueOrThrow({ where: { id: latePayment.id } })).toMatchObject({ status: 'REFUNDED', reason: `Refunded in ${lateGood.toLowerCase()}` });
     // Paid once: a second hash for a paid refund is refused.
-    expect((await markPaid('refunds', lateRefund.id, wrong)).status).toBe(409);
+    expect((await kit.markPayoutPaid(admin, 'refunds', lateRefund.id, wrong)).status).toBe(409);
 
     // The buyer is told each refund's hash, once.
     const mails = await mailsTo(buyer.email, 2, /^Refund of/);
@@ -144,20 +132,20 @@ describe('refunds and verified payouts', () => {
     let hash: Hash;
     try {
       hash = await kit.chain.send(treasury, wallet, 10n ** 16n);
-      expect((await markPaid('cashouts', cashout.id, hash)).status).toBe(202);
-      await verdict('cashout', cashout.id, ['CHECKING']);
+      expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
+      await kit.payoutVerdict('cashout', cashout.id, ['CHECKING']);
       await waitFor('the check to wait for mining', async () => (await kit.db.payoutCheck.findFirst({ where: { cashoutId: cashout.id, reason: 'Not mined yet' } })) !== null);
       const list = await (await kit.as(admin)).get('/api/admin/cashouts');
       expect(list.body.find((c: { _id: string }) => c._id === cashout.id)).toMatchObject({ status: expect.stringMatching(/^(REQUESTED|NOTIFIED)$/), check: { status: 'CHECKING', reason: 'Not mined yet' } });
       const reject = await (await kit.as(admin)).post(`/api/admin/cashouts/${cashout.id}/reject`);
       expect(reject.status).toBe(409);
       // A second hash while the first is being checked is refused too.
-      expect((await markPaid('cashouts', cashout.id, `0x${'ab'.repeat(32)}`)).status).toBe(409);
+      expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, `0x${'ab'.repeat(32)}`)).status).toBe(409);
     } finally {
       await kit.chain.mine(1);
       await kit.chain.setAutomine(true);
     }
-    expect((await verdict('cashout', cashout.id)).status).toBe('ACCEPTED');
+    expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
     expect(await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).toMatchObject({ status: 'PAID', payoutTxHash: hash.toLowerCase() });
     const [mail] = await mailsTo(user.email, 1, /cashout/);
     expect(mail!.text).toContain(hash.toLowerCase());
@@ -184,9 +172,9 @@ describe('refunds and verified payouts', () => {
     const round = await pay(payer, kit.receiving, 7n * FINNEY);
     await kit.runIndexer();
     const payment = await kit.waitForPayment(round, ['UNRESOLVED']);
-    const created = await (await kit.as(admin)).post('/api/admin/refunds').send({ paymentId: payment.id });
+    const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({});
     expect(created.status).toBe(201);
-    const refundId = created.body._id as string;
+    const refundId = created.body.refundId as string;
     const target = ANVIL_ACCOUNTS[6];
     const message = refundWalletMessage(refundId, target);
     const forged = await kit.chain.wallet.signMessage({ account: stranger, message });
@@ -197,13 +185,13 @@ describe('refunds and verified payouts', () => {
     expect(changed.body).toMatchObject({ wallet: target, walletSource: 'claim' });
     // A payout to neither the sender nor the wallet it signed for is refused.
     const elsewhere = await pay(treasury, stranger, 7n * FINNEY);
-    await markPaid('refunds', refundId, elsewhere);
-    expect((await verdict('refund', refundId)).status).toBe('REFUSED');
+    await kit.markPayoutPaid(admin, 'refunds', refundId, elsewhere);
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('REFUSED');
     // Paid from the shop's multisig: the value reaches the wallet through an internal call, read from the traces.
     const multisig = await deploySmartWallet(kit.env.anvil!.rpcUrl, treasury);
     const toNew = await multisig.pay(target, 7n * FINNEY);
-    await markPaid('refunds', refundId, toNew);
-    expect((await verdict('refund', refundId)).status).toBe('ACCEPTED');
+    await kit.markPayoutPaid(admin, 'refunds', refundId, toNew);
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
   });
 
   it('refuses bad input with clear 4xx answers', async () => {

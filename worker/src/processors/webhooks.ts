@@ -1,42 +1,46 @@
 import { DelayedError } from 'bullmq';
-import { eventBody, jobs, signWebhook, WEBHOOK_ATTEMPTS, type Runtime } from '@shop/core';
+import { jobs, signWebhook, type Runtime } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
-const retry = (runtime: Runtime) => ({ baseMs: runtime.config.webhookRetryBaseMs, attempts: WEBHOOK_ATTEMPTS });
+/** An undelivered head handed to BullMQ this long ago is handed again (its job may be gone with Redis). */
+const REQUEUE_AFTER = '5 minutes';
 
 /**
  * The outbox relay: every WEBHOOK_DISPATCH_MS, each endpoint's oldest undelivered event
- * of each subject is handed to webhook-deliver (a deterministic job id: one already
- * queued, or waiting for its next retry, is not added twice). The next event of a
- * subject is queued when the one before it is delivered or given up: an endpoint sees
- * an order's events in the order they happened.
+ * of each subject (at most 100 per endpoint: one that is down never holds back another)
+ * is handed to webhook-deliver, once (`queuedAt`); a head still undelivered is handed
+ * again after REQUEUE_AFTER (a deterministic job id: one still queued or waiting for its
+ * next retry is not added twice). The next event of a subject is handed over when the
+ * one before it is delivered or given up: an endpoint sees an order's events in order.
  */
 export const webhookDispatch: Processor<'webhook-dispatch'> = async (_job, { runtime }) => {
-  // Up to 100 heads per endpoint: an endpoint that is down (its heads waiting out their
-  // back-off) never keeps the others' events from being queued.
   const heads = await runtime.db.$queryRaw<{ id: string }[]>`
-    SELECT h."id" FROM (
-      SELECT d."id", d."seq", ROW_NUMBER() OVER (PARTITION BY d."endpointId" ORDER BY d."seq") AS n
-      FROM "WebhookDelivery" d
-      WHERE d."status" = 'PENDING'
-        AND NOT EXISTS (
-          SELECT 1 FROM "WebhookDelivery" e
-          WHERE e."endpointId" = d."endpointId" AND e."subject" = d."subject" AND e."status" = 'PENDING' AND e."seq" < d."seq")
-    ) h
-    WHERE h.n <= 100
-    ORDER BY h."seq"`;
-  for (const { id } of heads) await jobs.deliverWebhook(runtime.queues, id, retry(runtime));
+    UPDATE "WebhookDelivery" SET "queuedAt" = now()
+    WHERE "id" IN (
+      SELECT h."id" FROM (
+        SELECT d."id", d."queuedAt", ROW_NUMBER() OVER (PARTITION BY d."endpointId" ORDER BY d."seq") AS n
+        FROM "WebhookDelivery" d
+        WHERE d."status" = 'PENDING'
+          AND NOT EXISTS (
+            SELECT 1 FROM "WebhookDelivery" e
+            WHERE e."endpointId" = d."endpointId" AND e."subject" = d."subject" AND e."status" = 'PENDING' AND e."seq" < d."seq")
+      ) h
+      WHERE h.n <= 100 AND (h."queuedAt" IS NULL OR h."queuedAt" < now() - ${REQUEUE_AFTER}::interval))
+    RETURNING "id"`;
+  for (const { id } of heads) await jobs.deliverWebhook(runtime.queues, id, runtime.config.webhookRetryBaseMs);
   return { queued: heads.length };
 };
 
-/** Queues the next undelivered event of the same endpoint and subject. */
+/** Hands over the next undelivered event of the same endpoint and subject. */
 async function queueNext(runtime: Runtime, d: { endpointId: string; subject: string; seq: bigint }): Promise<void> {
   const next = await runtime.db.webhookDelivery.findFirst({
     where: { endpointId: d.endpointId, subject: d.subject, status: 'PENDING', seq: { gt: d.seq } },
     orderBy: { seq: 'asc' },
     select: { id: true },
   });
-  if (next) await jobs.deliverWebhook(runtime.queues, next.id, retry(runtime));
+  if (!next) return;
+  await runtime.db.webhookDelivery.update({ where: { id: next.id }, data: { queuedAt: new Date() } });
+  await jobs.deliverWebhook(runtime.queues, next.id, runtime.config.webhookRetryBaseMs);
 }
 
 const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
@@ -66,7 +70,8 @@ export const webhookDeliver: Processor<'webhook-deliver'> = async (job, { runtim
     await job.moveToDelayed(Date.now() + 1000, token);
     throw new DelayedError();
   }
-  const body = eventBody(event.payload);
+  // The stored event, the same bytes on every attempt.
+  const body = JSON.stringify(event.payload);
   const started = Date.now();
   let statusCode: number | null = null;
   let error: string | null = null;

@@ -60,6 +60,19 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
     if (opts.window) await db.order.update({ where: { id: orderId }, data: { createdAt: new Date(now - 90 * minute), paymentDeadline: new Date(now - 30 * minute) } });
   }
 
+  /** An admin gives the payout hash of a cashout or a refund (the worker checks it). */
+  async function markPayoutPaid(admin: TestUser, kind: 'refunds' | 'cashouts', id: string, payoutTxHash: string) {
+    return (await api.as(admin)).post(`/api/admin/${kind}/${id}/paid`).send({ payoutTxHash });
+  }
+
+  /** The worker's verdict on the latest hash given for a refund or a cashout. */
+  async function payoutVerdict(kind: 'refund' | 'cashout', id: string, statuses = ['ACCEPTED', 'REFUSED']) {
+    return waitFor(`the ${kind}'s payout check`, async () => {
+      const check = await db.payoutCheck.findFirst({ where: kind === 'refund' ? { refundId: id } : { cashoutId: id }, orderBy: { createdAt: 'desc' } });
+      return check && statuses.includes(check.status) ? check : null;
+    });
+  }
+
   async function referralEntries(userId: string) {
     return db.ledgerEntry.findMany({ where: { userId, kind: { in: ['REFERRAL_REWARD', 'REFERRAL_REVERSAL'] } }, orderBy: { createdAt: 'asc' } });
   }
@@ -77,6 +90,8 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
     waitForPayment,
     runIndexer,
     lapse,
+    markPayoutPaid,
+    payoutVerdict,
     referralEntries,
     async close() {
       await workers?.close();

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { conflict, jobIds, jobs, newWebhookSecret, notFound, WEBHOOK_ATTEMPTS, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
+import { conflict, jobIds, jobs, newWebhookSecret, notFound, requeue, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
 import { createWebhookBody, updateWebhookBody, WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson, type WebhookEventType } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
@@ -114,11 +114,10 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     const delivery = await db.webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
     if (!delivery) throw notFound('Delivery not found');
     if (!delivery.endpoint.enabled || delivery.endpoint.deletedAt) throw conflict('Enable the endpoint before redelivering its events');
-    const existing = await queues['webhook-deliver'].getJob(jobIds.webhook(id));
-    if (existing && (await existing.isActive())) throw conflict('This event is being sent right now');
-    await existing?.remove();
-    await db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', deliveredAt: null } });
-    await jobs.deliverWebhook(queues, id, { baseMs: config.webhookRetryBaseMs, attempts: WEBHOOK_ATTEMPTS });
+    await db.webhookDelivery.update({ where: { id }, data: { status: 'PENDING', deliveredAt: null, queuedAt: new Date() } });
+    const queued = await requeue(queues['webhook-deliver'], jobIds.webhook(id), () => jobs.deliverWebhook(queues, id, config.webhookRetryBaseMs));
+    // Waiting for its next retry: that retry goes now. Being sent: that attempt goes out.
+    if (!queued) await (await queues['webhook-deliver'].getJob(jobIds.webhook(id)))?.promote().catch(() => {});
     res.status(202).json({ message: 'Redelivery queued' });
   });
   return router;

@@ -91,7 +91,8 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
       usdValue: elsewhere || p.usdValue === null ? null : money(p.usdValue),
     };
   });
-  const [overpayment, refunds] = await Promise.all([overpaymentJson(db, order.id), refundsJson(db, { orderId: order.id })]);
+  const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
+  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id) : null, refundsJson(db, { orderId: order.id })]);
   return {
     ...orderJson(fresh),
     quote: quote ? quoteJson(quote) : null,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { changeRefundWallet, getEthUsd, jobs, refundOverpayment, refundPayment, requestPayoutCheck } from '@shop/core';
+import { changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -18,7 +18,7 @@ export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 
   await jobs.checkPayout(deps.queues, checkId).catch(() => {});
 }
 
-/** Admin: refunds (of transfers and overpayments) in the payout queue, and overpaid orders. */
+/** Admin: refunds (of transfers and overpayments) in the payout queue, overpaid orders and their refunds. */
 export function adminRefundRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
@@ -30,10 +30,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   });
   router.post('/', async (req, res) => {
     const body = parseBody(createRefundBody, req.body);
-    const actorId = req.user!.id;
-    const { refundId } = body.paymentId
-      ? await refundPayment(deps, { paymentId: body.paymentId.toLowerCase(), wallet: body.wallet, actorId })
-      : await refundOverpayment(deps.db, deps.config, { orderId: (body.orderId as string).toLowerCase(), wallet: body.wallet, actorId });
+    const { refundId } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
     res.status(201).json((await service.refundsJson(deps.db, { id: refundId }))[0]);
   });
   router.post('/:id/paid', async (req, res) => {

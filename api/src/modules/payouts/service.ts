@@ -1,4 +1,4 @@
-import { overpaymentOf, Prisma, type Db } from '@shop/core';
+import { overpaymentOf, overpaymentsOf, Prisma, type Db } from '@shop/core';
 import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
@@ -44,29 +44,35 @@ export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promi
   });
 }
 
+type Over = { cents: bigint; wei: bigint; from: string | null };
+const toOverpaymentJson = (over: Over): OverpaymentJson => ({ usd: Number(over.cents) / 100, wei: over.wei.toString(), eth: formatEth(over.wei), from: over.from });
+
 export async function overpaymentJson(db: Db, orderId: string): Promise<OverpaymentJson | null> {
   const over = await overpaymentOf(db, orderId);
-  if (!over) return null;
-  return { usd: Number(over.cents) / 100, wei: over.wei.toString(), eth: formatEth(over.wei), from: over.from };
+  return over ? toOverpaymentJson(over) : null;
 }
 
 /** Paid orders with overpayment left to refund or credit. */
 export async function overpaidOrders(db: Db): Promise<OverpaidOrderJson[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Order" WHERE "status" = 'PAID' AND "overpaidUsd" > "overpaidSettledUsd" ORDER BY "paidAt" DESC LIMIT 500`;
-  const orders = await db.order.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: { user: { select: { id: true, name: true, email: true } } }, orderBy: { paidAt: 'desc' } });
-  const out: OverpaidOrderJson[] = [];
-  for (const o of orders) {
-    const overpayment = await overpaymentJson(db, o.id);
-    if (!overpayment) continue;
-    out.push({
-      _id: o.id,
-      user: { _id: o.user.id, name: o.user.name, email: o.user.email },
-      totalPrice: money(o.totalPrice),
-      paidUsd: money(o.paidUsd),
-      overpayment,
-      paidAt: o.paidAt?.toISOString() ?? null,
-    });
-  }
-  return out;
+  const orders = await db.order.findMany({
+    where: { status: 'PAID', overpaidUsd: { gt: db.order.fields.overpaidSettledUsd } },
+    include: { user: { select: { id: true, name: true, email: true } } },
+    orderBy: { paidAt: 'desc' },
+    take: 500,
+  });
+  const overs = await overpaymentsOf(db, orders.map((o) => o.id));
+  return orders.flatMap((o): OverpaidOrderJson[] => {
+    const over = overs.get(o.id);
+    if (!over) return [];
+    return [
+      {
+        _id: o.id,
+        user: { _id: o.user.id, name: o.user.name, email: o.user.email },
+        totalPrice: money(o.totalPrice),
+        paidUsd: money(o.paidUsd),
+        overpayment: toOverpaymentJson(over),
+        paidAt: o.paidAt?.toISOString() ?? null,
+      },
+    ];
+  });
 }

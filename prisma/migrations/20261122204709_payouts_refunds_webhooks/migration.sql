@@ -103,6 +103,7 @@ CREATE TABLE "WebhookDelivery" (
     "lastStatus" INTEGER,
     "lastError" VARCHAR(500),
     "deliveredAt" TIMESTAMPTZ(3),
+    "queuedAt" TIMESTAMPTZ(3),
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
 
@@ -171,7 +172,6 @@ ALTER TABLE "WebhookDelivery" ADD CONSTRAINT "WebhookDelivery_endpointId_fkey" F
 
 -- AddForeignKey
 ALTER TABLE "WebhookAttempt" ADD CONSTRAINT "WebhookAttempt_deliveryId_fkey" FOREIGN KEY ("deliveryId") REFERENCES "WebhookDelivery"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
 -- Hand-written: a payout hash pays one payout (a refused check frees it, unless it
 -- delivered part of one), one check at a time per request, one refund per transfer, and
 -- a check names exactly one request.
