@@ -28,6 +28,12 @@ export async function placeOrderViaApi(page: Page, productName: string, qty = 1)
   return ((await res.json()) as { _id: string })._id;
 }
 
+/** The wei asked for by the order's latest quote. */
+export async function quotedWei(shop: Shop, orderId: string): Promise<bigint> {
+  const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: { orderBy: { createdAt: 'desc' }, take: 1 } } });
+  return BigInt(order.quotes[0]!.amountWei.toFixed(0));
+}
+
 /**
  * A new buyer (registered through the api, signed in through the form) on the pay page
  * of a fresh order for the Starter Package ($25.00), in a browser with `wallet`.

@@ -6,7 +6,7 @@ import type { Address, Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
-import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
+import { placeOrderViaApi, quotedWei, registerViaApi, signIn } from './helpers.ts';
 
 /**
  * Money out, as an admin does it (issue "Refunds, verified payouts and signed webhooks"):
@@ -60,11 +60,6 @@ afterAll(async () => {
   await new Promise((resolve) => hooks?.close(resolve));
 });
 
-async function quotedWei(orderId: string): Promise<bigint> {
-  const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: { orderBy: { createdAt: 'desc' }, take: 1 } } });
-  return BigInt(order.quotes[0]!.amountWei.toFixed(0));
-}
-
 async function send(from: Address, to: Address, value: bigint): Promise<Hash> {
   return shop.chain.sendAndWait(from, to, value);
 }
@@ -109,10 +104,10 @@ describe('an admin pays money back out', () => {
     overOrder = await placeOrderViaApi(buyer, 'Starter Package');
     lateOrder = await placeOrderViaApi(buyer, 'Starter Package');
     // 0.005 ETH more than asked (the tag digits untouched); found by the indexer, nobody reports it.
-    await send(payer, receiving, (await quotedWei(overOrder)) + 5n * FINNEY);
+    await send(payer, receiving, (await quotedWei(shop, overOrder)) + 5n * FINNEY);
     await waitFor('the overpaid order to be paid', async () => (await shop.db.order.findUniqueOrThrow({ where: { id: overOrder } })).status === 'PAID', 30_000);
     // The second order's quote lapsed before a transfer carrying its tag arrived, worth far less than due.
-    const lateTag = (await quotedWei(lateOrder)) % 10n ** 12n;
+    const lateTag = (await quotedWei(shop, lateOrder)) % 10n ** 12n;
     await shop.db.paymentQuote.updateMany({ where: { orderId: lateOrder }, data: { createdAt: new Date(Date.now() - 30 * 60_000), expiresAt: new Date(Date.now() - 15 * 60_000) } });
     await send(payer, receiving, 2n * FINNEY + lateTag);
     await waitFor('the late transfer', async () => (await shop.db.payment.findFirst({ where: { orderId: lateOrder, status: 'LATE' } })) !== null, 30_000);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactEth } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { deploySmartWallet } from '../scripts/testing/smart-wallet.ts';
-import { buyerOnPayPage } from './helpers.ts';
+import { buyerOnPayPage, quotedWei } from './helpers.ts';
 import { startShop, type Shop } from './shop.ts';
 
 /**
@@ -24,11 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
 });
-
-async function quotedWei(orderId: string): Promise<bigint> {
-  const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: { orderBy: { createdAt: 'desc' }, take: 1 } } });
-  return BigInt(order.quotes[0]!.amountWei.toFixed(0));
-}
 
 /** The page moves on by itself to 'Success Pay' with the transaction's hash. */
 async function landsOnSuccess(page: Page, orderId: string, txHash: Hash) {
@@ -61,7 +56,7 @@ describe('a desktop browser with no wallet extension', () => {
   it('pays by a phone that scans the QR code: the page follows the order and lands on Success Pay', async () => {
     const { page, orderId } = await buyerOnPayPage(shop, 'qr.buyer@example.com', false);
     await page.getByRole('heading', { name: 'No browser wallet here: pay from your phone' }).waitFor();
-    const due = await quotedWei(orderId);
+    const due = await quotedWei(shop, orderId);
     // The exact amount, to the wei, is asked for in words too.
     await page.getByText(`${exactEth(due)} ETH`, { exact: true }).waitFor();
     await shop.screenshot(page, '40-pay-phone-qr');
@@ -83,7 +78,7 @@ describe('a smart-contract wallet', () => {
   it('pays unreported: ETH that reaches the shop through an internal call is found by the indexer and counted by its tag', async () => {
     const { page, orderId } = await buyerOnPayPage(shop, 'safe.buyer@example.com', false);
     const smartWallet = await deploySmartWallet(shop.env.anvil!.rpcUrl, ANVIL_ACCOUNTS[4]);
-    const hash = await smartWallet.pay(receiving, await quotedWei(orderId));
+    const hash = await smartWallet.pay(receiving, await quotedWei(shop, orderId));
     await landsOnSuccess(page, orderId, hash);
     const payment = await shop.db.payment.findFirstOrThrow({ where: { txHash: hash } });
     expect(payment).toMatchObject({ source: 'INDEXED', fromAddress: smartWallet.address.toLowerCase() });

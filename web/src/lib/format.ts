@@ -33,7 +33,10 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').slice(0, 19);
 }
 
-/** An address (or hash) shortened the way wallets show it: '0x1234…abcd'. */
-export function shortAddress(value: string): string {
-  return value.length > 12 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value;
+/**
+ * A hash or address shortened to its first `head` and last `tail` characters:
+ * '0x1234ab…cdef' by default, `shortHex(address, 6, 4)` the way wallets show an address.
+ */
+export function shortHex(value: string, head = 8, tail = 6): string {
+  return value.length > head + tail + 1 ? `${value.slice(0, head)}…${value.slice(-tail)}` : value;
 }

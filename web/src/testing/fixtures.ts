@@ -1,4 +1,4 @@
-import type { AdminUserListItem, OrderJson, ProductJson, UserJson } from '@shop/core/contract';
+import type { AdminUserListItem, OrderJson, ProductJson, RefundJson, UserJson } from '@shop/core/contract';
 
 export function makeProduct(overrides: Partial<ProductJson> = {}): ProductJson {
   return {
@@ -51,6 +51,28 @@ export function makeOrder(overrides: Partial<OrderJson> = {}): OrderJson {
     totalPrice: 249.5,
     paidUsd: 249.5,
     orderedItems: [{ name: 'Gold Package', image: '/images/gold.svg', price: 249.5, qty: 1, product: 'p1' }],
+    ...overrides,
+  };
+}
+
+/** A requested refund of part of order o1's overpayment, to the sender. */
+export function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
+  return {
+    _id: 'r1',
+    source: 'OVERPAYMENT',
+    order: 'o1',
+    txHash: `0x${'ab'.repeat(32)}`,
+    user: null,
+    wallet: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1',
+    walletSource: 'sender',
+    amountWei: '1000000000000000',
+    amountEth: '0.001000',
+    amountUsd: 3,
+    status: 'REQUESTED',
+    payoutTxHash: null,
+    check: null,
+    createdAt: '2026-03-05T10:00:00.000Z',
+    paidAt: null,
     ...overrides,
   };
 }

@@ -1,50 +1,25 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
-import { Undo2 } from 'lucide-react';
-import { toast } from 'sonner';
 import type { OverpaidOrderJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
-import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { getErrorMessage } from '@/lib/api-client';
 import { formatUsd } from '@/lib/format';
 import { useOverpaidOrders } from '../api/get-overpaid-orders';
 import { useRefundOverpayment } from '../api/refund-overpayment';
-import { RefundWalletForm } from './refund-wallet-form';
+import { RequestRefundAction } from './request-refund-action';
 import { ShortHex } from './short-hex';
+import { UserCell } from './user-cell';
 
 /** Refunds what is left of an order's overpayment: to the address that sent it, or another wallet. */
 function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
-  const [open, setOpen] = useState(false);
   const refund = useRefundOverpayment();
-
-  if (open) {
-    return (
-      <RefundWalletForm
-        sender={order.overpayment.from}
-        pending={refund.isPending}
-        onCancel={() => setOpen(false)}
-        onSubmit={(wallet) =>
-          refund.mutate(
-            { orderId: order._id, ...(wallet ? { wallet } : {}) },
-            {
-              onSuccess: () => {
-                setOpen(false);
-                toast.success('Refund requested: pay it out from the Cashouts page');
-              },
-              onError: (error) => toast.error(getErrorMessage(error)),
-            },
-          )
-        }
-      />
-    );
-  }
   return (
-    <div className="flex justify-end">
-      <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} onClick={() => setOpen(true)}>
-        Refund overpayment
-      </Button>
-    </div>
+    <RequestRefundAction
+      sender={order.overpayment.from}
+      label="Refund overpayment"
+      pending={refund.isPending}
+      mutate={(target, { onSuccess, onError }) => refund.mutate({ orderId: order._id, ...target }, { onSuccess: () => onSuccess(), onError })}
+    />
   );
 }
 
@@ -90,12 +65,7 @@ export function OverpaidOrders() {
                     {order._id}
                   </Link>
                 </TableCell>
-                <TableCell>
-                  <div className="font-medium">{order.user.name}</div>
-                  <a href={`mailto:${order.user.email}`} className="text-xs text-muted-foreground underline-offset-4 hover:underline">
-                    {order.user.email}
-                  </a>
-                </TableCell>
+                <UserCell user={order.user} />
                 <TableCell className="tabular-nums">{formatUsd(order.totalPrice)}</TableCell>
                 <TableCell className="tabular-nums">{formatUsd(order.paidUsd)}</TableCell>
                 <TableCell className="tabular-nums">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link2, Undo2 } from 'lucide-react';
+import { Link2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { AdminPaymentJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
@@ -7,10 +7,8 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useAssignPayment } from '../api/assign-payment';
 import { useRefundPayment } from '../api/refund-payment';
 import { InlineInputForm } from './inline-input-form';
-import { RefundWalletForm } from './refund-wallet-form';
-import { statusText } from './status-badge';
-
-type Mode = 'assign' | 'refund' | null;
+import { RequestRefundAction } from './request-refund-action';
+import { statusText } from '@/components/status-badge';
 
 /**
  * Assign a transfer to an order (by id), or request its refund: to the sender, or to
@@ -18,25 +16,24 @@ type Mode = 'assign' | 'refund' | null;
  * transaction to show for it) can only be refunded, to a wallet the admin names.
  */
 export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
-  const [mode, setMode] = useState<Mode>(null);
+  const [assigning, setAssigning] = useState(false);
   const assign = useAssignPayment();
   const refund = useRefundPayment();
-  const close = () => setMode(null);
 
-  if (mode === 'assign') {
+  if (assigning) {
     return (
       <InlineInputForm
         label="Order ID"
         submitLabel="Assign"
         initialValue={payment.order ?? ''}
         pending={assign.isPending}
-        onCancel={close}
+        onCancel={() => setAssigning(false)}
         onSubmit={(orderId) =>
           assign.mutate(
             { id: payment._id, orderId },
             {
               onSuccess: ({ orderStatus }) => {
-                close();
+                setAssigning(false);
                 toast.success(`Payment assigned. Order status: ${statusText(orderStatus)}`);
               },
               onError: (error) => toast.error(getErrorMessage(error)),
@@ -47,38 +44,20 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
     );
   }
 
-  if (mode === 'refund') {
-    return (
-      <RefundWalletForm
-        sender={payment.from}
-        pending={refund.isPending}
-        onCancel={close}
-        onSubmit={(wallet) =>
-          refund.mutate(
-            { id: payment._id, ...(wallet ? { wallet } : {}) },
-            {
-              onSuccess: (result) => {
-                close();
-                toast.success(`${result?.message || 'Refund requested'}: pay it out from the Cashouts page`);
-              },
-              onError: (error) => toast.error(getErrorMessage(error)),
-            },
-          )
-        }
-      />
-    );
-  }
-
   return (
-    <div className="flex justify-end gap-2">
+    <RequestRefundAction
+      sender={payment.from}
+      label="Refund"
+      pending={refund.isPending}
+      mutate={(target, { onSuccess, onError }) =>
+        refund.mutate({ id: payment._id, ...target }, { onSuccess: (result) => onSuccess(result?.message), onError })
+      }
+    >
       {payment.source === 'INFLOW' ? null : (
-        <Button size="sm" icon={<Link2 aria-hidden="true" />} onClick={() => setMode('assign')}>
+        <Button size="sm" icon={<Link2 aria-hidden="true" />} onClick={() => setAssigning(true)}>
           Assign
         </Button>
       )}
-      <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} onClick={() => setMode('refund')}>
-        Refund
-      </Button>
-    </div>
+    </RequestRefundAction>
   );
 }

@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck, Clock } from 'lucide-react';
 import type { PayoutCheckJson } from '@shop/core/contract';
-import { ShortHex, shortHex } from './short-hex';
+import { shortHex } from '@/lib/format';
+import { ShortHex } from './short-hex';
 
 /** 'Checking 0x1234ab…cdef: It has 1 of 12 confirmations', 'Refused …: reason'. */
 export function payoutCheckText(check: PayoutCheckJson): string {

@@ -7,7 +7,8 @@ import { formatUsd } from '@/lib/format';
 import { useRefunds } from '../api/get-refunds';
 import { PayoutState } from './payout-state';
 import { RefundActions } from './refund-actions';
-import { StatusBadge } from './status-badge';
+import { StatusBadge } from '@/components/status-badge';
+import { UserCell } from './user-cell';
 
 const SOURCES: Record<RefundJson['source'], string> = { TRANSFER: 'Transfer', OVERPAYMENT: 'Overpayment' };
 
@@ -65,18 +66,7 @@ export function RefundList() {
                     '—'
                   )}
                 </TableCell>
-                <TableCell>
-                  {refund.user ? (
-                    <>
-                      <div className="font-medium">{refund.user.name}</div>
-                      <a href={`mailto:${refund.user.email}`} className="text-xs text-muted-foreground underline-offset-4 hover:underline">
-                        {refund.user.email}
-                      </a>
-                    </>
-                  ) : (
-                    '—'
-                  )}
-                </TableCell>
+                <UserCell user={refund.user} />
                 {/* In full: the admin copies it into the wallet that pays out. */}
                 <TableCell className="max-w-48 whitespace-normal">
                   <div className="font-mono text-xs break-all">{refund.wallet}</div>

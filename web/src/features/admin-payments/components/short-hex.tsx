@@ -1,8 +1,6 @@
-/** '0x1234ab…cdef' for a hash or address; the whole value is in the title (and copyable). */
-export function shortHex(value: string, head = 8, tail = 6): string {
-  return value.length > head + tail + 1 ? `${value.slice(0, head)}…${value.slice(-tail)}` : value;
-}
+import { shortHex } from '@/lib/format';
 
+/** '0x1234ab…cdef' for a hash or address; the whole value is in the title (and copyable). */
 export function ShortHex({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="text-muted-foreground">—</span>;
   return (

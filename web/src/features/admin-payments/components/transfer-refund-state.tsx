@@ -1,5 +1,5 @@
 import type { AdminPaymentJson } from '@shop/core/contract';
-import { shortHex } from './short-hex';
+import { shortHex } from '@/lib/format';
 
 /** A refunded transfer's refund: 'Refund requested to 0x…' until its payout is verified, then 'Refunded in 0x…'. */
 export function TransferRefundState({ refund }: { refund: AdminPaymentJson['refund'] }) {

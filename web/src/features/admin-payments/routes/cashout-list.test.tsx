@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CashoutJson, PayoutCheckJson, RefundJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
 import { pollWhileChecking } from '../api/get-cashouts';
-import { signIn } from '@/testing/fixtures';
+import { makeRefund, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
@@ -34,26 +34,14 @@ function makeCheck(overrides: Partial<PayoutCheckJson> = {}): PayoutCheckJson {
   return { txHash: OTHER_HASH, status: 'CHECKING', reason: 'It has 1 of 12 confirmations', createdAt: '2026-05-07T10:00:00.000Z', ...overrides };
 }
 
-function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
-  return {
-    _id: 'r1',
-    source: 'OVERPAYMENT',
-    order: '5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
-    txHash: `0x${'1f'.repeat(32)}`,
-    user: { _id: 'u2', name: 'Bob Buyer', email: 'bob@example.com' },
-    wallet: BUYER,
-    walletSource: 'sender',
-    amountWei: '1000000000000000',
-    amountEth: '0.001000',
-    amountUsd: 3,
-    status: 'REQUESTED',
-    payoutTxHash: null,
-    check: null,
-    createdAt: '2026-05-08T10:00:00.000Z',
-    paidAt: null,
-    ...overrides,
-  };
-}
+/** Bob's refund, on top of the shared fixture's. */
+const BOB_REFUND: Partial<RefundJson> = {
+  order: '5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
+  txHash: `0x${'1f'.repeat(32)}`,
+  user: { _id: 'u2', name: 'Bob Buyer', email: 'bob@example.com' },
+  wallet: BUYER,
+  createdAt: '2026-05-08T10:00:00.000Z',
+};
 
 const cashouts = [
   makeCashout(),
@@ -164,8 +152,9 @@ describe('CashoutListPage', () => {
   it('lists the refunds to pay, and marks a requested one paid with its payout hash', async () => {
     const { sent } = renderList({
       'GET /api/admin/refunds': [
-        makeRefund(),
+        makeRefund(BOB_REFUND),
         makeRefund({
+          ...BOB_REFUND,
           _id: 'r2',
           source: 'TRANSFER',
           order: null,
@@ -177,7 +166,7 @@ describe('CashoutListPage', () => {
           check: makeCheck({ txHash: HASH, status: 'ACCEPTED', reason: null }),
         }),
       ],
-      'POST /api/admin/refunds/r1/paid': reply(202, makeRefund({ check: makeCheck() })),
+      'POST /api/admin/refunds/r1/paid': reply(202, makeRefund({ ...BOB_REFUND, check: makeCheck() })),
     });
     const section = await screen.findByRole('region', { name: 'Refunds' });
     const table = await within(section).findByRole('table', { name: 'Refunds' });

@@ -6,7 +6,8 @@ import { useCashouts } from '../api/get-cashouts';
 import { CashoutActions } from '../components/cashout-actions';
 import { PayoutState } from '../components/payout-state';
 import { RefundList } from '../components/refund-list';
-import { StatusBadge } from '../components/status-badge';
+import { StatusBadge } from '@/components/status-badge';
+import { UserCell } from '../components/user-cell';
 
 /**
  * /admin/cashouts: the payout queue, newest first: cashout requests, then refunds. Each
@@ -44,12 +45,7 @@ export function CashoutListPage() {
             {cashouts?.map((cashout) => (
               <TableRow key={cashout._id}>
                 <TableCell className="font-mono text-xs">{cashout._id}</TableCell>
-                <TableCell>
-                  <div className="font-medium">{cashout.user.name}</div>
-                  <a href={`mailto:${cashout.user.email}`} className="text-xs text-muted-foreground underline-offset-4 hover:underline">
-                    {cashout.user.email}
-                  </a>
-                </TableCell>
+                <UserCell user={cashout.user} />
                 {/* In full: the admin copies it into the wallet that pays out. */}
                 <TableCell className="max-w-48 font-mono text-xs break-all whitespace-normal">{cashout.wallet}</TableCell>
                 <TableCell className="tabular-nums">{formatUsd(cashout.amountUsd)}</TableCell>

@@ -8,7 +8,7 @@ import { OverpaidOrders } from '../components/overpaid-orders';
 import { PaymentActions } from '../components/payment-actions';
 import { RefundedTransfers } from '../components/refunded-transfers';
 import { ShortHex } from '../components/short-hex';
-import { StatusBadge } from '../components/status-badge';
+import { StatusBadge } from '@/components/status-badge';
 
 /**
  * /admin/payments: unresolved and late transfers, to assign to an order or refund; the

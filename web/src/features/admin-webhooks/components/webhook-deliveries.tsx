@@ -1,26 +1,19 @@
 import { useId } from 'react';
 import { RotateCw } from 'lucide-react';
 import { toast } from 'sonner';
-import type { WebhookDeliveryJson, WebhookDeliveryStatus, WebhookEndpointJson } from '@shop/core/contract';
+import type { WebhookDeliveryJson, WebhookEndpointJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
-import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { StatusBadge } from '@/components/status-badge';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useRedeliverWebhook } from '../api/redeliver-webhook';
 
-const STATUS: Record<WebhookDeliveryStatus, { label: string; variant: NonNullable<BadgeProps['variant']> }> = {
-  PENDING: { label: 'Pending', variant: 'secondary' },
-  DELIVERED: { label: 'Delivered', variant: 'success' },
-  FAILED: { label: 'Failed', variant: 'destructive' },
-};
-
-/** The receiver's answer to the last attempt: its HTTP status, or why there was none. */
-function lastResponse(delivery: WebhookDeliveryJson): string {
-  const parts = [delivery.lastStatus === null ? null : `HTTP ${delivery.lastStatus}`, delivery.lastError].filter(Boolean);
-  return parts.length ? parts.join(': ') : '—';
+/** A receiver's answer to an attempt: 'HTTP 500: error', either part alone, or '' when there is neither. */
+function responseText(statusCode: number | null, error: string | null): string {
+  return [statusCode === null ? null : `HTTP ${statusCode}`, error].filter(Boolean).join(': ');
 }
 
 function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
@@ -34,7 +27,7 @@ function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
           <li key={`${attempt.at}-${index}`} className="whitespace-normal">
             <span className="tabular-nums">{formatDateTime(attempt.at)}</span>{' '}
             <span className={attempt.error || (attempt.statusCode ?? 0) >= 300 ? 'text-destructive' : 'text-success'}>
-              {[attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`, attempt.error].filter(Boolean).join(': ') || 'No answer'}
+              {responseText(attempt.statusCode, attempt.error) || 'No answer'}
             </span>{' '}
             <span className="text-muted-foreground">({attempt.durationMs} ms)</span>
           </li>
@@ -86,12 +79,12 @@ export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson 
                 <TableCell className="font-mono text-xs">{delivery.eventId}</TableCell>
                 <TableCell className="max-w-48 font-mono text-xs break-all whitespace-normal">{delivery.subject}</TableCell>
                 <TableCell>
-                  <Badge variant={STATUS[delivery.status].variant}>{STATUS[delivery.status].label}</Badge>
+                  <StatusBadge status={delivery.status} />
                 </TableCell>
                 <TableCell>
                   <Attempts delivery={delivery} />
                 </TableCell>
-                <TableCell className="max-w-64 text-xs break-words whitespace-normal">{lastResponse(delivery)}</TableCell>
+                <TableCell className="max-w-64 text-xs break-words whitespace-normal">{responseText(delivery.lastStatus, delivery.lastError) || '—'}</TableCell>
                 <TableCell className="text-xs tabular-nums">{formatDateTime(delivery.createdAt)}</TableCell>
                 <TableCell className="text-xs tabular-nums">{formatDateTime(delivery.deliveredAt) || '—'}</TableCell>
                 <TableCell className="text-right">

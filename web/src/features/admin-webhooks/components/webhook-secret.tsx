@@ -1,16 +1,7 @@
 import { useState } from 'react';
 import { Copy, Eye, EyeOff } from 'lucide-react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
-
-async function copy(secret: string) {
-  try {
-    await navigator.clipboard.writeText(secret);
-    toast.success('Signing secret copied');
-  } catch {
-    toast.error('Could not copy; show the secret and copy it by hand.');
-  }
-}
+import { copyToClipboard } from '@/lib/clipboard';
 
 /** The endpoint's signing secret: hidden until asked for, copyable either way. */
 export function WebhookSecret({ secret }: { secret: string }) {
@@ -29,7 +20,13 @@ export function WebhookSecret({ secret }: { secret: string }) {
       >
         {shown ? 'Hide secret' : 'Show secret'}
       </Button>
-      <Button type="button" size="sm" variant="outline" icon={<Copy aria-hidden="true" />} onClick={() => void copy(secret)}>
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        icon={<Copy aria-hidden="true" />}
+        onClick={() => void copyToClipboard(secret, 'Signing secret copied', 'Could not copy; show the secret and copy it by hand.')}
+      >
         Copy secret
       </Button>
     </div>

@@ -44,14 +44,14 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
       <form className="mt-3 flex flex-col gap-3" aria-label="Claim a transfer" onSubmit={(e) => void submit(e)}>
         <p className="text-muted-foreground">
           If your wallet rounded the amount (or it was typed by hand), the shop cannot tell which order it pays. Give the transaction hash
-          and sign a message with the wallet that sent it (connect it above first). A withdrawal from an exchange is sent by the
+          and sign a message with the wallet that sent it. A withdrawal from an exchange is sent by the
           exchange&apos;s wallet, which you cannot sign for: the shop&apos;s admins see it and assign or refund it.
         </p>
         <div className="grid gap-1.5">
           <Label htmlFor={inputId}>Transaction hash</Label>
           <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder="0x…" autoComplete="off" spellCheck={false} />
         </div>
-        <Button pending={busy} type="submit" variant="outline" disabled={!wallet.isConnected || busy || !TX_HASH.test(txHash.trim())} className="w-fit">
+        <Button pending={busy} type="submit" variant="outline" disabled={busy || !TX_HASH.test(txHash.trim())} className="w-fit">
           Sign and claim
         </Button>
         {sign.error ? <ErrorAlert error={sign.error} /> : null}

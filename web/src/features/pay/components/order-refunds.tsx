@@ -1,6 +1,6 @@
 import type { RefundJson } from '@shop/core/contract';
-import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { StatusBadge } from '@/components/status-badge';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { RefundWalletForm } from './refund-wallet-form';
 
@@ -29,9 +29,7 @@ export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
             <li key={refund._id} className="flex flex-col gap-1 py-2 text-sm">
               <div className="flex items-center justify-between gap-2">
                 <span className="font-medium tabular-nums">{refund.amountEth} ETH</span>
-                <Badge variant={refund.status === 'PAID' ? 'success' : 'secondary'}>
-                  {refund.status === 'PAID' ? 'Paid' : 'Requested'}
-                </Badge>
+                <StatusBadge status={refund.status} />
               </div>
               <span className="text-muted-foreground">
                 To <span className="font-mono text-xs break-all">{refund.wallet}</span>

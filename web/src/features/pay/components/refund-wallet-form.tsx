@@ -1,19 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { toast } from 'sonner';
-import { refundWalletMessage, type RefundJson } from '@shop/core/contract';
+import { ethAddress, refundWalletMessage, type RefundJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { getErrorMessage } from '@/lib/api-client';
-import { shortAddress } from '@/lib/format';
+import { shortHex } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useChangeRefundWallet } from '../api/change-refund-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletSignature } from '../hooks/use-wallet-signature';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 type RefundWalletFormProps = { orderId: string; refund: RefundJson; wallet: PayWallet };
 
@@ -41,7 +39,7 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
       { refundId: refund._id, wallet: address, signature },
       {
         onSuccess: (updated) => {
-          toast.success(`Refund will be sent to ${shortAddress(updated.wallet)}`);
+          toast.success(`Refund will be sent to ${shortHex(updated.wallet, 6, 4)}`);
           setNewWallet('');
           setOpen(false);
         },
@@ -86,7 +84,7 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
               aria-describedby={hintId}
             />
           </div>
-          <Button pending={busy} type="submit" variant="outline" disabled={busy || !ADDRESS.test(address)} className="w-fit">
+          <Button pending={busy} type="submit" variant="outline" disabled={busy || !ethAddress.safeParse(address).success} className="w-fit">
             Sign and send
           </Button>
           {sign.error ? <ErrorAlert error={sign.error} /> : null}

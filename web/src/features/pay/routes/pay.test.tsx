@@ -8,7 +8,7 @@ import { routes } from '@/app/router';
 import { addToCart, getCart } from '@/features/cart/cart-store';
 import { PurchasedPage } from '@/features/orders/routes/purchased';
 import { createWagmiConfig } from '@/lib/wagmi';
-import { makeOrder, makeProduct, signIn } from '@/testing/fixtures';
+import { makeOrder, makeProduct, makeRefund, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 import { createFakeEthereum, FAKE_SIGNATURE, rpcError } from '../testing/fake-ethereum';
@@ -42,27 +42,6 @@ function unpaidOrder(overrides: Partial<OrderJson> = {}): OrderJson {
     payments: [],
     ...overrides,
   });
-}
-
-function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
-  return {
-    _id: 'r1',
-    source: 'OVERPAYMENT',
-    order: 'o1',
-    txHash: HASH,
-    user: null,
-    wallet: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1',
-    walletSource: 'sender',
-    amountWei: '1000000000000000',
-    amountEth: '0.001000',
-    amountUsd: 3,
-    status: 'REQUESTED',
-    payoutTxHash: null,
-    check: null,
-    createdAt: '2026-03-05T10:00:00.000Z',
-    paidAt: null,
-    ...overrides,
-  };
 }
 
 /** A paid order with these refunds. */

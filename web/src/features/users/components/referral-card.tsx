@@ -1,20 +1,11 @@
 import { Copy, Users } from 'lucide-react';
-import { toast } from 'sonner';
 import type { UserJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { copyToClipboard } from '@/lib/clipboard';
 
 export function referralLink(code: string): string {
   return `${window.location.origin}/register?ref=${code}`;
-}
-
-async function copy(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success('Copy to clipboard');
-  } catch {
-    toast.error('Could not copy; select the text and copy it by hand.');
-  }
 }
 
 function CopyRow({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
@@ -25,7 +16,13 @@ function CopyRow({ label, value, copyLabel }: { label: string; value: string; co
         <code className="w-0 min-w-0 flex-1 truncate rounded-md border bg-muted px-3 py-2 font-mono text-sm" title={value}>
           {value}
         </code>
-        <Button type="button" variant="outline" size="icon" aria-label={copyLabel} onClick={() => void copy(value)}>
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          aria-label={copyLabel}
+          onClick={() => void copyToClipboard(value, 'Copy to clipboard', 'Could not copy; select the text and copy it by hand.')}
+        >
           <Copy aria-hidden="true" />
         </Button>
       </div>

@@ -10,6 +10,9 @@ const variants: Record<string, Variant> = {
   REJECTED: 'destructive',
   UNRESOLVED: 'destructive',
   LATE: 'secondary',
+  // Webhook deliveries (PENDING is 'secondary', as any status not listed).
+  DELIVERED: 'success',
+  FAILED: 'destructive',
 };
 
 /** 'PENDING_PAYMENT' -> 'Pending payment'. */

@@ -1,0 +1,57 @@
+import { useState, type ReactNode } from 'react';
+import { Undo2 } from 'lucide-react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { getErrorMessage } from '@/lib/api-client';
+import { RefundWalletForm } from './refund-wallet-form';
+
+type RequestRefundActionProps = {
+  /** The address that sent the ETH (the refund goes there unless a wallet is named), or null. */
+  sender: string | null;
+  /** The button that opens the form. */
+  label: string;
+  pending: boolean;
+  /**
+   * Requests the refund: `target` is `{ wallet }` when the admin named one, `{}` for the
+   * sender. `onSuccess` may be given the server's message for the toast.
+   */
+  mutate: (
+    target: { wallet?: string },
+    handlers: { onSuccess: (message?: string) => void; onError: (error: Error) => void },
+  ) => void;
+  /** Other actions, shown before the button (and hidden while the form is open). */
+  children?: ReactNode;
+};
+
+/** Requests a refund, to the sender or another wallet; it is paid out from the Cashouts page. */
+export function RequestRefundAction({ sender, label, pending, mutate, children }: RequestRefundActionProps) {
+  const [open, setOpen] = useState(false);
+
+  if (open) {
+    return (
+      <RefundWalletForm
+        sender={sender}
+        pending={pending}
+        onCancel={() => setOpen(false)}
+        onSubmit={(wallet) =>
+          mutate(wallet ? { wallet } : {}, {
+            onSuccess: (message) => {
+              setOpen(false);
+              toast.success(`${message || 'Refund requested'}: pay it out from the Cashouts page`);
+            },
+            onError: (error) => toast.error(getErrorMessage(error)),
+          })
+        }
+      />
+    );
+  }
+
+  return (
+    <div className="flex justify-end gap-2">
+      {children}
+      <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+    </div>
+  );
+}
