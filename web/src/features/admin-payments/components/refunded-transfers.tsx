@@ -1,10 +1,8 @@
 import { useId } from 'react';
 import { AdminTableState } from '@/components/admin-table-state';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatUsd } from '@/lib/format';
 import { REFUNDED_STATUSES, useAdminPayments } from '../api/get-admin-payments';
-import { ethValue } from './eth-value';
-import { ShortHex } from './short-hex';
+import { TransferCells } from './transfer-cells';
 import { TransferRefundState } from './transfer-refund-state';
 
 /** Transfers an admin asked to send back, with where their refund stands (paid out from the Cashouts page). */
@@ -32,14 +30,7 @@ export function RefundedTransfers() {
           <TableBody>
             {payments?.map((payment) => (
               <TableRow key={payment._id}>
-                <TableCell>
-                  <ShortHex value={payment.txHash} />
-                </TableCell>
-                <TableCell>
-                  <ShortHex value={payment.from} />
-                </TableCell>
-                <TableCell className="tabular-nums">{ethValue(payment.valueWei)}</TableCell>
-                <TableCell className="tabular-nums">{payment.usdValue === null ? '—' : formatUsd(payment.usdValue)}</TableCell>
+                <TransferCells payment={payment} />
                 <TableCell>
                   <TransferRefundState refund={payment.refund} />
                 </TableCell>

@@ -1,13 +1,11 @@
 import { AdminTableState } from '@/components/admin-table-state';
 import { PageHeader } from '@/components/page-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatUsd } from '@/lib/format';
 import { useAdminPayments } from '../api/get-admin-payments';
-import { ethValue } from '../components/eth-value';
 import { OverpaidOrders } from '../components/overpaid-orders';
 import { PaymentActions } from '../components/payment-actions';
 import { RefundedTransfers } from '../components/refunded-transfers';
-import { ShortHex } from '../components/short-hex';
+import { TransferCells } from '../components/transfer-cells';
 import { StatusBadge } from '@/components/status-badge';
 
 /**
@@ -44,16 +42,7 @@ export function PaymentListPage() {
           <TableBody>
             {payments?.map((payment) => (
               <TableRow key={payment._id}>
-                <TableCell>
-                  <ShortHex value={payment.txHash} />
-                </TableCell>
-                <TableCell>
-                  <ShortHex value={payment.from} />
-                </TableCell>
-                <TableCell className="tabular-nums">{ethValue(payment.valueWei)}</TableCell>
-                <TableCell className="tabular-nums">
-                  {payment.usdValue === null ? '—' : formatUsd(payment.usdValue)}
-                </TableCell>
+                <TransferCells payment={payment} />
                 <TableCell>
                   <StatusBadge status={payment.status} />
                 </TableCell>
