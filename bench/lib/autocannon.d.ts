@@ -11,6 +11,8 @@ declare module 'autocannon' {
     ignoreCoordinatedOmission?: boolean;
     pipelining?: number;
     timeout?: number;
+    /** Called once per connection (client) as it is created. */
+    setupClient?: (client: { setHeaders(headers: Record<string, string>): void }) => void;
   };
   export type Histogram = {
     average: number;

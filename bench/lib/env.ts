@@ -54,6 +54,8 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       REDIS_URL: services.redisUrl,
       QUEUE_PREFIX: queuePrefix,
       ETH_RPC_URL: anvil?.rpcUrl ?? 'http://127.0.0.1:9',
+      // anvil serves WebSocket on the same port: the worker subscribes to new blocks.
+      ...(anvil ? { ETH_WS_URL: anvil.rpcUrl.replace(/^http/, 'ws') } : {}),
       RECEIVING_ADDRESS,
       JWT_SECRET: randomBytes(32).toString('hex'),
       SMTP_URL: 'smtp://127.0.0.1:9',

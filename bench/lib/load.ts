@@ -28,6 +28,8 @@ export type LoadTarget = {
   headers?: Record<string, string>;
   body?: string;
   expectStatus?: number;
+  /** Headers per connection, handed out in turn (say, one buyer's session per connection). */
+  headersByConnection?: Record<string, string>[];
 };
 
 /** autocannon with `connections` concurrent keep-alive connections for `seconds`. */
@@ -86,7 +88,17 @@ export async function interleavedMaxLoad<K extends string>(
 }
 
 function cannonTarget(target: LoadTarget) {
-  return { url: target.url, method: target.method ?? 'GET', headers: target.headers, body: target.body };
+  const perConnection = target.headersByConnection;
+  let next = 0;
+  return {
+    url: target.url,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    ...(perConnection?.length
+      ? { setupClient: (client: { setHeaders(h: Record<string, string>): void }) => client.setHeaders({ ...target.headers, ...perConnection[next++ % perConnection.length] }) }
+      : {}),
+  };
 }
 
 function summarize(result: Result, target: LoadTarget): LoadResult {

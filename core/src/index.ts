@@ -16,5 +16,6 @@ export * from './chain/public-client.ts';
 export * from './errors.ts';
 export * from './reconcile.ts';
 export * from './chain/trace.ts';
+export * from './chain/head.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';

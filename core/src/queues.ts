@@ -114,6 +114,8 @@ async function enqueue<N extends QueueName>(queues: Queues, name: N, payload: Jo
  */
 export const jobIds = {
   verify: (txHash: string) => `verify-${txHash}`,
+  /** An index run for a new head: of several block watchers, one adds it. */
+  indexAt: (head: bigint) => `head-${head}`,
   /** A fresh id: the first verification of this hash may have completed already. */
   recheck: (txHash: string, at = Date.now()) => `recheck-${txHash}-${at}`,
   receipt: (orderId: string) => `receipt-${orderId}`,
@@ -164,4 +166,5 @@ export const jobs = {
   deliverWebhook: (queues: Queues, deliveryId: string, retryBaseMs: number) =>
     enqueue(queues, 'webhook-deliver', { deliveryId }, { backoff: { type: 'exponential', delay: retryBaseMs }, jobId: jobIds.webhook(deliveryId) }),
   reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', {}, extra),
+  indexAt: (queues: Queues, head: bigint) => enqueue(queues, 'chain-index', {}, { jobId: jobIds.indexAt(head) }),
 };

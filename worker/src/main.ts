@@ -5,6 +5,7 @@ import { installShutdown } from './shutdown.ts';
 import { startWorkers } from './worker-manager.ts';
 import { keepSchedules } from './schedules.ts';
 import { closeMailer } from './processors/email.ts';
+import { startBlockWatcher } from './block-watcher.ts';
 
 const runtime = createRuntime(getConfig(), 'worker');
 const { logger } = runtime;
@@ -12,6 +13,7 @@ process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejecti
 
 const workers = startWorkers(runtime, processors);
 await keepSchedules(runtime, logger);
+const watcher = startBlockWatcher(runtime, logger);
 logger.info({ msg: 'worker started', queues: workers.workers.map((w) => w.name) });
 
 // A heartbeat for the container's HEALTHCHECK (scripts/healthcheck.mjs): written while
@@ -28,6 +30,7 @@ setInterval(beat, 10_000).unref();
 
 // Order: stop taking jobs (and let running ones finish), then Redis and Prisma.
 installShutdown(logger, [
+  { name: 'block watcher', run: () => watcher.close() },
   { name: 'workers', run: () => workers.close() },
   { name: 'mailer', run: async () => closeMailer() },
   { name: 'connections', run: () => runtime.close() },

@@ -13,15 +13,18 @@ export type EthUsd = { answer: bigint; price: string; updatedAt: Date };
 
 type Deps = { config: AppConfig; redis: Redis; chain: PublicClient };
 
+const priceKey = (config: AppConfig) => `${config.queuePrefix}:eth-usd`;
+
 /**
  * The Chainlink ETH/USD price, cached in Redis for PRICE_CACHE_SECONDS so every api
- * instance shares one read. A cached answer is re-checked for staleness; a Redis
- * failure falls back to reading the feed.
+ * instance shares one read (the worker's block watcher keeps it fresh: see
+ * keepPriceFresh). A cached answer is re-checked for staleness; a Redis failure falls
+ * back to reading the feed.
  */
-export async function getEthUsd({ config, redis, chain }: Deps, now: () => Date = () => new Date()): Promise<EthUsd> {
-  const key = `${config.queuePrefix}:eth-usd`;
+export async function getEthUsd(deps: Deps, now: () => Date = () => new Date()): Promise<EthUsd> {
+  const { config, redis } = deps;
   if (config.priceCacheSeconds > 0) {
-    const cached = await redis.get(key).catch(() => null);
+    const cached = await redis.get(priceKey(config)).catch(() => null);
     if (cached) {
       const parsed = JSON.parse(cached) as { answer: string; updatedAt: string };
       const updatedAt = new Date(parsed.updatedAt);
@@ -31,11 +34,29 @@ export async function getEthUsd({ config, redis, chain }: Deps, now: () => Date 
       }
     }
   }
+  return readAndShare(deps, now);
+}
+
+async function readAndShare({ config, redis, chain }: Deps, now: () => Date): Promise<EthUsd> {
   const fresh = await readEthUsdPrice(chain, { feedAddress: config.ethUsdFeedAddress, maxAgeSeconds: config.priceMaxAgeSeconds, now });
   if (config.priceCacheSeconds > 0) {
     await redis
-      .set(key, JSON.stringify({ answer: fresh.answer.toString(), updatedAt: fresh.updatedAt.toISOString() }), 'EX', config.priceCacheSeconds)
+      .set(priceKey(config), JSON.stringify({ answer: fresh.answer.toString(), updatedAt: fresh.updatedAt.toISOString() }), 'EX', config.priceCacheSeconds)
       .catch(() => {});
   }
   return { answer: fresh.answer, price: answerToPrice(fresh.answer), updatedAt: fresh.updatedAt };
+}
+
+/**
+ * Reads the feed again once the shared price has less than half of PRICE_CACHE_SECONDS
+ * left, so the api always finds one and never reads the feed for a buyer. Returns
+ * whether it read. A feed that cannot be read (or is stale) throws.
+ */
+export async function keepPriceFresh(deps: Deps): Promise<boolean> {
+  const { config, redis } = deps;
+  if (config.priceCacheSeconds === 0) return false;
+  const left = await redis.pttl(priceKey(config));
+  if (left > (config.priceCacheSeconds * 1000) / 2) return false;
+  await readAndShare(deps, () => new Date());
+  return true;
 }

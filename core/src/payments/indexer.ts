@@ -382,6 +382,10 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
   }
   const last = linked[linked.length - 1] as ScannedBlock;
   return db.$transaction(async (tx) => {
+    // Written only onto the checkpoint these blocks chain from: a run that overlapped
+    // another (two workers) finds it moved and writes nothing.
+    const at = await tx.$queryRaw<{ blockHash: string }[]>`SELECT "blockHash" FROM "ChainCursor" WHERE "id" = ${CURSOR_ID} FOR UPDATE`;
+    if (at[0]?.blockHash !== linked[0]!.parentHash) throw new Error('the indexer checkpoint moved during this run (another indexer run); it is tried again');
     let out: IndexResult['transfers'] = [];
     if (found.length > 0) {
       // A transfer already known (reported by its buyer, or indexed before a rewind) is

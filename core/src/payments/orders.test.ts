@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { Prisma } from '../db.ts';
 import { getEthUsd } from './eth-price.ts';
-import { openQuote } from './orders.ts';
+import { createOrderDesk, openQuote } from './orders.ts';
 import { createProduct } from './stock.ts';
 
 let kit: ApiTestKit;
@@ -28,6 +28,34 @@ describe('quotes', () => {
     expect(quote?.usdAmount.toFixed(2)).toBe('5.00');
     // Set back: this order has no transfer behind the paid amount.
     await kit.db.order.update({ where: { id: orderId }, data: { status: 'PENDING_PAYMENT', paidUsd: new Prisma.Decimal('0') } });
+  });
+});
+
+describe('the order desk', () => {
+  it('places the orders that arrive together in one batch; a batch the database fails is placed again one order at a time', async () => {
+    const product = await createProduct(kit.db, { name: 'B', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 50 });
+    const buyers = await Promise.all(Array.from({ length: 5 }, () => kit.createUser()));
+    const desk = createOrderDesk(kit.env.runtime);
+    const line = (qty: number) => ({ orderedItems: [{ _id: product.id, qty }], itemsPrice: (5 * qty).toFixed(2), totalPrice: (5 * qty).toFixed(2) });
+    // The first goes alone; the next ones wait for it and go together (one createdAt).
+    const together = await Promise.all(buyers.map((b) => desk.place(b.id, line(1))));
+    expect(new Set(together.map((o) => o.createdAt.getTime())).size).toBeLessThan(together.length);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock).toBe(45);
+
+    // A fault of the database that only an order of 7 items meets.
+    await kit.db.$executeRawUnsafe(`CREATE FUNCTION x_test_seven() RETURNS trigger AS $$ BEGIN IF NEW."qty" = 7 THEN RAISE EXCEPTION 'seven'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await kit.db.$executeRawUnsafe(`CREATE TRIGGER x_test_seven BEFORE INSERT ON "OrderItem" FOR EACH ROW EXECUTE FUNCTION x_test_seven()`);
+    try {
+      const outcomes = await Promise.allSettled(buyers.map((b, i) => desk.place(b.id, line(i === 2 ? 7 : 1))));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      const placed = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      expect(placed.map((o) => o.items.map((i) => i.qty))).toEqual([[1], [1], [1], [1]]);
+      expect((await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock).toBe(41);
+      expect(await kit.db.order.count({ where: { userId: buyers[2]!.id } })).toBe(1);
+    } finally {
+      await kit.db.$executeRawUnsafe('DROP TRIGGER x_test_seven ON "OrderItem"');
+      await kit.db.$executeRawUnsafe('DROP FUNCTION x_test_seven()');
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import { centsToString, toCents } from '../contract/money.ts';
@@ -7,7 +7,8 @@ import { badRequest, conflict, notFound, unavailable, UserError } from '../error
 import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
 import { getEthUsd, type EthUsd } from './eth-price.ts';
-import { releaseStock, reserveStock } from './stock.ts';
+import { lockPackages, releaseStock, shortageOf, writeReservations } from './stock.ts';
+import { chainHead } from '../chain/head.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 
 /**
@@ -48,20 +49,23 @@ export async function createQuote(
   price: EthUsd,
   now = new Date(),
 ): Promise<Quote> {
+  return tx.paymentQuote.create({ data: quoteFields(config, order, price, now) });
+}
+
+/** A quote's columns (the one place they are computed; placeOrders writes many at once). */
+function quoteFields(config: AppConfig, order: { id: string; paymentTag: number; cents: bigint; paymentDeadline: Date | null }, price: EthUsd, now: Date) {
   const ttlEnd = now.getTime() + config.quoteTtlSeconds * 1000;
   const expiresAt = new Date(order.paymentDeadline ? Math.min(ttlEnd, order.paymentDeadline.getTime()) : ttlEnd);
-  return tx.paymentQuote.create({
-    data: {
-      orderId: order.id,
-      ethUsd: new Prisma.Decimal(price.price),
-      usdAmount: new Prisma.Decimal(order.cents.toString()).dividedBy(100),
-      amountWei: new Prisma.Decimal(quoteAmountWei(order.cents, price.answer, order.paymentTag).toString()),
-      receivingAddress: config.receivingAddress,
-      chainId: config.chainId,
-      createdAt: now,
-      expiresAt,
-    },
-  });
+  return {
+    orderId: order.id,
+    ethUsd: new Prisma.Decimal(price.price),
+    usdAmount: new Prisma.Decimal(order.cents.toString()).dividedBy(100),
+    amountWei: new Prisma.Decimal(quoteAmountWei(order.cents, price.answer, order.paymentTag).toString()),
+    receivingAddress: config.receivingAddress,
+    chainId: config.chainId,
+    createdAt: now,
+    expiresAt,
+  };
 }
 
 /**
@@ -92,103 +96,189 @@ export async function openQuote(db: Db, config: AppConfig, orderId: string, getP
   });
 }
 
-/** Random tags tried per order; with a million tags, all taken only when nearly all are held. */
-const TAG_CANDIDATES = 16;
-
-function isTagCollision(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002' && JSON.stringify(err.meta ?? {}).includes('paymentTag');
-}
+/** Rounds of fresh tags an order gets when the one it drew is held by another order. */
+const TAG_ROUNDS = 8;
 
 export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient };
 export type OrderLine = { _id: string; qty: number };
+export type OrderInput = { orderedItems: OrderLine[]; itemsPrice: string; totalPrice: string };
+export type OrderRequest = { userId: string; input: OrderInput };
+export type PlacedOrder = Prisma.OrderGetPayload<{ include: { items: true } }>;
 
-/**
- * Places an order: priced from the database (a client total that differs is a 409),
- * a tag no other order holds, the first quote, the stock (all or nothing), and at most
- * MAX_OPEN_ORDERS_PER_USER unpaid orders per buyer, in one transaction. Returns its id.
- */
-export async function placeOrder(deps: PlaceOrderDeps, userId: string, input: { orderedItems: OrderLine[]; itemsPrice: string; totalPrice: string }): Promise<string> {
-  const { db, config, chain } = deps;
+/** What can be refused without the database: no lines, a package named twice. */
+function checkLines(input: OrderInput): void {
   if (input.orderedItems.length === 0) throw badRequest('No order items');
   const ids = input.orderedItems.map((l) => l._id.toLowerCase());
   if (new Set(ids).size !== ids.length) throw badRequest('Each package may appear only once in an order');
+}
 
+const linesOf = (input: OrderInput) => input.orderedItems.map((l) => ({ productId: l._id.toLowerCase(), qty: l.qty }));
+
+/**
+ * Places orders, many in one transaction (a flash sale's requests arrive together:
+ * see createOrderDesk), each one judged on its own, in the order given:
+ * - priced from the database under the packages' row locks (a client total that
+ *   differs is a 409);
+ * - its stock, all or nothing (shortageOf in stock.ts, against what the orders before
+ *   it in the batch left);
+ * - at most MAX_OPEN_ORDERS_PER_USER unpaid orders per buyer, counted under the
+ *   buyer's row lock, taken after the package rows as every path that locks both does;
+ * - a tag no other live order holds (the partial unique index decides; a taken one is
+ *   drawn again), its first quote, and `placedAtBlock` from the shared head (chain/head.ts).
+ * Returns, per request, the order with its items or the UserError refusing it.
+ */
+export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]): Promise<(PlacedOrder | UserError)[]> {
+  const { db, config } = deps;
+  const results: (PlacedOrder | UserError | null)[] = requests.map(() => null);
+  const done = () => results.map((r) => r ?? new UserError(503, 'The order could not be placed; please try again'));
+  const open: number[] = [];
+  requests.forEach((r, i) => {
+    try {
+      checkLines(r.input);
+      open.push(i);
+    } catch (err) {
+      results[i] = err as UserError;
+    }
+  });
+  if (open.length === 0) return done();
   const price = await getEthUsd(deps);
-  const head = await chain.getBlockNumber({ cacheTime: 0 }).catch(() => {
+  const head = await chainHead(deps).catch(() => {
     throw unavailable('The Ethereum network is unreachable right now; please try again shortly');
   });
 
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await db.$transaction(async (tx) => {
-        const products = await tx.product.findMany({ where: { id: { in: ids }, deletedAt: null } });
-        const lines = input.orderedItems.map((line) => {
-          const product = products.find((p) => p.id === line._id.toLowerCase());
-          if (!product) throw badRequest(`Package not found: ${line._id}`);
-          return { product, qty: line.qty };
-        });
-        const totalCents = lines.reduce((sum, l) => sum + toCents(l.product.price.toFixed(2)) * BigInt(l.qty), 0n);
-        const total = centsToString(totalCents);
-        if (toCents(input.totalPrice) !== totalCents || toCents(input.itemsPrice) !== totalCents) {
-          throw conflict(`Prices have changed: the total is now $${total}. Please review your cart.`);
-        }
-        // A free tag: a few random candidates, checked in one read; the partial unique
-        // index settles a race between two orders that drew the same one (retried below).
-        const candidates = Array.from({ length: TAG_CANDIDATES }, () => randomInt(1, MAX_TAG + 1));
-        const taken = new Set(
-          (await tx.order.findMany({ where: { paymentTag: { in: candidates } }, select: { paymentTag: true } })).map((o) => o.paymentTag),
-        );
-        const tag = candidates.find((c) => !taken.has(c));
-        if (tag === undefined) throw new UserError(503, 'Too many open orders right now; please try again shortly');
-        const now = new Date();
-        const paymentDeadline = new Date(now.getTime() + config.paymentWindowMinutes * 60_000);
-        const order = await tx.order.create({
-          data: {
-            userId,
-            itemsPrice: new Prisma.Decimal(total),
-            totalPrice: new Prisma.Decimal(total),
-            paymentTag: tag,
-            placedAtBlock: head,
-            createdAt: now,
-            paymentDeadline,
-            stockReserved: false,
-            items: {
-              create: lines.map(({ product, qty }) => ({
-                productId: product.id,
-                name: product.name,
-                image: product.image,
-                price: product.price,
-                qty,
-                dailyCredit: product.dailyCredit,
-                durationDays: product.durationDays,
-              })),
-            },
-          },
-        });
-        await createQuote(tx, config, { id: order.id, paymentTag: tag, cents: totalCents, paymentDeadline }, price, now);
-        // Stock last: its row locks are held only until the commit that follows, so
-        // orders for one popular package queue for as short a time as possible.
-        const short = await reserveStock(tx, order.id, { forNewOrder: true });
-        if (short) throw conflict(`Not enough stock for ${short.name}: ${short.left} left`);
-        // One account may hold only a few unpaid orders (each holds stock). Checked under
-        // the buyer's row lock, taken after the package rows as every other path that
-        // locks both does, so two concurrent orders cannot both slip under the cap. NO KEY
-        // UPDATE: the order insert above holds a key-share lock on the same row, which a
-        // plain FOR UPDATE would wait on (a deadlock between two orders of one buyer).
-        await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ${userId}::uuid FOR NO KEY UPDATE`;
-        const open = await tx.order.count({ where: { userId, status: { in: [...PAYABLE_STATUSES] } } });
-        if (open > config.maxOpenOrdersPerUser) {
-          throw conflict(`You already have ${open - 1} unpaid orders. Pay for them, or wait until they expire, before placing another.`);
-        }
-        return order.id;
-      });
-    } catch (err) {
-      // Two orders drew the same free tag at once: the database let one through; retry the other.
-      if (isTagCollision(err) && attempt < 5) continue;
-      throw err;
+  await db.$transaction(async (tx) => {
+    const packages = await lockPackages(tx, open.flatMap((i) => linesOf(requests[i]!.input).map((l) => l.productId)));
+    const userIds = [...new Set(open.map((i) => requests[i]!.userId))].sort();
+    await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${userIds}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
+    const counts = await tx.$queryRaw<{ userId: string; n: number }[]>`
+      SELECT "userId", count(*)::int AS "n" FROM "Order"
+      WHERE "userId" = ANY(${userIds}::uuid[]) AND "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) GROUP BY "userId"`;
+    const unpaid = new Map(counts.map((c) => [c.userId, c.n]));
+
+    const now = new Date();
+    const paymentDeadline = new Date(now.getTime() + config.paymentWindowMinutes * 60_000);
+    type Accepted = { i: number; id: string; cents: bigint; lines: { productId: string; qty: number }[] };
+    const accepted: Accepted[] = [];
+    for (const i of open) {
+      const { userId, input } = requests[i]!;
+      const lines = linesOf(input);
+      const missing = input.orderedItems.find((l) => !packages.get(l._id.toLowerCase()) || packages.get(l._id.toLowerCase())!.deletedAt);
+      if (missing) {
+        results[i] = badRequest(`Package not found: ${missing._id}`);
+        continue;
+      }
+      const cents = lines.reduce((sum, l) => sum + toCents(packages.get(l.productId)!.price.toFixed(2)) * BigInt(l.qty), 0n);
+      if (toCents(input.totalPrice) !== cents || toCents(input.itemsPrice) !== cents) {
+        results[i] = conflict(`Prices have changed: the total is now $${centsToString(cents)}. Please review your cart.`);
+        continue;
+      }
+      const short = shortageOf(lines, packages, { forNewOrder: true });
+      if (short) {
+        results[i] = conflict(`Not enough stock for ${short.name}: ${short.left} left`);
+        continue;
+      }
+      // One account may hold only a few unpaid orders (each holds stock).
+      const held = unpaid.get(userId) ?? 0;
+      if (held + 1 > config.maxOpenOrdersPerUser) {
+        results[i] = conflict(`You already have ${held} unpaid orders. Pay for them, or wait until they expire, before placing another.`);
+        continue;
+      }
+      unpaid.set(userId, held + 1);
+      for (const l of lines) packages.get(l.productId)!.countInStock -= l.qty;
+      accepted.push({ i, id: randomUUID(), cents, lines });
     }
-  }
+    if (accepted.length === 0) return;
+
+    // Tags: drawn at random; an order whose tag another live order holds draws again.
+    const tags = new Map<string, number>();
+    const orders = new Map<string, Prisma.OrderGetPayload<object>>();
+    let pending = accepted;
+    for (let round = 0; pending.length > 0 && round < TAG_ROUNDS; round++) {
+      for (const o of pending) tags.set(o.id, randomInt(1, MAX_TAG + 1));
+      const inserted = await tx.$queryRaw<Prisma.OrderGetPayload<object>[]>`
+        INSERT INTO "Order" ("id", "userId", "itemsPrice", "totalPrice", "paymentTag", "placedAtBlock", "createdAt", "updatedAt", "paymentDeadline", "stockReserved")
+        SELECT o."id", o."userId", o."total", o."total", o."tag", ${head.toString()}::bigint, ${now}, ${now}, ${paymentDeadline}, true
+        FROM unnest(${pending.map((o) => o.id)}::uuid[], ${pending.map((o) => requests[o.i]!.userId)}::uuid[],
+                    ${pending.map((o) => centsToString(o.cents))}::numeric[], ${pending.map((o) => tags.get(o.id)!)}::int[]) AS o("id", "userId", "total", "tag")
+        ON CONFLICT ("paymentTag") WHERE "paymentTag" IS NOT NULL DO NOTHING
+        RETURNING *`;
+      for (const row of inserted) orders.set(row.id, row);
+      pending = pending.filter((o) => !orders.has(o.id));
+    }
+    for (const o of pending) results[o.i] = new UserError(503, 'Too many open orders right now; please try again shortly');
+    const placed = accepted.filter((o) => !pending.includes(o));
+    if (placed.length === 0) return;
+
+    const itemRows = placed.flatMap((o) => o.lines.map((l) => ({ orderId: o.id, qty: l.qty, p: packages.get(l.productId)! })));
+    const items = await tx.$queryRaw<Prisma.OrderItemGetPayload<object>[]>`
+      INSERT INTO "OrderItem" ("id", "orderId", "productId", "name", "image", "price", "qty", "dailyCredit", "durationDays")
+      SELECT gen_random_uuid(), i.* FROM unnest(
+        ${itemRows.map((r) => r.orderId)}::uuid[], ${itemRows.map((r) => r.p.id)}::uuid[], ${itemRows.map((r) => r.p.name)}::text[],
+        ${itemRows.map((r) => r.p.image)}::text[], ${itemRows.map((r) => r.p.price.toFixed(2))}::numeric[], ${itemRows.map((r) => r.qty)}::int[],
+        ${itemRows.map((r) => r.p.dailyCredit.toFixed(2))}::numeric[], ${itemRows.map((r) => r.p.durationDays)}::int[]) AS i
+      RETURNING *`;
+    const quotes = placed.map((o) => quoteFields(config, { id: o.id, paymentTag: tags.get(o.id)!, cents: o.cents, paymentDeadline }, price, now));
+    await tx.$executeRaw`
+      INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "amountWei", "receivingAddress", "chainId", "createdAt", "expiresAt")
+      SELECT gen_random_uuid(), q."orderId", q."ethUsd", q."usdAmount", q."amountWei", ${config.receivingAddress}, ${config.chainId}, ${now}, q."expiresAt"
+      FROM unnest(${quotes.map((q) => q.orderId)}::uuid[], ${quotes.map((q) => q.ethUsd.toFixed())}::numeric[], ${quotes.map((q) => q.usdAmount.toFixed())}::numeric[],
+                  ${quotes.map((q) => q.amountWei.toFixed())}::numeric[], ${quotes.map((q) => q.expiresAt.toISOString())}::timestamptz[]) AS q("orderId", "ethUsd", "usdAmount", "amountWei", "expiresAt")`;
+    await writeReservations(tx, placed.map((o) => ({ orderId: o.id, lines: o.lines })));
+    const itemsOf = (id: string) => items.filter((i) => i.orderId === id).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const byId = new Map(placed.map((o) => [o.id, { ...orders.get(o.id)!, items: itemsOf(o.id) }]));
+    for (const o of placed) results[o.i] = byId.get(o.id)!;
+  });
+  return done();
 }
+
+/** Places one order (placeOrders with one request); returns its id or throws its refusal. */
+export async function placeOrder(deps: PlaceOrderDeps, userId: string, input: OrderInput): Promise<string> {
+  const [result] = await placeOrders(deps, [{ userId, input }]);
+  if (result instanceof Error) throw result;
+  return result!.id;
+}
+
+/**
+ * One api process's order desk: requests that arrive while a batch is being placed
+ * wait and go together in the next one (group commit), so a drop of a popular package
+ * takes its row lock and a commit once per batch instead of once per order. Alone, an
+ * order is placed at once. A batch that fails as a whole (the database, not a refusal)
+ * is placed again one order at a time, so one request can never fail the others.
+ */
+export function createOrderDesk(deps: PlaceOrderDeps, opts: { maxBatch?: number } = {}) {
+  const maxBatch = opts.maxBatch ?? 100;
+  type Waiting = OrderRequest & { resolve: (o: PlacedOrder) => void; reject: (err: unknown) => void };
+  let waiting: Waiting[] = [];
+  let running = false;
+  const settle = (batch: Waiting[], results: (PlacedOrder | UserError)[]) => results.forEach((r, i) => (r instanceof Error ? batch[i]!.reject(r) : batch[i]!.resolve(r)));
+  async function drain(): Promise<void> {
+    running = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(maxBatch);
+      try {
+        settle(batch, await placeOrders(deps, batch));
+      } catch (err) {
+        if (batch.length === 1 || err instanceof UserError) {
+          for (const w of batch) w.reject(err);
+          continue;
+        }
+        for (const w of batch) await placeOrders(deps, [w]).then((r) => settle([w], r), w.reject);
+      }
+    }
+    running = false;
+  }
+  return {
+    place(userId: string, input: OrderInput): Promise<PlacedOrder> {
+      checkLines(input);
+      return new Promise<PlacedOrder>((resolve, reject) => {
+        waiting.push({ userId, input, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
+export type OrderDesk = ReturnType<typeof createOrderDesk>;
 
 /**
  * The buyer reports a transaction hash. It never pays the order: it records the hash

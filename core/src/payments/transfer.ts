@@ -48,17 +48,20 @@ type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer };
 
 export async function readTransfer({ db, chain, config, tracer }: Deps, hash: string): Promise<TransferReading> {
   // A node that is not on the shop's chain proves nothing either way.
-  const halt = await indexerHalt(db);
+  // The halt flag, the transaction and its receipt are read at once (one round trip).
+  const [halt, tx, receipt] = await Promise.all([
+    indexerHalt(db),
+    chain.getTransaction({ hash: hash as Hash }).catch((err: unknown) => {
+      if (err instanceof TransactionNotFoundError) return null;
+      throw err;
+    }),
+    chain.getTransactionReceipt({ hash: hash as Hash }).catch((err: unknown) => {
+      if (err instanceof TransactionReceiptNotFoundError) return null;
+      throw err;
+    }),
+  ]);
   if (halt) return { state: 'halted', reason: halt.reason };
-  const tx = await chain.getTransaction({ hash: hash as Hash }).catch((err: unknown) => {
-    if (err instanceof TransactionNotFoundError) return null;
-    throw err;
-  });
   if (!tx) return { state: 'unknown' };
-  const receipt = await chain.getTransactionReceipt({ hash: hash as Hash }).catch((err: unknown) => {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  });
   if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
   // Sent to another address (a smart-contract wallet, say): what did it pass on to the shop?

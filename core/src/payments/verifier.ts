@@ -16,7 +16,8 @@ export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; trace
 
 export type VerifyResult =
   | { state: 'final'; status: 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED'; orderId?: string; paidNow?: boolean; reason?: string }
-  | { state: 'wait'; reason: string; retryInMs: number };
+  /** `atBlock`: the block that may end the wait (the watcher wakes the job then; `retryInMs` is the fallback). */
+  | { state: 'wait'; reason: string; retryInMs: number; atBlock?: bigint | 'next' };
 
 const NOT_FOUND_GIVE_UP_MS = 60 * 60_000;
 const NOT_MINED_GIVE_UP_MS = 24 * 60 * 60_000;
@@ -58,7 +59,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
       if (settled) await transferGone(db, payment.id, 'Removed from its block by a reorganization; waiting for it to be mined again');
       else if (age > NOT_MINED_GIVE_UP_MS) return reject(deps, payment.id, NEVER_MINED);
       await noteWaitingTransfer(db, payment.id, { valueWei: reading.valueWei, from: reading.from, pending: true }, now);
-      return { state: 'wait', reason: 'waiting to be mined', retryInMs: 2_000 };
+      return { state: 'wait', reason: 'waiting to be mined', retryInMs: 2_000, atBlock: 'next' };
   }
 
   const t = reading.transfer;
@@ -89,7 +90,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
         await transferGone(db, payment.id, `Moved to another block by a reorganization; ${notYet.toLowerCase()}`);
         return { state: 'wait', reason: notYet, retryInMs: 1_000 };
       }
-      if (notYet) return { state: 'wait', reason: notYet, retryInMs: 1_000 };
+      if (notYet) return { state: 'wait', reason: notYet, retryInMs: 1_000, atBlock: finalAt(t, config) };
       await followBlock(db, payment.id, t);
     }
     return { state: 'final', status: payment.status as 'COUNTED' | 'UNRESOLVED' | 'LATE', orderId: payment.orderId ?? undefined, reason: payment.reason ?? undefined };
@@ -102,7 +103,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
       calls: t.calls,
       block: { number: t.blockNumber, hash: t.blockHash, confirmations: t.confirmations },
     });
-    return { state: 'wait', reason: notYet, retryInMs: 1_000 };
+    return { state: 'wait', reason: notYet, retryInMs: 1_000, atBlock: finalAt(t, config) };
   }
   const outcome = await settleTransfer(db, config, { paymentId: payment.id, transfer: t, currentAnswer: deps.currentAnswer, now });
   switch (outcome.kind) {
@@ -117,6 +118,11 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
     case 'refused':
       return { state: 'final', status: 'REFUNDED', reason: outcome.reason };
   }
+}
+
+/** The head at which a transfer has its confirmations (the next block when it has them but its block is being reorganized). */
+function finalAt(t: { blockNumber: bigint; confirmations: number }, config: AppConfig): bigint | 'next' {
+  return t.confirmations < config.paymentConfirmations ? t.blockNumber + BigInt(config.paymentConfirmations - 1) : 'next';
 }
 
 async function reject(deps: VerifyDeps, paymentId: string, reason: string): Promise<VerifyResult> {

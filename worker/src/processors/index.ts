@@ -11,7 +11,7 @@ import { webhookDeliver, webhookDispatch } from './webhooks.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
 export const processors: ProcessorMap = {
-  'payment-verify': { process: paymentVerify, concurrency: 8 },
+  'payment-verify': { process: paymentVerify, concurrency: 16 },
   'chain-index': { process: chainIndex },
   'payment-sweep': { process: paymentSweep },
   'order-expire': { process: orderExpire },

@@ -1,5 +1,5 @@
-import { DelayedError } from 'bullmq';
-import { getEthUsd, jobs, verifyPayment } from '@shop/core';
+import { DelayedError, type Job } from 'bullmq';
+import { awaitBlock, getEthUsd, jobs, sharedHead, verifyPayment, type Runtime } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /** One job per transfer (reported or indexed): verify it on chain, count it, or wait. */
@@ -8,10 +8,28 @@ export const paymentVerify: Processor<'payment-verify'> = async (job, { runtime,
   const result = await verifyPayment({ ...runtime, logger: log, currentAnswer: async () => (await getEthUsd(runtime)).answer }, job.data.paymentId);
   if (result.state === 'wait') {
     log.debug({ msg: 'payment not final yet', reason: result.reason });
-    await job.moveToDelayed(Date.now() + result.retryInMs, token);
+    // While a block watcher shares the head, it wakes the job when its block comes; the
+    // timer is then only a fallback, and a slow one (it would cost the node a read each time).
+    const head = result.atBlock !== undefined ? await sharedHead(runtime) : null;
+    await job.moveToDelayed(Date.now() + (head === null ? result.retryInMs : Math.max(result.retryInMs, WATCHED_FALLBACK_MS)), token);
+    if (head !== null) await wakeAtBlock(runtime, job, result.atBlock === 'next' ? head + 1n : result.atBlock!);
     throw new DelayedError();
   }
   log.info({ msg: 'payment verified', status: result.status, order_id: result.orderId, reason: result.reason, paid_now: result.paidNow ?? false });
   if (result.paidNow && result.orderId) await jobs.sendReceipt(runtime.queues, result.orderId);
   return result;
 };
+
+const WATCHED_FALLBACK_MS = 10_000;
+
+/**
+ * Registers the delayed job with the block watcher (block-watcher.ts), which promotes it
+ * when block `at` arrives; if that block is already here (it came while the job ran),
+ * the job is promoted now.
+ */
+async function wakeAtBlock(runtime: Runtime, job: Job, at: bigint): Promise<void> {
+  if (!job.id) return;
+  await awaitBlock(runtime, job.id, at);
+  const now = await sharedHead(runtime);
+  if (now !== null && now >= at) await job.promote().catch(() => {});
+}

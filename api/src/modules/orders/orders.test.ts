@@ -37,6 +37,8 @@ describe('placing orders', () => {
     expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(3);
     const detail = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
     expect(detail.status).toBe(200);
+    // What placing answers is the order as it is stored.
+    for (const [key, value] of Object.entries(res.body)) expect(detail.body[key], key).toEqual(value);
     const q = detail.body.quote;
     expect(q).toMatchObject({ ethUsd: '3000.00000000', chainId: 1, receivingAddress: kit.env.config.receivingAddress, usdAmount: 21 });
     // $21 at $3000 = 0.007 ETH, plus the order's tag below a millionth of an ETH.
@@ -48,6 +50,32 @@ describe('placing orders', () => {
     // The same quote is served until it expires.
     const again = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
     expect(again.body.quote.amountWei).toBe(q.amountWei);
+  });
+
+  it('orders sent together are each judged alone: a wrong total, a hidden package or too few items refuse only that order', async () => {
+    const p = await product({ price: '5.00', countInStock: 4 });
+    const hidden = await product({ price: '5.00', countInStock: 4 });
+    await kit.db.product.update({ where: { id: hidden.id }, data: { deletedAt: new Date() } });
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => kit.createUser()));
+    const body = (id: string, qty: number, total = (5 * qty).toFixed(2)) => ({ orderedItems: [{ _id: id, qty }], itemsPrice: total, totalPrice: total });
+    const bodies = [body(p.id, 1), body(p.id, 1, '1.00'), body(hidden.id, 1), body(p.id, 1), body(p.id, 2), body(p.id, 1)];
+    const answers = await Promise.all(bodies.map(async (b, i) => (await kit.as(buyers[i]!)).post('/api/orders').send(b)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses[1]).toBe(409);
+    expect(answers[1]!.body.message).toBe('Prices have changed: the total is now $5.00. Please review your cart.');
+    expect(statuses[2]).toBe(400);
+    expect(answers[2]!.body.message).toBe(`Package not found: ${hidden.id}`);
+    // Four items for five asked: whichever order comes last is refused, and only it.
+    expect(statuses.filter((s, i) => [0, 3, 4, 5].includes(i) && s === 409)).toHaveLength(1);
+    const short = answers.find((a, i) => [0, 3, 4, 5].includes(i) && a.status === 409)!;
+    expect(short.body.message).toMatch(/^Not enough stock for Pkg: [01] left$/);
+    const placed = answers.filter((a) => a.status === 201).map((a) => a.body._id as string);
+    const units = await kit.db.orderItem.aggregate({ where: { orderId: { in: placed } }, _sum: { qty: true } });
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(4 - units._sum.qty!);
+    expect(await kit.db.order.count({ where: { userId: { in: buyers.map((b) => b.id) } } })).toBe(3);
+    const moved = await kit.db.stockMovement.aggregate({ where: { productId: p.id, kind: 'RESERVED' }, _sum: { delta: true } });
+    expect(moved._sum.delta).toBe(-units._sum.qty!);
   });
 
   it('a client total that differs from the server price is a 409 with the real total; nothing is reserved', async () => {

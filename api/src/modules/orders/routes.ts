@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { claimTransfer, creditOverpayment, deleteOrder, getEthUsd, jobs, placeOrder, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, getEthUsd, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -30,11 +30,13 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const reportLimits = reportBudget(true);
   const claimLimits = reportBudget(false);
 
+  // Orders arriving together are placed together (one transaction per batch).
+  const desk = createOrderDesk(deps);
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(createOrderBody, req.body);
     try {
-      const id = await placeOrder(deps, req.user!.id, input);
-      res.status(201).json(await orders.getOrderJson(db, id));
+      const placed = await desk.place(req.user!.id, input);
+      res.status(201).json(orders.orderJson({ ...placed, user: { id: req.user!.id, name: req.user!.name } }));
     } finally {
       // Also after a refusal for stock: the buyer's next look at the package is fresh.
       catalogue.invalidate();

@@ -47,10 +47,6 @@ export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): O
   };
 }
 
-export async function getOrderJson(db: Db, orderId: string): Promise<OrderJson> {
-  return orderJson(await db.order.findUniqueOrThrow({ where: { id: orderId }, include: orderInclude }));
-}
-
 async function findVisibleOrder(db: Db, viewer: { id: string; isAdmin: boolean }, orderId: string): Promise<OrderRow> {
   const order = await db.order.findUnique({ where: { id: orderId }, include: orderInclude });
   // Another user's order is "not found", not "forbidden": its existence is not revealed.
