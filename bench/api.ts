@@ -5,12 +5,11 @@ import { createBenchEnv } from './lib/env.ts';
 import { burstLoad, interleavedMaxLoad, maxLoad, steadyLoad, type LoadResult, type LoadTarget } from './lib/load.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import type { Row } from './lib/report.ts';
-import { createBenchProduct, createBuyer, orderBody } from './lib/shop.ts';
 import { int, ms, pct } from './lib/stats.ts';
 
 /**
  * The api under load from this process: the real app (its own process, production
- * settings, seeded catalogue, Postgres, Redis, anvil for order quotes) beside a bare
+ * settings, seeded catalogue, Postgres, Redis) beside a bare
  * Express server answering the same JSON from memory (another process), measured one
  * after the other in the same run.
  */
@@ -43,7 +42,7 @@ export const apiBench: Bench = {
   id: 'api',
   title: 'API: throughput and latency (autocannon / open-loop load from a separate process, loopback)',
   async run(scope) {
-    const env = await createBenchEnv({ chain: true });
+    const env = await createBenchEnv();
     scope.defer('bench environment', env.close);
     const db = createDb({ url: env.config.databaseUrl, poolSize: 2 });
     scope.defer('database client', () => db.$disconnect());
@@ -100,23 +99,6 @@ export const apiBench: Bench = {
       api: await burstLoad(list.api, { seconds: SECONDS, connections: CONNECTIONS, rate: RATE }),
     };
 
-    // Orders: a signed-in buyer, a package that never runs out, the cart's request body.
-    const buyer = await createBuyer(db, env.config);
-    const product = await createBenchProduct(db, 1_000_000_000);
-    const body = orderBody(product.id, product.price);
-    const headers = { 'content-type': 'application/json', cookie: buyer.cookie };
-    const first = await fetch(`${servers.api}/api/orders`, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
-    if (first.status !== 201) throw new Error(`POST /api/orders answered ${first.status}: ${await first.text()}`);
-    bareChild.send({ type: 'fixture', order: await first.json() });
-    await bareChild.next('fixture-loaded', 5_000);
-    const orders = {
-      api: { url: `${servers.api}/api/orders`, method: 'POST', headers, body, expectStatus: 201 } satisfies LoadTarget,
-      bare: { url: `${servers.bare}/api/orders`, method: 'POST', headers, body, expectStatus: 201 } satisfies LoadTarget,
-    };
-    await maxLoad(orders.api, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-    const ordersMax = await interleavedMaxLoad(orders, { rounds: ROUNDS, seconds: SECONDS / ROUNDS, connections: CONNECTIONS });
-    const placed = await db.order.count();
-
     const throughputRow = (metric: string, r: { api: LoadResult; bare: LoadResult }): Row => {
       const ratio = r.api.rps / r.bare.rps;
       return {
@@ -146,12 +128,6 @@ export const apiBench: Bench = {
       },
       latencyRow(`GET /api/products at a steady ${RATE} req/s`, listSteady),
       latencyRow(`GET /api/products/:id at a steady ${RATE} req/s`, oneSteady),
-      {
-        metric: `POST /api/orders, max throughput (${CONNECTIONS} connections)`,
-        target: '-',
-        figure: `${int(ordersMax.api.rps)} req/s; ${latencies(ordersMax.api)}`,
-        baseline: `${int(ordersMax.bare.rps)} req/s; ${latencies(ordersMax.bare)} (echoes a fixed order)`,
-      },
     ];
     const notes = [
       `A ${WARMUP_SECONDS} s warm-up per server and route, then ${SECONDS} s per server: throughput runs in ${ROUNDS} turns of ${SECONDS / ROUNDS} s interleaved between the servers (the order rotated each turn), the figure being the median turn; steady-rate runs ${SECONDS} s each, bare server first. ` +
@@ -159,14 +135,12 @@ export const apiBench: Bench = {
       `Steady rate: an open-loop generator starts one request every ${(1000 / RATE).toFixed(0)} ms on keep-alive connections and times each from its scheduled start. ` +
         `The slowest 1% of api requests fell in ${listSteady.api.slowestWindows} (/api/products) and ${oneSteady.api.slowestWindows} (/api/products/:id) distinct 100 ms windows of the ${SECONDS} s run: few windows mean the p99 is set by stalls (a GC pause, or the CPU taken by another process on this shared machine), not by every request being slow. ` +
         `For comparison, autocannon's overallRate=${RATE} on GET /api/products (it sends each connection's share of a second back to back at the top of the second, a burst at ${CONNECTIONS} concurrency): api ${latencies(listBurst.api)}, bare ${latencies(listBurst.bare)}.`,
-      `POST /api/orders places real orders (price from Redis or the feed, chain head from anvil, stock, tag and quote in one transaction): ${int(placed)} orders in the database at the end.`,
+      'Placing orders has a benchmark of its own (the flash sale, below).',
       'The diagnostic row is the same api process with the cache off, so every catalogue read goes to Postgres: what separates it from the api row is what the cache saves; what separates the api row from the bare server is the request log, the HTTP metrics and the routing.',
       ...failuresNote('GET /api/products (api, max)', listMax.api),
       ...failuresNote('GET /api/products/:id (api, max)', oneMax.api),
       ...failuresNote('GET /api/products (api, steady)', listSteady.api),
       ...failuresNote('GET /api/products/:id (api, steady)', oneSteady.api),
-      ...failuresNote('POST /api/orders (api)', ordersMax.api),
-      ...failuresNote('POST /api/orders (bare)', ordersMax.bare),
     ];
     return { rows, notes };
   },

@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { apiBench } from './api.ts';
 import { drillsBench } from './drills.ts';
 import { indexerBench } from './indexer.ts';
+import { ordersBench } from './orders.ts';
 import { runBench, type Bench } from './lib/main.ts';
 import { renderSection, type Section } from './lib/report.ts';
 import { installSignalCleanup } from './lib/scope.ts';
@@ -17,7 +18,7 @@ import { webBench } from './web.ts';
  * subset and leaves RESULTS.md alone. Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
-const benches: Bench[] = [apiBench, paymentsBench, indexerBench, webBench, drillsBench];
+const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, webBench, drillsBench];
 const RESULTS = path.join(REPO_ROOT, 'bench/RESULTS.md');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');

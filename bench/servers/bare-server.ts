@@ -1,13 +1,12 @@
-// The baseline: a bare Express server answering the api's catalogue and order routes
+// The baseline: a bare Express server answering the api's catalogue routes
 // with JSON held in memory (sent by the benchmark, so it is byte for byte the api's).
 import express from 'express';
 import type { Server } from 'node:http';
 
-type Fixture = { type: 'fixture'; products?: { _id: string }[]; order?: unknown };
+type Fixture = { type: 'fixture'; products?: { _id: string }[] };
 
 let products: { _id: string }[] = [];
 const byId = new Map<string, unknown>();
-let order: unknown = null;
 
 const app = express();
 app.disable('x-powered-by');
@@ -22,10 +21,6 @@ app.get('/api/products/:id', (req, res) => {
   }
   res.json(product);
 });
-// Parses the body as the api does, then answers with a fixed order.
-app.post('/api/orders', express.json({ limit: '100kb' }), (_req, res) => {
-  res.status(201).json(order);
-});
 
 process.on('message', (msg: Fixture) => {
   if (msg.type !== 'fixture') return;
@@ -34,7 +29,6 @@ process.on('message', (msg: Fixture) => {
     byId.clear();
     for (const p of products) byId.set(p._id, p);
   }
-  if (msg.order !== undefined) order = msg.order;
   process.send?.({ type: 'fixture-loaded' });
 });
 

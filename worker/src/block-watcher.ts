@@ -22,11 +22,7 @@ export function startBlockWatcher(runtime: Runtime, logger: Logger): { close(): 
   let stopped = false;
   let failing = false;
 
-  const onHead = async (head: bigint) => {
-    await publishHead(runtime, head);
-    if (last !== null && head <= last) return;
-    last = head;
-    const indexing = jobs.indexAt(queues, head);
+  const wakeDue = async (head: bigint) => {
     const due = await takeDue(runtime, head);
     await Promise.all(
       due.map(async (id) => {
@@ -35,7 +31,14 @@ export function startBlockWatcher(runtime: Runtime, logger: Logger): { close(): 
         await job?.promote().catch(() => {});
       }),
     );
-    await indexing;
+  };
+  const onHead = async (head: bigint) => {
+    await publishHead(runtime, head);
+    if (last !== null && head <= last) return;
+    last = head;
+    // A step that fails is done at the next block (the waiting jobs stay registered).
+    const steps = await Promise.allSettled([jobs.indexAt(queues, head), wakeDue(head)]);
+    for (const step of steps) if (step.status === 'rejected') throw step.reason;
   };
   const report = (err: unknown) => {
     if (!failing) log.warn({ msg: 'block watcher: the node or Redis failed; trying again', err });
@@ -52,23 +55,49 @@ export function startBlockWatcher(runtime: Runtime, logger: Logger): { close(): 
 
   let unwatch: (() => void) | undefined;
   let closeSocket = async () => {};
+  let pollEvery = config.blockPollMs;
   if (config.ethWsUrl) {
-    const transport = webSocket(config.ethWsUrl, { keepAlive: true, reconnect: true });
-    const ws = createPublicClient({ chain: mainnet, transport });
-    unwatch = ws.watchBlockNumber({ emitOnBegin: true, onBlockNumber: (n) => void handle(n), onError: report });
+    pollEvery = Math.max(config.blockPollMs, KEEP_ALIVE_MS);
+    const ws = createPublicClient({ chain: mainnet, transport: webSocket(config.ethWsUrl, { keepAlive: true, reconnect: true }) });
     closeSocket = async () => (await ws.transport.getRpcClient()).close();
+    // Subscribed only to a node on the shop's chain: a head from another chain would be shared with the api.
+    ws.getChainId().then(
+      (id) => {
+        if (stopped) return;
+        if (id !== config.chainId) {
+          log.error({ msg: `ETH_WS_URL serves chain id ${id}, not ${config.chainId}: not subscribing; polling ETH_RPC_URL instead` });
+          pollEvery = config.blockPollMs;
+          return;
+        }
+        unwatch = ws.watchBlockNumber({ emitOnBegin: true, onBlockNumber: (n) => void handle(n), onError: report });
+      },
+      (err: unknown) => {
+        log.error({ msg: 'could not reach ETH_WS_URL: polling ETH_RPC_URL instead', err });
+        pollEvery = config.blockPollMs;
+      },
+    );
   }
-  const pollEvery = config.ethWsUrl ? Math.max(config.blockPollMs, KEEP_ALIVE_MS) : config.blockPollMs;
   const priceEvery = Math.max(250, (config.priceCacheSeconds * 1000) / 4);
   let timer: NodeJS.Timeout | undefined;
   let lastPoll = 0;
+  let priceFailing = false;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
     if (Date.now() - lastPoll >= pollEvery) {
       lastPoll = Date.now();
       await chain.getBlockNumber({ cacheTime: 0 }).then(handle, report);
     }
-    await keepPriceFresh(runtime).catch((err: unknown) => log.warn({ msg: 'block watcher: could not refresh the ETH price', err }));
+    await keepPriceFresh(runtime).then(
+      () => {
+        if (priceFailing) log.info({ msg: 'block watcher: the ETH price is read again' });
+        priceFailing = false;
+      },
+      (err: unknown) => {
+        // Said once: the api answers 503 meanwhile and says why.
+        if (!priceFailing) log.warn({ msg: 'block watcher: could not refresh the ETH price', err });
+        priceFailing = true;
+      },
+    );
   };
   const loop = () => {
     if (stopped) return;

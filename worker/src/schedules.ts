@@ -6,9 +6,6 @@ import type { Logger, Runtime } from '@shop/core';
  * create N schedules).
  */
 export async function scheduleRecurringJobs({ queues, config }: Runtime): Promise<void> {
-  // One index run at a time across every worker: runs come from this schedule and from
-  // each new block (block-watcher.ts).
-  await queues['chain-index'].setGlobalConcurrency(1);
   await queues['chain-index'].upsertJobScheduler('chain-index', { every: config.indexerIntervalMs }, { name: 'chain-index', data: {} });
   await queues['payment-sweep'].upsertJobScheduler('payment-sweep', { every: config.maintenanceIntervalMs }, { name: 'payment-sweep', data: {} });
   await queues['daily-credit'].upsertJobScheduler('daily-credit', { pattern: config.dailyCreditCron, tz: config.dailyCreditTz }, { name: 'daily-credit', data: {} });

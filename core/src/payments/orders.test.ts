@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, custom } from 'viem';
+import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
+import { PriceUnavailableError } from './eth-price.ts';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { Prisma } from '../db.ts';
 import { getEthUsd } from './eth-price.ts';
@@ -55,6 +58,35 @@ describe('the order desk', () => {
     } finally {
       await kit.db.$executeRawUnsafe('DROP TRIGGER x_test_seven ON "OrderItem"');
       await kit.db.$executeRawUnsafe('DROP FUNCTION x_test_seven()');
+    }
+  });
+});
+
+describe('the order desk when a dependency is down', () => {
+  it('answers every order of a batch at once with the failure, reading the price feed once per batch, not once per order', async () => {
+    const product = await createProduct(kit.db, { name: 'S', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 50 });
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => kit.createUser()));
+    const { runtime } = kit.env;
+    let feedReads = 0;
+    const chain = createPublicClient({
+      transport: custom({
+        request: ({ method, params }) => {
+          if (method === 'eth_call') feedReads++;
+          return runtime.chain.request({ method, params } as never);
+        },
+      }),
+    });
+    const desk = createOrderDesk({ ...runtime, chain: chain as never, config: { ...runtime.config, priceCacheSeconds: 0 } });
+    await setEthUsdPrice(kit.env.anvil!.rpcUrl, '3000', { updatedAt: BigInt(Math.floor(Date.now() / 1000) - 7200) });
+    try {
+      const line = { orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: '5.00', totalPrice: '5.00' };
+      const outcomes = await Promise.allSettled(buyers.map((b) => desk.place(b.id, line)));
+      expect(outcomes.every((o) => o.status === 'rejected' && o.reason instanceof PriceUnavailableError)).toBe(true);
+      // The first order alone, the five that waited for it together.
+      expect(feedReads).toBe(2);
+      expect((await kit.db.product.findUniqueOrThrow({ where: { id: product.id } })).countInStock).toBe(50);
+    } finally {
+      await setEthUsdPrice(kit.env.anvil!.rpcUrl, '3000');
     }
   });
 });

@@ -3,10 +3,11 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db, type OrderStatus } from '../db.ts';
-import { badRequest, conflict, notFound, unavailable, UserError } from '../errors.ts';
+import { badRequest, conflict, isUnavailable, notFound, unavailable, UserError } from '../errors.ts';
+import { isNodeFailure } from '../chain/public-client.ts';
 import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
-import { getEthUsd, type EthUsd } from './eth-price.ts';
+import { getEthUsd, PriceUnavailableError, type EthUsd } from './eth-price.ts';
 import { lockPackages, releaseStock, shortageOf, writeReservations } from './stock.ts';
 import { chainHead } from '../chain/head.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
@@ -97,13 +98,27 @@ export async function openQuote(db: Db, config: AppConfig, orderId: string, getP
 }
 
 /** Rounds of fresh tags an order gets when the one it drew is held by another order. */
-const TAG_ROUNDS = 8;
+const TAG_ROUNDS = 16;
 
 export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient };
 export type OrderLine = { _id: string; qty: number };
 export type OrderInput = { orderedItems: OrderLine[]; itemsPrice: string; totalPrice: string };
 export type OrderRequest = { userId: string; input: OrderInput };
 export type PlacedOrder = Prisma.OrderGetPayload<{ include: { items: true } }>;
+/** What a batch is placed at: the price of its quotes and the head block (placedAtBlock), read once. */
+export type PlacingAt = { price: EthUsd; head: bigint };
+
+/** Thrown when some orders of a batch found no free tag: the others were judged with them, so each is placed again alone. */
+class PlaceAlone extends Error {}
+
+/** The price and the head block orders are placed at (Redis, the node only when Redis has none fresh). */
+export async function placingAt(deps: PlaceOrderDeps): Promise<PlacingAt> {
+  const price = await getEthUsd(deps);
+  const head = await chainHead(deps).catch(() => {
+    throw unavailable('The Ethereum network is unreachable right now; please try again shortly');
+  });
+  return { price, head };
+}
 
 /** What can be refused without the database: no lines, a package named twice. */
 function checkLines(input: OrderInput): void {
@@ -127,7 +142,7 @@ const linesOf = (input: OrderInput) => input.orderedItems.map((l) => ({ productI
  *   drawn again), its first quote, and `placedAtBlock` from the shared head (chain/head.ts).
  * Returns, per request, the order with its items or the UserError refusing it.
  */
-export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]): Promise<(PlacedOrder | UserError)[]> {
+export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[], at?: PlacingAt): Promise<(PlacedOrder | UserError)[]> {
   const { db, config } = deps;
   const results: (PlacedOrder | UserError | null)[] = requests.map(() => null);
   const done = () => results.map((r) => r ?? new UserError(503, 'The order could not be placed; please try again'));
@@ -141,14 +156,12 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     }
   });
   if (open.length === 0) return done();
-  const price = await getEthUsd(deps);
-  const head = await chainHead(deps).catch(() => {
-    throw unavailable('The Ethereum network is unreachable right now; please try again shortly');
-  });
+  const { price, head } = at ?? (await placingAt(deps));
 
   await db.$transaction(async (tx) => {
     const packages = await lockPackages(tx, open.flatMap((i) => linesOf(requests[i]!.input).map((l) => l.productId)));
-    const userIds = [...new Set(open.map((i) => requests[i]!.userId))].sort();
+    const userOf = (i: number) => requests[i]!.userId.toLowerCase();
+    const userIds = [...new Set(open.map(userOf))].sort();
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${userIds}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
     const counts = await tx.$queryRaw<{ userId: string; n: number }[]>`
       SELECT "userId", count(*)::int AS "n" FROM "Order"
@@ -160,7 +173,8 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     type Accepted = { i: number; id: string; cents: bigint; lines: { productId: string; qty: number }[] };
     const accepted: Accepted[] = [];
     for (const i of open) {
-      const { userId, input } = requests[i]!;
+      const { input } = requests[i]!;
+      const userId = userOf(i);
       const lines = linesOf(input);
       const missing = input.orderedItems.find((l) => !packages.get(l._id.toLowerCase()) || packages.get(l._id.toLowerCase())!.deletedAt);
       if (missing) {
@@ -205,8 +219,13 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
       for (const row of inserted) orders.set(row.id, row);
       pending = pending.filter((o) => !orders.has(o.id));
     }
-    for (const o of pending) results[o.i] = new UserError(503, 'Too many open orders right now; please try again shortly');
-    const placed = accepted.filter((o) => !pending.includes(o));
+    if (pending.length > 0) {
+      // Judged with the others of the batch, they held stock and places the others were refused for.
+      if (accepted.length > 1) throw new PlaceAlone();
+      results[pending[0]!.i] = new UserError(503, 'Too many open orders right now; please try again shortly');
+      return;
+    }
+    const placed = accepted;
     if (placed.length === 0) return;
 
     const itemRows = placed.flatMap((o) => o.lines.map((l) => ({ orderId: o.id, qty: l.qty, p: packages.get(l.productId)! })));
@@ -242,8 +261,11 @@ export async function placeOrder(deps: PlaceOrderDeps, userId: string, input: Or
  * One api process's order desk: requests that arrive while a batch is being placed
  * wait and go together in the next one (group commit), so a drop of a popular package
  * takes its row lock and a commit once per batch instead of once per order. Alone, an
- * order is placed at once. A batch that fails as a whole (the database, not a refusal)
- * is placed again one order at a time, so one request can never fail the others.
+ * order is placed at once. The price and the head block are read once per batch. A
+ * batch that fails as a whole because of its data (a fault one order meets) is placed
+ * again one order at a time, so one request can never fail the others; one that fails
+ * because a dependency is down (the database, Redis, the node, the price feed) fails
+ * every order in it at once, as each would have failed alone.
  */
 export function createOrderDesk(deps: PlaceOrderDeps, opts: { maxBatch?: number } = {}) {
   const maxBatch = opts.maxBatch ?? 100;
@@ -251,26 +273,37 @@ export function createOrderDesk(deps: PlaceOrderDeps, opts: { maxBatch?: number 
   let waiting: Waiting[] = [];
   let running = false;
   const settle = (batch: Waiting[], results: (PlacedOrder | UserError)[]) => results.forEach((r, i) => (r instanceof Error ? batch[i]!.reject(r) : batch[i]!.resolve(r)));
+  // A dependency that is down fails every order alike: answered at once, not tried one by one.
+  const failsAll = (err: unknown) => err instanceof UserError || err instanceof PriceUnavailableError || isUnavailable(err) || isNodeFailure(err);
+  async function placeBatch(batch: Waiting[]): Promise<void> {
+    let at: PlacingAt;
+    try {
+      at = await placingAt(deps);
+      settle(batch, await placeOrders(deps, batch, at));
+    } catch (err) {
+      if (batch.length === 1 || (failsAll(err) && !(err instanceof PlaceAlone))) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
+      for (const w of batch) await placeOrders(deps, [w], at!).then((r) => settle([w], r), w.reject);
+    }
+  }
   async function drain(): Promise<void> {
     running = true;
     while (waiting.length > 0) {
       const batch = waiting.slice(0, maxBatch);
       waiting = waiting.slice(maxBatch);
-      try {
-        settle(batch, await placeOrders(deps, batch));
-      } catch (err) {
-        if (batch.length === 1 || err instanceof UserError) {
-          for (const w of batch) w.reject(err);
-          continue;
-        }
-        for (const w of batch) await placeOrders(deps, [w]).then((r) => settle([w], r), w.reject);
-      }
+      await placeBatch(batch);
     }
     running = false;
   }
   return {
     place(userId: string, input: OrderInput): Promise<PlacedOrder> {
-      checkLines(input);
+      try {
+        checkLines(input);
+      } catch (err) {
+        return Promise.reject(err);
+      }
       return new Promise<PlacedOrder>((resolve, reject) => {
         waiting.push({ userId, input, resolve, reject });
         if (!running) void drain();

@@ -48,8 +48,9 @@ type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer };
 
 export async function readTransfer({ db, chain, config, tracer }: Deps, hash: string): Promise<TransferReading> {
   // A node that is not on the shop's chain proves nothing either way.
-  // The halt flag, the transaction and its receipt are read at once (one round trip).
-  const [halt, tx, receipt] = await Promise.all([
+  // The halt flag, the transaction and its receipt are read at once (one round trip);
+  // while halted, what the node said (or failed to say) does not matter.
+  const [halted, txRead, receiptRead] = await Promise.allSettled([
     indexerHalt(db),
     chain.getTransaction({ hash: hash as Hash }).catch((err: unknown) => {
       if (err instanceof TransactionNotFoundError) return null;
@@ -60,7 +61,11 @@ export async function readTransfer({ db, chain, config, tracer }: Deps, hash: st
       throw err;
     }),
   ]);
-  if (halt) return { state: 'halted', reason: halt.reason };
+  if (halted.status === 'rejected') throw halted.reason;
+  if (halted.value) return { state: 'halted', reason: halted.value.reason };
+  if (txRead.status === 'rejected') throw txRead.reason;
+  if (receiptRead.status === 'rejected') throw receiptRead.reason;
+  const [tx, receipt] = [txRead.value, receiptRead.value];
   if (!tx) return { state: 'unknown' };
   if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);

@@ -1,12 +1,33 @@
-import { indexAndQueue } from '@shop/core';
+import { randomUUID } from 'node:crypto';
+import { indexAndQueue, type Logger, type Runtime } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /** While halted, the reason is logged again at most this often (the tick runs every second). */
 const HALT_LOG_EVERY_MS = 60_000;
 let lastHaltLog = 0;
 
-/** A tick of the indexer: scan new blocks, queue verification of what it found. */
+/** How long one run may hold the indexer; the checkpoint guard (indexer.ts) covers a run that outlives it. */
+const RUN_LOCK_MS = 60_000;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * A tick of the indexer: scan new blocks, queue verification of what it found. Runs
+ * come from the schedule and from each new block, on every worker: one runs at a time
+ * (a Redis lock); a run that finds the lock taken does nothing, the one under way or
+ * the next tick covers its blocks.
+ */
 export const chainIndex: Processor<'chain-index'> = async (_job, { runtime, logger }) => {
+  const lock = `${runtime.config.queuePrefix}:lock:chain-index`;
+  const token = randomUUID();
+  if ((await runtime.redis.set(lock, token, 'PX', RUN_LOCK_MS, 'NX')) !== 'OK') return { skipped: 'another index run is under way' };
+  try {
+    return await indexTick(runtime, logger);
+  } finally {
+    await runtime.redis.eval(RELEASE, 1, lock, token).catch(() => {});
+  }
+};
+
+async function indexTick(runtime: Runtime, logger: Logger) {
   const result = await indexAndQueue({ ...runtime, logger }, { startBlock: runtime.config.indexerStartBlock });
   if (result.halted) {
     if (Date.now() - lastHaltLog > HALT_LOG_EVERY_MS) {
@@ -20,4 +41,4 @@ export const chainIndex: Processor<'chain-index'> = async (_job, { runtime, logg
     logger.info({ msg: 'indexed', from: result.from.toString(), to: result.to.toString(), transfers: result.transfers.length, reorg_depth: result.reorgDepth });
   }
   return { to: result.to.toString(), transfers: result.transfers.length };
-};
+}

@@ -11,8 +11,12 @@ export const paymentVerify: Processor<'payment-verify'> = async (job, { runtime,
     // While a block watcher shares the head, it wakes the job when its block comes; the
     // timer is then only a fallback, and a slow one (it would cost the node a read each time).
     const head = result.atBlock !== undefined ? await sharedHead(runtime) : null;
-    await job.moveToDelayed(Date.now() + (head === null ? result.retryInMs : Math.max(result.retryInMs, WATCHED_FALLBACK_MS)), token);
-    if (head !== null) await wakeAtBlock(runtime, job, result.atBlock === 'next' ? head + 1n : result.atBlock!);
+    const at = head === null ? null : result.atBlock === 'next' ? head + 1n : (result.atBlock as bigint);
+    // A block the watcher has already seen but this node had not (a node that lags the
+    // watcher's): woken now, it would find the same; its timer brings it back.
+    const watched = at !== null && head! < at;
+    await job.moveToDelayed(Date.now() + (watched ? Math.max(result.retryInMs, WATCHED_FALLBACK_MS) : result.retryInMs), token);
+    if (watched) await wakeAtBlock(runtime, job, at);
     throw new DelayedError();
   }
   log.info({ msg: 'payment verified', status: result.status, order_id: result.orderId, reason: result.reason, paid_now: result.paidNow ?? false });
@@ -24,8 +28,8 @@ const WATCHED_FALLBACK_MS = 10_000;
 
 /**
  * Registers the delayed job with the block watcher (block-watcher.ts), which promotes it
- * when block `at` arrives; if that block is already here (it came while the job ran),
- * the job is promoted now.
+ * when block `at` arrives; if that block came while it registered, the job is promoted
+ * now (once: its next run finds the block seen and waits on its timer if the node lags).
  */
 async function wakeAtBlock(runtime: Runtime, job: Job, at: bigint): Promise<void> {
   if (!job.id) return;
