@@ -10,15 +10,16 @@ import { runBench, type Bench } from './lib/main.ts';
 import { renderSection, type Section } from './lib/report.ts';
 import { installSignalCleanup } from './lib/scope.ts';
 import { paymentsBench } from './payments.ts';
+import { soakBench } from './soak.ts';
 import { webBench } from './web.ts';
 
 /**
  * `npm run bench`: every benchmark, one after the other, each with its baseline measured
  * in the same run; prints the tables and writes bench/RESULTS.md. `--only=api,web` runs a
- * subset and leaves RESULTS.md alone. Exits 1 when a benchmark could not run; a missed
+ * subset and leaves RESULTS.md (and bench/soak.svg) alone. Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
-const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, webBench, drillsBench];
+const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, webBench, drillsBench, soakBench];
 const RESULTS = path.join(REPO_ROOT, 'bench/RESULTS.md');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
@@ -29,6 +30,8 @@ if (only && selected.length !== only.length) {
 }
 
 installSignalCleanup();
+// A full run writes its figures (RESULTS.md, and the soak's plot beside it); a partial one leaves them.
+if (!only) process.env.BENCH_WRITE_RESULTS = '1';
 const started = new Date();
 const loadBefore = os.loadavg();
 const sections: Section[] = [];

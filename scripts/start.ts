@@ -35,11 +35,14 @@ const { applied } = await migrate(databaseUrl);
 log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 
 let rpcUrl = process.env.ETH_RPC_URL ?? 'http://127.0.0.1:8545';
+let wsUrl = process.env.ETH_WS_URL;
 if (!(await isRpcUp(rpcUrl))) {
   const port = Number(new URL(rpcUrl).port || 8545);
   // The chain is kept under .data/ with the database it belongs to (scripts/lib/dev-chain.ts).
   const anvil = await startDevChain({ dir: path.join(REPO_ROOT, '.data', 'chain'), port, databaseUrl, log });
   rpcUrl = anvil.rpcUrl;
+  // anvil answers WebSocket on the same port: the worker hears of each block at once.
+  wsUrl = rpcUrl.replace(/^http/, 'ws');
   stoppers.push(() => anvil.stop());
   log(`anvil (chain id 1) at ${rpcUrl}, chain kept in ${path.relative(REPO_ROOT, anvil.statePath)}`);
   await installPriceFeedMock(rpcUrl, { priceUsd: process.env.DEV_ETH_USD ?? '3000' });
@@ -54,6 +57,7 @@ const env: NodeJS.ProcessEnv = {
   DATABASE_URL: databaseUrl,
   REDIS_URL: services.redisUrl,
   ETH_RPC_URL: rpcUrl,
+  ...(wsUrl ? { ETH_WS_URL: wsUrl } : {}),
 };
 const config = loadConfig(env);
 const db = createDb({ url: databaseUrl });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditDays, jobs, reconcile } from '@shop/core';
+import { creditDays, reconcile } from '@shop/core';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import { processEnv, startApiProcess, startWorkerProcess, type ShopProcess } from '../../../scripts/testing/processes.ts';
