@@ -250,13 +250,6 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
   return done();
 }
 
-/** Places one order (placeOrders with one request); returns its id or throws its refusal. */
-export async function placeOrder(deps: PlaceOrderDeps, userId: string, input: OrderInput): Promise<string> {
-  const [result] = await placeOrders(deps, [{ userId, input }]);
-  if (result instanceof Error) throw result;
-  return result!.id;
-}
-
 /**
  * One api process's order desk: requests that arrive while a batch is being placed
  * wait and go together in the next one (group commit), so a drop of a popular package
