@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
@@ -17,7 +18,13 @@ const proxy: Record<string, ProxyOptions> = {
 export default defineConfig({
   // Explicit root so the config behaves the same when run from the repository root.
   root: webDir,
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // Every text file of the build also as .br and .gz, compressed once at build time at
+    // the highest levels; the api sends the one the browser accepts (api/src/app.ts).
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json|txt)$/, threshold: 1024 }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

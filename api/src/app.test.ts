@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -60,6 +63,63 @@ describe('api skeleton', () => {
         expect(res.headers['x-powered-by'], url).toBeUndefined();
       }
     } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the web build precompressed: brotli or gzip as the browser accepts, hashed assets immutable, index.html revalidated', async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'shop-dist-'));
+    const html = `<!doctype html><title>ETH Shop</title><div id="root"></div>${' '.repeat(2000)}`;
+    const js = `console.log(${JSON.stringify('x'.repeat(3000))});`;
+    await mkdir(path.join(dist, 'assets'));
+    await writeFile(path.join(dist, 'index.html'), html);
+    await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(html));
+    await writeFile(path.join(dist, 'assets', 'index-Ab12Cd34.js'), js);
+    await writeFile(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(js));
+    await writeFile(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(js));
+    await writeFile(path.join(dist, 'robots.txt'), 'User-agent: *\nDisallow: /admin\n');
+    const withWeb = createApp({ ...env.runtime, config: loadConfig({ ...configEnv(env), SERVE_WEB: 'true', WEB_DIST_DIR: dist }) });
+    // Raw bytes and headers, as a browser receives them (no client-side decompression).
+    const server = withWeb.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const raw = (url: string, acceptEncoding: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: url, headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    try {
+      const br = await raw('/assets/index-Ab12Cd34.js', 'gzip, deflate, br');
+      expect(br.status).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toMatch(/Accept-Encoding/);
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(br.body).toString()).toBe(js);
+      const gz = await raw('/assets/index-Ab12Cd34.js', 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe(js);
+      const plain = await raw('/assets/index-Ab12Cd34.js', 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(js);
+      // The app's pages: index.html, compressed too, and always revalidated.
+      for (const url of ['/', '/product/123', '/index.html']) {
+        const page = await raw(url, 'br');
+        expect(page.status, url).toBe(200);
+        expect(page.headers['content-encoding'], url).toBe('br');
+        expect(page.headers['cache-control'], url).toBe('no-cache');
+        expect(brotliDecompressSync(page.body).toString(), url).toBe(html);
+      }
+      const robots = await request(withWeb).get('/robots.txt');
+      expect(robots.status).toBe(200);
+      expect(robots.headers['content-type']).toMatch(/text\/plain/);
+      expect(robots.text).toContain('Disallow: /admin');
+      expect((await request(withWeb).get('/api/no-such-thing')).status).toBe(404);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
       await rm(dist, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from './deps.ts';
@@ -75,10 +76,12 @@ export function createApp(deps: AppDeps): Express {
 
   const webDist = path.resolve(config.webDistDir);
   if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) {
-    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
-    // The single-page app owns every other GET path (client-side routes).
-    app.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, (_req, res) => {
-      res.sendFile(path.join(webDist, 'index.html'));
+    const serveWeb = webAssets(webDist);
+    app.use(serveWeb);
+    // The single-page app owns every other GET path (client-side routes): its index.html.
+    app.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, (req, res, next) => {
+      req.url = '/index.html';
+      serveWeb(req, res, next);
     });
   }
 
@@ -86,3 +89,32 @@ export function createApp(deps: AppDeps): Express {
   app.use(errorHandler);
   return app;
 }
+
+/**
+ * The built web app: the files Vite precompressed at build time (brotli, gzip) sent with
+ * their Content-Encoding to a browser that accepts it (and `Vary: Accept-Encoding`);
+ * hashed assets (`assets/`) cached for a year as immutable, since a change gets a new
+ * name; index.html revalidated on every visit, so a new release is seen at once; the
+ * rest (images, the favicon, robots.txt) cached for an hour.
+ */
+function webAssets(webDist: string) {
+  return expressStaticGzip(webDist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gz'],
+    index: false,
+    serveStatic: {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        const relative = path.relative(webDist, filePath);
+        const cacheControl = relative.startsWith(`assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : /^index\.html(\.(br|gz))?$/.test(relative)
+            ? 'no-cache'
+            : 'public, max-age=3600';
+        res.setHeader('Cache-Control', cacheControl);
+      },
+    },
+  });
+}
+
