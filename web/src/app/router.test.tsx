@@ -18,6 +18,27 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
   });
 
+  it('gives each screen its own title and meta description', async () => {
+    const description = document.createElement('meta');
+    description.name = 'description';
+    document.head.append(description);
+    try {
+      vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
+      const { router } = renderRoutes(routes, '/');
+      await screen.findByRole('heading', { name: 'Available Packages :' });
+      expect(document.title).toBe('ETH Shop');
+      const home = description.content;
+      expect(home).toMatch(/paid in ETH/);
+      await router.navigate('/cart');
+      await vi.waitFor(() => expect(document.title).toBe('Cart | ETH Shop'));
+      expect(description.content).not.toBe(home);
+      await router.navigate('/login');
+      await vi.waitFor(() => expect(document.title).toBe('Sign in | ETH Shop'));
+    } finally {
+      description.remove();
+    }
+  });
+
   it('sends a signed-out visitor of a signed-in screen to /login with a way back', async () => {
     const { router } = renderRoutes(routes, '/profile');
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();

@@ -1,8 +1,24 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Outlet, useMatches } from 'react-router-dom';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
+/** A route's title and meta description (its `handle`); the home page's title is the shop's name. */
+export type PageMeta = { title: string; description: string };
+const SHOP = 'ETH Shop';
+
+function usePageMeta(): void {
+  const matches = useMatches();
+  const meta = [...matches].reverse().find((m) => (m.handle as PageMeta | undefined)?.description)?.handle as PageMeta | undefined;
+  useEffect(() => {
+    if (!meta) return;
+    document.title = meta.title ? `${meta.title} | ${SHOP}` : SHOP;
+    document.querySelector('meta[name="description"]')?.setAttribute('content', meta.description);
+  }, [meta]);
+}
+
 export function AppLayout() {
+  usePageMeta();
   return (
     <div className="flex min-h-svh flex-col">
       <SiteHeader />

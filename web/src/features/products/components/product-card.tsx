@@ -5,7 +5,11 @@ import { formatUsd } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Product } from '../types';
 
-export function ProductCard({ product }: { product: Product }) {
+/**
+ * `priority`: a card of the first row, whose image is the page's largest element: fetched
+ * at once and early, where the others wait until they are scrolled near.
+ */
+export function ProductCard({ product, priority = false }: { product: Product; priority?: boolean }) {
   const inStock = product.countInStock > 0;
   const href = `/product/${product._id}`;
   return (
@@ -14,7 +18,10 @@ export function ProductCard({ product }: { product: Product }) {
         <img
           src={product.image}
           alt={product.name}
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          width={400}
+          height={300}
           className="aspect-[4/3] w-full bg-muted object-cover"
         />
       </Link>

@@ -4,11 +4,16 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useProducts } from '../api/get-products';
 import { ProductCard } from '../components/product-card';
 
+/** Cards in the first row on the widest layout (xl:grid-cols-4). */
+const FIRST_ROW = 4;
+
 export function HomePage() {
   const { data: products, isPending, isError, error } = useProducts();
 
   return (
-    <section className="flex flex-col gap-6">
+    // At least a screen tall while the packages load, so the footer never moves up into
+    // view and back down when the grid arrives (a layout shift).
+    <section className="flex min-h-svh flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Available Packages :</h1>
       {isPending ? (
         <PageSpinner label="Loading packages" />
@@ -20,9 +25,9 @@ export function HomePage() {
         <p className="text-muted-foreground">No packages are on sale yet.</p>
       ) : (
         <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-          {products.map((product) => (
+          {products.map((product, i) => (
             <li key={product._id}>
-              <ProductCard product={product} />
+              <ProductCard product={product} priority={i < FIRST_ROW} />
             </li>
           ))}
         </ul>
