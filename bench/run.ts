@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { apiBench } from './api.ts';
 import { drillsBench } from './drills.ts';
 import { indexerBench } from './indexer.ts';
+import { lighthouseBench } from './lighthouse.ts';
 import { ordersBench } from './orders.ts';
 import { runBench, type Bench } from './lib/main.ts';
 import { renderSection, type Section } from './lib/report.ts';
@@ -19,7 +20,7 @@ import { webBench } from './web.ts';
  * subset and leaves RESULTS.md (and bench/soak.svg) alone. Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
-const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, webBench, drillsBench, soakBench];
+const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, webBench, lighthouseBench, drillsBench, soakBench];
 const RESULTS = path.join(REPO_ROOT, 'bench/RESULTS.md');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');

@@ -29,7 +29,7 @@ type Chunk = { file: string; raw: number; gzip: number; text: string };
 
 const run = promisify(execFile);
 
-async function viteBuild(root: string, outDir: string): Promise<void> {
+export async function viteBuild(root: string, outDir: string): Promise<void> {
   const vite = path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js');
   await run(process.execPath, [vite, 'build', root, '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'error'], {
     cwd: REPO_ROOT,

@@ -124,6 +124,38 @@ describe('api skeleton', () => {
     }
   });
 
+  it('gzips JSON for a browser that accepts it; the catalogue compresses its cached body once', async () => {
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const get = (url: string, acceptEncoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: url, headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    try {
+      await env.runtime.db.product.createMany({
+        data: Array.from({ length: 8 }, (_, i) => ({ name: `Package ${i}`, image: '/images/gold.svg', description: 'A package. '.repeat(20), price: '10.00' })),
+      });
+      const plain = await get('/api/products', 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const list = JSON.parse(plain.body.toString()) as unknown[];
+      expect(list.length).toBeGreaterThanOrEqual(8);
+      for (let i = 0; i < 2; i++) {
+        const zipped = await get('/api/products', 'gzip, br');
+        expect(zipped.headers['content-encoding']).toBe('gzip');
+        expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+        expect(zipped.headers.etag).toBe(plain.headers.etag);
+        expect(JSON.parse(gunzipSync(zipped.body).toString())).toEqual(list);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('answers 404 with a JSON message for unknown API routes', async () => {
     const res = await request(app).get('/api/no-such-thing');
     expect(res.status).toBe(404);

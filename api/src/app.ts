@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import compression from 'compression';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from './deps.ts';
@@ -34,6 +35,9 @@ export function createApp(deps: AppDeps): Express {
 
   const metrics = createMetrics(deps);
   app.use(requestLog(deps.logger), metrics.track, securityHeaders(config));
+  // JSON (and anything else not already encoded) gzipped for browsers that accept it;
+  // the catalogue's cached bodies and the precompressed web build bring their own.
+  app.use(compression());
   // The public catalogue needs no body, cookie or session: it answers before those run.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
   catalogueRoutes(app, deps, catalogue);

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/** A response body ready to send: the JSON as UTF-8 bytes, and its ETag. */
-export type CachedJson = { body: Buffer; etag: string };
+/**
+ * A response body ready to send: the JSON as UTF-8 bytes, and its ETag; its gzip form is
+ * made once, the first time a browser that accepts it asks (then served from here).
+ */
+export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer };
 
 type Entry = { at: number; generation: number; value: Promise<CachedJson | null>; settled?: CachedJson | null };
 

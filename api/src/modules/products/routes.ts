@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Router, type Express, type Response } from 'express';
 import { updateProductBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
@@ -7,10 +8,24 @@ import { notFound } from '@shop/core';
 import type { CachedJson, CatalogueCache } from './catalogue-cache.ts';
 import * as products from './service.ts';
 
-/** Sends cached JSON; with its ETag set, `send` answers 304 to a matching If-None-Match. */
+/** Bodies this small are sent as they are (compressing them saves less than it costs). */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Sends cached JSON, gzipped once per cache entry for a browser that accepts it (the
+ * compression middleware then leaves it alone); with its ETag set, `send` answers 304
+ * to a matching If-None-Match.
+ */
 function sendCached(res: Response, cached: CachedJson): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('ETag', cached.etag);
+  res.vary('Accept-Encoding');
+  if (cached.body.length >= COMPRESS_FROM_BYTES && res.req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    cached.gzip ??= gzipSync(cached.body);
+    res.setHeader('Content-Encoding', 'gzip');
+    res.send(cached.gzip);
+    return;
+  }
   res.send(cached.body);
 }
 

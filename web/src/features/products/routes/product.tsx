@@ -12,7 +12,8 @@ export function ProductPage() {
   const { data: product, isPending, isError, error } = useProduct(id);
 
   return (
-    <section className="flex flex-col gap-6">
+    // A screen tall while it loads: the footer never shifts when the package arrives.
+    <section className="flex min-h-svh flex-col gap-6">
       <BackLink to="/" />
       {isPending ? (
         <PageSpinner label="Loading package" />
@@ -20,9 +21,13 @@ export function ProductPage() {
         <ErrorAlert error={error} />
       ) : (
         <div className="grid gap-8 md:grid-cols-2 lg:grid-cols-[minmax(0,5fr)_minmax(0,4fr)_minmax(0,3fr)]">
+          {/* The page's largest element: fetched first. */}
           <img
             src={product.image}
             alt={product.name}
+            fetchPriority="high"
+            width={400}
+            height={300}
             className="aspect-[4/3] w-full rounded-xl border bg-muted object-cover"
           />
           <div className="flex flex-col gap-4">

@@ -1,0 +1,149 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import express from 'express';
+import lighthouse from 'lighthouse';
+import { createDb } from '@shop/core';
+import { seed } from '../prisma/seed.ts';
+import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { processEnv, startApiProcess, startWorkerProcess } from '../scripts/testing/processes.ts';
+import { createBenchEnv } from './lib/env.ts';
+import { isMain, runStandalone, type Bench } from './lib/main.ts';
+import type { Row } from './lib/report.ts';
+import { createBenchProduct, createBuyer, orderBody } from './lib/shop.ts';
+import { median } from './lib/stats.ts';
+import { viteBuild } from './web.ts';
+
+/**
+ * Lighthouse (its default mobile profile, simulated throttling) against the api and
+ * worker processes serving the production web build, in Debian's Chromium: the home
+ * page, a product page, the cart, the sign-in page and the pay page signed in, three
+ * runs each (the median is reported). The baseline is a bare Express server sending a
+ * static page with one heading and one image, measured the same way.
+ */
+const RUNS = 3;
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 95, lcpMs: 2500, cls: 0.1 };
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+type Score = { performance: number; accessibility: number; 'best-practices': number; seo: number; lcpMs: number; cls: number; tbtMs: number; failing: string[] };
+
+async function audit(port: number, url: string, cookie?: string): Promise<Score> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) });
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`lighthouse gave no result for ${url}`);
+  const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
+  const failing = Object.values(lhr.audits)
+    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+    .map((a) => a.id);
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    'best-practices': score('best-practices'),
+    seo: score('seo'),
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    failing,
+  };
+}
+
+function medianScore(runs: Score[]): Score {
+  const m = (pick: (s: Score) => number) => median(runs.map(pick));
+  return {
+    performance: m((s) => s.performance),
+    accessibility: m((s) => s.accessibility),
+    'best-practices': m((s) => s['best-practices']),
+    seo: m((s) => s.seo),
+    lcpMs: m((s) => s.lcpMs),
+    cls: m((s) => s.cls),
+    tbtMs: m((s) => s.tbtMs),
+    failing: [...new Set(runs.flatMap((s) => s.failing))],
+  };
+}
+
+const describe = (s: Score) =>
+  `perf ${s.performance}, a11y ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}; LCP ${(s.lcpMs / 1000).toFixed(2)} s, CLS ${s.cls.toFixed(3)}, TBT ${Math.round(s.tbtMs)} ms`;
+const meets = (s: Score) =>
+  s.performance >= TARGETS.performance && s.accessibility >= TARGETS.accessibility && s['best-practices'] >= TARGETS['best-practices'] && s.seo >= TARGETS.seo && s.lcpMs < TARGETS.lcpMs && s.cls < TARGETS.cls;
+
+export const lighthouseBench: Bench = {
+  id: 'lighthouse',
+  title: 'Lighthouse: the storefront on a phone (mobile profile, simulated throttling, median of 3 runs)',
+  async run(scope) {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'shop-lh-dist-'));
+    scope.defer('web build', () => rm(dist, { recursive: true, force: true }));
+    await viteBuild(path.join(REPO_ROOT, 'web'), dist);
+    const env = await createBenchEnv({ chain: true });
+    scope.defer('bench environment', env.close);
+    const db = createDb({ url: env.config.databaseUrl, poolSize: 2 });
+    scope.defer('database client', () => db.$disconnect());
+    await seed(db, { email: 'admin@bench.local', password: 'bench-admin-password' });
+    const buyer = await createBuyer(db, env.config);
+    const product = await createBenchProduct(db, 1000);
+
+    const vars = processEnv(env.config, { ...env.vars, NODE_ENV: 'production', LOG_LEVEL: 'warn', SERVE_WEB: 'true', WEB_DIST_DIR: dist, SMTP_URL: 'smtp://127.0.0.1:9', COOKIE_SECURE: 'false' });
+    const worker = await startWorkerProcess('worker', vars);
+    scope.defer('worker process', () => worker.kill());
+    const api = await startApiProcess('api', vars);
+    scope.defer('api process', () => api.kill());
+    const base = api.url!;
+    const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: buyer.cookie }, body: orderBody(product.id, product.price) });
+    if (placed.status !== 201) throw new Error(`POST /api/orders answered ${placed.status}`);
+    const orderId = ((await placed.json()) as { _id: string })._id;
+
+    // The baseline: a static page (a heading and an image), from a bare Express server.
+    const bare = express();
+    bare.get('/', (_req, res) => {
+      res.type('html').send(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="A static page"><title>Static</title></head>' +
+          '<body><h1>Static page</h1><img src="/images/gold.svg" alt="A package" width="400" height="300"></body></html>',
+      );
+    });
+    bare.use(express.static(dist));
+    const bareServer: Server = await new Promise((resolve) => {
+      const s = bare.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    scope.defer('bare server', () => new Promise<void>((resolve) => bareServer.close(() => resolve())));
+    const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).port}/`;
+
+    const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+    scope.defer('chromium', async () => chrome.kill());
+    const pages: { name: string; url: string; cookie?: string }[] = [
+      { name: 'Home (/)', url: `${base}/` },
+      { name: 'Product (/product/:id)', url: `${base}/product/${product.id}` },
+      { name: 'Cart (/cart)', url: `${base}/cart` },
+      { name: 'Sign in (/login)', url: `${base}/login` },
+      { name: 'Pay page, signed in (/order/:id)', url: `${base}/order/${orderId}`, cookie: buyer.cookie },
+    ];
+    const baseline: Score[] = [];
+    for (let i = 0; i < RUNS; i++) baseline.push(await audit(chrome.port, bareUrl));
+    const bareScore = medianScore(baseline);
+    const rows: Row[] = [];
+    const failingNotes: string[] = [];
+    for (const page of pages) {
+      const runs: Score[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await audit(chrome.port, page.url, page.cookie));
+      const s = medianScore(runs);
+      console.log(`[bench] lighthouse: ${page.name}: ${describe(s)}`);
+      rows.push({
+        metric: page.name,
+        target: `perf >= ${TARGETS.performance}, a11y ${TARGETS.accessibility}, best practices ${TARGETS['best-practices']}, SEO >= ${TARGETS.seo}, LCP < 2.5 s, CLS < ${TARGETS.cls}`,
+        figure: describe(s),
+        baseline: describe(bareScore),
+        pass: meets(s),
+      });
+      if (s.failing.length) failingNotes.push(`${page.name}: ${s.failing.join(', ')}`);
+    }
+    const notes = [
+      `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version} in Chromium (${CHROMIUM}, headless), its default mobile profile with simulated throttling; ${RUNS} runs per page, each figure the median. The api and the worker are the processes \`npm start\` runs (NODE_ENV=production) serving a fresh production build of web/ with its precompressed files; the pay page is opened with a buyer's session cookie.`,
+      `The baseline is a static page (a heading and one of the package images) from a bare Express server on the same machine: what the profile gives a page with nothing to run.`,
+      ...(failingNotes.length ? [`Audits scoring under 0.9 in some run: ${failingNotes.join('; ')}.`] : []),
+    ];
+    return { rows, notes };
+  },
+};
+
+if (isMain(import.meta.url)) await runStandalone(lighthouseBench);
