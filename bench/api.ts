@@ -2,10 +2,10 @@ import { createDb } from '@shop/core';
 import { seed } from '../prisma/seed.ts';
 import { forkTs } from './lib/child.ts';
 import { createBenchEnv } from './lib/env.ts';
-import { burstLoad, interleavedMaxLoad, maxLoad, steadyLoad, type LoadResult, type LoadTarget } from './lib/load.ts';
+import { burstLoad, interleavedMaxLoad, latencies, maxLoad, steadyLoad, turns, type LoadResult, type LoadTarget } from './lib/load.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import type { Row } from './lib/report.ts';
-import { int, ms, pct } from './lib/stats.ts';
+import { int, pct } from './lib/stats.ts';
 
 /**
  * The api under load from this process: the real app (its own process, production
@@ -34,9 +34,6 @@ async function getText(url: string, headers: Record<string, string> = {}): Promi
 function failuresNote(label: string, r: LoadResult): string[] {
   return r.failures > 0 ? [`${label}: ${int(r.failures)} of ${int(r.requests)} requests failed or answered an unexpected status.`] : [];
 }
-
-const latencies = (r: LoadResult) => `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
-const turns = (r: { rounds: number[] }) => r.rounds.map(int).join(' / ');
 
 export const apiBench: Bench = {
   id: 'api',

@@ -4,7 +4,7 @@ import { createDb } from '@shop/core';
 import { seed } from '../prisma/seed.ts';
 import { forkTs } from './lib/child.ts';
 import { createBenchEnv } from './lib/env.ts';
-import { interleavedMaxLoad, maxLoad, type LoadResult, type LoadTarget } from './lib/load.ts';
+import { interleavedMaxLoad, latencies, maxLoad, turns, type LoadTarget } from './lib/load.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import type { Row } from './lib/report.ts';
 import { createBenchProduct, createBuyer, orderBody } from './lib/shop.ts';
@@ -68,9 +68,6 @@ async function countingProxy(target: string): Promise<{ url: string; calls: () =
       }),
   };
 }
-
-const latencies = (r: LoadResult) => `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
-const turns = (r: { rounds: number[] }) => r.rounds.map(int).join(' / ');
 
 export const ordersBench: Bench = {
   id: 'orders',

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import autocannon, { type Result } from 'autocannon';
-import { percentile } from './stats.ts';
+import { int, ms, percentile } from './stats.ts';
 
 /**
  * Two ways to load a server from this process: autocannon flat out (throughput), and an
@@ -192,3 +192,9 @@ export async function steadyLoad(target: LoadTarget, opts: { seconds: number; ra
     slowestWindows: windows.size,
   };
 }
+
+/** A result's latencies, as the tables show them. */
+export const latencies = (r: LoadResult) => `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
+/** The throughput of each turn of an interleaved run. */
+export const turns = (r: { rounds: number[] }) => r.rounds.map(int).join(' / ');
+
