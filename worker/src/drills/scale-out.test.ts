@@ -102,7 +102,7 @@ describe('drill: two api and two worker processes on one database, Redis and nod
       waitFor('the orders PAID', async () => (await kit.db.order.count({ where: { id: { in: orders.slice(from, to).map((o) => o.id) }, status: 'PAID' } })) === to - from, 60_000, 200).catch(async (err: Error) => {
         const left = await kit.db.order.findMany({ where: { id: { in: orders.slice(from, to).map((o) => o.id) }, status: { not: 'PAID' } }, include: { payments: true } });
         const said = workers.map((w) => `${w.name}: ${w.output().slice(-1500)}`).join('\n');
-        throw new Error(`${err.message}: ${JSON.stringify(left.map((o) => [o.status, o.payments.map((p) => [p.status, p.reason])]))}\n${said}`);
+        throw new Error(`${err.message} (orders ${from} to ${to - 1}): ${JSON.stringify(left.map((o) => [o.status, o.payments.map((p) => [p.status, p.reason])]))}\n${said}`);
       });
     await pay(0, ORDERS / 2);
     await allPaid(0, ORDERS / 2);

@@ -6,9 +6,15 @@ import type { Processor } from '../worker-manager.ts';
 const HALT_LOG_EVERY_MS = 60_000;
 let lastHaltLog = 0;
 
-/** How long one run may hold the indexer; the checkpoint guard (indexer.ts) covers a run that outlives it. */
-const RUN_LOCK_MS = 60_000;
+/**
+ * The index lock's time to live, renewed while the run goes on: a worker that dies
+ * mid-run (killed, its machine gone) holds up indexing for at most this long. The
+ * checkpoint guard (indexer.ts) covers a run that outlives its lock.
+ */
+const RUN_LOCK_MS = 10_000;
+const RENEW_EVERY_MS = 3_000;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 /**
  * A tick of the indexer: scan new blocks, queue verification of what it found. Runs
@@ -20,9 +26,11 @@ export const chainIndex: Processor<'chain-index'> = async (_job, { runtime, logg
   const lock = `${runtime.config.queuePrefix}:lock:chain-index`;
   const token = randomUUID();
   if ((await runtime.redis.set(lock, token, 'PX', RUN_LOCK_MS, 'NX')) !== 'OK') return { skipped: 'another index run is under way' };
+  const renew = setInterval(() => void runtime.redis.eval(RENEW, 1, lock, token, RUN_LOCK_MS).catch(() => {}), RENEW_EVERY_MS);
   try {
     return await indexTick(runtime, logger);
   } finally {
+    clearInterval(renew);
     await runtime.redis.eval(RELEASE, 1, lock, token).catch(() => {});
   }
 };
