@@ -7,7 +7,7 @@ import { createChainClient, createDb, createLogger, createTracer, indexBlocks, l
 import { createTestDatabase, type TestDatabase } from '../db/test-database.ts';
 import { anvilDriver, ANVIL_ACCOUNTS } from '../testing/chain.ts';
 import { freePort } from '../testing/smtp.ts';
-import { startDevChain } from './dev-chain.ts';
+import { chainChanged, startDevChain } from './dev-chain.ts';
 
 /**
  * `npm start` twice: the chain comes back with the database, so what was paid stays
@@ -73,5 +73,15 @@ describe('the local chain npm start runs', () => {
     } finally {
       await fresh.stop();
     }
+  });
+
+  it('takes a node that started without its saved state for a new chain, even when its genesis block hashes the same as the old one (two nodes started in the same second)', () => {
+    const genesisHash = `0x${'ab'.repeat(32)}`;
+    expect(chainChanged({ genesisHash }, { genesisHash, stateKept: false })).toBe(true);
+    expect(chainChanged({ genesisHash }, { genesisHash, stateKept: true })).toBe(false);
+    expect(chainChanged({ genesisHash }, { genesisHash: `0x${'cd'.repeat(32)}`, stateKept: true })).toBe(true);
+    // A checkpoint from before genesis hashes were recorded, beside the node's saved chain.
+    expect(chainChanged({ genesisHash: null }, { genesisHash, stateKept: true })).toBe(false);
+    expect(chainChanged(null, { genesisHash, stateKept: false })).toBe(false);
   });
 });

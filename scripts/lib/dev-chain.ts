@@ -38,6 +38,19 @@ async function indexedChain(databaseUrl: string): Promise<{ genesisHash: string 
   }
 }
 
+/**
+ * Whether the node serves another chain than the one the database's checkpoint was
+ * written on. A node that started without saved state is a new chain whatever its
+ * genesis hash: two nodes started in the same second have the same genesis block, but
+ * the old one's later blocks, and the payments in them, are gone.
+ */
+export function chainChanged(checkpoint: { genesisHash: string | null } | null, node: { genesisHash: string; stateKept: boolean }): boolean {
+  if (checkpoint === null) return false;
+  if (!node.stateKept) return true;
+  // A checkpoint from before genesis hashes were recorded, beside the node's saved chain.
+  return checkpoint.genesisHash !== null && checkpoint.genesisHash !== node.genesisHash;
+}
+
 async function recreateDatabase(databaseUrl: string): Promise<void> {
   const name = databaseNameOf(databaseUrl);
   await withClient(adminUrlFor(databaseUrl), (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
@@ -52,9 +65,7 @@ export async function startDevChain(opts: { dir: string; port?: number; database
   try {
     const genesis = await genesisHash(anvil.rpcUrl);
     const indexed = await indexedChain(opts.databaseUrl);
-    // A checkpoint from before genesis hashes were recorded counts as another chain
-    // when the node had no saved state to continue.
-    const otherChain = indexed !== null && (indexed.genesisHash ? indexed.genesisHash !== genesis : !kept);
+    const otherChain = chainChanged(indexed, { genesisHash: genesis, stateKept: kept });
     if (otherChain) {
       opts.log(
         `the local chain is new (${kept ? 'its saved state is another chain' : `no saved state at ${path.relative(process.cwd(), statePath)}`}): ` +
