@@ -59,7 +59,8 @@ describe('worker skeleton', () => {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    for (let i = 0; i < 200 && !output.includes('worker started'); i++) await new Promise((r) => setTimeout(r, 50));
+    // Starting tsx and importing the worker takes seconds on a loaded CI machine; 30 s is the bound.
+    for (let i = 0; i < 600 && !output.includes('worker started') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
     expect(output).toContain('worker started');
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
