@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ETH_ADDRESS } from './contract/wallet.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in
@@ -12,7 +13,7 @@ export const CHAINLINK_ETH_USD_FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b841
 
 const address = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+  .regex(ETH_ADDRESS, 'must be a 0x-prefixed 20-byte hex address');
 const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');

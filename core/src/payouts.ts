@@ -4,7 +4,7 @@ import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
 import type { AppConfig } from './config.ts';
 import { centsToString, formatEth, toCents } from './contract/money.ts';
-import { refundWalletMessage } from './contract/payouts.ts';
+import { refundWalletMessage } from './contract/wallet.ts';
 import { Prisma, type Db } from './db.ts';
 import { conflict, notFound } from './errors.ts';
 import { postEntries, type Tx } from './ledger.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ETH_ADDRESS } from './wallet.ts';
 
 /** A USD amount: number or numeric string, at most 2 decimals, 0..1e12; parsed to a fixed-2 string. */
 export const usdAmount = z.union([z.number(), z.string().trim().max(20)]).transform((v, ctx) => {
@@ -39,7 +40,7 @@ export const emailField = z
 export const passwordField = z.string().min(8, 'must be at least 8 characters').max(200, 'is too long');
 export const nameField = z.string().trim().min(1, 'is required').max(100, 'is too long (100 characters at most)');
 
-export const ethAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an Ethereum address (0x followed by 40 hex characters)');
+export const ethAddress = z.string().trim().regex(ETH_ADDRESS, 'must be an Ethereum address (0x followed by 40 hex characters)');
 export const txHash = z
   .string()
   .trim()

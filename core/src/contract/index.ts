@@ -9,3 +9,4 @@ export * from './orders.ts';
 export * from './cashouts.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';
+export * from './wallet.ts';

@@ -18,15 +18,6 @@ export const claimPaymentBody = z.object({
   signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(20_000, 'is too long'),
 });
 
-/**
- * The message a buyer signs with the address that sent the transfer (EIP-191; a
- * smart-contract wallet answers for it through ERC-1271). Naming the order and the
- * transaction, it cannot be reused for another claim.
- */
-export function claimMessage(orderId: string, txHash: string): string {
-  return `ETH Shop payment claim\nI sent transaction ${txHash.toLowerCase()} and claim it for my order ${orderId.toLowerCase()}.`;
-}
-
 export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED' | 'DELETED';
 export type PaymentStatus = 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED';
 

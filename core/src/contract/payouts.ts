@@ -19,11 +19,6 @@ export const refundWalletBody = z.object({
   signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(20_000, 'is too long'),
 });
 
-/** The message the sender signs (EIP-191, or ERC-1271 for a contract wallet) to send a refund elsewhere. */
-export function refundWalletMessage(refundId: string, wallet: string): string {
-  return `ETH Shop refund\nSend refund ${refundId.toLowerCase()} to ${wallet.toLowerCase()}.`;
-}
-
 export type PayoutCheckJson = {
   txHash: string;
   status: 'CHECKING' | 'ACCEPTED' | 'REFUSED';

@@ -3,7 +3,7 @@ import type { AppConfig } from '../config.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
-import { claimMessage } from '../contract/orders.ts';
+import { claimMessage } from '../contract/wallet.ts';
 import { conflict, notFound, unavailable } from '../errors.ts';
 import { settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';

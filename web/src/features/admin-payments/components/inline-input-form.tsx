@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { ETH_ADDRESS } from '@shop/core/contract';
 import { Input } from '@/components/ui/input';
 
 /** Browser check for a transaction hash; the api checks it again. */
 export const TX_HASH_PATTERN = '0x[0-9a-fA-F]{64}';
 
 /** Browser check for an Ethereum address; the api checks it again. */
-export const ADDRESS_PATTERN = '0x[0-9a-fA-F]{40}';
+export const ADDRESS_PATTERN = ETH_ADDRESS.source.slice(1, -1);
 
 type InlineInputFormProps = {
   /** Names the form and the field for screen readers, and is the placeholder unless one is given. */

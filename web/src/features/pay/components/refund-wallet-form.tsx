@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { toast } from 'sonner';
-import { ethAddress, refundWalletMessage, type RefundJson } from '@shop/core/contract';
+import { isEthAddress, refundWalletMessage, type RefundJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -84,7 +84,7 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
               aria-describedby={hintId}
             />
           </div>
-          <Button pending={busy} type="submit" variant="outline" disabled={busy || !ethAddress.safeParse(address).success} className="w-fit">
+          <Button pending={busy} type="submit" variant="outline" disabled={busy || !isEthAddress(address)} className="w-fit">
             Sign and send
           </Button>
           {sign.error ? <ErrorAlert error={sign.error} /> : null}
