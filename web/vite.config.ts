@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { routePreloads } from './route-preloads.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
@@ -21,6 +22,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    routePreloads(fileURLToPath(new URL('./src', import.meta.url))),
     // Every text file of the build also as .br and .gz, compressed once at build time at
     // the highest levels; the api sends the one the browser accepts (api/src/app.ts).
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json|txt)$/, threshold: 1024 }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createRuntime, loadConfig } from '@shop/core';
 import { createApp } from './app.ts';
-import { openSession } from './middleware/auth.ts';
+import { openSession, SESSION_COOKIE } from './middleware/auth.ts';
 import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
 
 /** The environment a test env's config was parsed from, to parse a variant of it. */
@@ -120,6 +120,71 @@ describe('api skeleton', () => {
       expect((await request(withWeb).get('/api/no-such-thing')).status).toBe(404);
     } finally {
       await new Promise((resolve) => server.close(resolve));
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("names each screen's chunks and first read in the page it sends; a signed-in screen asked for signed out gets the sign-in screen's", async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), 'shop-dist-'));
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><head><title>ETH Shop</title></head><body><div id="root"></div></body></html>');
+    await writeFile(
+      path.join(dist, 'route-preloads.json'),
+      JSON.stringify([
+        { path: '/', access: 'public', files: ['/assets/home-A1.js'], data: ['/api/products'] },
+        { path: '/login', access: 'public', files: ['/assets/login-B2.js'], data: [] },
+        { path: '/order/:id', access: 'signed-in', files: ['/assets/pay-C3.js'], data: ['/api/orders/:id'] },
+        { path: '/order/:id/purchased', access: 'signed-in', files: ['/assets/purchased-D4.js'], data: [] },
+      ]),
+    );
+    const withWeb = createApp({ ...env.runtime, config: loadConfig({ ...configEnv(env), SERVE_WEB: 'true', WEB_DIST_DIR: dist }) });
+    const links = (html: string) => [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]*href="([^"]+)"/g)].map((m) => m[2]);
+    try {
+      const home = await request(withWeb).get('/');
+      expect(home.status).toBe(200);
+      expect(home.headers['content-type']).toMatch(/text\/html/);
+      expect(home.headers['cache-control']).toBe('no-cache');
+      expect(links(home.text)).toEqual(['/assets/home-A1.js', '/api/products']);
+      // The app's api client sends credentials, so the read is preloaded with them (or fetched twice).
+      expect(home.text).toContain('<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/products">');
+
+      // The home page names no id: built once, the same bytes on every visit.
+      expect((await request(withWeb).get('/')).headers.etag).toBe(home.headers.etag);
+      // An empty segment is no screen's path, as for the app's router.
+      expect(links((await request(withWeb).get('/login//')).text)).toEqual([]);
+
+      const signedIn = `${SESSION_COOKIE}=anything`;
+      const pay = await request(withWeb).get('/order/0b7c2f6e-1d2a-4c3b-9e8f-123456789abc').set('Cookie', signedIn);
+      expect(links(pay.text)).toEqual(['/assets/pay-C3.js', '/api/orders/0b7c2f6e-1d2a-4c3b-9e8f-123456789abc']);
+      // A page that depends on the session is kept by no shared cache.
+      expect(pay.headers['cache-control']).toBe('private, no-cache');
+      expect(links((await request(withWeb).get('/ORDER/x1/Purchased').set('Cookie', signedIn)).text)).toEqual(['/assets/purchased-D4.js']);
+      // Signed out, the app sends the visitor to /login: its chunks, and no read of the order.
+      expect(links((await request(withWeb).get('/order/0b7c2f6e-1d2a-4c3b-9e8f-123456789abc')).text)).toEqual(['/assets/login-B2.js']);
+      // Only a plain id goes into the page; anything else leaves the read out.
+      const odd = await request(withWeb).get('/order/%22%3E%3Cscript%3E').set('Cookie', signedIn);
+      expect(links(odd.text)).toEqual(['/assets/pay-C3.js']);
+      expect(odd.text).not.toContain('<script>');
+      // A path no screen has (the app's 404 page): index.html as it is.
+      expect(links((await request(withWeb).get('/no/such/page')).text)).toEqual([]);
+
+      // Revalidation: the same page answers 304 to its ETag.
+      const again = await request(withWeb).get('/').set('If-None-Match', String(home.headers.etag));
+      expect(again.status).toBe(304);
+
+      // A new build is picked up without a restart.
+      await writeFile(path.join(dist, 'route-preloads.json'), JSON.stringify([{ path: '/', access: 'public', files: ['/assets/home-Z9.js'], data: [] }]));
+      const later = new Date(Date.now() + 5_000);
+      await utimes(path.join(dist, 'index.html'), later, later);
+      expect(links((await request(withWeb).get('/')).text)).toEqual(['/assets/home-Z9.js']);
+
+      // A list that cannot be read names nothing: the app still loads.
+      await writeFile(path.join(dist, 'route-preloads.json'), '{ not json');
+      const latest = new Date(Date.now() + 10_000);
+      await utimes(path.join(dist, 'index.html'), latest, latest);
+      const plain = await request(withWeb).get('/');
+      expect(plain.status).toBe(200);
+      expect(links(plain.text)).toEqual([]);
+    } finally {
       await rm(dist, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import expressStaticGzip from 'express-static-gzip';
 import compression from 'compression';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
 import { adminWebhookRoutes } from './modules/admin-webhooks/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
+import { webApp } from './web-app.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -35,12 +35,13 @@ export function createApp(deps: AppDeps): Express {
 
   const metrics = createMetrics(deps);
   app.use(requestLog(deps.logger), metrics.track, securityHeaders(config));
-  // JSON (and anything else not already encoded) gzipped for browsers that accept it;
-  // the catalogue's cached bodies and the precompressed web build bring their own.
-  app.use(compression());
-  // The public catalogue needs no body, cookie or session: it answers before those run.
+  // The public catalogue needs no body, cookie or session: it answers before those run,
+  // and before the compression middleware: it gzips its cached bodies itself, once.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
   catalogueRoutes(app, deps, catalogue);
+  // JSON (and anything else not already encoded) gzipped for browsers that accept it;
+  // the precompressed web build brings its own.
+  app.use(compression());
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
   app.use('/metrics', metrics.router);
@@ -79,46 +80,9 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const webDist = path.resolve(config.webDistDir);
-  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) {
-    const serveWeb = webAssets(webDist);
-    app.use(serveWeb);
-    // The single-page app owns every other GET path (client-side routes): its index.html.
-    app.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, (req, res, next) => {
-      req.url = '/index.html';
-      serveWeb(req, res, next);
-    });
-  }
+  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) app.use(webApp(webDist));
 
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
 }
-
-/**
- * The built web app: the files Vite precompressed at build time (brotli, gzip) sent with
- * their Content-Encoding to a browser that accepts it (and `Vary: Accept-Encoding`);
- * hashed assets (`assets/`) cached for a year as immutable, since a change gets a new
- * name; index.html revalidated on every visit, so a new release is seen at once; the
- * rest (images, the favicon, robots.txt) cached for an hour.
- */
-function webAssets(webDist: string) {
-  return expressStaticGzip(webDist, {
-    enableBrotli: true,
-    orderPreference: ['br', 'gz'],
-    index: false,
-    serveStatic: {
-      index: false,
-      cacheControl: false,
-      setHeaders: (res, filePath) => {
-        const relative = path.relative(webDist, filePath);
-        const cacheControl = relative.startsWith(`assets${path.sep}`)
-          ? 'public, max-age=31536000, immutable'
-          : /^index\.html(\.(br|gz))?$/.test(relative)
-            ? 'no-cache'
-            : 'public, max-age=3600';
-        res.setHeader('Cache-Control', cacheControl);
-      },
-    },
-  });
-}
-

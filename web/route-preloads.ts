@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { Plugin, Rollup } from 'vite';
+import { pages } from './src/app/pages.ts';
+
+/** The file the build writes beside index.html, read by the api (api/src/web-app.ts). */
+export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+/**
+ * What the api reads: for each screen path (react-router syntax, '/' for the home page),
+ * who may open it, the chunks its screen needs beyond those index.html already names, and
+ * the api reads it starts with.
+ */
+export type RoutePreloads = { path: string; access: string; files: string[]; data: readonly string[] }[];
+
+/**
+ * Writes `route-preloads.json`: for each screen in pages.ts, its chunk and the chunks that
+ * chunk imports, less what index.html already preloads. What a screen loads later by
+ * itself (the pay page's wallet code) is left out: it would share the phone's bandwidth
+ * with the code the first paint needs. Without this a phone asks for a screen's
+ * code only after the whole app has downloaded and run: a round trip more on every first
+ * visit.
+ */
+export function routePreloads(srcDir: string): Plugin {
+  return {
+    name: 'shop:route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, Rollup.OutputChunk>();
+      for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
+      const staticClosure = (roots: string[]): Set<string> => {
+        const seen = new Set<string>();
+        const visit = (fileName: string) => {
+          if (seen.has(fileName)) return;
+          seen.add(fileName);
+          for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const root of roots) visit(root);
+        return seen;
+      };
+      const entries = [...chunks.values()].filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
+      const inIndexHtml = staticClosure(entries);
+      const byModule = new Map<string, Rollup.OutputChunk>();
+      for (const chunk of chunks.values()) if (chunk.facadeModuleId) byModule.set(path.normalize(chunk.facadeModuleId), chunk);
+
+      const preloads: RoutePreloads = pages.map((page) => {
+        const chunk = byModule.get(path.join(srcDir, page.module));
+        if (!chunk) this.error(`pages.ts names ${page.module}, but the build has no chunk for it`);
+        const files = staticClosure([chunk.fileName]);
+        return {
+          path: `/${page.path}`,
+          access: page.access,
+          files: [...files].filter((file) => !inIndexHtml.has(file)).map((file) => `/${file}`),
+          data: page.data ?? [],
+        };
+      });
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` });
+    },
+  };
+}
