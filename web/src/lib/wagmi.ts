@@ -1,5 +1,6 @@
 import { createConfig, http, injected, type Connector, type CreateConnectorFn } from 'wagmi';
 import { mainnet } from 'wagmi/chains';
+import { hasInjectedProvider } from './injected-provider';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID, devWallet } from './wagmi-dev-wallet';
 
 /**
@@ -33,10 +34,7 @@ declare module 'wagmi' {
   }
 }
 
-/** True when the page has a window.ethereum provider (a desktop extension or a wallet browser). */
-export function hasInjectedProvider(): boolean {
-  return typeof window !== 'undefined' && (window as { ethereum?: unknown }).ethereum !== undefined;
-}
+export { hasInjectedProvider };
 
 export function isDevWalletConnector(connector: Connector): boolean {
   return DEV_WALLET_ENABLED && connector.id === DEV_WALLET_ID;

@@ -1,23 +1,19 @@
-import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useContext, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { CircleCheck } from 'lucide-react';
 import { toast } from 'sonner';
-import { WagmiProvider } from 'wagmi';
+import { WagmiContext, WagmiProvider } from 'wagmi';
 import type { OrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { PageSpinner } from '@/components/ui/spinner';
-import { useOrder } from '@/features/orders/api/get-order';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
-import { OpenInMetaMask } from '../components/open-in-metamask';
 import { ClaimTransfer } from '../components/claim-transfer';
 import { OrderRefunds } from '../components/order-refunds';
-import { OrderSummaryCard } from '../components/order-summary-card';
 import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
@@ -118,40 +114,25 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   );
 }
 
-export function PayPage() {
-  const { id = '' } = useParams();
-  const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
-  // One wallet for the page: paying, claiming a transfer and moving a refund share it.
+/**
+ * The wallet side of the pay page: the payment panel, an overpayment's choice and the
+ * refunds, sharing one wallet (paying, claiming a transfer and moving a refund). This
+ * module is all that loads wagmi and viem; the page around it (pay.tsx) shows the order
+ * before it arrives.
+ */
+function PayColumn({ order }: { order: OrderJson }) {
   const wallet = usePayWallet();
-  const offerDeepLink = isMobileDevice() && (window as { ethereum?: unknown }).ethereum === undefined;
-
   return (
-    <section className="flex flex-col gap-6">
-      {offerDeepLink ? <OpenInMetaMask /> : null}
-      <h1 className="text-2xl font-bold tracking-tight">Pay</h1>
-      {isPending ? (
-        <PageSpinner label="Loading order" />
-      ) : isError ? (
-        <ErrorAlert error={error} />
-      ) : (
-        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-          <OrderSummaryCard order={order} />
-          <div className="flex flex-col gap-8">
-            <PayPanel order={order} wallet={wallet} />
-            {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
-            {order.refunds?.length ? <OrderRefunds orderId={order._id} refunds={order.refunds} wallet={wallet} /> : null}
-          </div>
-        </div>
-      )}
-    </section>
+    <div className="flex flex-col gap-8">
+      <PayPanel order={order} wallet={wallet} />
+      {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
+      {order.refunds?.length ? <OrderRefunds orderId={order._id} refunds={order.refunds} wallet={wallet} /> : null}
+    </div>
   );
 }
 
-/** The pay page inside its wallet context; everything wagmi and viem hangs off this module. */
-export function WalletPayPage() {
-  return (
-    <WagmiProvider config={wagmiConfig}>
-      <PayPage />
-    </WagmiProvider>
-  );
+/** The wallet column inside the shop's wallet context (a test gives its own context above). */
+export function WalletPayColumn({ order }: { order: OrderJson }) {
+  const column = <PayColumn order={order} />;
+  return useContext(WagmiContext) ? column : <WagmiProvider config={wagmiConfig}>{column}</WagmiProvider>;
 }

@@ -12,7 +12,7 @@ import { makeOrder, makeProduct, makeRefund, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 import { createFakeEthereum, FAKE_SIGNATURE, rpcError } from '../testing/fake-ethereum';
-import { PayPage } from './pay-page';
+import { PayPage } from './pay';
 
 const RECEIVING = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -93,6 +93,18 @@ describe('PayPage', () => {
     expect(within(summary).getByText('Awaiting payment')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Connect to MetaMask' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
+  });
+
+  it('a failed refresh of the order shows the error above it and keeps the order and the payment panel', async () => {
+    let reads = 0;
+    mockShop(() => (reads++ === 0 ? unpaidOrder() : (reply(404, { message: 'Order not found' }) as unknown as OrderJson)));
+    renderPay();
+    expect(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
+    // The page follows the order every 1.5 s; the next read fails.
+    expect(await screen.findByText('Error: Order not found', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Order summary' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Payment' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
   });
 
   it('without a browser wallet on a desktop, offers the phone first: a QR code and link of the exact EIP-681 payment request', async () => {

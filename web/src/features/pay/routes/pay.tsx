@@ -1,15 +1,96 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { CircleAlert } from 'lucide-react';
+import { ErrorAlert } from '@/components/error-alert';
+import { LoadBoundary } from '@/components/load-boundary';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
+import { useOrder } from '@/features/orders/api/get-order';
+import { hasInjectedProvider } from '@/lib/injected-provider';
+import { OpenInMetaMask } from '../components/open-in-metamask';
+import { OrderSummaryCard } from '../components/order-summary-card';
+import { isMobileDevice } from '../wallet-messages';
 
-// The wallet code (wagmi, viem) is a chunk of its own that starts loading only when this
-// page renders, so a visitor bounced to /login by the route guard never downloads it.
-const WalletPayPage = lazy(async () => ({ default: (await import('./pay-page')).WalletPayPage }));
+/** True once the wallet code is in: a later pay page draws its wallet side with the order. */
+let walletLoaded = false;
 
-/** The /order/:id route (SPEC.md pay page). */
-export function PayRoute() {
+// The wallet code (wagmi, viem) is a chunk of its own. It starts loading once the order
+// summary is on screen (not before: a visitor the route guard sends to /login never
+// downloads it, and on a slow phone the order is not held up behind it). A failed load
+// shows where the column goes (walletLoadFailed, through LoadBoundary).
+const WalletPayColumn = lazy(async () => {
+  const { WalletPayColumn: column } = await import('./pay-page');
+  walletLoaded = true;
+  return { default: column };
+});
+
+/**
+ * True from the first frame after `ready` became true: the browser has drawn what was
+ * rendered with it. What is rendered on it (and the code it loads) comes after that paint.
+ */
+function useShownAfterPaint(ready: boolean, already: boolean) {
+  const [shown, setShown] = useState(already);
+  useEffect(() => {
+    if (!ready || shown) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const show = () => (timer = setTimeout(() => setShown(true), 0));
+    // A hidden tab paints nothing and runs no animation frames: it goes on at once.
+    if (document.visibilityState === 'hidden') {
+      show();
+      return () => clearTimeout(timer);
+    }
+    // requestAnimationFrame runs before the next paint; the timeout queued from it, after.
+    const frame = requestAnimationFrame(show);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [ready, shown]);
+  return shown;
+}
+
+const walletLoading = <PageSpinner label="Loading the wallet" />;
+
+/** The wallet side failed to load (a dropped connection, or a release since the page was opened). */
+const walletLoadFailed = (
+  <Alert variant="destructive">
+    <CircleAlert aria-hidden="true" />
+    <AlertDescription className="flex flex-col items-start gap-3">
+      <p>The payment part of this page could not be loaded.</p>
+      <Button variant="outline" onClick={() => window.location.reload()}>
+        Reload the page
+      </Button>
+    </AlertDescription>
+  </Alert>
+);
+
+/** The /order/:id route (SPEC.md pay page): the order, then the wallet side once its code is in. */
+export function PayPage() {
+  const { id = '' } = useParams();
+  const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
+  const offerDeepLink = isMobileDevice() && !hasInjectedProvider();
+  const summaryShown = useShownAfterPaint(order !== undefined, walletLoaded);
+
   return (
-    <Suspense fallback={<PageSpinner label="Loading the pay page" />}>
-      <WalletPayPage />
-    </Suspense>
+    // A screen tall while it loads, so the footer does not move when the wallet side comes in.
+    <section className="flex min-h-svh flex-col gap-6">
+      {offerDeepLink ? <OpenInMetaMask /> : null}
+      <h1 className="text-2xl font-bold tracking-tight">Pay</h1>
+      {/* A failed refresh of an order already shown is an alert above it: the wallet side
+          (a connection, a payment being sent) stays as it is. */}
+      {isError ? <ErrorAlert error={error} /> : null}
+      {isPending ? (
+        <PageSpinner label="Loading order" />
+      ) : order ? (
+        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <OrderSummaryCard order={order} />
+          <LoadBoundary failed={walletLoadFailed}>
+            <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
+          </LoadBoundary>
+        </div>
+      ) : null}
+    </section>
   );
 }
+
