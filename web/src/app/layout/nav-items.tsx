@@ -5,7 +5,7 @@ export const navButton = 'w-full justify-start md:w-auto md:justify-center';
 
 /**
  * What the user and admin menu triggers show. Shared by the menus (loaded on demand)
- * and the disabled look-alikes that hold their place while they load.
+ * and the buttons that load them (site-header.tsx).
  */
 export function UserMenuLabel({ name }: { name: string }) {
   return (

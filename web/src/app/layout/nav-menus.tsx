@@ -1,3 +1,4 @@
+import { useRef, type FocusEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { LogOut } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -12,19 +13,40 @@ import type { UserInfo } from '@/features/auth/auth-store';
 import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
-// never sees it, so the header loads this module only for a signed-in user.
+// never sees it, so the header loads this module when a signed-in user reaches for a
+// menu, and draws the menu open in place of the button that was clicked.
 
-export function UserMenu({ user }: { user: UserInfo }) {
+type OnDemand = {
+  /** Opened by Enter or Space on the button that loaded it (site-header.tsx). */
+  openedByKeyboard: boolean;
+};
+
+/**
+ * Radix moves focus to a menu's first item when it is opened from the keyboard, which it
+ * learns from the key press; these menus mount after that press, so they are told. The
+ * first time Radix focuses the menu itself, the first item takes the focus.
+ */
+function useFirstItemFocus(openedByKeyboard: boolean) {
+  const pending = useRef(openedByKeyboard);
+  return (event: FocusEvent<HTMLDivElement>) => {
+    if (!pending.current || event.target !== event.currentTarget) return;
+    pending.current = false;
+    event.currentTarget.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  };
+}
+
+export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDemand) {
+  const onFocus = useFirstItemFocus(openedByKeyboard);
   const navigate = useNavigate();
   const logout = useLogout({ onDone: () => navigate('/login') });
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className={navButton}>
           <UserMenuLabel name={user.name} />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
+      <DropdownMenuContent align="end" onFocus={onFocus}>
         <DropdownMenuItem asChild>
           <Link to="/profile">Profile</Link>
         </DropdownMenuItem>
@@ -47,15 +69,16 @@ const adminLinks = [
   { to: '/admin/webhooks', label: 'Webhooks' },
 ] as const;
 
-export function AdminMenu() {
+export function AdminMenu({ openedByKeyboard }: OnDemand) {
+  const onFocus = useFirstItemFocus(openedByKeyboard);
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className={navButton}>
           <AdminMenuLabel />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
+      <DropdownMenuContent align="end" onFocus={onFocus}>
         {adminLinks.map((link) => (
           <DropdownMenuItem key={link.to} asChild>
             <Link to={link.to}>{link.label}</Link>

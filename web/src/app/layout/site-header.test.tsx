@@ -13,9 +13,8 @@ function storeCart(items: { _id: string; qty: number; price: number }[]) {
   window.localStorage.setItem('cart', JSON.stringify({ cartItems: items, itemsPrice: '0', totalPrice: '0' }));
 }
 
-/** The signed-in menus load on demand; until then a disabled look-alike holds the place. */
-async function menuButton(name: string) {
-  await waitFor(() => expect(screen.getByRole('button', { name })).toBeEnabled());
+/** The signed-in menus load when a trigger is used; the trigger is there from the start. */
+function menuButton(name: string) {
   return screen.getByRole('button', { name });
 }
 
@@ -43,10 +42,26 @@ describe('SiteHeader', () => {
   it("opens the user menu with 'Profile' and 'Log Out'", async () => {
     setUserInfo(alice);
     renderPage(<SiteHeader />);
-    await userEvent.click(await menuButton('Alice Buyer'));
+    await userEvent.click(menuButton('Alice Buyer'));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     expect(within(menu).getByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it('opens a menu from the keyboard on the first Enter with its first item focused, and gives focus back to its button on Escape', async () => {
+    setUserInfo(alice);
+    renderPage(<SiteHeader />);
+    const trigger = menuButton('Alice Buyer');
+    expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+    trigger.focus();
+    await userEvent.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    await waitFor(() => expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Profile' })));
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Log Out' }));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Alice Buyer' }));
   });
 
   it("shows an admin's name and an 'Admin' menu with the admin lists", async () => {
@@ -54,7 +69,7 @@ describe('SiteHeader', () => {
     renderPage(<SiteHeader />);
     expect(screen.getByRole('button', { name: 'Ada Admin' })).toBeInTheDocument();
 
-    await userEvent.click(await menuButton('Admin'));
+    await userEvent.click(menuButton('Admin'));
     const menu = await screen.findByRole('menu');
     const items = within(menu).getAllByRole('menuitem');
     expect(items.map((item) => [item.textContent, item.getAttribute('href')])).toEqual([
