@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
+import { tempDir } from './lib/scope.ts';
 import type { Row } from './lib/report.ts';
 
 /**
@@ -30,8 +30,7 @@ export const drillsBench: Bench = {
   id: 'drills',
   title: 'Reliability drills (tests against real Postgres, Redis, anvil and worker processes)',
   async run(scope) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'shop-drills-'));
-    scope.defer('drill report folder', () => rm(dir, { recursive: true, force: true }));
+    const dir = await tempDir(scope, 'drill report folder', 'shop-drills-');
     const reportFile = path.join(dir, 'observed.jsonl');
     const jsonFile = path.join(dir, 'vitest.json');
     console.log(`[bench] drills: npx ${COMMAND.join(' ')}`);

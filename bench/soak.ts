@@ -148,11 +148,14 @@ export const soakBench: Bench = {
       }
       return undefined;
     };
+    // Placements still answering when the traffic stops keep the payer going, or an
+    // order placed in the last moment would never be paid.
+    const placing = new Set<Promise<void>>();
     const place = every(1000 / ORDER_RATE, () => {
       const buyer = nextBuyer();
       if (!buyer) return;
       buyer.open++;
-      void (async () => {
+      const placement = (async () => {
         const placed = await request('order', 'POST', `${base}/api/orders`, { cookie: buyer.cookie, body: orderBody(product.id, product.price), expect: 201 });
         if (placed.status !== 201) return void buyer.open--;
         const id = (JSON.parse(placed.body) as { _id: string })._id;
@@ -163,10 +166,12 @@ export const soakBench: Bench = {
         orders.push(order);
         toPay.push(order);
       })();
+      placing.add(placement);
+      void placement.finally(() => placing.delete(placement));
     });
     const pay = (async () => {
       let k = 0;
-      while (!stop || toPay.length > 0) {
+      while (!stop || toPay.length > 0 || placing.size > 0) {
         const order = toPay.shift();
         if (!order) {
           await sleep(50);

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { withTimeout } from '@shop/core';
 
 /**
@@ -37,6 +40,13 @@ export function createScope(): Scope {
   };
   openScopes.add(scope);
   return scope;
+}
+
+/** A new folder under the system's temp folder, removed with the scope. */
+export async function tempDir(scope: Scope, name: string, prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  scope.defer(name, () => rm(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** On SIGINT/SIGTERM: release everything still held, then exit. */
