@@ -29,6 +29,20 @@ describe('startAnvil', () => {
     }
   });
 
+  it('starts the chain at the genesis timestamp it is given, so a test can count on another chain', async () => {
+    const anvil = await startAnvil({ genesisTimestamp: 1 });
+    try {
+      const res = await fetch(anvil.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x0', false] }),
+      });
+      expect(((await res.json()) as { result: { timestamp: string } }).result.timestamp).toBe('0x1');
+    } finally {
+      await anvil.stop();
+    }
+  });
+
   it('reports nothing listening as down', async () => {
     expect(await isRpcUp('http://127.0.0.1:1', 500)).toBe(false);
   });

@@ -24,6 +24,12 @@ export type AnvilOptions = {
    * the node stops (SIGTERM), so a restarted node continues the same chain.
    */
   statePath?: string;
+  /**
+   * The genesis block's timestamp (seconds). Unset: the time the node starts, so two
+   * nodes started in the same second share a genesis block; a test that needs another
+   * chain for certain sets it.
+   */
+  genesisTimestamp?: number;
 };
 
 export type AnvilInstance = {
@@ -111,6 +117,7 @@ async function startOnPort(port: number, opts: AnvilOptions): Promise<AnvilInsta
   const host = opts.host ?? '127.0.0.1';
   const args = ['--chain-id', '1', '--host', host, '--port', String(port), '--silent'];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  if (opts.genesisTimestamp !== undefined) args.push('--timestamp', String(opts.genesisTimestamp));
   if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(STATE_INTERVAL_SECONDS));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });

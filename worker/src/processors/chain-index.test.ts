@@ -90,7 +90,7 @@ describe('the indexer', () => {
     const hash = await kit.chain.sendAndWait(payer, kit.receiving, order.amountWei);
     await kit.runIndexer();
     await kit.waitForStatus(order.id, 'PAID');
-    const other = await startAnvil(); // a new chain: another genesis, fewer blocks
+    const other = await startAnvil({ genesisTimestamp: 1 }); // a new chain: another genesis, fewer blocks
     try {
       const wrongNode = { ...kit.workerRuntime, chain: createChainClient(other.rpcUrl), logger: kit.workerRuntime.logger };
       const result = await indexBlocks(wrongNode);
