@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { CircleAlert } from 'lucide-react';
 import { ErrorAlert } from '@/components/error-alert';
@@ -34,7 +34,9 @@ function useShownAfterPaint(ready: boolean, already: boolean) {
   useEffect(() => {
     if (!ready || shown) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const show = () => (timer = setTimeout(() => setShown(true), 0));
+    // A transition: React renders what comes in a few milliseconds at a time, so the
+    // wallet side does not hold the page up in one long task.
+    const show = () => (timer = setTimeout(() => startTransition(() => setShown(true)), 0));
     // A hidden tab paints nothing and runs no animation frames: it goes on at once.
     if (document.visibilityState === 'hidden') {
       show();
