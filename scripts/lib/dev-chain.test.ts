@@ -36,29 +36,44 @@ async function indexOnce(rpcUrl: string) {
   return indexBlocks({ config, db, chain, tracer: createTracer(chain, 'auto'), logger });
 }
 
+/** Waits until the wall clock is in a later second than when it was called. */
+async function nextSecond(): Promise<void> {
+  const second = Math.floor(Date.now() / 1000);
+  while (Math.floor(Date.now() / 1000) === second) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+}
+
 describe('the local chain npm start runs', () => {
-  it('continues the same chain after a restart: the indexer sees no reorganization and a counted payment stays counted', async () => {
+  it('continues the same chain across restarts: the indexer sees no reorganization and a counted payment stays counted', async () => {
     const port = await freePort();
     const first = await startDevChain({ dir, port, databaseUrl: database.url, log: (m) => log.push(m) });
     const chain = anvilDriver(first.rpcUrl);
     await indexOnce(first.rpcUrl); // checkpoint with this chain's genesis
+    const genesis = (await chain.wallet.getBlock({ blockNumber: 0n })).hash;
     const hash = await chain.sendAndWait(ANVIL_ACCOUNTS[0], ANVIL_ACCOUNTS[1], 10n ** 15n);
     const receipt = await chain.wallet.getTransactionReceipt({ hash });
     await indexOnce(first.rpcUrl);
     await db.payment.updateMany({ where: { txHash: hash.toLowerCase() }, data: { status: 'COUNTED', blockHash: receipt.blockHash } });
     await first.stop();
 
-    const second = await startDevChain({ dir, port, databaseUrl: database.url, log: (m) => log.push(m) });
-    try {
-      expect(second.databaseReset).toBe(false);
-      expect((await anvilDriver(second.rpcUrl).wallet.getTransactionReceipt({ hash })).blockHash).toBe(receipt.blockHash);
-      await anvilDriver(second.rpcUrl).mine(2);
-      const result = await indexOnce(second.rpcUrl);
-      expect(result).toMatchObject({ reorgDepth: 0, recheck: [] });
-      expect(result.halted).toBeUndefined();
-      expect((await db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
-    } finally {
-      await second.stop();
+    // Each restart writes the chain again on stop: the third start reads what the
+    // second one wrote, and so on. Anvil stamps the genesis block it makes at start
+    // with the current second, so each restart starts in a second of its own.
+    for (let restart = 1; restart <= 3; restart++) {
+      await nextSecond();
+      const again = await startDevChain({ dir, port, databaseUrl: database.url, log: (m) => log.push(m) });
+      try {
+        expect({ restart, databaseReset: again.databaseReset }).toEqual({ restart, databaseReset: false });
+        const node = anvilDriver(again.rpcUrl);
+        expect({ restart, genesis: (await node.wallet.getBlock({ blockNumber: 0n })).hash }).toEqual({ restart, genesis });
+        expect((await node.wallet.getTransactionReceipt({ hash })).blockHash).toBe(receipt.blockHash);
+        await node.mine(2);
+        const result = await indexOnce(again.rpcUrl);
+        expect(result).toMatchObject({ reorgDepth: 0, recheck: [] });
+        expect(result.halted).toBeUndefined();
+        expect((await db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
+      } finally {
+        await again.stop();
+      }
     }
   });
 
@@ -70,6 +85,27 @@ describe('the local chain npm start runs', () => {
       expect(log.at(-1)).toMatch(/^the local chain is new \(no saved state at .*anvil-state.json\): the database, whose payments were made on the old chain, is recreated$/);
       expect(await db.payment.count()).toBe(0);
       expect(await db.chainCursor.count()).toBe(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('sets aside a saved state that has no genesis timestamp beside it (written before it was kept): a new chain, and the database is recreated', async () => {
+    const before = await startDevChain({ dir, databaseUrl: database.url, log: (m) => log.push(m) });
+    try {
+      await anvilDriver(before.rpcUrl).mine(1);
+      await indexOnce(before.rpcUrl);
+    } finally {
+      await before.stop();
+    }
+    expect(await db.chainCursor.count()).toBe(1);
+    await rm(path.join(dir, 'genesis.json'));
+    const fresh = await startDevChain({ dir, databaseUrl: database.url, log: (m) => log.push(m) });
+    try {
+      expect(fresh.databaseReset).toBe(true);
+      expect(log.at(-1)).toMatch(/^the local chain is new \(no genesis timestamp saved at .*genesis\.json beside its state\): the database, whose payments were made on the old chain, is recreated$/);
+      expect(await db.chainCursor.count()).toBe(0);
+      expect(await anvilDriver(fresh.rpcUrl).wallet.getBlockNumber()).toBe(0n);
     } finally {
       await fresh.stop();
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../db/migrate.ts';
@@ -12,6 +12,14 @@ import { startAnvil, type AnvilInstance } from './anvil.ts';
  * database, a deleted `.data/`), the node starts a new chain: the database, whose
  * orders were paid on the old one, is recreated rather than kept on a chain that never
  * saw those payments. Never used for an Ethereum node the shop did not start itself.
+ *
+ * The chain's genesis timestamp is kept too (`<dir>/genesis.json`), and the node is
+ * started with it. Anvil makes a genesis block at every start, stamped with the
+ * current second unless told otherwise, and writes it into the saved state beside the
+ * loaded one; which of them the next start takes for block 0 is a matter of chance. A
+ * node whose genesis changed is another chain to the indexer, so an unpinned restart
+ * could halt it or have the database recreated. With the timestamp pinned, every
+ * start makes the same genesis block.
  */
 export type DevChain = AnvilInstance & { statePath: string; databaseReset: boolean };
 
@@ -57,20 +65,48 @@ async function recreateDatabase(databaseUrl: string): Promise<void> {
   await migrate(databaseUrl);
 }
 
+/** The saved chain's genesis timestamp (seconds), or null when there is none to trust. */
+function savedGenesisTimestamp(genesisPath: string): number | null {
+  try {
+    const saved = JSON.parse(readFileSync(genesisPath, 'utf8')) as { timestamp?: unknown };
+    return Number.isSafeInteger(saved.timestamp) && (saved.timestamp as number) > 0 ? (saved.timestamp as number) : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveGenesisTimestamp(genesisPath: string, timestamp: number): void {
+  const partial = `${genesisPath}.partial`;
+  writeFileSync(partial, `${JSON.stringify({ timestamp })}\n`);
+  renameSync(partial, genesisPath);
+}
+
 export async function startDevChain(opts: { dir: string; port?: number; databaseUrl: string; log: (msg: string) => void }): Promise<DevChain> {
   mkdirSync(opts.dir, { recursive: true });
   const statePath = path.join(opts.dir, 'anvil-state.json');
-  const kept = existsSync(statePath);
-  const anvil = await startAnvil({ port: opts.port, statePath });
+  const genesisPath = path.join(opts.dir, 'genesis.json');
+  const hasState = existsSync(statePath);
+  const savedTimestamp = hasState ? savedGenesisTimestamp(genesisPath) : null;
+  // A saved state without its genesis timestamp (written before it was kept) holds
+  // genesis blocks from several starts: it is set aside for a new chain.
+  const kept = savedTimestamp !== null;
+  const genesisTimestamp = savedTimestamp ?? Math.floor(Date.now() / 1000);
+  if (!kept) {
+    rmSync(statePath, { force: true });
+    saveGenesisTimestamp(genesisPath, genesisTimestamp);
+  }
+  const anvil = await startAnvil({ port: opts.port, statePath, genesisTimestamp });
   try {
     const genesis = await genesisHash(anvil.rpcUrl);
     const indexed = await indexedChain(opts.databaseUrl);
     const otherChain = chainChanged(indexed, { genesisHash: genesis, stateKept: kept });
     if (otherChain) {
-      opts.log(
-        `the local chain is new (${kept ? 'its saved state is another chain' : `no saved state at ${path.relative(process.cwd(), statePath)}`}): ` +
-          'the database, whose payments were made on the old chain, is recreated',
-      );
+      const why = kept
+        ? 'its saved state is another chain'
+        : hasState
+          ? `no genesis timestamp saved at ${path.relative(process.cwd(), genesisPath)} beside its state`
+          : `no saved state at ${path.relative(process.cwd(), statePath)}`;
+      opts.log(`the local chain is new (${why}): the database, whose payments were made on the old chain, is recreated`);
       await recreateDatabase(opts.databaseUrl);
     }
     return { ...anvil, statePath, databaseReset: otherChain };
