@@ -1,16 +1,9 @@
 import path from 'node:path';
 import type { Plugin, Rollup } from 'vite';
+// Imported by path, not as @shop/core: Vite loads its config's packages from node_modules
+// as they are, and Node cannot run core's TypeScript; a relative file it bundles.
+import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '../core/src/contract/route-preloads.ts';
 import { pages } from './src/app/pages.ts';
-
-/** The file the build writes beside index.html, read by the api (api/src/web-app.ts). */
-export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
-
-/**
- * What the api reads: for each screen path (react-router syntax, '/' for the home page),
- * who may open it, the chunks its screen needs beyond those index.html already names, and
- * the api reads it starts with.
- */
-export type RoutePreloads = { path: string; access: string; files: string[]; data: readonly string[] }[];
 
 /**
  * Writes `route-preloads.json`: for each screen in pages.ts, its chunk and the chunks that
@@ -42,7 +35,7 @@ export function routePreloads(srcDir: string): Plugin {
       const byModule = new Map<string, Rollup.OutputChunk>();
       for (const chunk of chunks.values()) if (chunk.facadeModuleId) byModule.set(path.normalize(chunk.facadeModuleId), chunk);
 
-      const preloads: RoutePreloads = pages.map((page) => {
+      const preloads: ScreenPreloads[] = pages.map((page) => {
         const chunk = byModule.get(path.join(srcDir, page.module));
         if (!chunk) this.error(`pages.ts names ${page.module}, but the build has no chunk for it`);
         const files = staticClosure([chunk.fileName]);

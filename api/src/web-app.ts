@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract/route-preloads';
 import { SESSION_COOKIE } from './middleware/auth.ts';
 
 /**
@@ -46,8 +47,6 @@ function webFiles(webDist: string): RequestHandler {
   });
 }
 
-/** One screen's entry in route-preloads.json (web/route-preloads.ts writes it). */
-type ScreenPreloads = { path: string; access: string; files: string[]; data?: string[] };
 type Screen = ScreenPreloads & { segments: string[]; fixed: number };
 /** What a page names; `shared` when it is the same for every visitor of the screen (no id in it). */
 type Preloads = { files: readonly string[]; data: readonly string[]; shared: boolean; private: boolean };
@@ -62,7 +61,7 @@ type Page = { etag: string; bodies: Record<'br' | 'gzip' | 'identity', Buffer> }
  */
 function appPage(webDist: string, files: RequestHandler): RequestHandler {
   const indexFile = path.join(webDist, 'index.html');
-  const listFile = path.join(webDist, 'route-preloads.json');
+  const listFile = path.join(webDist, ROUTE_PRELOADS_FILE);
   let built = '';
   let html = '';
   let screens: Screen[] = [];
@@ -70,8 +69,9 @@ function appPage(webDist: string, files: RequestHandler): RequestHandler {
 
   /** The build as it is on disk, reread when either file changes (a rebuild in place). */
   const load = (): boolean => {
-    if (!existsSync(indexFile)) return false;
-    const stamp = [indexFile, listFile].map((file) => (existsSync(file) ? `${statSync(file).mtimeMs}:${statSync(file).size}` : '-')).join(' ');
+    const [index, list] = [indexFile, listFile].map((file) => statSync(file, { throwIfNoEntry: false }));
+    if (!index) return false;
+    const stamp = [index, list].map((stat) => (stat ? `${stat.mtimeMs}:${stat.size}` : '-')).join(' ');
     if (stamp === built) return true;
     const read = readFileSync(indexFile, 'utf8');
     // A file caught half written by a build: send it this time, keep nothing.
@@ -149,7 +149,7 @@ function readScreens(file: string): Screen[] {
   if (!Array.isArray(entries)) return [];
   return entries
     .filter(
-      (entry): entry is ScreenPreloads =>
+      (entry): entry is Omit<ScreenPreloads, 'data'> & { data?: readonly string[] } =>
         typeof entry?.path === 'string' &&
         typeof entry.access === 'string' &&
         Array.isArray(entry.files) &&
@@ -158,7 +158,7 @@ function readScreens(file: string): Screen[] {
     )
     .map((entry) => {
       const segments = entry.path.split('/').filter(Boolean);
-      return { ...entry, segments, fixed: segments.filter((s) => !s.startsWith(':')).length };
+      return { ...entry, data: entry.data ?? [], segments, fixed: segments.filter((s) => !s.startsWith(':')).length };
     })
     .sort((a, b) => b.fixed - a.fixed);
 }
@@ -189,7 +189,7 @@ const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** The screen's reads with the path's parameters in, or none if a parameter is not a plain id. */
 function dataFor(screen: Screen, params: Map<string, string>): string[] {
   const urls: string[] = [];
-  for (const template of screen.data ?? []) {
+  for (const template of screen.data) {
     let plain = true;
     const url = template.replace(/:[A-Za-z]+/g, (name) => {
       const value = params.get(name) ?? '';
@@ -213,5 +213,5 @@ function preloadsFor(screens: Screen[], req: Request): Preloads {
   const isPrivate = screen.access !== 'public';
   const signedIn = typeof (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE] === 'string';
   if (isPrivate && !signedIn) return { files: screenAt(screens, '/login')?.screen.files ?? [], data: [], shared: true, private: true };
-  return { files: screen.files, data: dataFor(screen, params), shared: !(screen.data ?? []).some((url) => url.includes(':')), private: isPrivate };
+  return { files: screen.files, data: dataFor(screen, params), shared: !screen.data.some((url) => url.includes(':')), private: isPrivate };
 }
