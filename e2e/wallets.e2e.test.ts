@@ -99,7 +99,7 @@ describe('a smart-contract wallet', () => {
     await shop.chain.setAutomine(false);
     try {
       await page.getByRole('button', { name: /^Pay 25\.00 USD/ }).click();
-      await waitFor('the page to report the payment', () => shop.db.payment.findFirst({ where: { reportedOrderId: orderId, source: 'REPORTED' } }));
+      await waitFor('the page to report the payment', () => shop.db.payment.findFirst({ where: { reports: { some: { orderId } }, source: 'REPORTED' } }));
     } finally {
       await shop.chain.setAutomine(true);
     }

@@ -3,11 +3,10 @@ import { cashoutEventData, payoutWallet } from './balances.ts';
 import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
 import type { AppConfig } from './config.ts';
-import { centsToString, formatEth, toCents } from './contract/money.ts';
+import { formatEth, toCents } from './contract/money.ts';
 import { refundWalletMessage } from './contract/wallet.ts';
 import { Prisma, type Db } from './db.ts';
 import { conflict, notFound } from './errors.ts';
-import { postEntries, type Tx } from './ledger.ts';
 import { priceToAnswer, usdCentsToWei } from './payments/amounts.ts';
 import { indexerHalt } from './payments/indexer.ts';
 import { refundTransfer } from './payments/settle.ts';
@@ -15,154 +14,14 @@ import type { PayoutTarget } from './queues.ts';
 import { emitEvent } from './webhooks.ts';
 
 /**
- * Money out: refunds (of an overpayment, of a transfer no order took) and the check of
- * every payout transaction an admin names for a cashout or a refund. A refund is valued
+ * Money out: refunds of a transfer no order took (an overpayment's: payments/overpayment.ts)
+ * and the check of every payout transaction an admin names for a cashout or a refund. A refund is valued
  * at the ETH the shop received (no exchange-rate gain or loss for either side); a payout
  * becomes PAID only when the worker has read its transaction on chain: succeeded, on the
  * shop's chain, delivering to the requested wallet the expected value within
  * PAYOUT_TOLERANCE_BPS, with PAYMENT_CONFIRMATIONS, and paying no other payout.
  */
 type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer };
-
-/* ------------------------------------------------------------------ overpayments */
-
-type Overpayment = { cents: bigint; wei: bigint; from: string | null; paymentId: string | null; settledCents: bigint };
-
-/**
- * What a paid order received beyond its total and has not refunded or credited yet, in
- * USD and in the ETH it arrived as. Counted transfers are taken in chain order: the one
- * that crossed the total overpaid by its ETH beyond what was still due at the price of
- * the quote that valued it (in proportion, for a late transfer valued at the day's
- * price); any later one overpaid by all of it. Part of it may be settled already: what is
- * left is in proportion.
- */
-type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; overpaidUsd: Prisma.Decimal; overpaidSettledUsd: Prisma.Decimal; overpaidSettledWei: Prisma.Decimal };
-type CountedPayment = { id: string; orderId: string | null; fromAddress: string | null; valueWei: Prisma.Decimal | null; usdValue: Prisma.Decimal | null; quoteId: string | null };
-
-const overpaidOrderFields = { id: true, status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true } as const;
-
-function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
-  if (order.status !== 'PAID') return null;
-  const cents = toCents(order.overpaidUsd.toFixed(2)) - toCents(order.overpaidSettledUsd.toFixed(2));
-  if (cents <= 0n) return null;
-  let due = toCents(order.totalPrice.toFixed(2));
-  let overWei = 0n;
-  let last: CountedPayment | null = null;
-  for (const p of payments) {
-    const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
-    const wei = BigInt(p.valueWei?.toFixed(0) ?? '0');
-    const used = paidCents < due ? paidCents : due;
-    due -= used;
-    if (paidCents <= used) continue;
-    const price = p.quoteId ? quotePrices.get(p.quoteId) : undefined;
-    if (price) {
-      const usedWei = usdCentsToWei(used, priceToAnswer(price.toFixed(8)));
-      overWei += wei > usedWei ? wei - usedWei : 0n;
-    } else overWei += (wei * (paidCents - used)) / paidCents;
-    last = p;
-  }
-  // What arrived beyond the total, minus the ETH already refunded or credited.
-  const wei = overWei - BigInt(order.overpaidSettledWei.toFixed(0));
-  if (wei <= 0n) return null;
-  return { cents, wei, from: last?.fromAddress ?? null, paymentId: last?.id ?? null, settledCents: toCents(order.overpaidSettledUsd.toFixed(2)) };
-}
-
-/** The overpayments of several orders, read in three queries (admins' list of overpaid orders). */
-export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<Map<string, Overpayment>> {
-  const [orders, payments] = await Promise.all([
-    db.order.findMany({ where: { id: { in: orderIds } }, select: overpaidOrderFields }),
-    db.payment.findMany({
-      where: { orderId: { in: orderIds }, status: 'COUNTED' },
-      orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
-      select: { id: true, orderId: true, fromAddress: true, valueWei: true, usdValue: true, quoteId: true },
-    }),
-  ]);
-  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
-  const prices = new Map(quotes.map((q) => [q.id, q.ethUsd]));
-  const out = new Map<string, Overpayment>();
-  for (const order of orders) {
-    const over = computeOverpayment(order, payments.filter((p) => p.orderId === order.id), prices);
-    if (over) out.set(order.id, over);
-  }
-  return out;
-}
-
-export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overpayment | null> {
-  return (await overpaymentsOf(db, [orderId])).get(orderId) ?? null;
-}
-
-async function lockPaidOrder(tx: Tx, orderId: string) {
-  const rows = await tx.$queryRaw<{ id: string; userId: string }[]>`
-    SELECT "id", "userId" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
-  const order = rows[0];
-  if (!order) throw notFound('Order not found');
-  return order;
-}
-
-async function settleOverpayment(tx: Tx, orderId: string, over: Overpayment): Promise<void> {
-  await tx.order.update({
-    where: { id: orderId },
-    data: { overpaidSettledUsd: { increment: new Prisma.Decimal(centsToString(over.cents)) }, overpaidSettledWei: { increment: new Prisma.Decimal(over.wei.toString()) } },
-  });
-}
-
-/**
- * A refund of what is left of an order's overpayment (an admin, or the buyer choosing
- * it): to the address that sent it, or the wallet an admin names.
- */
-export async function refundOverpayment(
-  db: Db,
-  config: Pick<AppConfig, 'receivingAddress'>,
-  input: { orderId: string; actorId: string; buyerId?: string; wallet?: string },
-): Promise<{ refundId: string }> {
-  return db.$transaction(async (tx) => {
-    const order = await lockPaidOrder(tx, input.orderId);
-    if (input.buyerId && order.userId !== input.buyerId) throw notFound('Order not found');
-    const over = await overpaymentOf(tx, order.id);
-    if (!over) throw conflict('This order has no overpayment left to refund');
-    const wallet = input.wallet ? payoutWallet(config, input.wallet) : over.from;
-    if (!wallet) throw conflict('The address that sent the overpayment is unknown: name the wallet to refund');
-    const refund = await tx.refund.create({
-      data: {
-        source: 'OVERPAYMENT',
-        orderId: order.id,
-        paymentId: over.paymentId,
-        userId: order.userId,
-        wallet,
-        walletSource: input.wallet ? 'admin' : 'sender',
-        amountWei: new Prisma.Decimal(over.wei.toString()),
-        amountUsd: new Prisma.Decimal(centsToString(over.cents)),
-        requestedById: input.actorId,
-      },
-    });
-    await settleOverpayment(tx, order.id, over);
-    return { refundId: refund.id };
-  });
-}
-
-/** The buyer turns what is left of an order's overpayment into active balance (USD it was valued at). */
-export async function creditOverpayment(db: Db, input: { orderId: string; userId: string }): Promise<{ credited: string }> {
-  return db.$transaction(async (tx) => {
-    const order = await lockPaidOrder(tx, input.orderId);
-    if (order.userId !== input.userId) throw notFound('Order not found');
-    const over = await overpaymentOf(tx, order.id);
-    if (!over) throw conflict('This order has no overpayment left to add to your balance');
-    const amount = centsToString(over.cents);
-    await postEntries(tx, [
-      {
-        userId: order.userId,
-        account: 'ACTIVE',
-        amount,
-        kind: 'OVERPAYMENT_CREDIT',
-        reference: `order:${order.id}`,
-        // One credit per settled state: the order's lock serializes them, the key makes a replay a no-op.
-        idempotencyKey: `overpayment-credit:${order.id}:${over.settledCents}`,
-      },
-    ]);
-    await settleOverpayment(tx, order.id, over);
-    return { credited: amount };
-  });
-}
 
 /* ------------------------------------------------------------------ transfer refunds */
 
@@ -187,7 +46,8 @@ export async function refundPayment(
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId });
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
-  if (outcome === 'no-wallet') throw conflict('No transaction shows who sent this ETH: name the wallet to refund');
+  if (outcome === 'no-sender') throw conflict('No transaction shows who sent this ETH: name the wallet to refund');
+  if (outcome === 'no-single-payer') throw conflict('No single address sent this ETH: name the wallet to refund');
   return outcome;
 }
 
@@ -203,8 +63,8 @@ export async function changeRefundWallet(
   const { db, chain, config } = deps;
   const refund = await db.refund.findUnique({ where: { id: input.refundId } });
   if (!refund) throw notFound('Refund not found');
-  const payment = refund.paymentId ? await db.payment.findUnique({ where: { id: refund.paymentId }, select: { fromAddress: true } }) : null;
-  const signer = payment?.fromAddress;
+  const payment = refund.paymentId ? await db.payment.findUnique({ where: { id: refund.paymentId }, select: { payerAddress: true } }) : null;
+  const signer = payment?.payerAddress;
   if (!signer) throw conflict('No address sent this ETH that could sign for its refund');
   const wallet = payoutWallet(config, input.wallet);
   await requireSignature(chain, {

@@ -228,17 +228,29 @@ export async function reconcile(deps: Deps, opts: { blockWindow?: number | 'all'
       add('refund-transfer', `A refund of ${new Prisma.Decimal(r.amountWei).toFixed(0)} wei does not match its transfer (${r.status ?? 'missing'}, ${r.valueWei === null ? '?' : new Prisma.Decimal(r.valueWei).toFixed(0)} wei)`, { refundId: r.id });
     }
   }
-  const overpaid = await db.$queryRaw<{ id: string; overpaidUsd: Prisma.Decimal; settled: Prisma.Decimal; refunded: Prisma.Decimal; credited: Prisma.Decimal }[]>`
-    SELECT o."id", o."overpaidUsd", o."overpaidSettledUsd" AS settled,
-           COALESCE((SELECT SUM(r."amountUsd") FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT'), 0) AS refunded,
+  const overpaid = await db.$queryRaw<
+    { id: string; overpaidUsd: Prisma.Decimal; settled: Prisma.Decimal; settledWei: Prisma.Decimal; creditedUsd: Prisma.Decimal; creditedWei: Prisma.Decimal; refunded: Prisma.Decimal; refundedWei: Prisma.Decimal; credited: Prisma.Decimal }[]
+  >`
+    SELECT o."id", o."overpaidUsd", o."overpaidSettledUsd" AS settled, o."overpaidSettledWei" AS "settledWei",
+           o."overpaidCreditedUsd" AS "creditedUsd", o."overpaidCreditedWei" AS "creditedWei",
+           COALESCE(r.usd, 0) AS refunded, COALESCE(r.wei, 0) AS "refundedWei",
            COALESCE((SELECT SUM(l."amount") FROM "LedgerEntry" l WHERE l."kind" = 'OVERPAYMENT_CREDIT' AND l."reference" = 'order:' || o."id"::text), 0) AS credited
     FROM "Order" o
-    WHERE o."overpaidSettledUsd" > 0
+    LEFT JOIN LATERAL (SELECT SUM(r."amountUsd") AS usd, SUM(r."amountWei") AS wei FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT') r ON true
+    WHERE o."overpaidSettledWei" > 0 OR o."overpaidSettledUsd" > 0
        OR EXISTS (SELECT 1 FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT')`;
   for (const o of overpaid) {
     const settled = new Prisma.Decimal(o.settled);
-    const parts = new Prisma.Decimal(o.refunded).plus(o.credited);
+    const parts = new Prisma.Decimal(o.refunded).plus(o.creditedUsd);
+    const weiParts = new Prisma.Decimal(o.refundedWei).plus(o.creditedWei);
     if (!settled.eq(parts)) add('overpayment-settled', `The order records ${usd(settled)} of overpayment settled but its refunds and credits add up to ${usd(parts)}`, { orderId: o.id });
+    if (!new Prisma.Decimal(o.settledWei).eq(weiParts)) {
+      add('overpayment-settled', `The order records ${new Prisma.Decimal(o.settledWei).toFixed(0)} wei of overpayment settled but its refunds and credits add up to ${weiParts.toFixed(0)} wei`, { orderId: o.id });
+    }
+    // A credit is worth at most what it settled (the lower of that and its ETH's value when credited).
+    if (new Prisma.Decimal(o.credited).gt(o.creditedUsd)) {
+      add('overpayment-settled', `The order's overpayment credits add up to ${usd(o.credited)}, more than the ${usd(o.creditedUsd)} of overpayment they settled`, { orderId: o.id });
+    }
     if (settled.gt(o.overpaidUsd)) add('overpayment-settled', `The order settled ${usd(settled)} of overpayment but was overpaid ${usd(o.overpaidUsd)} (a payment left the chain after it was refunded or credited)`, { orderId: o.id });
   }
 

@@ -7,6 +7,7 @@ pragma solidity ^0.8.24;
 /// signed.
 contract TestSmartWallet {
     address public immutable owner;
+    mapping(uint256 => bool) public usedNonces;
 
     constructor(address owner_) payable {
         owner = owner_;
@@ -21,6 +22,17 @@ contract TestSmartWallet {
         require(ok, "call failed");
     }
 
+    /// Sends `value` to `to` on the owner's signature over (this wallet, to, value, nonce),
+    /// whoever sends the transaction: a relayed payment, as a Safe's execTransaction.
+    function executeSigned(address to, uint256 value, uint256 nonce, bytes calldata signature) external {
+        require(!usedNonces[nonce], "nonce used");
+        usedNonces[nonce] = true;
+        bytes32 digest = keccak256(abi.encodePacked("\x19Ethereum Signed Message:\n32", keccak256(abi.encodePacked(address(this), to, value, nonce))));
+        require(recover(digest, signature) == owner, "not signed by the owner");
+        (bool ok, ) = to.call{value: value}("");
+        require(ok, "call failed");
+    }
+
     /// Passes what it is sent straight on to `to`, in the same transaction.
     function forward(address to) external payable {
         (bool ok, ) = to.call{value: msg.value}("");
@@ -29,7 +41,11 @@ contract TestSmartWallet {
 
     /// ERC-1271: valid when the owner signed `hash`.
     function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
-        if (signature.length != 65) return 0xffffffff;
+        return recover(hash, signature) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+    }
+
+    function recover(bytes32 hash, bytes calldata signature) internal pure returns (address) {
+        if (signature.length != 65) return address(0);
         bytes32 r;
         bytes32 s;
         uint8 v;
@@ -38,6 +54,6 @@ contract TestSmartWallet {
             s := calldataload(add(signature.offset, 32))
             v := byte(0, calldataload(add(signature.offset, 64)))
         }
-        return ecrecover(hash, v, r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+        return ecrecover(hash, v, r, s);
     }
 }

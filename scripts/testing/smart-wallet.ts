@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createTestClient, http, publicActions, walletActions, type Address, type Hash } from 'viem';
+import { createTestClient, encodePacked, http, keccak256, publicActions, walletActions, type Address, type Hash, type Hex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { compileSolidity } from '../lib/solidity.ts';
@@ -24,6 +24,11 @@ export async function deploySmartWallet(rpcUrl: string, owner: Address, fundWei 
       const hash = await client.writeContract({ abi, address, functionName: 'execute', args: [to, value], account: owner, chain: mainnet, gas: 200_000n });
       await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       return hash;
+    },
+    /** The owner's signature of a payment anyone may relay (`executeSigned`, as a Safe's execTransaction). */
+    async signPayment(to: Address, value: bigint, nonce: bigint): Promise<Hex> {
+      const digest = keccak256(encodePacked(['address', 'address', 'uint256', 'uint256'], [address, to, value, nonce]));
+      return client.signMessage({ account: owner, message: { raw: digest } });
     },
     /** Sends `value` along with the call and the wallet passes it on to `to`. */
     async forward(to: Address, value: bigint): Promise<Hash> {
@@ -50,6 +55,30 @@ export async function deployOddPayer(rpcUrl: string, from: Address) {
     abi,
     async call(functionName: 'viaCallcode' | 'viaDelegatecall' | 'batch' | 'sweep' | 'take', args: readonly unknown[], value = 0n): Promise<Hash> {
       const hash = await client.writeContract({ abi, address, functionName, args, value, account: from, chain: mainnet, gas: 300_000n } as never);
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+  };
+}
+
+const RELAYER = path.join(REPO_ROOT, 'scripts/testing/relayer.sol');
+
+/**
+ * scripts/testing/relayer.sol on anvil, owned by `owner`: in one transaction it pays the
+ * shop itself and relays another wallet's signed payment (a batch an attacker shapes).
+ */
+export async function deployBatchRelayer(rpcUrl: string, owner: Address) {
+  const { abi, bytecode } = await compileSolidity(RELAYER, 'BatchRelayer');
+  const client = createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl) }).extend(publicActions).extend(walletActions);
+  const deploy = await client.deployContract({ abi, bytecode, account: owner, chain: mainnet });
+  const address = (await client.waitForTransactionReceipt({ hash: deploy, pollingInterval: 50 })).contractAddress as Address;
+  return {
+    address,
+    async payAndRelay(shop: Address, wallet: Address, payment: { to: Address; value: bigint; nonce: bigint; signature: Hex }, ownValue: bigint): Promise<Hash> {
+      const hash = await client.writeContract({
+        abi, address, functionName: 'payAndRelay', args: [shop, wallet, payment.to, payment.value, payment.nonce, payment.signature],
+        value: ownValue, account: owner, chain: mainnet, gas: 300_000n,
+      } as never);
       await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       return hash;
     },

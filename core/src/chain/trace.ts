@@ -13,9 +13,24 @@ export type TracingMode = 'auto' | 'debug' | 'parity' | 'off';
 
 /**
  * What a transaction delivered to the address: value in call frames that did not revert,
- * who made the (first) call that delivered it, and in how many calls.
+ * who made the (first) call that delivered it, in how many calls, and who paid it.
  */
-export type Delivery = { from: string; valueWei: bigint; calls: number };
+export type Delivery = {
+  /** Who made the (first) call that delivered value: shown to admins, never trusted as the payer by itself. */
+  from: string;
+  valueWei: bigint;
+  calls: number;
+  /**
+   * The one address that sent all of it from its own funds: it made every delivering call
+   * (so one call) and received no ETH in the same transaction (nothing relayed or
+   * forwarded through it). Null otherwise: a batch can carry another wallet's payment
+   * behind a first call of the batcher's, and a contract that passes on what it was sent
+   * in the same transaction is not where the ETH came from.
+   */
+  payer: string | null;
+  /** Each delivering call: who made it and what it moved. */
+  parts: { from: string; valueWei: bigint }[];
+};
 
 export type Tracer = {
   /**
@@ -32,35 +47,65 @@ type CallFrame = { type?: string; from?: string; to?: string; value?: Hex; error
 type ParityTrace = {
   type: string;
   action: { from?: string; to?: string; value?: Hex; callType?: string; address?: string; refundAddress?: string; balance?: Hex };
+  result?: { address?: string } | null;
   error?: string;
   traceAddress: number[];
   transactionHash?: string;
   blockHash?: string;
 };
 
-function add(into: Map<string, Delivery>, txHash: string, from: string, value: bigint): void {
+/** The ETH one transaction moved, frame by frame: what reached the address, and what every account received. */
+type Flows = { parts: { from: string; valueWei: bigint }[]; received: Map<string, bigint> };
+
+function flowsOf(into: Map<string, Flows>, txHash: string): Flows {
   const key = txHash.toLowerCase();
-  const prior = into.get(key);
-  into.set(key, { from: prior?.from ?? from.toLowerCase(), valueWei: (prior?.valueWei ?? 0n) + value, calls: (prior?.calls ?? 0) + 1 });
+  let flows = into.get(key);
+  if (!flows) into.set(key, (flows = { parts: [], received: new Map() }));
+  return flows;
+}
+
+/** One movement of ETH in a frame that did not revert. */
+function moved(flows: Flows, to: string, from: string, value: bigint, target: string): void {
+  if (value <= 0n) return;
+  const receiver = to.toLowerCase();
+  flows.received.set(receiver, (flows.received.get(receiver) ?? 0n) + value);
+  if (receiver === target) flows.parts.push({ from: from.toLowerCase(), valueWei: value });
+}
+
+function deliveryOf(flows: Flows): Delivery {
+  const first = flows.parts[0]?.from ?? '';
+  const single = flows.parts.length === 1 && (flows.received.get(first) ?? 0n) === 0n;
+  return {
+    from: first,
+    valueWei: flows.parts.reduce((sum, p) => sum + p.valueWei, 0n),
+    calls: flows.parts.length,
+    payer: single ? first : null,
+    parts: flows.parts,
+  };
+}
+
+function deliveries(flows: Map<string, Flows>): Map<string, Delivery> {
+  const out = new Map<string, Delivery>();
+  for (const [hash, f] of flows) if (f.parts.length > 0) out.set(hash, deliveryOf(f));
+  return out;
 }
 
 /**
- * callTracer: a frame's value reaches `to` when it is a CALL (or a SELFDESTRUCT naming
- * it) and neither it nor a frame above it reverted. CALLCODE and DELEGATECALL run the
- * target's code in the caller's account: their value never leaves the caller.
+ * callTracer: a frame moves its value when it is a CALL, a CREATE (to the new contract)
+ * or a SELFDESTRUCT (to its beneficiary) and neither it nor a frame above it reverted.
+ * CALLCODE and DELEGATECALL run the target's code in the caller's account: their value
+ * never leaves the caller.
  */
-function walkCalls(frame: CallFrame, to: string, txHash: string, into: Map<string, Delivery>): void {
+function walkCalls(frame: CallFrame, target: string, flows: Flows): void {
   if (frame.error) return; // this frame and everything it called was reverted
   const value = frame.value ? hexToBigInt(frame.value) : 0n;
   const kind = (frame.type ?? 'CALL').toUpperCase();
-  if (value > 0n && frame.to?.toLowerCase() === to && (kind === 'CALL' || kind === 'SELFDESTRUCT')) {
-    add(into, txHash, frame.from ?? '', value);
-  }
-  for (const child of frame.calls ?? []) walkCalls(child, to, txHash, into);
+  if (frame.to && (kind === 'CALL' || kind === 'SELFDESTRUCT' || kind === 'CREATE' || kind === 'CREATE2')) moved(flows, frame.to, frame.from ?? '', value, target);
+  for (const child of frame.calls ?? []) walkCalls(child, target, flows);
 }
 
 /** Parity traces: flat, each with its path; reverted when it or an ancestor in its transaction has an error. */
-function walkParity(traces: ParityTrace[], to: string, into: Map<string, Delivery>): void {
+function walkParity(traces: ParityTrace[], target: string, into: Map<string, Flows>): void {
   const failed = new Set(traces.filter((t) => t.error).map((t) => `${t.transactionHash}/${t.traceAddress.join('.')}`));
   const reverted = (t: ParityTrace) => {
     for (let depth = 0; depth <= t.traceAddress.length; depth++) {
@@ -70,13 +115,15 @@ function walkParity(traces: ParityTrace[], to: string, into: Map<string, Deliver
   };
   for (const t of traces) {
     if (!t.transactionHash || reverted(t)) continue;
-    // Only a plain call moves its value to its target (not callcode, delegatecall, staticcall).
-    if (t.type === 'call' && t.action.callType !== 'call') continue;
-    const isSuicide = t.type === 'suicide' || t.type === 'selfdestruct';
-    const target = isSuicide ? t.action.refundAddress : t.action.to;
-    const value = isSuicide ? t.action.balance : t.action.value;
-    const amount = value ? hexToBigInt(value) : 0n;
-    if (amount > 0n && target?.toLowerCase() === to) add(into, t.transactionHash, (isSuicide ? t.action.address : t.action.from) ?? '', amount);
+    const flows = flowsOf(into, t.transactionHash);
+    if (t.type === 'call') {
+      // Only a plain call moves its value to its target (not callcode, delegatecall, staticcall).
+      if (t.action.callType === 'call' && t.action.to) moved(flows, t.action.to, t.action.from ?? '', t.action.value ? hexToBigInt(t.action.value) : 0n, target);
+    } else if (t.type === 'create') {
+      if (t.result?.address) moved(flows, t.result.address, t.action.from ?? '', t.action.value ? hexToBigInt(t.action.value) : 0n, target);
+    } else if ((t.type === 'suicide' || t.type === 'selfdestruct') && t.action.refundAddress) {
+      moved(flows, t.action.refundAddress, t.action.address ?? '', t.action.balance ? hexToBigInt(t.action.balance) : 0n, target);
+    }
   }
 }
 
@@ -126,20 +173,20 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
       const target = to.toLowerCase();
       return traced(
         async () => {
-          const out = new Map<string, Delivery>();
+          const flows = new Map<string, Flows>();
           const result = (await rpc('debug_traceBlockByHash', [block.hash, { tracer: 'callTracer' }])) as { txHash?: string; result: CallFrame }[];
-          for (const entry of result) if (entry.txHash) walkCalls(entry.result, target, entry.txHash, out);
-          return out;
+          for (const entry of result) if (entry.txHash) walkCalls(entry.result, target, flowsOf(flows, entry.txHash));
+          return deliveries(flows);
         },
         async () => {
-          const out = new Map<string, Delivery>();
+          const flows = new Map<string, Flows>();
           // trace_block takes a number only: traces of another block at that height are refused.
           const traces = (await rpc('trace_block', [numberToHex(block.number)])) as ParityTrace[];
           if (traces.some((t) => t.blockHash && t.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
             throw new Error(`the node traced another block at height ${block.number} (reorganized)`);
           }
-          walkParity(traces, target, out);
-          return out;
+          walkParity(traces, target, flows);
+          return deliveries(flows);
         },
       );
     },
@@ -147,18 +194,18 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
       const target = to.toLowerCase();
       const found = await traced(
         async () => {
-          const out = new Map<string, Delivery>();
-          walkCalls((await rpc('debug_traceTransaction', [hash, { tracer: 'callTracer' }])) as CallFrame, target, hash, out);
-          return out;
+          const flows = new Map<string, Flows>();
+          walkCalls((await rpc('debug_traceTransaction', [hash, { tracer: 'callTracer' }])) as CallFrame, target, flowsOf(flows, hash));
+          return flows;
         },
         async () => {
-          const out = new Map<string, Delivery>();
-          walkParity(((await rpc('trace_transaction', [hash])) as ParityTrace[]).map((t) => ({ ...t, transactionHash: hash })), target, out);
-          return out;
+          const flows = new Map<string, Flows>();
+          walkParity(((await rpc('trace_transaction', [hash])) as ParityTrace[]).map((t) => ({ ...t, transactionHash: hash })), target, flows);
+          return flows;
         },
       );
       if (found === null) return null;
-      return found.get(hash.toLowerCase()) ?? { from: '', valueWei: 0n, calls: 0 };
+      return deliveryOf(found.get(hash.toLowerCase()) ?? { parts: [], received: new Map() });
     },
   };
 }

@@ -18,7 +18,7 @@ export const claimPaymentBody = z.object({
   signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(20_000, 'is too long'),
 });
 
-export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED' | 'DELETED';
+export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED' | 'DELETED' | 'CANCELLED';
 export type PaymentStatus = 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED';
 
 export type OrderItemJson = { name: string; image: string; price: number; qty: number; product: string };

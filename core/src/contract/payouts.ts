@@ -51,15 +51,24 @@ export type RefundJson = {
   paidAt: string | null;
 };
 
+/** One transfer's part of an overpayment: a refund of it goes back to the address that paid that transfer. */
+export type OverpaymentPartJson = { txHash: string; from: string | null; wei: string; eth: string; usd: number };
+
 /** An order's overpayment and what is left of it to refund or credit (GET /api/admin/refunds/overpaid, order JSON). */
 export type OverpaymentJson = {
-  /** USD left to settle. */
+  /** USD left to settle, as valued when it arrived. */
   usd: number;
-  /** The same value in the ETH it arrived as (at the price that valued it). */
+  /** What adding it to the balance gives now: per transfer, the lower of that value and its ETH at today's price (null while no price can be read). */
+  creditUsd: number | null;
+  /** What is left in the ETH it arrived as (a refund sends back exactly this). */
   wei: string;
   eth: string;
-  /** The address that sent it: a refund goes there unless the sender signs for another. */
+  /** The one address all of it goes back to, or null when it came from several (or from none alone). */
   from: string | null;
+  /** Every part has an address that paid it alone, so it can be refunded without naming a wallet. */
+  refundable: boolean;
+  /** Per transfer that overpaid: each part is refunded to its own sender. */
+  parts: OverpaymentPartJson[];
 };
 
 export type OverpaidOrderJson = {

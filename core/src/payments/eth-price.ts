@@ -60,3 +60,16 @@ export async function keepPriceFresh(deps: Deps): Promise<boolean> {
   await readAndShare(deps, () => new Date());
   return true;
 }
+
+/** The price the money rules take as an argument: today's answer, read only when a rule needs it. */
+export const currentAnswerOf = (deps: Deps) => async (): Promise<bigint> => (await getEthUsd(deps)).answer;
+
+/** Today's answer, or null while no trustworthy price can be read (for what only shows it). */
+export async function answerOrNull(deps: Deps): Promise<bigint | null> {
+  try {
+    return (await getEthUsd(deps)).answer;
+  } catch (err) {
+    if (err instanceof PriceUnavailableError) return null;
+    throw err;
+  }
+}

@@ -8,3 +8,4 @@ export * from './stock.ts';
 export * from './resolve.ts';
 export * from './transfer.ts';
 export * from './orders.ts';
+export * from './overpayment.ts';

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { isStateUnavailable, type Delivery, type Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { explainInflow, GIVEN_UP } from './settle.ts';
+import { explainInflow } from './settle.ts';
 
 /**
  * Scans blocks for transfers to the receiving address, so a payment nobody reported
@@ -55,7 +55,7 @@ type ScannedBlock = {
 type RpcBlock = { number: Hex | null; hash: Hash | null; parentHash: Hash; transactions: ScannedBlock['transactions'] };
 
 /** What the indexer found in a block beyond plain transfers: internal ones, and ETH nothing explains. */
-type BlockFindings = { internal: { hash: string; from: string; valueWei: bigint }[]; inflowWei: bigint };
+type BlockFindings = { internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[]; inflowWei: bigint };
 
 /**
  * The receiving address's balance after a block, asked by the block's hash (EIP-1898) so
@@ -100,7 +100,7 @@ async function examineBlock(deps: IndexerDeps, block: ScannedBlock, before: bigi
   const internalOf = (deliveries: Map<string, Delivery>) =>
     [...deliveries]
       .filter(([hash, d]) => !directHashes.has(hash) && !ownHashes.has(hash) && d.valueWei > 0n)
-      .map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei }));
+      .map(([hash, d]) => ({ hash, from: d.from, payer: d.payer, valueWei: d.valueWei }));
   if (block.balance === null || before === null) {
     // The node no longer serves the state of this block (a pruned node, an indexer far
     // behind): nothing to compare with, so the block's traces are read. A node that
@@ -368,13 +368,13 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
  * before it got there): they are checked again.
  */
 async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
-  const found: { tx: { hash: string; from: string; valueWei: bigint }; block: ScannedBlock; viaContract: boolean }[] = [];
+  const found: { tx: { hash: string; from: string; payer: string | null; valueWei: bigint }; block: ScannedBlock; viaContract: boolean }[] = [];
   const inflows: { block: ScannedBlock; valueWei: bigint }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
       // The shop's own address sending to itself pays nothing.
       if (tx.to && tx.to.toLowerCase() === receiving && tx.from.toLowerCase() !== receiving) {
-        found.push({ tx: { hash: tx.hash, from: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false });
+        found.push({ tx: { hash: tx.hash, from: tx.from, payer: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false });
       }
     }
     for (const t of block.internal) found.push({ tx: t, block, viaContract: true });
@@ -387,6 +387,7 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
     const at = await tx.$queryRaw<{ blockHash: string }[]>`SELECT "blockHash" FROM "ChainCursor" WHERE "id" = ${CURSOR_ID} FOR UPDATE`;
     if (at[0]?.blockHash !== linked[0]!.parentHash) throw new Error('the indexer checkpoint moved during this run (another indexer run); it is tried again');
     let out: IndexResult['transfers'] = [];
+    const reopened: IndexResult['recheck'] = [];
     if (found.length > 0) {
       // A transfer already known (reported by its buyer, or indexed before a rewind) is
       // left as it is; only the ones still waiting for verification are handed on.
@@ -398,16 +399,24 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
           status: 'PENDING' as const,
           viaContract,
           fromAddress: t.from.toLowerCase(),
+          payerAddress: t.payer?.toLowerCase() ?? null,
           valueWei: t.valueWei.toString(),
           blockNumber: block.number,
           blockHash: block.hash,
         })),
         skipDuplicates: true,
       });
-      // A report given up on (never found, never mined) whose transaction is mined after
-      // all is verified again: value that reached the shop is never left behind.
-      await tx.payment.updateMany({ where: { txHash: { in: hashes }, status: 'REJECTED', reason: { in: GIVEN_UP } }, data: { status: 'PENDING', reason: null } });
-      const pending = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING' }, select: { id: true, txHash: true } });
+      // A transfer rejected before that this block shows delivering value is verified
+      // again (with a fresh job: its first one is done): a report given up on (never found,
+      // never mined, untraceable) mined after all, or a contract call that moved nothing in
+      // the block the verifier read and moves value in the block a reorganization put in
+      // its place. Value that reached the shop is never left behind.
+      const rejected = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'REJECTED' }, select: { id: true, txHash: true } });
+      if (rejected.length > 0) {
+        await tx.payment.updateMany({ where: { id: { in: rejected.map((p) => p.id) } }, data: { status: 'PENDING', reason: null } });
+        reopened.push(...rejected.map((p) => ({ paymentId: p.id, txHash: p.txHash })));
+      }
+      const pending = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING', id: { notIn: rejected.map((p) => p.id) } }, select: { id: true, txHash: true } });
       const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
       out = hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : []));
     }
@@ -448,7 +457,7 @@ async function commitBlocks(db: Db, linked: (ScannedBlock & BlockFindings)[], re
     // An inflow recorded for a block the chain replaced is measured again with the new block.
     await tx.payment.deleteMany({ where: { id: { in: stale.filter((p) => p.source === 'INFLOW').map((p) => p.id) }, status: 'UNRESOLVED' } });
     const moved = stale.filter((p) => p.source !== 'INFLOW');
-    return { transfers: out, recheck: moved.map((p) => ({ paymentId: p.id, txHash: p.txHash })) };
+    return { transfers: out, recheck: [...reopened, ...moved.map((p) => ({ paymentId: p.id, txHash: p.txHash }))] };
   });
 }
 

@@ -98,7 +98,7 @@ describe('deleting an order', () => {
     const admin = await kit.createUser({ isAdmin: true });
     const placed = await (await kit.as(buyer)).post('/api/orders').send({ orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: 5, totalPrice: 5 });
     const orderId = placed.body._id as string;
-    const payment = await kit.db.payment.create({ data: { txHash: `0x${'ab'.repeat(32)}`, source: 'REPORTED', status: 'PENDING', orderId, reportedOrderId: orderId } });
+    const payment = await kit.db.payment.create({ data: { txHash: `0x${'ab'.repeat(32)}`, source: 'REPORTED', status: 'PENDING', orderId, reports: { create: { orderId, userId: buyer.id } } } });
     // What settle.ts does: the payment's row lock, then (a moment later) the order's.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

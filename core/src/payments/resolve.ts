@@ -4,9 +4,11 @@ import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import { claimMessage } from '../contract/wallet.ts';
-import { conflict, notFound, unavailable } from '../errors.ts';
+import { conflict, notFound, unavailable, UserError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
+import { verifyPayment } from './verifier.ts';
 
 /**
  * What admins do with transfers no order claimed by itself (UNRESOLVED, LATE). An
@@ -16,7 +18,20 @@ import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
  */
 type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; currentAnswer: () => Promise<bigint> };
 
-export async function assignTransfer(deps: Deps, paymentId: string, orderId: string): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
+/** A transfer delivered in several calls, or with ETH that passed through its caller: nobody can sign for it. */
+export const NO_SINGLE_PAYER =
+  'This transfer was delivered by several calls or with ETH from more than one wallet: no single address can sign for it. An admin will assign or refund it.';
+
+/**
+ * `payer`: a claim's signer, who must still be the transfer's one payer as the chain is
+ * read again now (the claim's signature was checked against the stored payer).
+ */
+export async function assignTransfer(
+  deps: Deps,
+  paymentId: string,
+  orderId: string,
+  opts: { payer?: string } = {},
+): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
   const { db, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) throw notFound('Payment not found');
@@ -29,6 +44,7 @@ export async function assignTransfer(deps: Deps, paymentId: string, orderId: str
   if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
   const refusal = noValueReason(reading.transfer, config) ?? notYetReason(reading.transfer, config);
   if (refusal) throw conflict(refusal);
+  if (opts.payer !== undefined && reading.transfer.payer?.toLowerCase() !== opts.payer.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
   const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId });
   if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, paidNow: outcome.paidNow };
   if (outcome.kind === 'refused') throw conflict(outcome.reason);
@@ -38,28 +54,46 @@ export async function assignTransfer(deps: Deps, paymentId: string, orderId: str
 /**
  * A buyer claims a transfer that reached the shop without their order's tag (a wallet
  * that rounded the amount): they sign a message naming the order and the transaction
- * with the address that delivered it (the sender of a plain transfer, the smart-contract
- * wallet whose call paid). A valid signature lets the claim through exactly the rules of
- * an admin's assignment. An exchange's withdrawal is delivered by the exchange's wallet:
- * only an admin can assign it.
+ * with the address that paid it (the sender of a plain transfer, the smart-contract
+ * wallet whose call paid from its own balance). A valid signature lets the claim through
+ * exactly the rules of an admin's assignment. Nobody can sign for a transfer delivered
+ * in several calls (a batch can carry another wallet's payment behind the batcher's own
+ * first call) or with ETH that passed through its caller, nor for an exchange's
+ * withdrawal (delivered by the exchange's wallet): an admin assigns or refunds those.
+ * A transfer still being confirmed is verified on the spot: confirmed, it is claimed at
+ * once; not yet, the answer says what it waits for (`stillConfirming`).
  */
 export async function claimTransfer(
-  deps: Deps,
+  deps: Deps & { logger: Logger },
   claim: { userId: string; orderId: string; txHash: string; signature: `0x${string}` },
 ): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
   const { db, chain } = deps;
   const order = await db.order.findUnique({ where: { id: claim.orderId }, select: { userId: true, status: true } });
   if (!order || order.userId !== claim.userId || order.status === 'DELETED') throw notFound('Order not found');
-  const payment = await db.payment.findUnique({ where: { txHash: claim.txHash } });
+  let payment = await db.payment.findUnique({ where: { txHash: claim.txHash } });
   if (!payment || payment.source === 'INFLOW') throw notFound('The shop has not seen this transaction reach its address (yet)');
+  if (payment.status === 'PENDING') {
+    // Found, but not settled yet: verified now rather than at the sweeper's next run.
+    const verdict = await verifyPayment(deps, payment.id);
+    if (verdict.state === 'wait') throw new StillConfirming(verdict.reason);
+    payment = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  }
   if (payment.status === 'COUNTED') throw conflict('This transfer was counted already');
+  if (payment.status === 'REFUNDED') throw conflict('This transfer is being refunded');
   if (payment.status !== 'UNRESOLVED') throw conflict('Only a transfer no order claimed by itself can be claimed');
-  if (!payment.fromAddress) throw conflict('This transfer has no known sender to sign for it');
+  if (!payment.payerAddress) throw conflict(NO_SINGLE_PAYER);
   await requireSignature(chain, {
-    address: payment.fromAddress,
+    address: payment.payerAddress,
     message: claimMessage(claim.orderId, claim.txHash),
     signature: claim.signature,
-    refusal: `The signature is not from the address that sent this transfer (${payment.fromAddress})`,
+    refusal: `The signature is not from the address that sent this transfer (${payment.payerAddress})`,
   });
-  return assignTransfer(deps, payment.id, claim.orderId);
+  return assignTransfer(deps, payment.id, claim.orderId, { payer: payment.payerAddress });
+}
+
+/** The 409 for a claim on a transfer the shop is still confirming: what it waits for, and what to do. */
+export class StillConfirming extends UserError {
+  constructor(reason: string) {
+    super(409, `This transfer is still being confirmed on chain (${reason.charAt(0).toLowerCase()}${reason.slice(1)}): claim it again once it is confirmed`);
+  }
 }

@@ -34,11 +34,6 @@ export const NEVER_MINED = 'Transaction was never mined';
 /** A transaction sent to another contract, on a node that could not trace what it passed on. */
 export const UNTRACEABLE =
   "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)";
-/**
- * Reports given up on: the indexer reopens them if it finds the transaction mined after
- * all, or delivering to the shop through a contract (a node that can trace now).
- */
-export const GIVEN_UP = [NOT_FOUND, NEVER_MINED, UNTRACEABLE];
 /** A transaction that paid the shop in several calls (a batch): its tags cannot be told apart. */
 export const SEVERAL_CALLS = 'It paid the shop in several calls of one transaction (a batch), whose tags cannot be told apart; an admin will assign or refund it';
 
@@ -82,6 +77,7 @@ function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | nu
 
 const blockFields = (t: MinedTransfer) => ({
   fromAddress: t.from.toLowerCase(),
+  payerAddress: t.payer?.toLowerCase() ?? null,
   viaContract: t.internal,
   valueWei: new Prisma.Decimal(t.valueWei.toString()),
   blockNumber: t.blockNumber,
@@ -89,6 +85,29 @@ const blockFields = (t: MinedTransfer) => ({
   blockTimestamp: t.blockTimestamp,
   confirmations: t.confirmations,
 });
+
+/** Serializes what is done with a block's unexplained inflow (the indexer recording it, settlement explaining it). */
+async function lockInflow(tx: Tx, blockHash: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`inflow:${blockHash}`}))`;
+}
+
+/**
+ * A transfer through a contract found by tracing in a block whose unexplained inflow
+ * (recorded while the node could not trace) was already refunded: the refund gives back
+ * this very ETH, so the transfer is not counted too. It takes its value out of what the
+ * refund covers (`explainsInflowOf`), as long as the refund covers it. The caller holds
+ * the block's inflow lock.
+ */
+async function refundedAsInflow(tx: Tx, t: MinedTransfer): Promise<{ refundId: string } | null> {
+  if (!t.internal) return null;
+  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'REFUNDED', blockHash: t.blockHash } });
+  if (!inflow) return null;
+  const taken = await tx.payment.aggregate({ where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' } }, _sum: { valueWei: true } });
+  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - BigInt(taken._sum.valueWei?.toFixed(0) ?? '0');
+  if (left < t.valueWei) return null;
+  const refund = await tx.refund.findFirst({ where: { paymentId: inflow.id, source: 'TRANSFER' }, select: { id: true } });
+  return refund ? { refundId: refund.id } : null;
+}
 
 /**
  * The inflow of a block and transfers through contracts in it found by tracing are the
@@ -99,7 +118,7 @@ const blockFields = (t: MinedTransfer) => ({
  * the reconciler to report (the same ETH refunded and counted).
  */
 export async function explainInflow(tx: Tx, blockHash: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`inflow:${blockHash}`}))`;
+  await lockInflow(tx, blockHash);
   const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockHash } });
   const traced = await tx.payment.findMany({
     where: {
@@ -138,10 +157,19 @@ export async function settleTransfer(
   for (let pass = 0; pass < 2; pass++) {
     const needPrice = pass === 1;
     const result = await db.$transaction(async (tx): Promise<CountOutcome | 'need-price'> => {
+      // Its block's inflow first (as the indexer takes it), then the payment: see refundedAsInflow.
+      if (t.internal) await lockInflow(tx, t.blockHash);
       const payment = await lockPayment(tx, input.paymentId);
       if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
       if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
       if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
+      const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
+      if (inflowRefund) {
+        const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
+        await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });
+        if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+        return { kind: 'refused', reason };
+      }
       if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
         return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
       }
@@ -266,9 +294,11 @@ async function count(
  * confirmations. It is attributed by its tag to a payable order right away, which puts
  * the order in VERIFYING and keeps it from expiring; the first time it is seen in the
  * mempool is kept (a payment sent inside its quote keeps that quote's price). A
- * transaction still in the mempool has moved nothing yet: it is attributed only to the
- * order it was reported for (anyone could broadcast one carrying another buyer's tag
- * and never let it be mined, to hold that order and its stock).
+ * transaction still in the mempool has moved nothing yet: it is attributed only to an
+ * order it was reported for, by whoever reported it first or later (anyone could
+ * broadcast one carrying another buyer's tag and never let it be mined, to hold that
+ * order and its stock; and anyone watching the mempool could report a buyer's hash for
+ * an order of their own first, to take the buyer's hold away).
  */
 export async function noteWaitingTransfer(
   db: Db,
@@ -284,7 +314,8 @@ export async function noteWaitingTransfer(
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
     const tag = tagOf(seen.valueWei);
     const order = !payment.orderId && tag > 0 && (seen.calls ?? 1) === 1 ? await lockOrder(tx, { tag }) : null;
-    if (order && isPayable(order.status) && (!seen.pending || payment.reportedOrderId === order.id)) {
+    const reportedFor = async (orderId: string) => (await tx.paymentReport.count({ where: { paymentId, orderId } })) > 0;
+    if (order && isPayable(order.status) && (!seen.pending || (await reportedFor(order.id)))) {
       data.orderId = order.id;
       if (order.status !== 'VERIFYING') await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING' } });
     }
@@ -311,18 +342,20 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
  * leaves what admins assign (REFUNDED: its value belongs to the refund) and a Refund row
  * waits in the payout queue, valued at the ETH received. Its order, if it was waiting on
  * it (LATE), goes back to where its other transfers leave it; the buyer sees the refund
- * on that order. The wallet is the sender's unless the caller names one.
+ * on that order. The wallet is the payer's (the one address that sent all of it) unless
+ * the caller names one; a transfer nobody paid alone (several calls, ETH passed through
+ * its caller) or an inflow has none: the caller must name it.
  */
 export async function refundTransfer(
   db: Db,
   input: { paymentId: string; wallet?: string; actorId: string },
-): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-wallet'> {
+): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-sender' | 'no-single-payer'> {
   return db.$transaction(async (tx) => {
     const payment = await lockPayment(tx, input.paymentId);
     if (!payment) return 'missing';
     if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'not-refundable';
-    const wallet = input.wallet ?? payment.fromAddress;
-    if (!wallet) return 'no-wallet';
+    const wallet = input.wallet ?? payment.payerAddress;
+    if (!wallet) return payment.source === 'INFLOW' ? 'no-sender' : 'no-single-payer';
     // The buyer of the order it was attributed to (by its tag, or an admin: a LATE one);
     // never the one who reported it (anyone can report anyone's transfer).
     const orderId = payment.orderId;

@@ -12,8 +12,14 @@ import { UNTRACEABLE } from './settle.ts';
  * still canonical). Nothing here writes; settle.ts decides what to do with it.
  */
 export type MinedTransfer = {
-  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose internal call paid. */
+  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose (first) internal call paid. */
   from: string;
+  /**
+   * The one address that sent all of it from its own funds (trace.ts, Delivery.payer): the
+   * transaction's sender for a plain transfer; null when no single address did. Only it
+   * may sign a claim or a refund's new wallet, and only it is refunded by default.
+   */
+  payer: string | null;
   /** The receiving address when value reached it (top-level or internal), else the transaction's recipient. */
   to: string | null;
   /** The value that reached the receiving address (the transaction's value when it did not). */
@@ -78,6 +84,7 @@ export async function readTransfer({ db, chain, config, tracer }: Deps, hash: st
     state: 'mined',
     transfer: {
       from: internal ? delivered.from || tx.from : tx.from,
+      payer: internal ? delivered.payer : direct ? tx.from : null,
       to: internal ? receiving : (tx.to ?? null),
       valueWei: internal ? delivered.valueWei : tx.value,
       internal,

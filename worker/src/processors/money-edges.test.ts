@@ -111,7 +111,7 @@ describe('money at the edges', () => {
       hash = await kit.chain.send(payer, kit.receiving, order.amountWei);
       // What a report looks like after an hour of the node not knowing the hash.
       await kit.db.payment.create({
-        data: { txHash: hash.toLowerCase(), source: 'REPORTED', status: 'REJECTED', reason: 'Transaction not found on chain', reportedById: buyer.id, reportedOrderId: order.id },
+        data: { txHash: hash.toLowerCase(), source: 'REPORTED', status: 'REJECTED', reason: 'Transaction not found on chain', reports: { create: { orderId: order.id, userId: buyer.id } } },
       });
       await kit.chain.mine(1);
     } finally {

@@ -62,7 +62,8 @@ describe('refunds and verified payouts', () => {
     const answer = 3000n * 10n ** 8n;
     const dueWei = (2500n * 10n ** 24n + answer - 1n) / answer;
     const overWei = over.amountWei + 5n * FINNEY - dueWei;
-    expect(detail.body.overpayment).toEqual({ usd: 15, wei: overWei.toString(), eth: formatEth(overWei), from: payer.toLowerCase() });
+    const part = { txHash: overHash.toLowerCase(), from: payer.toLowerCase(), wei: overWei.toString(), eth: formatEth(overWei), usd: 15 };
+    expect(detail.body.overpayment).toEqual({ usd: 15, creditUsd: 15, wei: overWei.toString(), eth: formatEth(overWei), from: payer.toLowerCase(), refundable: true, parts: [part] });
     // A transfer with the order's tag mined after its quote lapsed, worth far less than due: LATE.
     const late = await kit.placeOrder(buyer);
     await kit.lapse(late.id);
@@ -73,8 +74,8 @@ describe('refunds and verified payouts', () => {
     const asAdmin = await kit.as(admin);
     const overRes = await asAdmin.post('/api/admin/refunds').send({ orderId: over.id });
     expect(overRes.status).toBe(201);
-    expect(overRes.body).toMatchObject({ source: 'OVERPAYMENT', order: over.id, wallet: payer.toLowerCase(), walletSource: 'sender', status: 'REQUESTED', amountUsd: 15 });
-    const overRefund = overRes.body as { _id: string; amountWei: string };
+    expect(overRes.body).toEqual([expect.objectContaining({ source: 'OVERPAYMENT', order: over.id, wallet: payer.toLowerCase(), walletSource: 'sender', status: 'REQUESTED', amountUsd: 15 })]);
+    const overRefund = overRes.body[0] as { _id: string; amountWei: string };
     // Settled: it cannot be refunded twice, nor credited to the buyer's balance.
     expect((await asAdmin.post('/api/admin/refunds').send({ orderId: over.id })).status).toBe(409);
     expect((await (await kit.as(buyer)).post(`/api/orders/${over.id}/overpayment`).send({ action: 'balance' })).status).toBe(409);

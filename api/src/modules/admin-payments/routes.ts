@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { assignTransfer, badRequest, getEthUsd, jobs, refundPayment } from '@shop/core';
+import { assignTransfer, badRequest, currentAnswerOf, jobs, refundPayment } from '@shop/core';
 import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
@@ -25,7 +25,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const id = parseId(req.params.id, 'Payment');
     const { orderId } = parseBody(z.object({ orderId: z.string().uuid('is not a valid order id') }), req.body);
     const order = orderId.toLowerCase();
-    const result = await assignTransfer({ ...deps, currentAnswer: async () => (await getEthUsd(deps)).answer }, id, order);
+    const result = await assignTransfer({ ...deps, currentAnswer: currentAnswerOf(deps) }, id, order);
     if (result.paidNow) await jobs.sendReceipt(deps.queues, order);
     res.json({ status: result.status, orderStatus: result.orderStatus });
   });

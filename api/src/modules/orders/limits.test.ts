@@ -63,7 +63,7 @@ describe('payment reports', () => {
     expect(third.status).toBe(409);
     expect(third.body.message).toMatch(/^This order already has 2 reported payments waiting to be found or confirmed on chain/);
     expect((await as.put(`/api/orders/${order}/purchased`).send({ txHash: a })).status).toBe(202);
-    expect(await kit.db.payment.count({ where: { reportedOrderId: order } })).toBe(2);
+    expect(await kit.db.paymentReport.count({ where: { orderId: order } })).toBe(2);
   });
 
   it('limits reports per order and per account with a 429 that says when to try again', async () => {

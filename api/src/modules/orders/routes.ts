@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, getEthUsd, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment, StillConfirming } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -68,11 +68,15 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.put('/:id/claim', requireUser, ...claimLimits, async (req, res) => {
     const orderId = parseId(req.params.id, 'Order');
     const { txHash, signature } = parseBody(claimPaymentBody, req.body);
-    const result = await claimTransfer({ ...deps, currentAnswer: async () => (await getEthUsd(deps)).answer }, {
+    const result = await claimTransfer({ ...deps, currentAnswer: currentAnswerOf(deps) }, {
       userId: req.user!.id,
       orderId,
       txHash,
       signature: signature as `0x${string}`,
+    }).catch(async (err: unknown) => {
+      // Too early is not the buyer's fault: the try does not count against their claims.
+      if (err instanceof StillConfirming) await Promise.all(claimLimits.map((limit) => limit.forgive(req)));
+      throw err;
     });
     if (result.paidNow) await jobs.sendReceipt(queues, orderId);
     res.json({ status: result.status, orderStatus: result.orderStatus });
@@ -85,11 +89,11 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const { action } = parseBody(overpaymentBody, req.body);
     const user = req.user!;
     if (action === 'balance') {
-      const { credited } = await creditOverpayment(db, { orderId, userId: user.id });
+      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: currentAnswerOf(deps) });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
-      await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
-      res.json({ message: 'Refund requested: it will be sent to the address that paid' });
+      const { refundIds } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
+      res.json({ message: refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid' });
     }
   });
 

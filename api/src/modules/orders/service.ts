@@ -1,4 +1,4 @@
-import { getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
+import { answerOrNull, getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
 import { formatEth, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
@@ -67,7 +67,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   }
   const fresh = await db.order.findUniqueOrThrow({ where: { id: order.id }, include: orderInclude });
   const payments = await db.payment.findMany({
-    where: { OR: [{ orderId: order.id }, { reportedOrderId: order.id }] },
+    where: { OR: [{ orderId: order.id }, { reports: { some: { orderId: order.id } } }] },
     orderBy: { createdAt: 'asc' },
   });
   const paymentsJson: PaymentJson[] = payments.map((p) => {
@@ -88,7 +88,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
-  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id) : null, refundsJson(db, { orderId: order.id })]);
+  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await answerOrNull(deps)) : null, refundsJson(db, { orderId: order.id })]);
   return {
     ...orderJson(fresh),
     quote: quote ? quoteJson(quote) : null,

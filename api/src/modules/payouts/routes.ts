@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck } from '@shop/core';
+import { answerOrNull, changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -26,12 +26,13 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     res.json(await service.refundsJson(deps.db, {}));
   });
   router.get('/overpaid', async (_req, res) => {
-    res.json(await service.overpaidOrders(deps.db));
+    res.json(await service.overpaidOrders(deps.db, await answerOrNull(deps)));
   });
   router.post('/', async (req, res) => {
     const body = parseBody(createRefundBody, req.body);
-    const { refundId } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
-    res.status(201).json((await service.refundsJson(deps.db, { id: refundId }))[0]);
+    const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
+    // One refund per transfer that overpaid, each to its own sender (unless a wallet is named).
+    res.status(201).json(await service.refundsJson(deps.db, { id: { in: refundIds } }));
   });
   router.post('/:id/paid', async (req, res) => {
     const id = parseId(req.params.id, 'Refund');

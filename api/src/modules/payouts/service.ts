@@ -1,4 +1,4 @@
-import { overpaymentOf, overpaymentsOf, Prisma, type Db } from '@shop/core';
+import { creditCents, overpaymentOf, overpaymentsOf, Prisma, soleSender, type Db, type Overpayment } from '@shop/core';
 import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
@@ -44,16 +44,28 @@ export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promi
   });
 }
 
-type Over = { cents: bigint; wei: bigint; from: string | null };
-const toOverpaymentJson = (over: Over): OverpaymentJson => ({ usd: Number(over.cents) / 100, wei: over.wei.toString(), eth: formatEth(over.wei), from: over.from });
+const usdOf = (cents: bigint) => Number(cents) / 100;
 
-export async function overpaymentJson(db: Db, orderId: string): Promise<OverpaymentJson | null> {
+/** `answer`: today's price (USD per ETH, 8 decimals), null while none can be read. */
+function toOverpaymentJson(over: Overpayment, answer: bigint | null): OverpaymentJson {
+  return {
+    usd: usdOf(over.cents),
+    creditUsd: answer === null ? null : usdOf(creditCents(over, answer)),
+    wei: over.wei.toString(),
+    eth: formatEth(over.wei),
+    from: soleSender(over),
+    refundable: over.parts.every((p) => p.payer !== null),
+    parts: over.parts.map((p) => ({ txHash: p.txHash, from: p.payer, wei: p.wei.toString(), eth: formatEth(p.wei), usd: usdOf(p.cents) })),
+  };
+}
+
+export async function overpaymentJson(db: Db, orderId: string, answer: bigint | null): Promise<OverpaymentJson | null> {
   const over = await overpaymentOf(db, orderId);
-  return over ? toOverpaymentJson(over) : null;
+  return over ? toOverpaymentJson(over, answer) : null;
 }
 
 /** Paid orders with overpayment left to refund or credit. */
-export async function overpaidOrders(db: Db): Promise<OverpaidOrderJson[]> {
+export async function overpaidOrders(db: Db, answer: bigint | null): Promise<OverpaidOrderJson[]> {
   const orders = await db.order.findMany({
     where: { status: 'PAID', overpaidUsd: { gt: db.order.fields.overpaidSettledUsd } },
     include: { user: { select: { id: true, name: true, email: true } } },
@@ -70,7 +82,7 @@ export async function overpaidOrders(db: Db): Promise<OverpaidOrderJson[]> {
         user: { _id: o.user.id, name: o.user.name, email: o.user.email },
         totalPrice: money(o.totalPrice),
         paidUsd: money(o.paidUsd),
-        overpayment: toOverpaymentJson(over),
+        overpayment: toOverpaymentJson(over, answer),
         paidAt: o.paidAt?.toISOString() ?? null,
       },
     ];

@@ -9,6 +9,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   PAID: 'Paid',
   EXPIRED: 'Expired',
   DELETED: 'Deleted',
+  CANCELLED: 'Cancelled',
 };
 
 /** Orders a buyer can still pay, or whose payment is being looked at. */

@@ -6,9 +6,9 @@ import { refundsQueryKey } from './get-refunds';
 
 export type RefundOverpaymentInput = { orderId: string; wallet?: string };
 
-/** 201: a refund request in the payout queue, to the sender unless a wallet is named. */
-export const refundOverpayment = ({ orderId, wallet }: RefundOverpaymentInput): Promise<RefundJson> =>
-  api.post<RefundJson>('/api/admin/refunds', wallet ? { orderId, wallet } : { orderId });
+/** 201: refund requests in the payout queue, one per transfer that overpaid, each to its sender unless a wallet is named. */
+export const refundOverpayment = ({ orderId, wallet }: RefundOverpaymentInput): Promise<RefundJson[]> =>
+  api.post<RefundJson[]>('/api/admin/refunds', wallet ? { orderId, wallet } : { orderId });
 
 /** Admin: refunds what is left of an order's overpayment (paid out from the Cashouts page). */
 export function useRefundOverpayment() {

@@ -10,12 +10,17 @@ import { RequestRefundAction } from './request-refund-action';
 import { ShortHex } from './short-hex';
 import { UserCell } from './user-cell';
 
-/** Refunds what is left of an order's overpayment: to the address that sent it, or another wallet. */
+/**
+ * Refunds what is left of an order's overpayment: each transfer's part to the address
+ * that sent it, or all of it to a wallet the admin names (required when a part has no
+ * single sender).
+ */
 function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
   const refund = useRefundOverpayment();
+  const { refundable, from } = order.overpayment;
   return (
     <RequestRefundAction
-      sender={order.overpayment.from}
+      sender={refundable ? (from ?? "each transfer's own sender") : null}
       label="Refund overpayment"
       pending={refund.isPending}
       mutate={(target, { onSuccess, onError }) => refund.mutate({ orderId: order._id, ...target }, { onSuccess: () => onSuccess(), onError })}
@@ -73,7 +78,17 @@ export function OverpaidOrders() {
                   <div className="text-xs text-muted-foreground">{order.overpayment.eth} ETH</div>
                 </TableCell>
                 <TableCell>
-                  <ShortHex value={order.overpayment.from} />
+                  {order.overpayment.from || !order.overpayment.parts.length ? (
+                    <ShortHex value={order.overpayment.from} />
+                  ) : (
+                    <ul className="flex flex-col gap-1">
+                      {order.overpayment.parts.map((part) => (
+                        <li key={part.txHash}>
+                          <ShortHex value={part.from} />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </TableCell>
                 <TableCell className="text-right">
                   <RefundOverpaymentAction order={order} />

@@ -1,7 +1,7 @@
 import { ADDRESS_PATTERN, InlineInputForm } from './inline-input-form';
 
 type RefundWalletFormProps = {
-  /** The address that sent the ETH: the refund goes there when the field is left empty. */
+  /** The address that sent the ETH (or who, in words): the refund goes there when the field is left empty. */
   sender: string | null;
   pending: boolean;
   /** '' for the sender's address. */

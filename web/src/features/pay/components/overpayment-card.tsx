@@ -7,6 +7,32 @@ import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-overpayment';
 
+/** Where a refund of the overpayment goes: each transfer's part back to the address that sent it. */
+function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
+  if (!overpayment.refundable) {
+    return <p className="text-muted-foreground">Part of it was not sent by a single address: to have it refunded, contact the shop.</p>;
+  }
+  if (overpayment.from) {
+    return (
+      <p className="text-muted-foreground">
+        Or have it sent back to the address that paid, <span className="font-mono text-xs break-all">{overpayment.from}</span>.
+      </p>
+    );
+  }
+  return (
+    <div className="text-muted-foreground">
+      <p>Or have it sent back: each transfer's part to the address that sent it.</p>
+      <ul className="mt-1 list-disc pl-5" aria-label="Refund of each transfer">
+        {overpayment.parts.map((part) => (
+          <li key={part.txHash}>
+            {part.eth} ETH to <span className="font-mono text-xs break-all">{part.from}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** A paid order that received more than its total: the buyer adds the rest to their balance or has it refunded. */
 export function OverpaymentCard({ orderId, overpayment }: { orderId: string; overpayment: OverpaymentJson }) {
   const settle = useSettleOverpayment(orderId);
@@ -30,15 +56,11 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
           You paid ${formatMoney(overpayment.usd)} ({overpayment.eth} ETH) more than the order total.
         </p>
         <p className="text-muted-foreground">
-          {overpayment.from ? (
-            <>
-              Add it to your active balance, or have it sent back to the address that paid,{' '}
-              <span className="font-mono text-xs break-all">{overpayment.from}</span>.
-            </>
-          ) : (
-            'Add it to your active balance. The address that paid is unknown: to have it refunded, contact the shop.'
-          )}
+          {overpayment.creditUsd === null
+            ? 'Added to your active balance, it is worth what its ETH is worth at today\'s price, at most the amount above.'
+            : `Added to your active balance: $${formatMoney(overpayment.creditUsd)} (what its ETH is worth at today's price, at most the amount above).`}
         </p>
+        <RefundDestination overpayment={overpayment} />
       </CardContent>
       <CardFooter className="flex-wrap gap-2">
         <Button
@@ -49,7 +71,7 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
         >
           Add to my balance
         </Button>
-        {overpayment.from ? (
+        {overpayment.refundable ? (
           <Button
             variant="outline"
             pending={busy('refund')}

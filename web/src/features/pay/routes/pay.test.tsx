@@ -286,7 +286,9 @@ describe('PayPage', () => {
         paidUsd: credited ? 21 : 24,
         quote: null,
         payments: [],
-        overpayment: credited ? null : { usd: 3, wei: '1000000000000000', eth: '0.001000', from: RECEIVING },
+        overpayment: credited
+          ? null
+          : { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: RECEIVING, refundable: true, parts: [{ txHash: HASH, from: RECEIVING, wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
         refunds: [
           {
             _id: 'r1',
@@ -318,6 +320,7 @@ describe('PayPage', () => {
 
     const card = await screen.findByRole('region', { name: 'Overpayment' });
     expect(within(card).getByText('You paid $3.00 (0.001000 ETH) more than the order total.')).toBeInTheDocument();
+    expect(within(card).getByText("Added to your active balance: $2.50 (what its ETH is worth at today's price, at most the amount above).")).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Refund to my wallet' })).toBeEnabled();
     const refunds = screen.getByRole('region', { name: 'Refunds' });
     expect(within(refunds).getByText('0.002000 ETH')).toBeInTheDocument();

@@ -1,0 +1,221 @@
+import type { AppConfig } from '../config.ts';
+import { payoutWallet } from '../balances.ts';
+import { centsToString, toCents } from '../contract/money.ts';
+import { Prisma, type Db } from '../db.ts';
+import { conflict, notFound } from '../errors.ts';
+import { postEntries, type Tx } from '../ledger.ts';
+import { priceToAnswer, usdCentsToWei, weiToUsdCents } from './amounts.ts';
+
+/**
+ * What a paid order received beyond its total, and the buyer's (or an admin's) one way
+ * to settle it: a refund of the same ETH, or a credit to the buyer's active balance.
+ *
+ * An overpayment is a list of parts, one per counted transfer that brought ETH beyond
+ * what was still due when it was counted (in chain order: the one that crossed the total
+ * overpaid by its ETH beyond what was due at the price of the quote that valued it; any
+ * later one overpaid by all of it). Each part belongs to its own transfer:
+ * - a refund goes back per part, each to the address that paid that transfer alone
+ *   (`payerAddress`), so a few cents sent later by a stranger with the same tag never
+ *   redirect the buyer's refund; a part no single address paid needs a wallet an admin
+ *   names;
+ * - a credit is worth, per part, the lower of what the part was valued at when it
+ *   arrived and what its ETH is worth at the price when it is credited: a price locked by
+ *   a quote is never a free option on ETH sent beyond the total.
+ * Settling takes everything left at once; what is already settled is taken from the
+ * earliest parts (`overpaidSettledWei`).
+ */
+export type ExcessPart = { paymentId: string; txHash: string; payer: string | null; wei: bigint; cents: bigint };
+
+export type Overpayment = {
+  /** USD left, as valued when it arrived (its quotes' prices, the day's for a late transfer). */
+  cents: bigint;
+  /** The same, in the ETH it arrived as. */
+  wei: bigint;
+  parts: ExcessPart[];
+  /** What was settled before (keys a credit: a replay is a no-op). */
+  settledCents: bigint;
+};
+
+type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; overpaidUsd: Prisma.Decimal; overpaidSettledUsd: Prisma.Decimal; overpaidSettledWei: Prisma.Decimal };
+type CountedPayment = {
+  id: string;
+  txHash: string;
+  orderId: string | null;
+  payerAddress: string | null;
+  valueWei: Prisma.Decimal | null;
+  usdValue: Prisma.Decimal | null;
+  quoteId: string | null;
+};
+
+const overpaidOrderFields = { id: true, status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true } as const;
+
+/** Each counted transfer's ETH beyond what was due, in chain order. */
+function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): ExcessPart[] {
+  let due = toCents(order.totalPrice.toFixed(2));
+  const parts: ExcessPart[] = [];
+  for (const p of payments) {
+    const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
+    const wei = BigInt(p.valueWei?.toFixed(0) ?? '0');
+    const used = paidCents < due ? paidCents : due;
+    due -= used;
+    if (paidCents <= used) continue;
+    const price = p.quoteId ? quotePrices.get(p.quoteId) : undefined;
+    let excessWei: bigint;
+    if (price) {
+      const usedWei = usdCentsToWei(used, priceToAnswer(price.toFixed(8)));
+      excessWei = wei > usedWei ? wei - usedWei : 0n;
+    } else excessWei = (wei * (paidCents - used)) / paidCents; // a late transfer, valued at the day's price: in proportion
+    if (excessWei > 0n) parts.push({ paymentId: p.id, txHash: p.txHash, payer: p.payerAddress, wei: excessWei, cents: paidCents - used });
+  }
+  return parts;
+}
+
+function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
+  if (order.status !== 'PAID') return null;
+  let settled = BigInt(order.overpaidSettledWei.toFixed(0));
+  const left: ExcessPart[] = [];
+  for (const part of excessParts(order, payments, quotePrices)) {
+    const taken = settled < part.wei ? settled : part.wei;
+    settled -= taken;
+    const wei = part.wei - taken;
+    if (wei > 0n) left.push({ ...part, wei, cents: (part.cents * wei) / part.wei });
+  }
+  const wei = left.reduce((sum, p) => sum + p.wei, 0n);
+  if (wei === 0n) return null;
+  return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei, parts: left, settledCents: toCents(order.overpaidSettledUsd.toFixed(2)) };
+}
+
+/** The overpayments of several orders, read in three queries (admins' list of overpaid orders). */
+export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<Map<string, Overpayment>> {
+  const [orders, payments] = await Promise.all([
+    db.order.findMany({ where: { id: { in: orderIds } }, select: overpaidOrderFields }),
+    db.payment.findMany({
+      where: { orderId: { in: orderIds }, status: 'COUNTED' },
+      orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
+      select: { id: true, txHash: true, orderId: true, payerAddress: true, valueWei: true, usdValue: true, quoteId: true },
+    }),
+  ]);
+  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
+  const prices = new Map(quotes.map((q) => [q.id, q.ethUsd]));
+  const out = new Map<string, Overpayment>();
+  for (const order of orders) {
+    const over = computeOverpayment(order, payments.filter((p) => p.orderId === order.id), prices);
+    if (over) out.set(order.id, over);
+  }
+  return out;
+}
+
+export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overpayment | null> {
+  return (await overpaymentsOf(db, [orderId])).get(orderId) ?? null;
+}
+
+/** What crediting the overpayment to a balance gives at `answer` (USD per ETH, 8 decimals): per part, the lower value. */
+export function creditCents(over: Pick<Overpayment, 'parts'>, answer: bigint): bigint {
+  return over.parts.reduce((sum, p) => {
+    const now = weiToUsdCents(p.wei, answer);
+    return sum + (now < p.cents ? now : p.cents);
+  }, 0n);
+}
+
+/** The single address every part can go back to, or null (none, or several). */
+export function soleSender(over: Pick<Overpayment, 'parts'>): string | null {
+  const payers = new Set(over.parts.map((p) => p.payer));
+  const [only] = payers;
+  return payers.size === 1 && only ? only : null;
+}
+
+async function lockPaidOrder(tx: Tx, orderId: string) {
+  const rows = await tx.$queryRaw<{ id: string; userId: string }[]>`
+    SELECT "id", "userId" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
+  const order = rows[0];
+  if (!order) throw notFound('Order not found');
+  return order;
+}
+
+/** Marks everything left of the overpayment settled (and, for a credit, credited). */
+async function settle(tx: Tx, orderId: string, over: Overpayment, credited: boolean): Promise<void> {
+  const usd = new Prisma.Decimal(centsToString(over.cents));
+  const wei = new Prisma.Decimal(over.wei.toString());
+  await tx.order.update({
+    where: { id: orderId },
+    data: {
+      overpaidSettledUsd: { increment: usd },
+      overpaidSettledWei: { increment: wei },
+      ...(credited ? { overpaidCreditedUsd: { increment: usd }, overpaidCreditedWei: { increment: wei } } : {}),
+    },
+  });
+}
+
+/**
+ * A refund of what is left of an order's overpayment (an admin, or the buyer choosing
+ * it): one refund per transfer that overpaid, each to the address that paid that
+ * transfer, or all to the wallet an admin names. Returns the refunds' ids.
+ */
+export async function refundOverpayment(
+  db: Db,
+  config: Pick<AppConfig, 'receivingAddress'>,
+  input: { orderId: string; actorId: string; buyerId?: string; wallet?: string },
+): Promise<{ refundIds: string[] }> {
+  const named = input.wallet ? payoutWallet(config, input.wallet) : undefined;
+  return db.$transaction(async (tx) => {
+    const order = await lockPaidOrder(tx, input.orderId);
+    if (input.buyerId && order.userId !== input.buyerId) throw notFound('Order not found');
+    const over = await overpaymentOf(tx, order.id);
+    if (!over) throw conflict('This order has no overpayment left to refund');
+    if (!named && over.parts.some((p) => !p.payer)) {
+      throw conflict(
+        input.buyerId
+          ? 'Part of this overpayment was not sent by a single address (several calls, or ETH passed through a contract): add it to your balance, or ask the shop to refund it to a wallet you name'
+          : 'Part of this overpayment was not sent by a single address: name the wallet to refund',
+      );
+    }
+    const refundIds: string[] = [];
+    for (const part of over.parts) {
+      const refund = await tx.refund.create({
+        data: {
+          source: 'OVERPAYMENT',
+          orderId: order.id,
+          paymentId: part.paymentId,
+          userId: order.userId,
+          wallet: named ?? (part.payer as string),
+          walletSource: named ? 'admin' : 'sender',
+          amountWei: new Prisma.Decimal(part.wei.toString()),
+          amountUsd: new Prisma.Decimal(centsToString(part.cents)),
+          requestedById: input.actorId,
+        },
+      });
+      refundIds.push(refund.id);
+    }
+    await settle(tx, order.id, over, false);
+    return { refundIds };
+  });
+}
+
+/**
+ * The buyer turns what is left of an order's overpayment into active balance: per part,
+ * the lower of its value when it arrived and its ETH's value at `currentAnswer` (read
+ * before the transaction: a network call).
+ */
+export async function creditOverpayment(db: Db, input: { orderId: string; userId: string; currentAnswer: () => Promise<bigint> }): Promise<{ credited: string }> {
+  const answer = await input.currentAnswer();
+  return db.$transaction(async (tx) => {
+    const order = await lockPaidOrder(tx, input.orderId);
+    if (order.userId !== input.userId) throw notFound('Order not found');
+    const over = await overpaymentOf(tx, order.id);
+    if (!over) throw conflict('This order has no overpayment left to add to your balance');
+    const amount = centsToString(creditCents(over, answer));
+    await postEntries(tx, [
+      {
+        userId: order.userId,
+        account: 'ACTIVE',
+        amount,
+        kind: 'OVERPAYMENT_CREDIT',
+        reference: `order:${order.id}`,
+        // One credit per settled state: the order's lock serializes them, the key makes a replay a no-op.
+        idempotencyKey: `overpayment-credit:${order.id}:${over.settledCents}`,
+      },
+    ]);
+    await settle(tx, order.id, over, true);
+    return { credited: amount };
+  });
+}
