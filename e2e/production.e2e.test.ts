@@ -57,6 +57,7 @@ beforeAll(async () => {
     QUEUE_PREFIX: `prod${randomBytes(4).toString('hex')}`,
     ETH_RPC_URL: anvil.rpcUrl,
     RECEIVING_ADDRESS: ANVIL_ACCOUNTS[1],
+    PAYOUT_ADDRESSES: ANVIL_ACCOUNTS[0],
     JWT_SECRET: randomBytes(32).toString('hex'),
     SMTP_URL: smtp.url,
     OPERATOR_EMAIL: 'ops@example.com',

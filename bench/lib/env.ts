@@ -57,6 +57,7 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       // anvil serves WebSocket on the same port: the worker subscribes to new blocks.
       ...(anvil ? { ETH_WS_URL: anvil.rpcUrl.replace(/^http/, 'ws') } : {}),
       RECEIVING_ADDRESS,
+      PAYOUT_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
       JWT_SECRET: randomBytes(32).toString('hex'),
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_DIR: path.join(tmp, 'mail'),

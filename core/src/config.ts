@@ -10,6 +10,19 @@ const DEV_JWT_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
 // Anvil's second dev account: a fine receiving address on the local chain only.
 const DEV_RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const CHAINLINK_ETH_USD_FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
+// Anvil's ten funded dev accounts: the payout wallets of a development shop only.
+const DEV_PAYOUT_ADDRESSES = [
+  '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+  '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+  '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+  '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+  '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+  '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+  '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+];
 
 const address = z
   .string()
@@ -85,6 +98,12 @@ const schema = z
     PAYOUT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
     PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
     PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
+    // The shop's wallets that pay cashouts and refunds (its multisig too): comma-separated.
+    PAYOUT_ADDRESSES: z
+      .string()
+      .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+      .pipe(z.array(address).min(1, 'must name at least one address'))
+      .optional(),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
     WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(100).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -94,7 +113,7 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL'] as const;
+    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES'] as const;
     for (const key of required) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
@@ -165,6 +184,8 @@ function buildConfig(env: z.infer<typeof schema>) {
     payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
+    // Lower-cased. Outside production, anvil's ten dev accounts (the dev shop pays out from them).
+    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? DEV_PAYOUT_ADDRESSES : [])).map((a) => a.toLowerCase()),
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     webhookDispatchMs: env.WEBHOOK_DISPATCH_MS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -146,7 +146,8 @@ export async function requestPayoutCheck(
 
 export type PayoutVerdict =
   | { state: 'skipped' }
-  | { state: 'wait'; reason: string }
+  /** `retryInMs`: when to read it again (every PAYOUT_RECHECK_MS, every 5 minutes once it has waited PAYOUT_GIVE_UP_MINUTES). */
+  | { state: 'wait'; reason: string; retryInMs: number }
   | { state: 'refused'; reason: string }
   | { state: 'accepted'; target: PayoutTarget; notify: boolean };
 
@@ -165,29 +166,52 @@ async function payoutTarget(db: Db, check: { cashoutId: string | null; refundId:
 const REQUEST_SLACK_MS = 60_000;
 
 /**
- * Reads a check's transaction and decides. It waits while the transaction is unknown,
- * unmined or short of confirmations (refused after PAYOUT_GIVE_UP_MINUTES); it refuses a
- * revert, another chain, one mined before the request, one that delivered nothing to
- * the request's wallet, and a short one (what it delivered is kept: the next payout for
- * the request only needs to bring the rest). Delivering at least the expected value less
- * PAYOUT_TOLERANCE_BPS pays the request (more is noted, not refused: the ETH has left
- * and the request must not stay open to be paid again).
+ * Reads a check's transaction and decides. A transaction the shop was told about is
+ * watched until it is settled one way or the other, because until then the ETH may still
+ * leave (its request can be neither rejected nor paid again meanwhile: the check stays
+ * CHECKING):
+ * - waiting in the mempool, or gone from it after the node showed it once: watched until
+ *   it is mined, or until its sender's nonce is used by another transaction in a final
+ *   block (dropped: refused). Its sender and nonce are kept the first time it is seen;
+ * - mined: it waits for its confirmations, then is verified: it refuses a revert, another
+ *   chain, one mined before the request, one not sent by the shop's payout addresses
+ *   (PAYOUT_ADDRESSES), one that delivered nothing to the request's wallet, and a short
+ *   one (what it delivered is kept: the next payout only needs to bring the rest).
+ *   Delivering at least the expected value less PAYOUT_TOLERANCE_BPS pays the request
+ *   (more is noted, not refused). A transfer through a contract the node cannot trace
+ *   is watched until a node that can trace answers;
+ * - never seen by the node at all (not pending, not mined) for PAYOUT_GIVE_UP_MINUTES:
+ *   refused (a mistyped hash, one of another chain).
+ * A node that fails is asked again (the job retries, the sweeper queues it again): a
+ * failure never refuses a check.
  */
 export async function verifyPayout(deps: Deps, checkId: string, now = new Date()): Promise<PayoutVerdict> {
   const check = await deps.db.payoutCheck.findUnique({ where: { id: checkId } });
   if (!check || check.status !== 'CHECKING') return { state: 'skipped' };
-  try {
-    return await readPayout(deps, check, now);
-  } catch (err) {
-    // A node that keeps failing on this transaction must not hold the request forever.
-    if (now.getTime() - check.createdAt.getTime() <= deps.config.payoutGiveUpMinutes * 60_000) throw err;
-    const reason = `The node could not read it for ${deps.config.payoutGiveUpMinutes} minutes (${err instanceof Error ? err.message.slice(0, 200) : String(err)}): check it, then mark the payout paid again`;
-    await deps.db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason } });
-    return { state: 'refused', reason };
-  }
+  return readPayout(deps, check, now);
 }
 
 type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>>;
+
+/**
+ * Whether the transaction with this sender and nonce was dropped for good: the sender's
+ * nonce is used in a final block (PAYMENT_CONFIRMATIONS deep) by another transaction,
+ * this one having no receipt. The receipt is read again after the nonce, so a
+ * transaction mined meanwhile is not taken for a dropped one.
+ */
+async function droppedForGood(deps: Deps, hash: Hash, sender: { fromAddress: string; nonce: bigint }): Promise<boolean> {
+  const { chain, config } = deps;
+  const head = await chain.getBlockNumber({ cacheTime: 0 });
+  const final = head - BigInt(config.paymentConfirmations - 1);
+  if (final < 0n) return false;
+  const used = await chain.getTransactionCount({ address: sender.fromAddress as `0x${string}`, blockNumber: final });
+  if (BigInt(used) <= sender.nonce) return false;
+  const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  });
+  return receipt === null;
+}
 
 async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<PayoutVerdict> {
   const { db, chain, config, tracer } = deps;
@@ -202,25 +226,41 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     });
     return { state: 'refused', reason };
   };
+  const longWait = now.getTime() - check.createdAt.getTime() > config.payoutGiveUpMinutes * 60_000;
+  const retryInMs = longWait ? Math.max(config.payoutRecheckMs, 5 * 60_000) : config.payoutRecheckMs;
   const wait = async (reason: string): Promise<PayoutVerdict> => {
-    const waited = now.getTime() - check.createdAt.getTime();
-    if (waited > config.payoutGiveUpMinutes * 60_000) return refuse(`${reason} after ${config.payoutGiveUpMinutes} minutes: check the hash, then mark the payout paid again`);
     await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { reason } });
-    return { state: 'wait', reason };
+    return { state: 'wait', reason, retryInMs };
   };
   const halt = await indexerHalt(db);
-  if (halt) return { state: 'wait', reason: `Verification is halted: ${halt.reason}` };
+  if (halt) return { state: 'wait', reason: `Verification is halted: ${halt.reason}`, retryInMs: config.payoutRecheckMs };
   const hash = check.txHash as Hash;
+  const seen = check.fromAddress !== null && check.nonce !== null ? { fromAddress: check.fromAddress, nonce: check.nonce } : null;
+  const dropped = (s: { fromAddress: string; nonce: bigint }) => refuse(`It was dropped: nonce ${s.nonce} of ${s.fromAddress} was used by another transaction, so it can never be mined. Send the payout again and mark that transaction paid`);
   const tx = await chain.getTransaction({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionNotFoundError) return null;
     throw err;
   });
-  if (!tx) return wait('Transaction not found on chain');
+  if (!tx) {
+    if (seen) {
+      if (await droppedForGood(deps, hash, seen)) return dropped(seen);
+      return wait('No longer in the node\'s mempool: watched until it is mined, or its nonce is used by another transaction');
+    }
+    if (longWait) {
+      return refuse(`The node has never seen this transaction (pending or mined) in ${config.payoutGiveUpMinutes} minutes: check the hash, then mark the payout paid again`);
+    }
+    return wait('Transaction not found on chain');
+  }
+  const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
+  if (!seen) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: sender });
   const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionReceiptNotFoundError) return null;
     throw err;
   });
-  if (!receipt) return wait('Not mined yet');
+  if (!receipt) {
+    if (await droppedForGood(deps, hash, sender)) return dropped(sender);
+    return wait('Not mined yet: watched until it is mined, or its nonce is used by another transaction');
+  }
   if (tx.chainId !== undefined && tx.chainId !== config.chainId) return refuse(`Not a transaction of this chain (chain id ${tx.chainId})`);
   if (receipt.status !== 'success') return refuse('The transaction failed (reverted) on chain');
   const target = await payoutTarget(db, check);
@@ -232,10 +272,17 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   const confirmations = Number(head - receipt.blockNumber + 1n);
   if (confirmations < config.paymentConfirmations) return wait(`It has ${confirmations} of ${config.paymentConfirmations} confirmations`);
   if (block.hash !== receipt.blockHash) return wait('Its block is being reorganized');
+  // The shop's payout: sent by one of its payout addresses, or through a contract (its
+  // multisig) whose call from one of them delivered it.
+  const payoutFrom = (address: string) => config.payoutAddresses.includes(address.toLowerCase());
+  const signedByShop = payoutFrom(tx.from);
   let sent = 0n;
-  if (tx.to && target.wallets.includes(tx.to.toLowerCase())) sent = tx.value;
-  else {
-    // Through a contract (a multisig's payout): what did it pass on to the wallet?
+  let toWallet = 0n;
+  if (tx.to && target.wallets.includes(tx.to.toLowerCase())) {
+    toWallet = tx.value;
+    if (signedByShop) sent = tx.value;
+  } else {
+    // Through a contract (a multisig's payout): what did it pass on to the wallet, and from whom?
     for (const wallet of target.wallets) {
       let delivered;
       try {
@@ -244,11 +291,17 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
         if (!isStateUnavailable(err) && !isMethodUnsupported(err)) throw err;
         delivered = null;
       }
-      if (delivered === null) return refuse(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on (an archive node can)`);
-      sent += delivered.valueWei;
+      if (delivered === null) {
+        return wait(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on: watched until a node that can trace answers (an archive node)`);
+      }
+      for (const part of delivered.parts) {
+        toWallet += part.valueWei;
+        if (signedByShop || payoutFrom(part.from)) sent += part.valueWei;
+      }
     }
-    if (sent === 0n) return refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`);
+    if (toWallet === 0n) return refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`);
   }
+  if (sent === 0n) return refuse("It was not sent from one of the shop's payout addresses (PAYOUT_ADDRESSES): it is not the shop's payout");
   // Earlier short payouts of this request, confirmed to its wallet: this one brings the rest.
   const earlier = await db.payoutCheck.findMany({
     where: { id: { not: check.id }, deliveredWei: { gt: 0 }, status: 'REFUSED', ...(check.cashoutId ? { cashoutId: check.cashoutId } : { refundId: check.refundId }) },

@@ -48,8 +48,8 @@ export const queueDefinitions = {
   // moves the job to delayed (not an attempt), the sweeper re-queues a lost or failed one.
   'payout-verify': {
     payload: z.object({ checkId: uuid }).strict(),
-    // Node errors: ~8 minutes of retries, then the sweeper queues it again (and the check
-    // is refused once PAYOUT_GIVE_UP_MINUTES have passed).
+    // Node errors: ~8 minutes of retries, then the sweeper queues it again (a node error
+    // never refuses a check).
     defaults: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
   },
   // Hands committed webhook events (the outbox) to webhook-deliver, every WEBHOOK_DISPATCH_MS.

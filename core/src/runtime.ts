@@ -20,8 +20,13 @@ export type Runtime = {
   close(): Promise<void>;
 };
 
+/** The configured URLs that carry keys or passwords: never in a log line. */
+export function secretUrlsOf(config: AppConfig): string[] {
+  return [config.ethRpcUrl, config.ethWsUrl, config.databaseUrl, config.redisUrl, config.smtpUrl].filter((u): u is string => Boolean(u));
+}
+
 export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'script'): Runtime {
-  const logger = createLogger({ level: config.logLevel, name });
+  const logger = createLogger({ level: config.logLevel, name, secretUrls: secretUrlsOf(config) });
   const db = createDb({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   const redis = createRedis(config.redisUrl, { name: `${name}-client`, forWorker: name === 'worker' });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));

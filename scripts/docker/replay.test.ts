@@ -95,6 +95,7 @@ describe('the production image, replayed from the Dockerfile', () => {
       QUEUE_PREFIX: `img${randomBytes(4).toString('hex')}`,
       ETH_RPC_URL: anvil.rpcUrl,
       RECEIVING_ADDRESS: ANVIL_ACCOUNTS[1],
+      PAYOUT_ADDRESSES: ANVIL_ACCOUNTS[0],
       JWT_SECRET: randomBytes(32).toString('hex'),
       SMTP_URL: 'smtp://127.0.0.1:9',
       UPLOADS_DIR: path.join(out, 'uploads'),

@@ -16,7 +16,7 @@ const DATA_DIR = path.join(REPO_ROOT, '.data');
 const LOCAL_PG_PORT = 54329;
 const LOCAL_REDIS_PORT = 63799;
 /** Variables docker-compose.yml requires (`${NAME:?...}`) for the app services. */
-export const COMPOSE_REQUIRED = ['ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL'];
+export const COMPOSE_REQUIRED = ['ETH_RPC_URL', 'RECEIVING_ADDRESS', 'PAYOUT_ADDRESSES', 'JWT_SECRET', 'SMTP_URL'];
 
 export type Services = { postgresAdminUrl: string; redisUrl: string; started: string[] };
 

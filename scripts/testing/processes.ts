@@ -46,6 +46,7 @@ export function processEnv(config: AppConfig, extra: Record<string, string> = {}
     QUEUE_PREFIX: config.queuePrefix,
     ETH_RPC_URL: config.ethRpcUrl,
     RECEIVING_ADDRESS: config.receivingAddress,
+    PAYOUT_ADDRESSES: config.payoutAddresses.join(','),
     JWT_SECRET: config.jwtSecret,
     MAIL_DIR: config.mailDir,
     SERVE_WEB: 'false',

@@ -1,6 +1,6 @@
 import { createPublicClient, webSocket } from 'viem';
 import { mainnet } from 'viem/chains';
-import { jobs, keepPriceFresh, publishHead, takeDue, type Logger, type Runtime } from '@shop/core';
+import { jobs, keepPriceFresh, publishHead, takeDue, withoutNodeUrl, type Logger, type Runtime } from '@shop/core';
 
 /**
  * Follows the chain's head for the whole worker: by subscription (eth_subscribe
@@ -58,7 +58,7 @@ export function startBlockWatcher(runtime: Runtime, logger: Logger): { close(): 
   let pollEvery = config.blockPollMs;
   if (config.ethWsUrl) {
     pollEvery = Math.max(config.blockPollMs, KEEP_ALIVE_MS);
-    const ws = createPublicClient({ chain: mainnet, transport: webSocket(config.ethWsUrl, { keepAlive: true, reconnect: true }) });
+    const ws = createPublicClient({ chain: mainnet, transport: withoutNodeUrl(webSocket(config.ethWsUrl, { keepAlive: true, reconnect: true }), config.ethWsUrl) });
     closeSocket = async () => (await ws.transport.getRpcClient()).close();
     // Subscribed only to a node on the shop's chain: a head from another chain would be shared with the api.
     ws.getChainId().then(

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hash } from 'viem';
-import { applyLedger, reconcile, requestPayoutCheck, verifyPayout, type Tracer } from '@shop/core';
+import { applyLedger, createChainClient, reconcile, requestPayoutCheck, verifyPayout, type Tracer } from '@shop/core';
 import { refundWalletMessage } from '@shop/core/contract';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
@@ -137,21 +137,106 @@ describe('refunds and payouts at the edges', () => {
     expect(await kit.db.refund.findUniqueOrThrow({ where: { id: created.body.refundId } })).toMatchObject({ userId: null, orderId: null, wallet: stranger.toLowerCase() });
     expect((await (await kit.as(mallory)).get(`/api/orders/${own.id}`)).body.refunds).toEqual([]);
   });
+});
 
-  it('a multisig payout the node can no longer trace is refused with the reason, not left checking', async () => {
+describe('payout transactions that may still land', () => {
+  let kit: PaymentKit;
+  let admin: TestUser;
+  const later = () => new Date(Date.now() + 3 * 3600_000); // past PAYOUT_GIVE_UP_MINUTES (60)
+  beforeAll(async () => {
+    // Only the treasury pays out: a transfer to a cashout's wallet from anyone else is not a payout.
+    kit = await createPaymentKit({ env: { PAYOUT_RECHECK_MS: '200', PAYOUT_ADDRESSES: treasury } });
+    admin = await kit.createUser({ isAdmin: true });
+  });
+  afterAll(async () => {
+    await kit?.chain.setAutomine(true);
+    await kit?.close();
+  });
+  const record = async (cashoutId: string, txHash: string) =>
+    (await requestPayoutCheck({ db: kit.db, currentPrice: async () => '3000.00000000' }, { kind: 'cashout', id: cashoutId, txHash, actorId: admin.id })).checkId;
+  const check = (id: string) => kit.db.payoutCheck.findUniqueOrThrow({ where: { id } });
+  const reject = async (cashoutId: string) => (await kit.as(admin)).post(`/api/admin/cashouts/${cashoutId}/reject`);
+
+  it('one seen waiting in the mempool is watched past PAYOUT_GIVE_UP_MINUTES: its cashout can be neither rejected nor paid again, and it pays once mined', async () => {
+    const { cashout } = await cashoutOf(kit, 'Patient Pat');
+    await kit.chain.setAutomine(false);
+    let hash: Hash;
+    let checkId: string;
+    try {
+      hash = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+      checkId = await record(cashout.id, hash);
+      expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'wait' });
+      expect((await check(checkId)).status).toBe('CHECKING');
+      expect((await reject(cashout.id)).status).toBe(409);
+      const other = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+      expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, other)).status).toBe(409);
+      await kit.chain.dropAll();
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    // It lands after all (the sender broadcasts it again).
+    const raw = await kit.chain.wallet.sendTransaction({ account: treasury, to: ANVIL_ACCOUNTS[2], value: 10n ** 16n, nonce: Number((await check(checkId)).nonce), chain: null });
+    expect(raw.toLowerCase()).toBe(hash.toLowerCase());
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
+  });
+
+  it("one dropped for good (its sender's nonce used by another transaction) is refused, and only then can the cashout be rejected", async () => {
+    const { cashout } = await cashoutOf(kit, 'Dropped Dan');
+    await kit.chain.setAutomine(false);
+    let checkId: string;
+    try {
+      const hash = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+      checkId = await record(cashout.id, hash);
+      expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({ state: 'wait' });
+      const { nonce } = await check(checkId);
+      expect(nonce).not.toBeNull();
+      // The sender cancels it: the same nonce, to itself, with a higher fee.
+      await kit.chain.dropAll();
+      await kit.chain.send(treasury, treasury, 0n, { nonce: Number(nonce) });
+      await kit.chain.mine(1);
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^It was dropped: nonce \d+ of 0x[0-9a-f]{40} was used by another transaction/) });
+    expect((await reject(cashout.id)).status).toBe(200);
+  });
+
+  it('a node that keeps failing never refuses a check: it is read again until the node answers', async () => {
+    const { cashout } = await cashoutOf(kit, 'Flaky Flo');
+    const hash = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+    const checkId = await record(cashout.id, hash);
+    const down = createChainClient('http://127.0.0.1:1/v3/secret-key', { retryCount: 0 });
+    await expect(verifyPayout({ ...kit.workerRuntime, chain: down }, checkId, later())).rejects.toThrow();
+    expect(await check(checkId)).toMatchObject({ status: 'CHECKING' });
+    expect((await reject(cashout.id)).status).toBe(409);
+    expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
+  });
+
+  it("someone else's transfer to the cashout's wallet is not the shop's payout", async () => {
+    const { cashout } = await cashoutOf(kit, 'Gifted Gil');
+    const gift = await pay(kit, stranger, ANVIL_ACCOUNTS[2], 10n ** 16n);
+    const checkId = await record(cashout.id, gift);
+    expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({
+      state: 'refused',
+      reason: "It was not sent from one of the shop's payout addresses (PAYOUT_ADDRESSES): it is not the shop's payout",
+    });
+    expect((await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status).not.toBe('PAID');
+  });
+
+  it('a multisig payout the node cannot trace stays watched: the ETH may have reached the wallet', async () => {
     const { cashout } = await cashoutOf(kit, 'Safe Sam');
     const multisig = await deploySmartWallet(kit.env.anvil!.rpcUrl, treasury);
     const hash = await multisig.pay(ANVIL_ACCOUNTS[2], 10n ** 16n);
-    // Recorded as the route does, without queueing (the in-process worker would race this call).
-    const { checkId } = await requestPayoutCheck({ db: kit.db, currentPrice: async () => '3000.00000000' }, { kind: 'cashout', id: cashout.id, txHash: hash, actorId: admin.id });
+    const checkId = await record(cashout.id, hash);
     const pruned: Tracer = {
       block: async () => null,
       transaction: async () => {
         throw new Error('missing trie node 0xabc (path )');
       },
     };
-    expect(await verifyPayout({ ...kit.workerRuntime, tracer: pruned }, checkId)).toMatchObject({ state: 'refused', reason: expect.stringMatching(/cannot trace/) });
-    expect((await (await kit.as(admin)).post(`/api/admin/cashouts/${cashout.id}/reject`)).status).toBe(200);
+    expect(await verifyPayout({ ...kit.workerRuntime, tracer: pruned }, checkId, later())).toMatchObject({ state: 'wait', reason: expect.stringMatching(/cannot trace/) });
+    expect((await reject(cashout.id)).status).toBe(409);
   });
 });
 

@@ -135,9 +135,9 @@ describe('refunds and verified payouts', () => {
       hash = await kit.chain.send(treasury, wallet, 10n ** 16n);
       expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
       await kit.payoutVerdict('cashout', cashout.id, ['CHECKING']);
-      await waitFor('the check to wait for mining', async () => (await kit.db.payoutCheck.findFirst({ where: { cashoutId: cashout.id, reason: 'Not mined yet' } })) !== null);
+      await waitFor('the check to wait for mining', async () => (await kit.db.payoutCheck.findFirst({ where: { cashoutId: cashout.id, reason: { startsWith: 'Not mined yet' } } })) !== null);
       const list = await (await kit.as(admin)).get('/api/admin/cashouts');
-      expect(list.body.find((c: { _id: string }) => c._id === cashout.id)).toMatchObject({ status: expect.stringMatching(/^(REQUESTED|NOTIFIED)$/), check: { status: 'CHECKING', reason: 'Not mined yet' } });
+      expect(list.body.find((c: { _id: string }) => c._id === cashout.id)).toMatchObject({ status: expect.stringMatching(/^(REQUESTED|NOTIFIED)$/), check: { status: 'CHECKING', reason: 'Not mined yet: watched until it is mined, or its nonce is used by another transaction' } });
       const reject = await (await kit.as(admin)).post(`/api/admin/cashouts/${cashout.id}/reject`);
       expect(reject.status).toBe(409);
       // A second hash while the first is being checked is refused too.
