@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.underpaid',
   'order.late',
   'order.expired',
+  'order.cancelled',
   'payment.unresolved',
   'cashout.requested',
   'cashout.paid',

@@ -7,9 +7,14 @@
 export const WEI_PER_ETH = 10n ** 18n;
 /** A millionth of an ETH: the quoted base amount is a multiple of it. */
 export const MICRO_ETH_WEI = 10n ** 12n;
-/** Tags live in wei digits 7..12: tag * 1e6 < 1e12. */
-export const TAG_UNIT_WEI = 10n ** 6n;
-export const MAX_TAG = 999_999;
+/**
+ * Tags live in wei digits 4..12: tag * 1e3 < 1e12. A billion of them: with every account
+ * holding at most MAX_HELD_TAGS_PER_USER (unpaid orders, and ones that expired or were
+ * cancelled and keep their tag through the monitoring window), exhausting them would take
+ * tens of millions of accounts (docs/decisions.md, 'Orders and payments').
+ */
+export const TAG_UNIT_WEI = 10n ** 3n;
+export const MAX_TAG = 999_999_999;
 export const FEED_DECIMALS = 8n;
 
 /** USD cents -> wei at `answer` (USD per ETH with 8 decimals), rounded up to a wei. */

@@ -21,13 +21,14 @@ type Tx = Prisma.TransactionClient;
 const HOUR = 3600_000;
 
 export const ORDER_DELETED = 'Its order was deleted; an admin will assign or refund it';
+export const ORDER_CANCELLED = 'Its order was cancelled; an admin will refund it';
 
 /** Orders a buyer can still pay: they get quotes and count toward the open-orders cap. */
 export const PAYABLE_STATUSES = ['PENDING_PAYMENT', 'UNDERPAID', 'VERIFYING'] as const satisfies readonly OrderStatus[];
 /** Orders whose payment window can run out: their stock is released then (LATE ones keep their status for an admin). */
 export const EXPIRABLE_STATUSES = [...PAYABLE_STATUSES, 'LATE'] as const satisfies readonly OrderStatus[];
 /** Orders done with paying: their tag is freed once no late transfer can still arrive for them. */
-export const SETTLED_STATUSES = ['PAID', 'EXPIRED', 'LATE', 'DELETED'] as const satisfies readonly OrderStatus[];
+export const SETTLED_STATUSES = ['PAID', 'EXPIRED', 'LATE', 'DELETED', 'CANCELLED'] as const satisfies readonly OrderStatus[];
 
 export const isPayable = (status: OrderStatus) => (PAYABLE_STATUSES as readonly OrderStatus[]).includes(status);
 
@@ -97,6 +98,18 @@ export async function openQuote(db: Db, config: AppConfig, orderId: string, getP
   });
 }
 
+/** Below this many, a buyer may hold all of a package's stock in unpaid orders. */
+const STOCK_SHARE_FLOOR = 5;
+
+/**
+ * How much of a package one buyer's unpaid orders may hold: MAX_UNPAID_STOCK_SHARE_PERCENT
+ * of what is in stock plus what they hold already, and at least STOCK_SHARE_FLOOR (a
+ * package with little stock can still be bought up at once).
+ */
+function stockShareCap(config: Pick<AppConfig, 'maxUnpaidStockSharePercent'>, stock: number): number {
+  return Math.max(STOCK_SHARE_FLOOR, Math.floor((stock * config.maxUnpaidStockSharePercent) / 100));
+}
+
 /** Rounds of fresh tags an order gets when the one it drew is held by another order. */
 const TAG_ROUNDS = 16;
 
@@ -163,10 +176,23 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     const userOf = (i: number) => requests[i]!.userId.toLowerCase();
     const userIds = [...new Set(open.map(userOf))].sort();
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${userIds}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
-    const counts = await tx.$queryRaw<{ userId: string; n: number }[]>`
-      SELECT "userId", count(*)::int AS "n" FROM "Order"
-      WHERE "userId" = ANY(${userIds}::uuid[]) AND "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) GROUP BY "userId"`;
+    // Unpaid orders held now, and tags held by orders not paid (open, or expired, cancelled
+    // or deleted and still in their monitoring window: their tag is not free yet).
+    const counts = await tx.$queryRaw<{ userId: string; n: number; tags: number }[]>`
+      SELECT "userId", (count(*) FILTER (WHERE "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[])))::int AS "n",
+             (count(*) FILTER (WHERE "status" <> 'PAID'))::int AS "tags"
+      FROM "Order" WHERE "userId" = ANY(${userIds}::uuid[]) AND "paymentTag" IS NOT NULL GROUP BY "userId"`;
     const unpaid = new Map(counts.map((c) => [c.userId, c.n]));
+    const tagsHeld = new Map(counts.map((c) => [c.userId, c.tags]));
+    // What each buyer's unpaid orders hold of these packages (a share of each is theirs at most).
+    const productIds = [...packages.keys()];
+    const holding = await tx.$queryRaw<{ userId: string; productId: string; qty: number }[]>`
+      SELECT o."userId", i."productId", SUM(i."qty")::int AS "qty"
+      FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
+      WHERE o."userId" = ANY(${userIds}::uuid[]) AND i."productId" = ANY(${productIds}::uuid[])
+        AND o."status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) AND o."stockReserved"
+      GROUP BY 1, 2`;
+    const held = new Map(holding.map((h) => [`${h.userId}/${h.productId}`, h.qty]));
 
     const now = new Date();
     const paymentDeadline = new Date(now.getTime() + config.paymentWindowMinutes * 60_000);
@@ -191,14 +217,35 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
         results[i] = conflict(`Not enough stock for ${short.name}: ${short.left} left`);
         continue;
       }
-      // One account may hold only a few unpaid orders (each holds stock).
-      const held = unpaid.get(userId) ?? 0;
-      if (held + 1 > config.maxOpenOrdersPerUser) {
-        results[i] = conflict(`You already have ${held} unpaid orders. Pay for them, or wait until they expire, before placing another.`);
+      // One account may hold only a few unpaid orders (each holds stock and a tag), ...
+      const openOrders = unpaid.get(userId) ?? 0;
+      if (openOrders + 1 > config.maxOpenOrdersPerUser) {
+        results[i] = conflict(`You already have ${openOrders} unpaid orders. Pay for one, cancel one, or wait until they expire, before placing another.`);
         continue;
       }
-      unpaid.set(userId, held + 1);
-      for (const l of lines) packages.get(l.productId)!.countInStock -= l.qty;
+      // ... only so many tags, cancelling or abandoning orders one after another ...
+      const tags = tagsHeld.get(userId) ?? 0;
+      if (tags + 1 > config.maxHeldTagsPerUser) {
+        const hours = config.latePaymentHours;
+        results[i] = conflict(`You have ${tags} unpaid orders from the last ${hours} hours (cancelled, expired or open): pay for one, or try again once the oldest is ${hours} hours old.`);
+        continue;
+      }
+      // ... and only a share of each package's stock until it pays.
+      const hog = lines.map((l) => {
+        const p = packages.get(l.productId)!;
+        const mine = held.get(`${userId}/${l.productId}`) ?? 0;
+        return { p, mine, cap: stockShareCap(config, p.countInStock + mine), qty: l.qty };
+      }).find((h) => h.mine + h.qty > h.cap);
+      if (hog) {
+        results[i] = conflict(`At most ${hog.cap} of ${hog.p.name} can wait in one buyer's unpaid orders${hog.mine ? ` (yours hold ${hog.mine})` : ''}: order fewer, or pay for an open order first.`);
+        continue;
+      }
+      unpaid.set(userId, openOrders + 1);
+      tagsHeld.set(userId, tags + 1);
+      for (const l of lines) {
+        packages.get(l.productId)!.countInStock -= l.qty;
+        held.set(`${userId}/${l.productId}`, (held.get(`${userId}/${l.productId}`) ?? 0) + l.qty);
+      }
       accepted.push({ i, id: randomUUID(), cents, lines });
     }
     if (accepted.length === 0) return;
@@ -418,12 +465,50 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
       paymentTag: { not: null },
       status: { in: [...SETTLED_STATUSES] },
       quotes: { every: { expiresAt: { lt: monitorCutoff } } },
-      AND: [{ OR: [{ paidAt: { lt: monitorCutoff } }, { paidAt: null }] }, { OR: [{ deletedAt: { lt: monitorCutoff } }, { deletedAt: null }] }],
+      AND: [
+        { OR: [{ paidAt: { lt: monitorCutoff } }, { paidAt: null }] },
+        { OR: [{ deletedAt: { lt: monitorCutoff } }, { deletedAt: null }] },
+        { OR: [{ cancelledAt: { lt: monitorCutoff } }, { cancelledAt: null }] },
+      ],
       payments: waiting,
     },
     data: { paymentTag: null },
   });
   return { expired, released, tagsReleased: freed.count };
+}
+
+/**
+ * The buyer cancels their own unpaid order: its stock goes back at once and it no longer
+ * counts among their unpaid orders nor offers a quote. It stays as CANCELLED, keeping its
+ * tag through the monitoring window (as an expired or deleted one does): a transfer the
+ * buyer's wallet had already sent that arrives later is kept on it as LATE, for an admin
+ * to refund, and never taken for another order that drew the same tag. What it received
+ * already (UNDERPAID) waits the same way. Not while a transfer for it is being confirmed
+ * (it may pay the order in a moment). Another buyer's order is not found.
+ */
+export async function cancelOrder(db: Db, input: { orderId: string; userId: string }, now = new Date()): Promise<Prisma.OrderGetPayload<object>> {
+  return db.$transaction(async (tx) => {
+    // Payments first, then the order: the order every payment path locks them in.
+    await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "orderId" = ${input.orderId}::uuid ORDER BY "id" FOR UPDATE`;
+    const rows = await tx.$queryRaw<{ status: OrderStatus; userId: string }[]>`SELECT "status", "userId" FROM "Order" WHERE "id" = ${input.orderId}::uuid FOR UPDATE`;
+    const order = rows[0];
+    if (!order || order.userId !== input.userId || order.status === 'DELETED') throw notFound('Order not found');
+    if (order.status === 'CANCELLED') throw conflict('This order is cancelled already');
+    if (order.status === 'PAID') throw conflict('A paid order cannot be cancelled');
+    if (order.status === 'EXPIRED') throw conflict('This order expired: there is nothing left to cancel');
+    if (order.status === 'LATE') throw conflict('A late payment for this order is waiting for the shop: it cannot be cancelled now');
+    if (order.status === 'VERIFYING' || (await tx.payment.count({ where: { orderId: input.orderId, status: 'PENDING' } })) > 0) {
+      throw conflict('A payment for this order is being confirmed on chain: it cannot be cancelled now');
+    }
+    await tx.payment.updateMany({ where: { orderId: input.orderId, status: 'COUNTED' }, data: { status: 'LATE', reason: ORDER_CANCELLED } });
+    await releaseStock(tx, input.orderId);
+    const updated = await tx.order.update({
+      where: { id: input.orderId },
+      data: { status: 'CANCELLED', cancelledAt: now, paidUsd: new Prisma.Decimal(0), overpaidUsd: new Prisma.Decimal(0) },
+    });
+    await emitEvent(tx, 'order.cancelled', `order:${input.orderId}`, orderEventData(updated), now);
+    return updated;
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
-import { dueCents, isPayable, ORDER_DELETED } from './orders.ts';
+import { dueCents, isPayable, ORDER_CANCELLED, ORDER_DELETED } from './orders.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';
 
@@ -191,6 +191,12 @@ export async function settleTransfer(
       if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
       if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
       if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
+      if (order.status === 'CANCELLED') {
+        // Its buyer's wallet may have sent it before the cancel: kept on the order, refundable.
+        if (assignTo) return { kind: 'refused', reason: 'This order was cancelled' };
+        await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: order.id, status: 'LATE', reason: ORDER_CANCELLED } });
+        return { kind: 'late', orderId: order.id, reason: ORDER_CANCELLED };
+      }
       if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
         return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
       }

@@ -178,6 +178,65 @@ describe('an overpayment', () => {
   });
 });
 
+describe('a cancelled order', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    kit = await createPaymentKit();
+    buyer = await kit.createUser({ name: 'Changed Mind' });
+    admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('keeps a transfer that arrives for it later: LATE on the cancelled order, refundable, never another order\'s', async () => {
+    const order = await kit.placeOrder(buyer);
+    expect((await (await kit.as(buyer)).post(`/api/orders/${order.id}/cancel`)).status).toBe(200);
+    // The buyer's wallet had the payment on its way.
+    const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, order.amountWei);
+    await kit.runIndexer();
+    const payment = await kit.waitForPayment(hash, ['LATE', 'UNRESOLVED', 'COUNTED']);
+    expect(payment).toMatchObject({ status: 'LATE', orderId: order.id, reason: 'Its order was cancelled; an admin will refund it' });
+    expect(await kit.orderStatus(order.id)).toBe('CANCELLED');
+    const refund = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({});
+    expect(refund.status).toBe(201);
+    const detail = await (await kit.as(buyer)).get(`/api/orders/${order.id}`);
+    expect(detail.body.refunds).toEqual([expect.objectContaining({ wallet: buyerWallet.toLowerCase(), amountWei: order.amountWei.toString() })]);
+  });
+
+  it('paid in part: what it received waits for an admin (LATE), to be refunded', async () => {
+    const order = await kit.placeOrder(buyer, 2);
+    const half = order.amountWei / 2n - ((order.amountWei / 2n) % 10n ** 12n) + tagDigits(order.amountWei);
+    const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, half);
+    await kit.report(buyer, order.id, hash);
+    await kit.waitForStatus(order.id, 'UNDERPAID');
+    expect((await (await kit.as(buyer)).post(`/api/orders/${order.id}/cancel`)).status).toBe(200);
+    expect(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).toMatchObject({ status: 'LATE', orderId: order.id });
+    expect(await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: 'CANCELLED', paidUsd: expect.anything() });
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).id}/refund`).send({})).status).toBe(201);
+  });
+
+  it('cannot be cancelled while a payment for it is being confirmed', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.setAutomine(false);
+    try {
+      const hash = await kit.chain.send(buyerWallet, kit.receiving, order.amountWei);
+      await kit.report(buyer, order.id, hash);
+      await kit.waitForStatus(order.id, 'VERIFYING');
+      const res = await (await kit.as(buyer)).post(`/api/orders/${order.id}/cancel`);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe('A payment for this order is being confirmed on chain: it cannot be cancelled now');
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    await kit.chain.mine(1);
+    await kit.waitForStatus(order.id, 'PAID');
+  });
+});
+
 describe('a pending hash reported by someone else first', () => {
   let kit: PaymentKit;
   let victim: TestUser;

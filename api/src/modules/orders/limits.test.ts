@@ -10,7 +10,7 @@ let productId: string;
 beforeAll(async () => {
   kit = await createApiTestKit({
     chain: true,
-    env: { MAX_OPEN_ORDERS_PER_USER: '2', PAYMENT_REPORTS_PER_USER_PER_HOUR: '6', PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '4', MAX_PENDING_REPORTS_PER_ORDER: '2' },
+    env: { MAX_OPEN_ORDERS_PER_USER: '2', PAYMENT_REPORTS_PER_USER_PER_HOUR: '6', PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '4', MAX_PENDING_REPORTS_PER_ORDER: '2', MAX_HELD_TAGS_PER_USER: '5' },
   });
   const p = await createProduct(kit.db, { name: 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 100 });
   productId = p.id;
@@ -24,6 +24,40 @@ const place = async (user: TestUser) =>
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
 const stock = async () => (await kit.db.product.findUniqueOrThrow({ where: { id: productId } })).countInStock;
 
+describe("one account's hold on stock and tags", () => {
+  it("one account's unpaid orders hold at most a quarter of a package's stock (five at least)", async () => {
+    const big = await createProduct(kit.db, { name: 'Bulk', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('1.00'), countInStock: 1000 });
+    const buyer = await kit.createUser();
+    const order = (qty: number) => kit.as(buyer).then((as) => as.post('/api/orders').send({ orderedItems: [{ _id: big.id, qty }], itemsPrice: qty, totalPrice: qty }));
+    const all = await order(1000);
+    expect(all.status).toBe(409);
+    expect(all.body.message).toBe('At most 250 of Bulk can wait in one buyer\'s unpaid orders: order fewer, or pay for an open order first.');
+    expect((await order(200)).status).toBe(201);
+    const more = await order(51);
+    expect(more.status).toBe(409);
+    expect(more.body.message).toBe('At most 250 of Bulk can wait in one buyer\'s unpaid orders (yours hold 200): order fewer, or pay for an open order first.');
+    expect((await order(50)).status).toBe(201);
+    // Another buyer holds their own quarter; a package with little stock can still be bought up to five at once.
+    const other = await kit.as(await kit.createUser());
+    expect((await other.post('/api/orders').send({ orderedItems: [{ _id: big.id, qty: 187 }], itemsPrice: 187, totalPrice: 187 })).status).toBe(201);
+    const few = await createProduct(kit.db, { name: 'Few', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('1.00'), countInStock: 5 });
+    expect((await (await kit.as(await kit.createUser())).post('/api/orders').send({ orderedItems: [{ _id: few.id, qty: 5 }], itemsPrice: 5, totalPrice: 5 })).status).toBe(201);
+  });
+
+  it('an account that keeps cancelling or abandoning orders cannot hold more than its share of tags', async () => {
+    const buyer = await kit.createUser();
+    // Each cancelled (or expired) order keeps its tag through the monitoring window.
+    for (let i = 0; i < 5; i++) {
+      const placed = await place(buyer);
+      expect(placed.status).toBe(201);
+      expect((await (await kit.as(buyer)).post(`/api/orders/${placed.body._id}/cancel`)).status).toBe(200);
+    }
+    const sixth = await place(buyer);
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.message).toBe('You have 5 unpaid orders from the last 24 hours (cancelled, expired or open): pay for one, or try again once the oldest is 24 hours old.');
+  });
+});
+
 describe('open unpaid orders per user', () => {
   it('refuses a third unpaid order with a 409 that says to pay or wait, taking no stock; a settled one frees a place', async () => {
     const buyer = await kit.createUser();
@@ -33,7 +67,7 @@ describe('open unpaid orders per user', () => {
     const before = await stock();
     const third = await place(buyer);
     expect(third.status).toBe(409);
-    expect(third.body.message).toBe('You already have 2 unpaid orders. Pay for them, or wait until they expire, before placing another.');
+    expect(third.body.message).toBe('You already have 2 unpaid orders. Pay for one, cancel one, or wait until they expire, before placing another.');
     expect(await stock()).toBe(before);
     expect(await kit.db.order.count({ where: { userId: buyer.id } })).toBe(2);
     // Another buyer is not affected.

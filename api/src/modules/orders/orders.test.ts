@@ -45,7 +45,7 @@ describe('placing orders', () => {
     const wei = BigInt(q.amountWei);
     expect(wei / 10n ** 12n).toBe(7000n);
     const order = await kit.db.order.findUniqueOrThrow({ where: { id: res.body._id } });
-    expect((wei % 10n ** 12n) / 10n ** 6n).toBe(BigInt(order.paymentTag!));
+    expect((wei % 10n ** 12n) / 10n ** 3n).toBe(BigInt(order.paymentTag!));
     expect(q.amountEth).toBe('0.007000');
     // The same quote is served until it expires.
     const again = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
@@ -146,6 +146,32 @@ describe('placing orders', () => {
     expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(4);
     const detail = await (await kit.as(alice)).get(`/api/orders/${res.body._id}`);
     expect(detail.body).toMatchObject({ status: 'EXPIRED', quote: null });
+  });
+
+  it('a buyer cancels their own unpaid order: its stock and its place among unpaid orders are free at once, and it offers no quote', async () => {
+    const p = await product({ countInStock: 4 });
+    const placed = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 3 }], itemsPrice: 31.5, totalPrice: 31.5 });
+    expect(placed.status).toBe(201);
+    const id = placed.body._id as string;
+    // Another buyer's order is not found, as for every other call.
+    expect((await (await kit.as(bob)).post(`/api/orders/${id}/cancel`)).status).toBe(404);
+    const res = await (await kit.as(alice)).post(`/api/orders/${id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: 'Order cancelled', order: { _id: id, status: 'CANCELLED', isPaid: false } });
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(4);
+    const detail = await (await kit.as(alice)).get(`/api/orders/${id}`);
+    expect(detail.body).toMatchObject({ status: 'CANCELLED', quote: null });
+    const again = await (await kit.as(alice)).post(`/api/orders/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('This order is cancelled already');
+    // A paid order is a financial record.
+    const paid = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: 10.5, totalPrice: 10.5 });
+    await kit.db.order.update({ where: { id: paid.body._id }, data: { status: 'PAID' } });
+    const refused = await (await kit.as(alice)).post(`/api/orders/${paid.body._id}/cancel`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('A paid order cannot be cancelled');
+    expect((await (await kit.as(null)).post(`/api/orders/${id}/cancel`)).status).toBe(401);
+    expect((await (await kit.as(alice)).post('/api/orders/nope/cancel')).status).toBe(404);
   });
 
   it('an admin delete releases the stock; paid orders cannot be deleted', async () => {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment, StillConfirming } from '@shop/core';
+import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment, StillConfirming } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -8,7 +8,7 @@ import { parseBody, parseId } from '../../middleware/validate.ts';
 import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import * as orders from './service.ts';
 
-/** Placing and deleting orders move stock, so both empty the catalogue cache. */
+/** Placing, cancelling and deleting orders move stock, so each empties the catalogue cache. */
 export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, queues, config } = deps;
   const router = Router();
@@ -95,6 +95,13 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       const { refundIds } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
       res.json({ message: refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid' });
     }
+  });
+
+  // The buyer's own unpaid order: its stock and its place among unpaid orders are free at once.
+  router.post('/:id/cancel', requireUser, async (req, res) => {
+    const cancelled = await cancelOrder(db, { orderId: parseId(req.params.id, 'Order'), userId: req.user!.id });
+    catalogue.invalidate();
+    res.json({ message: 'Order cancelled', order: await orders.orderJsonById(db, cancelled.id) });
   });
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {

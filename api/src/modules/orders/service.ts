@@ -47,6 +47,11 @@ export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): O
   };
 }
 
+/** An order as the buyer's lists show it. */
+export async function orderJsonById(db: Db, orderId: string): Promise<OrderJson> {
+  return orderJson(await db.order.findUniqueOrThrow({ where: { id: orderId }, include: orderInclude }));
+}
+
 async function findVisibleOrder(db: Db, viewer: { id: string; isAdmin: boolean }, orderId: string): Promise<OrderRow> {
   const order = await db.order.findUnique({ where: { id: orderId }, include: orderInclude });
   // Another user's order is "not found", not "forbidden": its existence is not revealed.
