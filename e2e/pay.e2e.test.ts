@@ -81,6 +81,29 @@ describe('buying with ETH', () => {
   });
 });
 
+describe('changing one\'s mind', () => {
+  it('a buyer cancels an unpaid order from the pay page: asked first, then its stock is back and it waits for no payment', async () => {
+    const { page, orderId } = await buyerOnPayPage(shop, 'changedmind@example.com', {});
+    const stock = async () => (await shop.db.product.findFirstOrThrow({ where: { name: 'Starter Package' } })).countInStock;
+    const held = await stock();
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await page.getByRole('group', { name: 'Cancel this order?' }).waitFor();
+    await shop.screenshot(page, '16-cancel-confirm');
+    await page.getByRole('button', { name: 'Yes, cancel the order' }).click();
+    await page.getByText('This order was cancelled: it no longer waits for a payment', { exact: false }).waitFor();
+    await shop.screenshot(page, '17-cancelled');
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0);
+    expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('CANCELLED');
+    expect(await stock()).toBe(held + 1);
+    // Its place among unpaid orders is free: the profile lists none.
+    const mine = page.waitForResponse((r) => r.url().endsWith('/api/orders/mine'));
+    await page.goto('/profile');
+    expect((await (await mine).json()).map((o: { status: string }) => o.status)).toEqual(['CANCELLED']);
+    await page.getByRole('button', { name: 'Update Profile' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Unpaid orders' }).count()).toBe(0);
+  });
+});
+
 describe('every pay-page error, as a user meets it', () => {
   it("no wallet installed: 'Please,Install MetaMask!'", async () => {
     const { page } = await buyerOnPayPage(shop, 'nowallet@example.com', false);

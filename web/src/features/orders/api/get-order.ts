@@ -12,9 +12,9 @@ export const orderQueryKey = (id: string) => [...ordersQueryKey, 'detail', id] a
 /** How often the pay page asks for the order while a payment may still change it. */
 export const ORDER_POLL_INTERVAL = 1500;
 
-/** True once nothing about the order's payment can change any more. */
+/** True once nothing about the order's payment can change any more (for the page that follows it). */
 export function isSettled(order: OrderJson | undefined): boolean {
-  return order?.status === 'PAID' || order?.status === 'EXPIRED';
+  return order?.status === 'PAID' || order?.status === 'EXPIRED' || order?.status === 'CANCELLED';
 }
 
 /** One order (owner or admin), cached 5 s. */

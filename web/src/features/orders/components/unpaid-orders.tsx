@@ -4,6 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDay, formatUsd } from '@/lib/format';
 import { useMyOrders } from '../api/get-my-orders';
 import { ORDER_STATUS_LABELS, UNPAID_STATUSES } from '../order-status';
+import { CancelOrder } from './cancel-order';
 
 /**
  * The user's orders not paid yet, each with where it stands and a way back to its pay
@@ -32,11 +33,12 @@ export function UnpaidOrders() {
                   {formatDay(order.createdAt)} · {formatUsd(order.totalPrice)}
                 </span>
               </div>
-              <div className="flex items-center gap-3">
+              <div className="flex flex-wrap items-center gap-3">
                 <Badge variant="secondary">{ORDER_STATUS_LABELS[order.status]}</Badge>
                 <Link to={`/order/${order._id}`} className="text-sm font-medium underline underline-offset-4">
                   {order.status === 'LATE' ? 'See the order' : 'Continue to pay'}
                 </Link>
+                <CancelOrder orderId={order._id} status={order.status} size="sm" />
               </div>
             </li>
           ))}

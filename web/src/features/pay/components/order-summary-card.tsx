@@ -35,7 +35,7 @@ export function OrderSummaryCard({ order }: { order: OrderJson }) {
           ) : null}
           <dt className="text-muted-foreground">Status</dt>
           <dd className="text-right">
-            <Badge variant={order.isPaid ? 'success' : order.status === 'EXPIRED' ? 'destructive' : 'secondary'}>{ORDER_STATUS_LABELS[order.status] ?? order.status}</Badge>
+            <Badge variant={order.isPaid ? 'success' : order.status === 'EXPIRED' || order.status === 'CANCELLED' ? 'destructive' : 'secondary'}>{ORDER_STATUS_LABELS[order.status] ?? order.status}</Badge>
           </dd>
         </dl>
       </CardContent>

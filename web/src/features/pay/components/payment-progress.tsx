@@ -83,6 +83,12 @@ export function PaymentProgress({ order, sentHash }: PaymentProgressProps) {
           <AlertDescription>This order expired: no payment arrived before the payment deadline.</AlertDescription>
         </Alert>
       ) : null}
+      {order.status === 'CANCELLED' ? (
+        <Alert>
+          <CircleAlert aria-hidden="true" />
+          <AlertDescription>This order was cancelled: it no longer waits for a payment. A payment that arrives for it is refunded by the shop.</AlertDescription>
+        </Alert>
+      ) : null}
       {order.status === 'VERIFYING' ? (
         <div className="flex items-center gap-2 text-sm text-muted-foreground">
           <Spinner size="sm" aria-hidden="true" /> Payment received, verifying it on chain…

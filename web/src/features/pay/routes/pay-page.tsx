@@ -60,7 +60,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
     sentHash !== undefined &&
     order.status !== 'UNDERPAID' &&
     !(order.payments ?? []).some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase() && p.status === 'REJECTED');
-  const canPay = !order.isPaid && order.status !== 'EXPIRED';
+  const canPay = !order.isPaid && order.status !== 'EXPIRED' && order.status !== 'CANCELLED';
   const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobileDevice();
 
   const onPay = async () => {

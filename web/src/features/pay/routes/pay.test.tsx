@@ -270,6 +270,28 @@ describe('PayPage', () => {
     expect((await screen.findAllByText('Connection Error: User rejected the request.')).length).toBeGreaterThan(0);
   });
 
+  it("cancels the order after asking: the page says so and offers no payment any more", async () => {
+    let cancelled = false;
+    const api = mockApi({
+      'GET /api/orders/o1': () => (cancelled ? unpaidOrder({ status: 'CANCELLED', quote: null }) : unpaidOrder()),
+      'GET /api/crypto/eth-price': { price: '3000.00', updatedAt: new Date().toISOString() },
+      'POST /api/orders/o1/cancel': () => {
+        cancelled = true;
+        return { message: 'Order cancelled', order: unpaidOrder({ status: 'CANCELLED', quote: null }) };
+      },
+    });
+    renderPay();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect(screen.getByText('Its items go back on sale. A payment already sent for it will be refunded by the shop.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, cancel the order' }));
+    expect(await screen.findByText('Order cancelled')).toBeInTheDocument();
+    expect(await screen.findByText(/This order was cancelled: it no longer waits for a payment/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Pay / })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Order summary' })).getByText('Cancelled')).toBeInTheDocument();
+    expect(api.sent('POST /api/orders/o1/cancel')).toHaveLength(1);
+  });
+
   it('says so when the order is already paid, without a Pay button', async () => {
     mockShop(() => makeOrder({ _id: 'o1', quote: null, payments: [] }));
     renderPay();

@@ -7,6 +7,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useOrder } from '@/features/orders/api/get-order';
+import { CancelOrder } from '@/features/orders/components/cancel-order';
 import { hasInjectedProvider } from '@/lib/injected-provider';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { OrderSummaryCard } from '../components/order-summary-card';
@@ -86,7 +87,12 @@ export function PayPage() {
         <PageSpinner label="Loading order" />
       ) : order ? (
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-          <OrderSummaryCard order={order} />
+          <div className="flex flex-col gap-4">
+            <OrderSummaryCard order={order} />
+            <div className="flex justify-end">
+              <CancelOrder orderId={order._id} status={order.status} />
+            </div>
+          </div>
           <LoadBoundary failed={walletLoadFailed}>
             <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
           </LoadBoundary>

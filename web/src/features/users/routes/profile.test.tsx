@@ -75,6 +75,28 @@ describe('ProfilePage', () => {
     expect(within(row!).getByRole('link', { name: 'Continue to pay' })).toHaveAttribute('href', '/order/o2');
   });
 
+  it('cancels an unpaid order after asking, and it leaves the list', async () => {
+    let cancelled = false;
+    const { sent } = renderProfile({
+      'GET /api/orders/mine': () => (cancelled ? [orders[0]] : orders),
+      'POST /api/orders/o2/cancel': () => {
+        cancelled = true;
+        return { message: 'Order cancelled', order: { ...orders[1], status: 'CANCELLED' } };
+      },
+    });
+    const unpaid = await screen.findByRole('list', { name: 'Unpaid orders' });
+    await userEvent.click(within(unpaid).getByRole('button', { name: 'Cancel order' }));
+    const question = within(unpaid).getByRole('group', { name: 'Cancel this order?' });
+    // Asked first: "Keep it" changes nothing.
+    await userEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
+    expect(sent('POST /api/orders/o2/cancel')).toHaveLength(0);
+    await userEvent.click(within(unpaid).getByRole('button', { name: 'Cancel order' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, cancel the order' }));
+    expect(await screen.findByText('Order cancelled')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Unpaid orders' })).not.toBeInTheDocument());
+    expect(sent('POST /api/orders/o2/cancel')).toHaveLength(1);
+  });
+
   it("copies the referral link and code and says 'Copy to clipboard'", async () => {
     const user = userEvent.setup();
     renderProfile();
