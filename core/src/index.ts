@@ -19,3 +19,4 @@ export * from './chain/trace.ts';
 export * from './chain/head.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';
+export * from './secrets.ts';

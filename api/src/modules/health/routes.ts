@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { sameSecret } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 import { getHealth, publicHealth } from './service.ts';
 
@@ -12,7 +13,7 @@ export function healthRoutes(deps: AppDeps): Router {
   router.get('/', async (req, res) => {
     const health = await getHealth(deps);
     const token = deps.config.metricsToken;
-    const privileged = req.user?.isAdmin === true || (token !== undefined && req.headers.authorization === `Bearer ${token}`);
+    const privileged = req.user?.isAdmin === true || (token !== undefined && sameSecret(req.headers.authorization, `Bearer ${token}`));
     res.status(health.status === 'ok' ? 200 : 503).json(privileged ? health : publicHealth(health));
   });
   return router;

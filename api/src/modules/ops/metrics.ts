@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { indexerHalt, indexerLag, latestReconciliation, queueNames, withTimeout } from '@shop/core';
+import { indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 /**
@@ -149,7 +149,7 @@ export function createMetrics(deps: AppDeps) {
   const router = Router();
   router.get('/', async (req, res) => {
     const token = deps.config.metricsToken;
-    if (token ? req.headers.authorization !== `Bearer ${token}` : deps.config.isProduction) {
+    if (token ? !sameSecret(req.headers.authorization, `Bearer ${token}`) : deps.config.isProduction) {
       res.status(token ? 401 : 404).json({ message: token ? 'Not authorized' : 'Not found' });
       return;
     }
