@@ -110,6 +110,7 @@ const schema = z
     WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(100).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_ALLOW_HTTP: bool.optional(),
+    WEBHOOK_ALLOW_PRIVATE: bool.optional(),
     SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
@@ -195,6 +196,8 @@ function buildConfig(env: z.infer<typeof schema>) {
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     // Plain-http endpoints on a loopback host: development and tests only.
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? dev,
+    // Endpoints on private, loopback or link-local addresses: development only, unless set.
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? dev,
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
   });

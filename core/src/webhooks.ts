@@ -1,6 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
+import { lookup } from 'node:dns';
+import { lookup as lookupAll } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
+import { Agent } from 'undici';
 import type { AppConfig } from './config.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract/webhooks.ts';
 import { Prisma } from './db.ts';
@@ -41,10 +45,30 @@ export function signWebhook(secret: string, id: string, at: Date, body: string):
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * An endpoint URL admins may register: https (plain http only to a loopback host, and
- * only where WEBHOOK_ALLOW_HTTP allows it: development and tests), no credentials in it.
+ * True for an address on the public internet (ipaddr.js's 'unicast' range); false for
+ * loopback, private, link-local (the cloud metadata service), unique-local, carrier-grade
+ * NAT, multicast, reserved and unspecified ones, an IPv4 one mapped into IPv6 included,
+ * and anything that is not an address.
  */
-export function webhookUrl(config: Pick<AppConfig, 'webhookAllowHttp'>, raw: string): string {
+export function isPublicAddress(address: string): boolean {
+  const literal = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(literal)) return false;
+  let ip = ipaddr.parse(literal);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+const privateTarget = (address: string) => `url points at a private, loopback or link-local address (${address}): set WEBHOOK_ALLOW_PRIVATE=true to allow it`;
+
+/**
+ * An endpoint URL admins may register: https (plain http only to a loopback host, and
+ * only where WEBHOOK_ALLOW_HTTP allows it: development and tests), no credentials in it,
+ * and, unless WEBHOOK_ALLOW_PRIVATE (development), a host that is and resolves to public
+ * addresses only: a webhook is a request the shop makes, never one into its own network.
+ * (The worker checks the address again when it connects: a name may resolve elsewhere
+ * later; webhookDispatcher.)
+ */
+export async function webhookUrl(config: Pick<AppConfig, 'webhookAllowHttp' | 'webhookAllowPrivate'>, raw: string): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -57,7 +81,51 @@ export function webhookUrl(config: Pick<AppConfig, 'webhookAllowHttp'>, raw: str
   if (url.username || url.password) throw badRequest('url must not carry a user name or password');
   const normalized = url.toString();
   if (normalized.length > 2000) throw badRequest('url is too long (2000 characters at most, once encoded)');
+  if (!config.webhookAllowPrivate) {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host) ? [host] : await lookupAll(host, { all: true }).then((found) => found.map((a) => a.address), () => null);
+    if (!addresses || addresses.length === 0) throw badRequest(`url's host ${host} does not resolve`);
+    const inside = addresses.find((a) => !isPublicAddress(a));
+    if (inside) throw badRequest(privateTarget(inside));
+  }
   return normalized;
+}
+
+/** Why the worker refused to connect to an endpoint (the attempt's error). */
+export class PrivateTargetError extends Error {
+  override name = 'PrivateTargetError';
+  constructor(readonly address: string) {
+    super(`Refused: ${address} is a private, loopback or link-local address (WEBHOOK_ALLOW_PRIVATE)`);
+  }
+}
+
+/**
+ * The HTTP dispatcher webhook deliveries go through. Unless WEBHOOK_ALLOW_PRIVATE, it
+ * connects only to public addresses, checked on the addresses it resolves as it connects
+ * (a name that pointed outside when it was registered may point inside now: DNS
+ * rebinding). An address written in the URL is not resolved: the caller checks it
+ * (webhookTargetRefusal).
+ */
+export function webhookDispatcher(config: Pick<AppConfig, 'webhookAllowPrivate'>): Agent {
+  if (config.webhookAllowPrivate) return new Agent();
+  const guarded: LookupFunction = (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (err, found) => {
+      if (err) return callback(err, '', 0);
+      const list = found as { address: string; family: number }[];
+      const inside = list.find((a) => !isPublicAddress(a.address));
+      if (inside) return callback(new PrivateTargetError(inside.address), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+  return new Agent({ connect: { lookup: guarded } });
+}
+
+/** The refusal for a URL whose host is an address the dispatcher may not reach, or null. */
+export function webhookTargetRefusal(config: Pick<AppConfig, 'webhookAllowPrivate'>, url: string): PrivateTargetError | null {
+  if (config.webhookAllowPrivate) return null;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) && !isPublicAddress(host) ? new PrivateTargetError(host) : null;
 }
 
 export function webhookEventTypes(raw: readonly string[]): WebhookEventType[] {

@@ -1,5 +1,6 @@
 import { DelayedError } from 'bullmq';
-import { jobs, signWebhook, type Runtime } from '@shop/core';
+import { fetch, type Agent } from 'undici';
+import { jobIds, jobs, PrivateTargetError, queueDefinitions, requeue, signWebhook, webhookDispatcher, webhookTargetRefusal, type AppConfig, type Runtime } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /** An undelivered head handed to BullMQ this long ago is handed again (its job may be gone with Redis). */
@@ -27,7 +28,10 @@ export const webhookDispatch: Processor<'webhook-dispatch'> = async (_job, { run
       ) h
       WHERE h.n <= 100 AND (h."queuedAt" IS NULL OR h."queuedAt" < now() - ${REQUEUE_AFTER}::interval))
     RETURNING "id"`;
-  for (const { id } of heads) await jobs.deliverWebhook(runtime.queues, id, runtime.config.webhookRetryBaseMs);
+  // Replacing a finished job of the same id: a delivery whose last attempt failed to be
+  // written (its job failed for good, the delivery still PENDING) is tried again.
+  const queue = runtime.queues['webhook-deliver'];
+  for (const { id } of heads) await requeue(queue, jobIds.webhook(id), () => jobs.deliverWebhook(runtime.queues, id, runtime.config.webhookRetryBaseMs));
   return { queued: heads.length };
 };
 
@@ -43,7 +47,57 @@ async function queueNext(runtime: Runtime, d: { endpointId: string; subject: str
   await jobs.deliverWebhook(runtime.queues, next.id, runtime.config.webhookRetryBaseMs);
 }
 
-const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
+/** Attempts of one delivery in all (the queue's): the delivery's own count decides the last one. */
+const ATTEMPTS = queueDefinitions['webhook-deliver'].defaults.attempts;
+/** What is read of an endpoint's answer, and kept of it. */
+const READ_BYTES = 2048;
+const EXCERPT_CHARS = 200;
+
+/** Text an endpoint or the network gave, as one short line: no markup, no control characters. */
+function excerpt(text: string): string {
+  const line = text
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ' ') // terminal colours
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f<>]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS - 1)}…` : line;
+}
+
+/** The start of an answer's body (an endpoint may send megabytes: only READ_BYTES are read). */
+async function readStart(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < READ_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, READ_BYTES).toString('utf8');
+}
+
+/** One dispatcher per configuration (per process): it keeps its connections. */
+const dispatchers = new WeakMap<AppConfig, Agent>();
+const dispatcherFor = (config: AppConfig) => {
+  let agent = dispatchers.get(config);
+  if (!agent) dispatchers.set(config, (agent = webhookDispatcher(config)));
+  return agent;
+};
+
+/** The refusal to connect to a private address, wherever fetch put it. */
+function privateTarget(err: unknown): PrivateTargetError | null {
+  for (let e = err as { cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e instanceof PrivateTargetError) return e;
+  }
+  return null;
+}
 
 /**
  * One attempt of one event to one endpoint: POST the event's JSON, signed (Standard
@@ -76,21 +130,29 @@ export const webhookDeliver: Processor<'webhook-deliver'> = async (job, { runtim
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
+    const refused = webhookTargetRefusal(config, endpoint.url);
+    if (refused) throw refused;
     const response = await fetch(endpoint.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'eth-shop-webhooks/1', ...signWebhook(endpoint.secret, event.id, new Date(), body) },
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(config.webhookTimeoutMs),
+      dispatcher: dispatcherFor(config),
     });
     statusCode = response.status;
-    const text = await response.text().catch(() => '');
-    if (response.status < 200 || response.status >= 300) error = clip(`Answered ${response.status}${text ? `: ${text}` : ''}`);
+    const text = excerpt(await readStart(response.body as ReadableStream<Uint8Array> | null).catch(() => ''));
+    if (response.status < 200 || response.status >= 300) error = `Answered ${response.status}${text ? `: ${text}` : ''}`;
   } catch (err) {
-    error = clip(err instanceof Error ? (err.name === 'TimeoutError' ? `No answer within ${config.webhookTimeoutMs} ms` : err.message) : String(err));
+    const refusal = privateTarget(err);
+    const cause = (err as { cause?: { message?: string } })?.cause?.message;
+    error = refusal
+      ? refusal.message
+      : excerpt(err instanceof Error ? (err.name === 'TimeoutError' ? `No answer within ${config.webhookTimeoutMs} ms` : cause ? `${err.message}: ${cause}` : err.message) : String(err));
   }
   const durationMs = Date.now() - started;
-  const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  // Counted on the delivery, not the job: a job replaced by the relay goes on counting.
+  const last = delivery.attempts + 1 >= ATTEMPTS;
   const status = error === null ? 'DELIVERED' : last ? 'FAILED' : 'PENDING';
   await db.$transaction([
     db.webhookAttempt.create({ data: { deliveryId: delivery.id, statusCode, error, durationMs } }),

@@ -47,7 +47,7 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     const body = parseBody(createWebhookBody, req.body);
     const row = await db.webhookEndpoint.create({
       data: {
-        url: webhookUrl(config, body.url),
+        url: await webhookUrl(config, body.url),
         description: body.description ?? '',
         events: webhookEventTypes(body.events ?? [...WEBHOOK_EVENT_TYPES]),
         secret: newWebhookSecret(),
@@ -63,7 +63,7 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     await db.webhookEndpoint.update({
       where: { id },
       data: {
-        ...(body.url !== undefined ? { url: webhookUrl(config, body.url) } : {}),
+        ...(body.url !== undefined ? { url: await webhookUrl(config, body.url) } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.events !== undefined ? { events: webhookEventTypes(body.events) } : {}),
         ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
