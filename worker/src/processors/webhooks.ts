@@ -56,8 +56,10 @@ const EXCERPT_CHARS = 200;
 /** Text an endpoint or the network gave, as one short line: no markup, no control characters. */
 function excerpt(text: string): string {
   const line = text
-    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ' ') // terminal colours
+    // eslint-disable-next-line no-control-regex -- terminal colour codes are what it removes
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ' ')
     .replace(/<[^>]*>/g, ' ')
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
     .replace(/[\u0000-\u001f\u007f-\u009f<>]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
