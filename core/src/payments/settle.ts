@@ -58,6 +58,12 @@ async function lockOrder(tx: Tx, where: { id: string } | { tag: number }) {
 
 type LockedOrder = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
 
+/** Locks several orders at once, in id order (the order every path that locks two takes them in). */
+async function lockOrderIds(tx: Tx, ids: (string | null | undefined)[]): Promise<void> {
+  const sorted = [...new Set(ids.filter((id): id is string => Boolean(id)))].sort();
+  if (sorted.length > 1) await tx.$queryRaw`SELECT "id" FROM "Order" WHERE "id" = ANY(${sorted}::uuid[]) ORDER BY "id" FOR UPDATE`;
+}
+
 /**
  * The price a transfer is valued at: the quote it paid (exactly its amount, mined while
  * that quote was open, or seen in the mempool while it was open and mined later), else
@@ -179,6 +185,10 @@ export async function settleTransfer(
       const tag = tagOf(t.valueWei);
       // Several calls' values summed carry the sum of their tags: never taken as one order's.
       const byTag = !assignTo && t.calls === 1 && tag > 0;
+      // The order it goes to and the one it waited with (if another) are locked together, in
+      // id order: two assignments crossing between the same two orders never deadlock.
+      const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
+      await lockOrderIds(tx, [targetId, payment.orderId]);
       const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
       const unresolved = async (reason: string): Promise<CountOutcome> => {
         if (assignTo) return { kind: 'refused', reason };

@@ -67,4 +67,28 @@ describe('admins resolve transfers that belong to no order', () => {
     const p = await kit.db.payment.findFirstOrThrow();
     expect((await asAdmin.post(`/api/admin/payments/${p.id}/assign`).send({ orderId: 'y' })).status).toBe(400);
   });
+
+  it('two admins assigning late transfers across each other\'s orders at once both get an answer, never a 500', async () => {
+    // Late transfers waiting on their orders: each mined after its order's quote lapsed and short at today's price.
+    const lateOn = async (order: { id: string; amountWei: bigint }) => {
+      await kit.lapse(order.id);
+      const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 15n + (order.amountWei % 10n ** 12n));
+      await kit.runIndexer();
+      return { order, payment: await kit.waitForPayment(hash, ['LATE']) };
+    };
+    const asAdmin = await kit.as(admin);
+    const other = await kit.as(admin);
+    for (let round = 0; round < 4; round++) {
+      // Both placed before either transfer is mined (an assignment never takes an earlier transfer).
+      const [orderA, orderB] = [await kit.placeOrder(buyer), await kit.placeOrder(buyer)];
+      const a = await lateOn(orderA);
+      const b = await lateOn(orderB);
+      // Crossed: a's transfer to b's order while b's goes to a's.
+      const answers = await Promise.all([
+        asAdmin.post(`/api/admin/payments/${a.payment.id}/assign`).send({ orderId: b.order.id }),
+        other.post(`/api/admin/payments/${b.payment.id}/assign`).send({ orderId: a.order.id }),
+      ]);
+      expect(answers.map((r) => [r.status, r.body.message])).toEqual([[200, undefined], [200, undefined]]);
+    }
+  });
 });
