@@ -45,6 +45,7 @@ export async function refundPayment(
   const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId });
   if (outcome === 'missing') throw notFound('Payment not found');
+  if (outcome === 'explained') throw conflict('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
   if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
   if (outcome === 'no-sender') throw conflict('No transaction shows who sent this ETH: name the wallet to refund');
   if (outcome === 'no-single-payer') throw conflict('No single address sent this ETH: name the wallet to refund');
@@ -95,17 +96,16 @@ export async function changeRefundWallet(
  * An admin says the payout was sent in `txHash`: a check is recorded for the worker, and
  * the request stays open until it accepts it. Refused here (409): a request already
  * paid or rejected, one whose previous hash is still being checked, a hash that pays
- * another payout or is a payment to the shop.
+ * another payout.
  */
 export async function requestPayoutCheck(
   deps: Pick<Deps, 'db'> & { currentPrice: () => Promise<string> },
   input: PayoutTarget & { txHash: string; actorId: string },
 ): Promise<{ checkId: string }> {
   const { db } = deps;
+  // A hash someone reported as a payment (anyone can report any hash) is no reason to
+  // refuse it: what the chain says decides (sent by a payout address, to the wallet).
   const txHash = input.txHash.toLowerCase();
-  if (await db.payment.findUnique({ where: { txHash }, select: { id: true } })) {
-    throw conflict('This transaction is a payment to the shop, not a payout');
-  }
   const cashout = input.kind === 'cashout' ? await db.cashoutRequest.findUnique({ where: { id: input.id } }) : null;
   // A cashout requested while no price could be read is valued at today's price.
   const price = cashout && !cashout.ethUsd ? await deps.currentPrice() : undefined;
@@ -144,11 +144,41 @@ export async function requestPayoutCheck(
   }
 }
 
+/**
+ * An admin withdraws the hash being checked for a request: only one the node has never
+ * shown, pending or mined (a mistyped hash, one of another chain), asked of the node
+ * again now. A transaction the node has seen may still be mined: it cannot be withdrawn,
+ * only replaced in the sending wallet (the same nonce), which the check follows.
+ */
+export async function withdrawPayoutCheck(deps: Pick<Deps, 'db' | 'chain'>, target: PayoutTarget): Promise<void> {
+  const { db, chain } = deps;
+  const where = target.kind === 'cashout' ? { cashoutId: target.id } : { refundId: target.id };
+  const check = await db.payoutCheck.findFirst({ where: { ...where, status: 'CHECKING' } });
+  if (!check) throw conflict('No payout transaction is being checked for this request');
+  const tx = check.fromAddress
+    ? { from: check.fromAddress, nonce: check.nonce }
+    : await chain.getTransaction({ hash: check.txHash as Hash }).catch((err: unknown) => {
+        if (err instanceof TransactionNotFoundError) return null;
+        throw err;
+      });
+  if (tx) {
+    throw conflict(
+      `The node has seen this transaction (nonce ${tx.nonce} of ${tx.from.toLowerCase()}): it may still be mined, so it cannot be withdrawn. To cancel it, replace it in the sending wallet (the same nonce): the shop follows the replacement`,
+    );
+  }
+  const withdrawn = await db.payoutCheck.updateMany({
+    where: { id: check.id, status: 'CHECKING', fromAddress: null },
+    data: { status: 'REFUSED', reason: 'Withdrawn by an admin: the node never showed this transaction' },
+  });
+  if (withdrawn.count !== 1) throw conflict('This check changed meanwhile: reload and try again');
+}
+
 export type PayoutVerdict =
   | { state: 'skipped' }
   /** `retryInMs`: when to read it again (every PAYOUT_RECHECK_MS, every 5 minutes once it has waited PAYOUT_GIVE_UP_MINUTES). */
   | { state: 'wait'; reason: string; retryInMs: number }
-  | { state: 'refused'; reason: string }
+  /** `next`: the check that follows the transaction that replaced this one (same sender and nonce), to be read now. */
+  | { state: 'refused'; reason: string; next?: string }
   | { state: 'accepted'; target: PayoutTarget; notify: boolean };
 
 /** What a request's payout must deliver, and where it may go. */
@@ -172,7 +202,7 @@ const REQUEST_SLACK_MS = 60_000;
  * CHECKING):
  * - waiting in the mempool, or gone from it after the node showed it once: watched until
  *   it is mined, or until its sender's nonce is used by another transaction in a final
- *   block (dropped: refused). Its sender and nonce are kept the first time it is seen;
+ *   block. Its sender and nonce are kept the first time it is seen;
  * - mined: it waits for its confirmations, then is verified: it refuses a revert, another
  *   chain, one mined before the request, one not sent by the shop's payout addresses
  *   (PAYOUT_ADDRESSES), one that delivered nothing to the request's wallet, and a short
@@ -180,8 +210,11 @@ const REQUEST_SLACK_MS = 60_000;
  *   Delivering at least the expected value less PAYOUT_TOLERANCE_BPS pays the request
  *   (more is noted, not refused). A transfer through a contract the node cannot trace
  *   is watched until a node that can trace answers;
- * - never seen by the node at all (not pending, not mined) for PAYOUT_GIVE_UP_MINUTES:
- *   refused (a mistyped hash, one of another chain).
+ * - never seen by the node at all (not pending, not mined): watched (less often after
+ *   PAYOUT_GIVE_UP_MINUTES) until an admin withdraws it (withdrawPayoutCheck): nothing
+ *   proves that a transaction nobody has seen will never be mined.
+ * - replaced (its nonce used by another transaction, a wallet's speed-up or cancel): the
+ *   replacement is checked for the request in its place (followReplacement).
  * A node that fails is asked again (the job retries, the sweeper queues it again): a
  * failure never refuses a check.
  */
@@ -193,24 +226,102 @@ export async function verifyPayout(deps: Deps, checkId: string, now = new Date()
 
 type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>>;
 
+type Sender = { fromAddress: string; nonce: bigint };
+
+/** How far back the block that used a replaced transaction's nonce is looked for. */
+const REPLACEMENT_SEARCH_BLOCKS = 100_000n;
+
 /**
- * Whether the transaction with this sender and nonce was dropped for good: the sender's
- * nonce is used in a final block (PAYMENT_CONFIRMATIONS deep) by another transaction,
- * this one having no receipt. The receipt is read again after the nonce, so a
- * transaction mined meanwhile is not taken for a dropped one.
+ * Whether the transaction with this sender and nonce can never be mined: the sender's
+ * nonce is used in a final block (PAYMENT_CONFIRMATIONS deep), this one having no
+ * receipt (read again after the nonce, so one mined meanwhile is not taken for dropped).
+ * Returns the final block it was checked at, or null while it may still be mined.
  */
-async function droppedForGood(deps: Deps, hash: Hash, sender: { fromAddress: string; nonce: bigint }): Promise<boolean> {
+async function nonceUsedElsewhere(deps: Deps, hash: Hash, sender: Sender): Promise<bigint | null> {
   const { chain, config } = deps;
   const head = await chain.getBlockNumber({ cacheTime: 0 });
   const final = head - BigInt(config.paymentConfirmations - 1);
-  if (final < 0n) return false;
+  if (final < 0n) return null;
   const used = await chain.getTransactionCount({ address: sender.fromAddress as `0x${string}`, blockNumber: final });
-  if (BigInt(used) <= sender.nonce) return false;
+  if (BigInt(used) <= sender.nonce) return null;
   const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionReceiptNotFoundError) return null;
     throw err;
   });
-  return receipt === null;
+  return receipt === null ? final : null;
+}
+
+/**
+ * The transaction that used the sender's nonce in place of `hash` (a wallet's "speed
+ * up" pays the same wallet under another hash; its "cancel" sends nothing): the first
+ * block whose state shows the nonce used is found by its nonce count (an exponential
+ * then binary search, on a node that keeps that state), then the transaction in it.
+ * Null when the node cannot say (a pruned node for old blocks).
+ */
+async function replacementOf(deps: Deps, sender: Sender, final: bigint): Promise<Hash | null> {
+  const { chain } = deps;
+  const address = sender.fromAddress as `0x${string}`;
+  const usedAt = async (block: bigint) => BigInt(await chain.getTransactionCount({ address, blockNumber: block })) > sender.nonce;
+  try {
+    // The nonce is used at `final`; find a block where it was not yet.
+    let step = 16n;
+    let low = final - step;
+    while (low > 0n && (await usedAt(low))) {
+      if (step > REPLACEMENT_SEARCH_BLOCKS) return null;
+      step *= 2n;
+      low = final - step;
+    }
+    if (low < 0n) low = 0n;
+    let high = final; // used at high, not at low
+    while (high - low > 1n) {
+      const mid = (low + high) / 2n;
+      if (await usedAt(mid)) high = mid;
+      else low = mid;
+    }
+    const block = await chain.getBlock({ blockNumber: high, includeTransactions: true });
+    const tx = block.transactions.find((t) => t.from.toLowerCase() === sender.fromAddress && BigInt(t.nonce) === sender.nonce);
+    return tx ? (tx.hash.toLowerCase() as Hash) : null;
+  } catch (err) {
+    if (isStateUnavailable(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * A payout transaction that will never be mined because another one took its nonce: the
+ * check is refused and the replacement is checked for the same request in its place (in
+ * one transaction): a speed-up that paid the wallet pays the request, and the request
+ * is never left open for a second payout while the first one's ETH went out under
+ * another hash. A replacement already checked for another request pays that one.
+ */
+async function followReplacement(db: Db, check: CheckRow, sender: Sender, replacement: Hash): Promise<PayoutVerdict> {
+  const reason = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress}): that transaction is checked as this payout instead`;
+  try {
+    return await db.$transaction(async (tx) => {
+      const refused = await tx.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason } });
+      if (refused.count !== 1) return { state: 'skipped' } as const;
+      const next = await tx.payoutCheck.create({
+        data: {
+          txHash: replacement,
+          cashoutId: check.cashoutId,
+          refundId: check.refundId,
+          wallet: check.wallet,
+          expectedWei: check.expectedWei,
+          requestedById: check.requestedById,
+          fromAddress: sender.fromAddress,
+          nonce: sender.nonce,
+          reason: `Replaces ${check.txHash} (the same nonce)`,
+        },
+      });
+      return { state: 'refused', reason, next: next.id } as const;
+    });
+  } catch (err) {
+    // The replacement is checked already: for this request (an admin gave it), or another.
+    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
+    const held = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress}), which is checked already`;
+    await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason: held } });
+    return { state: 'refused', reason: held };
+  }
 }
 
 async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<PayoutVerdict> {
@@ -235,20 +346,27 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   const halt = await indexerHalt(db);
   if (halt) return { state: 'wait', reason: `Verification is halted: ${halt.reason}`, retryInMs: config.payoutRecheckMs };
   const hash = check.txHash as Hash;
-  const seen = check.fromAddress !== null && check.nonce !== null ? { fromAddress: check.fromAddress, nonce: check.nonce } : null;
-  const dropped = (s: { fromAddress: string; nonce: bigint }) => refuse(`It was dropped: nonce ${s.nonce} of ${s.fromAddress} was used by another transaction, so it can never be mined. Send the payout again and mark that transaction paid`);
+  const seen: Sender | null = check.fromAddress !== null && check.nonce !== null ? { fromAddress: check.fromAddress, nonce: check.nonce } : null;
+  /** Its nonce used by another transaction: that one is checked in its place; while it cannot be found, this one waits. */
+  const replaced = async (s: Sender, final: bigint): Promise<PayoutVerdict> => {
+    const replacement = await replacementOf(deps, s, final);
+    if (!replacement) return wait(`Its nonce ${s.nonce} was used by another transaction of ${s.fromAddress} that the node cannot find (an archive node can): watched until it is found`);
+    return followReplacement(db, check, s, replacement);
+  };
   const tx = await chain.getTransaction({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionNotFoundError) return null;
     throw err;
   });
   if (!tx) {
     if (seen) {
-      if (await droppedForGood(deps, hash, seen)) return dropped(seen);
+      const final = await nonceUsedElsewhere(deps, hash, seen);
+      if (final !== null) return replaced(seen, final);
       return wait('No longer in the node\'s mempool: watched until it is mined, or its nonce is used by another transaction');
     }
-    if (longWait) {
-      return refuse(`The node has never seen this transaction (pending or mined) in ${config.payoutGiveUpMinutes} minutes: check the hash, then mark the payout paid again`);
-    }
+    // Never shown by the node, pending or mined: its sender and nonce are unknown, so
+    // nothing proves it cannot be mined later. It is watched until an admin withdraws it
+    // (a mistyped hash: withdrawPayoutCheck).
+    if (longWait) return wait(`The node has never seen this transaction in ${config.payoutGiveUpMinutes} minutes: if the hash is wrong, withdraw it and mark the right one paid`);
     return wait('Transaction not found on chain');
   }
   const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
@@ -258,7 +376,8 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     throw err;
   });
   if (!receipt) {
-    if (await droppedForGood(deps, hash, sender)) return dropped(sender);
+    const final = await nonceUsedElsewhere(deps, hash, sender);
+    if (final !== null) return replaced(sender, final);
     return wait('Not mined yet: watched until it is mined, or its nonce is used by another transaction');
   }
   if (tx.chainId !== undefined && tx.chainId !== config.chainId) return refuse(`Not a transaction of this chain (chain id ${tx.chainId})`);

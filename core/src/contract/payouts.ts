@@ -24,6 +24,8 @@ export type PayoutCheckJson = {
   status: 'CHECKING' | 'ACCEPTED' | 'REFUSED';
   /** Why it was refused, or what the worker waits for. */
   reason: string | null;
+  /** The node has shown the transaction (pending or mined): it can no longer be withdrawn, only replaced. */
+  seen: boolean;
   createdAt: string;
 };
 

@@ -208,6 +208,10 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
         continue;
       }
       const cents = lines.reduce((sum, l) => sum + toCents(packages.get(l.productId)!.price.toFixed(2)) * BigInt(l.qty), 0n);
+      if (cents === 0n) {
+        results[i] = conflict('This order comes to $0.00: a package without a price cannot be ordered');
+        continue;
+      }
       if (toCents(input.totalPrice) !== cents || toCents(input.itemsPrice) !== cents) {
         results[i] = conflict(`Prices have changed: the total is now $${centsToString(cents)}. Please review your cart.`);
         continue;

@@ -21,8 +21,9 @@ import { priceToAnswer, usdCentsToWei, weiToUsdCents } from './amounts.ts';
  * - a credit is worth, per part, the lower of what the part was valued at when it
  *   arrived and what its ETH is worth at the price when it is credited: a price locked by
  *   a quote is never a free option on ETH sent beyond the total.
- * Settling takes everything left at once; what is already settled is taken from the
- * earliest parts (`overpaidSettledWei`).
+ * Settling takes everything left at once, and records on each transfer what of its own
+ * excess was settled (`excessSettledWei`): a transfer counted later, even one mined
+ * earlier, never takes the place of one already refunded or credited.
  */
 export type ExcessPart = { paymentId: string; txHash: string; payer: string | null; wei: bigint; cents: bigint };
 
@@ -32,14 +33,15 @@ export type Overpayment = {
   /** The same, in the ETH it arrived as. */
   wei: bigint;
   parts: ExcessPart[];
-  /** What was settled before (keys a credit: a replay is a no-op). */
-  settledCents: bigint;
+  /** The ETH settled before (keys a credit: it grows with every settlement, so a replay is a no-op). */
+  settledWei: bigint;
 };
 
 type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; overpaidUsd: Prisma.Decimal; overpaidSettledUsd: Prisma.Decimal; overpaidSettledWei: Prisma.Decimal };
 type CountedPayment = {
   id: string;
   txHash: string;
+  excessSettledWei: Prisma.Decimal;
   orderId: string | null;
   payerAddress: string | null;
   valueWei: Prisma.Decimal | null;
@@ -72,17 +74,23 @@ function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePric
 
 function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
   if (order.status !== 'PAID') return null;
-  let settled = BigInt(order.overpaidSettledWei.toFixed(0));
+  const settledOf = new Map(payments.map((p) => [p.id, BigInt(p.excessSettledWei.toFixed(0))]));
+  // Settled before it was recorded per transfer: taken from the earliest parts.
+  let unassigned = BigInt(order.overpaidSettledWei.toFixed(0)) - [...settledOf.values()].reduce((sum, w) => sum + w, 0n);
   const left: ExcessPart[] = [];
   for (const part of excessParts(order, payments, quotePrices)) {
-    const taken = settled < part.wei ? settled : part.wei;
-    settled -= taken;
-    const wei = part.wei - taken;
+    let wei = part.wei - (settledOf.get(part.paymentId) ?? 0n);
+    if (wei < 0n) wei = 0n;
+    if (unassigned > 0n) {
+      const taken = unassigned < wei ? unassigned : wei;
+      unassigned -= taken;
+      wei -= taken;
+    }
     if (wei > 0n) left.push({ ...part, wei, cents: (part.cents * wei) / part.wei });
   }
   const wei = left.reduce((sum, p) => sum + p.wei, 0n);
   if (wei === 0n) return null;
-  return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei, parts: left, settledCents: toCents(order.overpaidSettledUsd.toFixed(2)) };
+  return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei, parts: left, settledWei: BigInt(order.overpaidSettledWei.toFixed(0)) };
 }
 
 /** The overpayments of several orders, read in three queries (admins' list of overpaid orders). */
@@ -92,7 +100,7 @@ export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<M
     db.payment.findMany({
       where: { orderId: { in: orderIds }, status: 'COUNTED' },
       orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
-      select: { id: true, txHash: true, orderId: true, payerAddress: true, valueWei: true, usdValue: true, quoteId: true },
+      select: { id: true, txHash: true, excessSettledWei: true, orderId: true, payerAddress: true, valueWei: true, usdValue: true, quoteId: true },
     }),
   ]);
   const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
@@ -132,8 +140,11 @@ async function lockPaidOrder(tx: Tx, orderId: string) {
   return order;
 }
 
-/** Marks everything left of the overpayment settled (and, for a credit, credited). */
+/** Marks everything left of the overpayment settled, on each transfer and on the order (and, for a credit, credited). */
 async function settle(tx: Tx, orderId: string, over: Overpayment, credited: boolean): Promise<void> {
+  for (const part of over.parts) {
+    await tx.payment.update({ where: { id: part.paymentId }, data: { excessSettledWei: { increment: new Prisma.Decimal(part.wei.toString()) } } });
+  }
   const usd = new Prisma.Decimal(centsToString(over.cents));
   const wei = new Prisma.Decimal(over.wei.toString());
   await tx.order.update({
@@ -204,7 +215,7 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
     const over = await overpaymentOf(tx, order.id);
     if (!over) throw conflict('This order has no overpayment left to add to your balance');
     const amount = centsToString(creditCents(over, answer));
-    await postEntries(tx, [
+    const posted = await postEntries(tx, [
       {
         userId: order.userId,
         account: 'ACTIVE',
@@ -212,9 +223,11 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
         kind: 'OVERPAYMENT_CREDIT',
         reference: `order:${order.id}`,
         // One credit per settled state: the order's lock serializes them, the key makes a replay a no-op.
-        idempotencyKey: `overpayment-credit:${order.id}:${over.settledCents}`,
+        idempotencyKey: `overpayment-credit:${order.id}:${over.settledWei}`,
       },
     ]);
+    // Never settled without its credit.
+    if (!posted) throw new Error(`overpayment credit of order ${order.id} at ${over.settledWei} wei settled was posted already`);
     await settle(tx, order.id, over, true);
     return { credited: amount };
   });

@@ -23,14 +23,15 @@ export const NO_SINGLE_PAYER =
   'This transfer was delivered by several calls or with ETH from more than one wallet: no single address can sign for it. An admin will assign or refund it.';
 
 /**
- * `payer`: a claim's signer, who must still be the transfer's one payer as the chain is
- * read again now (the claim's signature was checked against the stored payer).
+ * `claimedBy`: a buyer's claim, signed by this address, which must still be the
+ * transfer's one payer as the chain is read again now (the signature was checked against
+ * the stored payer); a claim only pays an order its buyer could still pay (settle.ts).
  */
 export async function assignTransfer(
   deps: Deps,
   paymentId: string,
   orderId: string,
-  opts: { payer?: string } = {},
+  opts: { claimedBy?: string } = {},
 ): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
   const { db, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
@@ -44,8 +45,8 @@ export async function assignTransfer(
   if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
   const refusal = noValueReason(reading.transfer, config) ?? notYetReason(reading.transfer, config);
   if (refusal) throw conflict(refusal);
-  if (opts.payer !== undefined && reading.transfer.payer?.toLowerCase() !== opts.payer.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
-  const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId });
+  if (opts.claimedBy !== undefined && reading.transfer.payer?.toLowerCase() !== opts.claimedBy.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
+  const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId, claim: opts.claimedBy !== undefined });
   if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, paidNow: outcome.paidNow };
   if (outcome.kind === 'refused') throw conflict(outcome.reason);
   throw conflict('This transfer was counted already');
@@ -88,7 +89,7 @@ export async function claimTransfer(
     signature: claim.signature,
     refusal: `The signature is not from the address that sent this transfer (${payment.payerAddress})`,
   });
-  return assignTransfer(deps, payment.id, claim.orderId, { payer: payment.payerAddress });
+  return assignTransfer(deps, payment.id, claim.orderId, { claimedBy: payment.payerAddress });
 }
 
 /** The 409 for a claim on a transfer the shop is still confirming: what it waits for, and what to do. */

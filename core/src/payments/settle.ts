@@ -37,6 +37,7 @@ export const UNTRACEABLE =
 /** A transaction that paid the shop in several calls (a batch): its tags cannot be told apart. */
 export const SEVERAL_CALLS = 'It paid the shop in several calls of one transaction (a batch), whose tags cannot be told apart; an admin will assign or refund it';
 
+export const DUST = 'Worth less than a cent: it pays no order; an admin will refund it';
 export const NO_MATCHING_ORDER = 'No open order matches this amount; an admin will assign or refund it';
 export const MINED_BEFORE_ORDER = 'Mined before the order was placed; an admin will assign or refund it';
 
@@ -153,7 +154,8 @@ export async function explainInflow(tx: Tx, blockHash: string): Promise<void> {
 export async function settleTransfer(
   db: Db,
   config: AppConfig,
-  input: { paymentId: string; transfer: MinedTransfer; currentAnswer: () => Promise<bigint>; assignTo?: string; now?: Date },
+  /** `claim`: the assignment is a buyer's claim, which pays only an order its buyer could still pay (or a paid one: an overpayment). */
+  input: { paymentId: string; transfer: MinedTransfer; currentAnswer: () => Promise<bigint>; assignTo?: string; claim?: boolean; now?: Date },
 ): Promise<CountOutcome> {
   const now = input.now ?? new Date();
   const { transfer: t, assignTo } = input;
@@ -165,96 +167,107 @@ export async function settleTransfer(
     const result = await db.$transaction(async (tx): Promise<CountOutcome | 'need-price'> => {
       // Its block's inflow first (as the indexer takes it), then the payment: see refundedAsInflow.
       if (t.internal) await lockInflow(tx, t.blockHash);
-      const payment = await lockPayment(tx, input.paymentId);
-      if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
-      if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
-      if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
-      const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
-      if (inflowRefund) {
-        const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
-        await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });
-        if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
-        return { kind: 'refused', reason };
-      }
-      if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
-        return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
-      }
-      if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
-        return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
-      }
-      const tag = tagOf(t.valueWei);
-      // Several calls' values summed carry the sum of their tags: never taken as one order's.
-      const byTag = !assignTo && t.calls === 1 && tag > 0;
-      // The order it goes to and the one it waited with (if another) are locked together, in
-      // id order: two assignments crossing between the same two orders never deadlock.
-      const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
-      await lockOrderIds(tx, [targetId, payment.orderId]);
-      const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
-      const unresolved = async (reason: string): Promise<CountOutcome> => {
-        if (assignTo) return { kind: 'refused', reason };
-        await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
-        if (payment.status !== 'UNRESOLVED') await emitPaymentUnresolved(tx, { ...payment, ...blockFields(t) }, reason);
-        // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
-        if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
-        return { kind: 'unresolved', reason };
-      };
-      if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
-      if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
-      if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
-      if (order.status === 'CANCELLED') {
-        // Its buyer's wallet may have sent it before the cancel: kept on the order, refundable.
-        if (assignTo) return { kind: 'refused', reason: 'This order was cancelled' };
-        await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: order.id, status: 'LATE', reason: ORDER_CANCELLED } });
-        return { kind: 'late', orderId: order.id, reason: ORDER_CANCELLED };
-      }
-      if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
-        return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
-      }
-
-      const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
-      const late = !quote && !assignTo;
-      if (!quote && !needPrice && current === undefined) return 'need-price';
-      const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
-      const usdCents = weiToUsdCents(t.valueWei, answer);
-      const fields = { ...blockFields(t), orderId: order.id, usdValue: new Prisma.Decimal(centsToString(usdCents)), quoteId: quote?.id ?? null };
-      const due = dueCents(order);
-      const needsStock = !order.stockReserved && order.status !== 'PAID';
-
-      const wait = async (reason: string): Promise<CountOutcome> => {
-        await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
-        if (order.status !== 'PAID' && order.status !== 'LATE') {
-          const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
-          await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
-        }
-        return { kind: 'late', orderId: order.id, reason };
-      };
-      if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
-        // Late, or for an order that already gave its stock back: it pays the order only
-        // if it covers everything still due at today's price; otherwise an admin resolves it.
-        return wait(
-          `Paid after the quote expired and worth $${centsToString(usdCents)} at today's price, short of $${centsToString(due)}; an admin will resolve it`,
-        );
-      }
-      if (needsStock) {
-        const short = await reserveStock(tx, order.id);
-        if (short) {
-          const reason = `The stock of this order is gone (${short.name}: ${short.left} left)`;
-          return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
-        }
-      }
-      const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
-      // A late transfer an admin assigned to another order: the order it was waiting with moves on.
-      if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
-      return counted;
+      const outcome = await decide(tx, needPrice);
+      // Found by tracing: if its block's inflow was recorded while it could not be traced,
+      // it explains part of it, in the same transaction (never both counted and refundable).
+      if (t.internal && outcome !== 'need-price' && outcome.kind !== 'refused' && outcome.kind !== 'already') await explainInflow(tx, t.blockHash);
+      return outcome;
     });
-    if (result !== 'need-price') {
-      // Found by tracing: if its block's inflow was recorded while it could not be traced, it explains part of it.
-      if (t.internal && result.kind !== 'refused' && result.kind !== 'already') await db.$transaction((tx) => explainInflow(tx, t.blockHash));
-      return result;
-    }
+    if (result !== 'need-price') return result;
     await currentAnswer();
   }
   throw new Error('unreachable: the price was read');
+
+  /** What happens to the transfer, under its payment's lock (and its orders'). */
+  async function decide(tx: Tx, needPrice: boolean): Promise<CountOutcome | 'need-price'> {
+    const payment = await lockPayment(tx, input.paymentId);
+    if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
+    if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
+    if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
+    const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
+    if (inflowRefund) {
+      const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
+      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });
+      if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+      return { kind: 'refused', reason };
+    }
+    if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
+      return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
+    }
+    if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
+      return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
+    }
+    const tag = tagOf(t.valueWei);
+    // Several calls' values summed carry the sum of their tags: never taken as one order's.
+    const byTag = !assignTo && t.calls === 1 && tag > 0;
+    // The order it goes to and the one it waited with (if another) are locked together, in
+    // id order: two assignments crossing between the same two orders never deadlock.
+    const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
+    await lockOrderIds(tx, [targetId, payment.orderId]);
+    const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
+    const unresolved = async (reason: string): Promise<CountOutcome> => {
+      if (assignTo) return { kind: 'refused', reason };
+      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
+      if (payment.status !== 'UNRESOLVED') await emitPaymentUnresolved(tx, { ...payment, ...blockFields(t) }, reason);
+      // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
+      if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+      return { kind: 'unresolved', reason };
+    };
+    if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
+    if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
+    if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
+    // A buyer's claim is no way to revive an order at the price it was placed at.
+    if (input.claim && !isPayable(order.status) && order.status !== 'PAID' && order.status !== 'CANCELLED') {
+      return { kind: 'refused', reason: 'This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer' };
+    }
+    if (order.status === 'CANCELLED') {
+      // Its buyer's wallet may have sent it before the cancel: kept on the order, refundable.
+      if (assignTo) return { kind: 'refused', reason: 'This order was cancelled' };
+      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: order.id, status: 'LATE', reason: ORDER_CANCELLED } });
+      return { kind: 'late', orderId: order.id, reason: ORDER_CANCELLED };
+    }
+    if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
+      return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
+    }
+
+    const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
+    const late = !quote && !assignTo;
+    if (!quote && !needPrice && current === undefined) return 'need-price';
+    const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
+    const usdCents = weiToUsdCents(t.valueWei, answer);
+    // Dust (anyone can send a few wei carrying a buyer's tag): it pays nothing, and moves no order.
+    if (usdCents === 0n && !assignTo) return unresolved(DUST);
+    const fields = { ...blockFields(t), orderId: order.id, usdValue: new Prisma.Decimal(centsToString(usdCents)), quoteId: quote?.id ?? null };
+    const due = dueCents(order);
+    const needsStock = !order.stockReserved && order.status !== 'PAID';
+
+    const wait = async (reason: string): Promise<CountOutcome> => {
+      await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
+      if (order.status !== 'PAID' && order.status !== 'LATE') {
+        const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
+        await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
+      }
+      return { kind: 'late', orderId: order.id, reason };
+    };
+    if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
+      // Late, or for an order that already gave its stock back: it pays the order only
+      // if it covers everything still due at today's price; otherwise an admin resolves it.
+      return wait(
+        `Paid after the quote expired and worth $${centsToString(usdCents)} at today's price, short of $${centsToString(due)}; an admin will resolve it`,
+      );
+    }
+    if (needsStock) {
+      const short = await reserveStock(tx, order.id);
+      if (short) {
+        const reason = `The stock of this order is gone (${short.name}: ${short.left} left)`;
+        return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
+      }
+    }
+    const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
+    // A late transfer an admin assigned to another order: the order it was waiting with moves on.
+    if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
+    return counted;
+  }
 }
 
 async function count(
@@ -331,7 +344,10 @@ export async function noteWaitingTransfer(
     const tag = tagOf(seen.valueWei);
     const order = !payment.orderId && tag > 0 && (seen.calls ?? 1) === 1 ? await lockOrder(tx, { tag }) : null;
     const reportedFor = async (orderId: string) => (await tx.paymentReport.count({ where: { paymentId, orderId } })) > 0;
-    if (order && isPayable(order.status) && (!seen.pending || (await reportedFor(order.id)))) {
+    // Dust carrying the tag holds no order open (nor keeps it from being cancelled).
+    const latest = order?.quotes.at(-1);
+    const dust = latest ? weiToUsdCents(seen.valueWei, priceToAnswer(latest.ethUsd.toFixed(8))) === 0n : false;
+    if (order && !dust && isPayable(order.status) && (!seen.pending || (await reportedFor(order.id)))) {
       data.orderId = order.id;
       if (order.status !== 'VERIFYING') await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING' } });
     }
@@ -365,8 +381,15 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
 export async function refundTransfer(
   db: Db,
   input: { paymentId: string; wallet?: string; actorId: string },
-): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-sender' | 'no-single-payer'> {
+): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-sender' | 'no-single-payer' | 'explained'> {
+  const seen = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockHash: true } });
   return db.$transaction(async (tx) => {
+    // An unexplained inflow: what transfers traced in its block since explain is taken out
+    // first (under the block's inflow lock, as settlement takes it): never refunded and counted.
+    if (seen?.source === 'INFLOW' && seen.blockHash) {
+      await explainInflow(tx, seen.blockHash);
+      if (!(await tx.payment.findUnique({ where: { id: input.paymentId }, select: { id: true } }))) return 'explained';
+    }
     const payment = await lockPayment(tx, input.paymentId);
     if (!payment) return 'missing';
     if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'not-refundable';

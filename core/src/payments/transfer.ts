@@ -108,6 +108,7 @@ export function noValueReason(t: MinedTransfer, config: AppConfig): string | nul
   if (!t.success) return 'Transaction failed (reverted) on chain';
   if (t.sender.toLowerCase() === config.receivingAddress.toLowerCase()) return "Sent by the shop's own address: its own money, not a payment";
   if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) return t.untraced ? UNTRACEABLE : "Not sent to the shop's receiving address";
+  if (t.valueWei === 0n) return 'It moved no ETH to the shop';
   return null;
 }
 

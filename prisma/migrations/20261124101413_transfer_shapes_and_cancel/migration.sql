@@ -41,6 +41,7 @@ DROP INDEX "Payment_reportedOrderId_idx";
 -- AlterTable
 ALTER TABLE "Payment" DROP COLUMN "reportedById",
 DROP COLUMN "reportedOrderId",
+ADD COLUMN     "excessSettledWei" DECIMAL(78,0) NOT NULL DEFAULT 0,
 ADD COLUMN     "payerAddress" VARCHAR(42);
 
 -- Backfill (hand-written): a plain transfer's sender sent all of it. A transfer through a
@@ -52,3 +53,8 @@ UPDATE "Order" o SET
   "overpaidCreditedUsd" = o."overpaidSettledUsd" - COALESCE((SELECT SUM(r."amountUsd") FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT'), 0),
   "overpaidCreditedWei" = o."overpaidSettledWei" - COALESCE((SELECT SUM(r."amountWei") FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT'), 0)
 WHERE o."overpaidSettledWei" > 0;
+
+-- Tags widened from wei digits 7..12 to 4..12 (hand-written): a live tag T was quoted as
+-- T * 10^6 wei, which is the new tag T * 1000 times its new unit (10^3): transfers already
+-- on their way still carry their order's tag.
+UPDATE "Order" SET "paymentTag" = "paymentTag" * 1000 WHERE "paymentTag" IS NOT NULL;

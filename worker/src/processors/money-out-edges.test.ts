@@ -181,6 +181,57 @@ describe('payout transactions that may still land', () => {
     expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
   });
 
+  it("one sped up (the same nonce under another hash) is followed to its replacement, which pays the cashout once", async () => {
+    const { cashout } = await cashoutOf(kit, 'Speedy Sue');
+    await kit.chain.setAutomine(false);
+    let checkId: string;
+    let faster: Hash;
+    try {
+      const hash = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n, { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+      checkId = await record(cashout.id, hash);
+      expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({ state: 'wait' });
+      const { nonce } = await check(checkId);
+      // The wallet's "speed up": the same payment, the same nonce, a higher fee.
+      await kit.chain.dropAll();
+      faster = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n, { nonce: Number(nonce), maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n });
+      await kit.chain.mine(1);
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    const verdict = await verifyPayout(kit.workerRuntime, checkId);
+    expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(new RegExp(`^Replaced by ${faster.toLowerCase()} \\(nonce \\d+ of 0x[0-9a-f]{40}\\): that transaction is checked as this payout instead$`)) });
+    const next = (verdict as { next: string }).next;
+    expect(await check(next)).toMatchObject({ txHash: faster.toLowerCase(), status: 'CHECKING' });
+    // (The worker queues the replacement's check at once; read here directly.)
+    expect(await verifyPayout(kit.workerRuntime, next)).toMatchObject({ state: 'accepted' });
+    expect(await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).toMatchObject({ status: 'PAID', payoutTxHash: faster.toLowerCase() });
+  });
+
+  it("one no node ever showed is watched until an admin withdraws it; one it has seen cannot be withdrawn", async () => {
+    const { cashout } = await cashoutOf(kit, 'Typo Ted');
+    const typo = `0x${'e1'.repeat(32)}`;
+    expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, typo)).status).toBe(202);
+    const checkId = (await kit.db.payoutCheck.findFirstOrThrow({ where: { cashoutId: cashout.id } })).id;
+    expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'wait', reason: expect.stringMatching(/^The node has never seen this transaction in 60 minutes/) });
+    expect((await reject(cashout.id)).status).toBe(409);
+    const asAdmin = await kit.as(admin);
+    expect((await asAdmin.delete(`/api/admin/cashouts/${cashout.id}/paid`)).status).toBe(200);
+    expect(await check(checkId)).toMatchObject({ status: 'REFUSED', reason: 'Withdrawn by an admin: the node never showed this transaction' });
+    // A real one the node has seen is not withdrawn: it may still land.
+    await kit.chain.setAutomine(false);
+    try {
+      const pending = await kit.chain.send(treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+      expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, pending)).status).toBe(202);
+      const refused = await asAdmin.delete(`/api/admin/cashouts/${cashout.id}/paid`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/^The node has seen this transaction \(nonce \d+ of 0x[0-9a-f]{40}\): it may still be mined/);
+    } finally {
+      await kit.chain.mine(1);
+      await kit.chain.setAutomine(true);
+    }
+    await kit.payoutVerdict('cashout', cashout.id, ['ACCEPTED']);
+  });
+
   it("one dropped for good (its sender's nonce used by another transaction) is refused, and only then can the cashout be rejected", async () => {
     const { cashout } = await cashoutOf(kit, 'Dropped Dan');
     await kit.chain.setAutomine(false);
@@ -198,7 +249,10 @@ describe('payout transactions that may still land', () => {
     } finally {
       await kit.chain.setAutomine(true);
     }
-    expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^It was dropped: nonce \d+ of 0x[0-9a-f]{40} was used by another transaction/) });
+    // Replaced by a transaction to the sender itself: followed, and it pays nothing.
+    const verdict = await verifyPayout(kit.workerRuntime, checkId);
+    expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^Replaced by 0x[0-9a-f]{64}/) });
+    expect(await verifyPayout(kit.workerRuntime, (verdict as { next: string }).next)).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^It sent nothing to the requested wallet/) });
     expect((await reject(cashout.id)).status).toBe(200);
   });
 
@@ -211,6 +265,17 @@ describe('payout transactions that may still land', () => {
     expect(await check(checkId)).toMatchObject({ status: 'CHECKING' });
     expect((await reject(cashout.id)).status).toBe(409);
     expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
+  });
+
+  it("its hash reported by a buyer as a payment of theirs still pays the cashout: a report proves nothing", async () => {
+    const { user, cashout } = await cashoutOf(kit, 'Blocking Bo');
+    const hash = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+    // The cashout's owner reports the payout's hash for an order of theirs before the admin marks it.
+    const order = await kit.placeOrder(user);
+    expect((await kit.report(user, order.id, hash)).status).toBe(202);
+    expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
+    expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
+    expect((await reject(cashout.id)).status).toBe(409);
   });
 
   it("someone else's transfer to the cashout's wallet is not the shop's payout", async () => {

@@ -17,7 +17,11 @@ export const payoutVerify: Processor<'payout-verify'> = async (job, { runtime, l
     await job.moveToDelayed(Date.now() + verdict.retryInMs, token);
     throw new DelayedError();
   }
-  if (verdict.state === 'refused') log.warn({ msg: 'payout hash refused', reason: verdict.reason });
+  if (verdict.state === 'refused') {
+    log.warn({ msg: 'payout hash refused', reason: verdict.reason });
+    // Replaced (the same nonce): the replacement is checked at once.
+    if (verdict.next) await jobs.checkPayout(runtime.queues, verdict.next);
+  }
   if (verdict.state === 'accepted') {
     log.info({ msg: 'payout verified', kind: verdict.target.kind, id: verdict.target.id });
     if (verdict.notify) await jobs.sendPayoutNotice(runtime.queues, verdict.target);

@@ -143,6 +143,44 @@ describe('an overpayment', () => {
     expect((await (await kit.as(admin)).post('/api/admin/refunds').send({ orderId: order.id })).status).toBe(409);
   });
 
+  it("dust carrying a buyer's tag pays nothing and holds nothing; a transfer of nothing is rejected", async () => {
+    const order = await kit.placeOrder(buyer);
+    const dust = await kit.chain.sendAndWait(stranger, kit.receiving, tagDigits(order.amountWei)); // worth less than a cent
+    await kit.runIndexer();
+    const payment = await kit.waitForPayment(dust, ['UNRESOLVED', 'COUNTED', 'LATE']);
+    expect(payment).toMatchObject({ status: 'UNRESOLVED', orderId: null, reason: 'Worth less than a cent: it pays no order; an admin will refund it' });
+    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+    const nothing = await kit.chain.sendAndWait(stranger, kit.receiving, 0n);
+    await kit.runIndexer();
+    expect(await kit.waitForPayment(nothing, ['REJECTED', 'UNRESOLVED'])).toMatchObject({ status: 'REJECTED', reason: 'It moved no ETH to the shop' });
+  });
+
+  it('settled per transfer: an earlier transfer counted later never makes a stranger\'s part refundable twice', async () => {
+    const order = await kit.placeOrder(buyer);
+    const early = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND); // no tag: waits for a claim
+    await kit.runIndexer();
+    await kit.waitForPayment(early, ['UNRESOLVED']);
+    const paid = await kit.chain.sendAndWait(buyerWallet, kit.receiving, order.amountWei);
+    await kit.report(buyer, order.id, paid);
+    await kit.waitForStatus(order.id, 'PAID');
+    const cents = 20n * 10n ** 12n + tagDigits(order.amountWei);
+    const dust = await kit.chain.sendAndWait(stranger, kit.receiving, cents);
+    await kit.runIndexer();
+    await kit.waitForPayment(dust, ['COUNTED']);
+    const asBuyer = await kit.as(buyer);
+    expect((await asBuyer.post(`/api/orders/${order.id}/overpayment`).send({ action: 'refund' })).status).toBe(200);
+    // The buyer's own earlier transfer, claimed now, comes first in chain order.
+    const signature = await kit.chain.wallet.signMessage({ account: buyerWallet, message: claimMessage(order.id, early) });
+    expect((await asBuyer.put(`/api/orders/${order.id}/claim`).send({ txHash: early, signature })).status).toBe(200);
+    expect((await asBuyer.post(`/api/orders/${order.id}/overpayment`).send({ action: 'refund' })).status).toBe(200);
+    const refunds = await kit.db.refund.findMany({ where: { orderId: order.id } });
+    expect(refunds.filter((r) => r.wallet.toLowerCase() === stranger.toLowerCase()).map((r) => r.amountWei.toFixed(0))).toEqual([cents.toString()]);
+    const toBuyer = refunds.filter((r) => r.wallet.toLowerCase() === buyerWallet.toLowerCase()).reduce((sum, r) => sum + BigInt(r.amountWei.toFixed(0)), 0n);
+    // All the buyer sent beyond the total came back to the buyer: both transfers, less the total.
+    const due = (2500n * 10n ** 24n + 300_000_000_000n - 1n) / 300_000_000_000n;
+    expect(toBuyer).toBe(ROUND + order.amountWei - due);
+  });
+
   it("credited to a balance, is worth at most what its ETH is worth then: a locked price is no free option, paid or claimed", async () => {
     const order = await kit.placeOrder(buyer);
     // 1 ETH beyond the total, sent while the quote locks $3000.
@@ -217,6 +255,21 @@ describe('a cancelled order', () => {
     expect(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).toMatchObject({ status: 'LATE', orderId: order.id });
     expect(await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: 'CANCELLED', paidUsd: expect.anything() });
     expect((await (await kit.as(admin)).post(`/api/admin/payments/${(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).id}/refund`).send({})).status).toBe(201);
+  });
+
+  it('a claim never revives an order whose payment window is over, at its old price', async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.lapse(order.id, { window: true });
+    await expireOrders(kit.db, kit.env.config);
+    expect(await kit.orderStatus(order.id)).toBe('EXPIRED');
+    const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND);
+    await kit.runIndexer();
+    await kit.waitForPayment(hash, ['UNRESOLVED']);
+    const signature = await kit.chain.wallet.signMessage({ account: buyerWallet, message: claimMessage(order.id, hash) });
+    const res = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer');
+    expect(await kit.orderStatus(order.id)).toBe('EXPIRED');
   });
 
   it('cannot be cancelled while a payment for it is being confirmed', async () => {
@@ -311,6 +364,26 @@ describe('value that moves only in another version of a block', () => {
     const payment = await kit.waitForPayment(sweep, ['COUNTED', 'UNRESOLVED', 'LATE']);
     expect(payment.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
     await kit.waitForStatus(order.id, 'PAID');
+  });
+
+  it('an unexplained inflow is never refunded for ETH a transfer traced in its block already counts', async () => {
+    const wallet = await deploySmartWallet(kit.env.anvil!.rpcUrl, victimOwner);
+    await kit.runIndexer();
+    const order = await kit.placeOrder(buyer);
+    const hash: Hash = await wallet.pay(kit.receiving, order.amountWei);
+    await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
+    const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW', status: 'UNRESOLVED' } });
+    await kit.report(buyer, order.id, hash);
+    await kit.waitForStatus(order.id, 'PAID');
+    // What a settlement that stopped before taking its value out of the inflow left behind.
+    const counted = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    await kit.db.payment.update({ where: { id: counted.id }, data: { explainsInflowOf: null } });
+    await kit.db.payment.create({ data: { ...inflow, updatedAt: undefined, createdAt: undefined } });
+    const res = await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: wallet.address });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
+    expect(await kit.db.payment.findUnique({ where: { id: inflow.id } })).toBeNull();
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
   });
 
   it('an unexplained inflow refunded before the node could trace it is not counted again when the transfer is traced later', async () => {

@@ -88,6 +88,8 @@ describe('placing orders', () => {
 
   it('refuses empty orders, unknown packages, too much quantity and junk with clear messages', async () => {
     const p = await product({ countInStock: 1 });
+    // A package an admin created and has not priced yet: its daily credit would be free.
+    const free = await product({ price: '0.00', countInStock: 5 });
     const as = await kit.as(alice);
     const before = await kit.db.order.count();
     const cases: [unknown, number, RegExp][] = [
@@ -95,6 +97,7 @@ describe('placing orders', () => {
       [{ orderedItems: [{ _id: '6f1b7c3e-9a55-4d57-8f6e-3c2f4b1a0d11', qty: 1 }], itemsPrice: 1, totalPrice: 1 }, 400, /Package not found/],
       [{ orderedItems: [{ _id: p.id, qty: 2 }], itemsPrice: 21, totalPrice: 21 }, 409, /Not enough stock for Pkg: 1 left/],
       [{ orderedItems: [{ _id: p.id, qty: 0 }], itemsPrice: 0, totalPrice: 0 }, 400, /qty/],
+      [{ orderedItems: [{ _id: free.id, qty: 1 }], itemsPrice: 0, totalPrice: 0 }, 409, /^This order comes to \$0\.00: a package without a price cannot be ordered$/],
       [{ orderedItems: [{ _id: p.id, qty: 1 }, { _id: p.id, qty: 1 }], itemsPrice: 21, totalPrice: 21 }, 400, /only once/],
       [{ orderedItems: 'everything', itemsPrice: 1, totalPrice: 1 }, 400, /orderedItems/],
       [{ orderedItems: [{ _id: 'x', qty: 1 }], itemsPrice: 1, totalPrice: -1 }, 400, /./],
@@ -106,6 +109,7 @@ describe('placing orders', () => {
     }
     expect(await kit.db.order.count()).toBe(before);
     expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(1);
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: free.id } })).countInStock).toBe(5);
   });
 
   it('concurrent orders for the last items never take stock below zero', async () => {

@@ -4,10 +4,10 @@ import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutChe
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
 const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
-type CheckRow = { txHash: string; status: 'CHECKING' | 'ACCEPTED' | 'REFUSED'; reason: string | null; createdAt: Date };
+type CheckRow = { txHash: string; status: 'CHECKING' | 'ACCEPTED' | 'REFUSED'; reason: string | null; fromAddress: string | null; createdAt: Date };
 
 export function checkJson(c: CheckRow | undefined): PayoutCheckJson | null {
-  return c ? { txHash: c.txHash, status: c.status, reason: c.reason, createdAt: c.createdAt.toISOString() } : null;
+  return c ? { txHash: c.txHash, status: c.status, reason: c.reason, seen: c.fromAddress !== null, createdAt: c.createdAt.toISOString() } : null;
 }
 
 /** The latest check of each request, for lists. */

@@ -6,18 +6,19 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useMarkCashoutPaid } from '../api/mark-cashout-paid';
 import { useRejectCashout } from '../api/reject-cashout';
 import { MarkPayoutPaid } from './mark-payout-paid';
+import { WithdrawPayoutHash } from './withdraw-payout-hash';
 
 /**
  * Open requests can be marked paid (with the payout's hash, which the worker verifies)
- * or rejected; neither while a hash is being checked. After a refused check the admin
- * can give another hash.
+ * or rejected; neither while a hash is being checked (one the node never showed can be
+ * withdrawn). After a refused check the admin can give another hash.
  */
 export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const markPaid = useMarkCashoutPaid();
   const reject = useRejectCashout();
 
   if (cashout.status !== 'REQUESTED' && cashout.status !== 'NOTIFIED') return null;
-  if (cashout.check?.status === 'CHECKING') return null;
+  if (cashout.check?.status === 'CHECKING') return <WithdrawPayoutHash target={{ kind: 'cashouts', id: cashout._id }} check={cashout.check} />;
 
   const onReject = () => {
     if (!window.confirm('Are you sure')) return;

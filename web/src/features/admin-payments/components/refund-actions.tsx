@@ -1,12 +1,14 @@
 import type { RefundJson } from '@shop/core/contract';
 import { useMarkRefundPaid } from '../api/mark-refund-paid';
 import { MarkPayoutPaid } from './mark-payout-paid';
+import { WithdrawPayoutHash } from './withdraw-payout-hash';
 
 /** A requested refund is marked paid with the payout's hash (not while one is being checked). */
 export function RefundActions({ refund }: { refund: RefundJson }) {
   const markPaid = useMarkRefundPaid();
 
-  if (refund.status !== 'REQUESTED' || refund.check?.status === 'CHECKING') return null;
+  if (refund.status !== 'REQUESTED') return null;
+  if (refund.check?.status === 'CHECKING') return <WithdrawPayoutHash target={{ kind: 'refunds', id: refund._id }} check={refund.check} />;
 
   return <MarkPayoutPaid what="Refund" id={refund._id} markPaid={markPaid} />;
 }

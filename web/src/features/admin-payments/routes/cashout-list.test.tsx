@@ -31,7 +31,7 @@ function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
 }
 
 function makeCheck(overrides: Partial<PayoutCheckJson> = {}): PayoutCheckJson {
-  return { txHash: OTHER_HASH, status: 'CHECKING', reason: 'It has 1 of 12 confirmations', createdAt: '2026-05-07T10:00:00.000Z', ...overrides };
+  return { txHash: OTHER_HASH, status: 'CHECKING', reason: 'It has 1 of 12 confirmations', seen: true, createdAt: '2026-05-07T10:00:00.000Z', ...overrides };
 }
 
 /** Bob's refund, on top of the shared fixture's. */
@@ -141,6 +141,24 @@ describe('CashoutListPage', () => {
     expect(verdict.closest('p')).toHaveClass('text-destructive');
     expect(verdict.closest('p')).toHaveAttribute('title', OTHER_HASH);
     expect(within(refused!).getByRole('button', { name: 'Mark Paid' })).toBeInTheDocument();
+  });
+
+  it("offers to withdraw a hash the node never showed, after asking; never one it has seen", async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const unseen = makeCheck({ seen: false, reason: 'Transaction not found on chain' });
+    const { sent } = renderList({
+      'GET /api/admin/cashouts': [makeCashout({ check: unseen }), makeCashout({ _id: 'c3', check: makeCheck() })],
+      'DELETE /api/admin/cashouts/c1/paid': makeCashout({ check: { ...unseen, status: 'REFUSED', reason: 'Withdrawn by an admin: the node never showed this transaction' } }),
+    });
+    await screen.findByRole('table', { name: 'Cashout requests' });
+    const [never, seen] = rows();
+    expect(within(seen!).queryByRole('button')).not.toBeInTheDocument();
+    await userEvent.click(within(never!).getByRole('button', { name: 'Withdraw hash' }));
+    expect(confirm).toHaveBeenCalledWith('Withdraw this hash? Only if it is wrong: a payout sent with it must never be paid again.');
+    expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(0);
+    await userEvent.click(within(never!).getByRole('button', { name: 'Withdraw hash' }));
+    expect(await screen.findByText('Hash withdrawn: mark the right transaction paid')).toBeInTheDocument();
+    expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(1);
   });
 
   it('polls the list only while a payout is being checked', () => {

@@ -428,7 +428,7 @@ describe('PayPage', () => {
         'GET /api/orders/o1': () =>
           orderWithRefunds([
             makeRefund({ status: 'PAID', payoutTxHash: HASH, paidAt: '2026-03-05T11:00:00.000Z' }),
-            makeRefund({ _id: 'r2', check: { txHash: HASH, status: 'CHECKING', reason: null, createdAt: '2026-03-05T10:30:00.000Z' } }),
+            makeRefund({ _id: 'r2', check: { txHash: HASH, status: 'CHECKING', reason: null, seen: true, createdAt: '2026-03-05T10:30:00.000Z' } }),
           ]),
       });
       renderPay();
