@@ -10,8 +10,8 @@ const DEV_JWT_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
 // Anvil's second dev account: a fine receiving address on the local chain only.
 const DEV_RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const CHAINLINK_ETH_USD_FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
-// Anvil's ten funded dev accounts: the payout wallets of a development shop only.
-const DEV_PAYOUT_ADDRESSES = [
+/** Anvil's ten funded, unlocked dev accounts (well-known keys): the payout wallets of a development shop only. */
+export const ANVIL_DEV_ACCOUNTS = [
   '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
@@ -22,7 +22,7 @@ const DEV_PAYOUT_ADDRESSES = [
   '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
   '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
   '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-];
+] as const;
 
 const address = z
   .string()
@@ -190,7 +190,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
     // Lower-cased. Outside production, anvil's ten dev accounts (the dev shop pays out from them).
-    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? DEV_PAYOUT_ADDRESSES : [])).map((a) => a.toLowerCase()),
+    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? [...ANVIL_DEV_ACCOUNTS] : [])).map((a) => a.toLowerCase()),
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     webhookDispatchMs: env.WEBHOOK_DISPATCH_MS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -1,16 +1,9 @@
 import { createTestClient, createWalletClient, http, parseEther, publicActions, type Address, type Hash } from 'viem';
 import { mainnet } from 'viem/chains';
+import { ANVIL_DEV_ACCOUNTS } from '../../core/src/config.ts';
 
 /** Anvil's unlocked dev accounts (the node signs for them). */
-export const ANVIL_ACCOUNTS = [
-  '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
-  '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-  '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-  '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
-  '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
-  '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
-] as const satisfies readonly Address[];
+export const ANVIL_ACCOUNTS = ANVIL_DEV_ACCOUNTS satisfies readonly Address[];
 
 /** A client for driving anvil in tests: send from dev accounts, mine, reorg, time travel. */
 export function anvilDriver(rpcUrl: string) {

@@ -63,9 +63,9 @@ describe('money at the edges', () => {
     const order = await kit.placeOrder(buyer);
     const before = await stockOf(kit, kit.product.id);
     await kit.lapse(order.id);
-    // A dust transfer that carries the order's tag.
+    // A small transfer ($3) that carries the order's tag.
     const tagDigits = order.amountWei % 10n ** 12n;
-    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 12n + tagDigits);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 15n + tagDigits);
     await kit.report(buyer, order.id, hash);
     await kit.waitForPayment(hash, ['LATE']);
     expect(await kit.orderStatus(order.id)).toBe('LATE');
