@@ -4,6 +4,7 @@ import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
+import { payoutHold } from './payout-hold.ts';
 import { emitEvent } from './webhooks.ts';
 
 /**
@@ -89,9 +90,8 @@ export function cashoutEventData(c: { id: string; userId: string; wallet: string
 export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${cashoutId}::uuid FOR UPDATE`;
-    if (await tx.payoutCheck.count({ where: { cashoutId, status: 'CHECKING' } })) {
-      throw conflict('A payout transaction is being checked for this request: wait for its verdict before rejecting it');
-    }
+    const hold = await payoutHold(tx, { kind: 'cashout', id: cashoutId });
+    if (hold) throw conflict(hold);
     const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
     if (delivered) throw conflict(`ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it`);
     const changed = await tx.cashoutRequest.updateMany({

@@ -7,6 +7,7 @@ import { formatEth, toCents } from './contract/money.ts';
 import { refundWalletMessage } from './contract/wallet.ts';
 import { Prisma, type Db } from './db.ts';
 import { conflict, notFound } from './errors.ts';
+import { payoutHold } from './payout-hold.ts';
 import { priceToAnswer, usdCentsToWei } from './payments/amounts.ts';
 import { indexerHalt } from './payments/indexer.ts';
 import { refundTransfer } from './payments/settle.ts';
@@ -78,7 +79,7 @@ export async function changeRefundWallet(
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
     // Once a payout was given for it (even one refused, that may have delivered), the
     // wallet stays: the ETH may be on its way there already.
-    if (await tx.payoutCheck.count({ where: { refundId: refund.id, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }] } })) {
+    if (await tx.payoutCheck.count({ where: { refundId: refund.id, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }, { holds: true }] } })) {
       throw conflict('This refund is being paid: its wallet can no longer change');
     }
     const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
@@ -129,9 +130,8 @@ export async function requestPayoutCheck(
         expectedWei = BigInt(r.amountWei.toFixed(0));
       }
       const target = input.kind === 'cashout' ? { cashoutId: input.id } : { refundId: input.id };
-      if (await tx.payoutCheck.count({ where: { ...target, status: 'CHECKING' } })) {
-        throw conflict('A payout transaction is being checked for this request: wait for its verdict');
-      }
+      const hold = await payoutHold(tx, input);
+      if (hold) throw conflict(hold);
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });
@@ -145,31 +145,42 @@ export async function requestPayoutCheck(
 }
 
 /**
- * An admin withdraws the hash being checked for a request: only one the node has never
- * shown, pending or mined (a mistyped hash, one of another chain), asked of the node
- * again now. A transaction the node has seen may still be mined: it cannot be withdrawn,
- * only replaced in the sending wallet (the same nonce), which the check follows.
+ * An admin withdraws what holds a request's payout: the hash being checked, when it is
+ * one the node has never shown, pending or mined (a mistyped hash, one of another chain:
+ * asked of the node again now), or one whose nonce another transaction used that the node
+ * cannot find (the admin found it); or the hold of a replaced payout sent through a
+ * contract (the admin saw that its operation can no longer run). A transaction the node
+ * has seen and that may still be mined cannot be withdrawn, only replaced in the sending
+ * wallet (the same nonce), which the check follows. Withdrawing is the admin's statement
+ * that the payout will never arrive: the request can then be rejected or paid again.
  */
-export async function withdrawPayoutCheck(deps: Pick<Deps, 'db' | 'chain'>, target: PayoutTarget): Promise<void> {
+export async function withdrawPayoutCheck(deps: Pick<Deps, 'db' | 'chain' | 'config'>, target: PayoutTarget): Promise<void> {
   const { db, chain } = deps;
   const where = target.kind === 'cashout' ? { cashoutId: target.id } : { refundId: target.id };
   const check = await db.payoutCheck.findFirst({ where: { ...where, status: 'CHECKING' } });
-  if (!check) throw conflict('No payout transaction is being checked for this request');
+  if (!check) {
+    const held = await db.payoutCheck.findFirst({ where: { ...where, holds: true } });
+    if (!held) throw conflict('No payout transaction is being checked or held for this request');
+    await db.payoutCheck.updateMany({ where: { id: held.id, holds: true }, data: { holds: false, reason: `${held.reason ?? ''} (hold withdrawn by an admin)`.slice(0, 500) } });
+    return;
+  }
   const tx = check.fromAddress
-    ? { from: check.fromAddress, nonce: check.nonce }
+    ? { from: check.fromAddress, nonce: check.nonce as bigint }
     : await chain.getTransaction({ hash: check.txHash as Hash }).catch((err: unknown) => {
         if (err instanceof TransactionNotFoundError) return null;
         throw err;
       });
+  let reason = 'Withdrawn by an admin: the node never showed this transaction';
   if (tx) {
-    throw conflict(
-      `The node has seen this transaction (nonce ${tx.nonce} of ${tx.from.toLowerCase()}): it may still be mined, so it cannot be withdrawn. To cancel it, replace it in the sending wallet (the same nonce): the shop follows the replacement`,
-    );
+    const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
+    if ((await nonceUsedElsewhere(deps, check.txHash as Hash, sender)) === null) {
+      throw conflict(
+        `The node has seen this transaction (nonce ${tx.nonce} of ${sender.fromAddress}): it may still be mined, so it cannot be withdrawn. To cancel it, replace it in the sending wallet (the same nonce): the shop follows the replacement`,
+      );
+    }
+    reason = `Withdrawn by an admin: its nonce ${sender.nonce} was used by another transaction of ${sender.fromAddress}`;
   }
-  const withdrawn = await db.payoutCheck.updateMany({
-    where: { id: check.id, status: 'CHECKING', fromAddress: null },
-    data: { status: 'REFUSED', reason: 'Withdrawn by an admin: the node never showed this transaction' },
-  });
+  const withdrawn = await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING', fromAddress: check.fromAddress }, data: { status: 'REFUSED', reason } });
   if (withdrawn.count !== 1) throw conflict('This check changed meanwhile: reload and try again');
 }
 
@@ -185,7 +196,8 @@ export type PayoutVerdict =
 async function payoutTarget(db: Db, check: { cashoutId: string | null; refundId: string | null; wallet: string }) {
   if (check.cashoutId) {
     const c = await db.cashoutRequest.findUniqueOrThrow({ where: { id: check.cashoutId }, select: { createdAt: true } });
-    return { requestedAt: c.createdAt, wallets: [check.wallet] };
+    // Lower-cased like a refund's: a wallet is stored as typed (EIP-55 mixed case), addresses are compared in lower case.
+    return { requestedAt: c.createdAt, wallets: [check.wallet.toLowerCase()] };
   }
   const r = await db.refund.findUniqueOrThrow({ where: { id: check.refundId as string }, select: { createdAt: true, wallet: true, formerWallets: true } });
   // The wallet the admin was shown, the refund's wallet now, and any it had before a signed change.
@@ -228,8 +240,9 @@ type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>
 
 type Sender = { fromAddress: string; nonce: bigint };
 
-/** How far back the block that used a replaced transaction's nonce is looked for. */
+/** How far back the block that used a replaced transaction's nonce is looked for: by nonce counts, and block by block where the node lacks that state. */
 const REPLACEMENT_SEARCH_BLOCKS = 100_000n;
+const REPLACEMENT_SCAN_BLOCKS = 256n;
 
 /**
  * Whether the transaction with this sender and nonce can never be mined: the sender's
@@ -237,7 +250,7 @@ const REPLACEMENT_SEARCH_BLOCKS = 100_000n;
  * receipt (read again after the nonce, so one mined meanwhile is not taken for dropped).
  * Returns the final block it was checked at, or null while it may still be mined.
  */
-async function nonceUsedElsewhere(deps: Deps, hash: Hash, sender: Sender): Promise<bigint | null> {
+async function nonceUsedElsewhere(deps: Pick<Deps, 'chain' | 'config'>, hash: Hash, sender: Sender): Promise<bigint | null> {
   const { chain, config } = deps;
   const head = await chain.getBlockNumber({ cacheTime: 0 });
   const final = head - BigInt(config.paymentConfirmations - 1);
@@ -278,27 +291,57 @@ async function replacementOf(deps: Deps, sender: Sender, final: bigint): Promise
       if (await usedAt(mid)) high = mid;
       else low = mid;
     }
-    const block = await chain.getBlock({ blockNumber: high, includeTransactions: true });
+    return await inBlock(high);
+  } catch (err) {
+    if (!isStateUnavailable(err)) throw err;
+    // A node without that state: the blocks themselves (no state needed), newest first.
+    for (let n = final; n >= 0n && final - n < REPLACEMENT_SCAN_BLOCKS; n--) {
+      const found = await inBlock(n);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async function inBlock(number: bigint): Promise<Hash | null> {
+    const block = await chain.getBlock({ blockNumber: number, includeTransactions: true });
     const tx = block.transactions.find((t) => t.from.toLowerCase() === sender.fromAddress && BigInt(t.nonce) === sender.nonce);
     return tx ? (tx.hash.toLowerCase() as Hash) : null;
-  } catch (err) {
-    if (isStateUnavailable(err)) return null;
-    throw err;
   }
 }
 
 /**
  * A payout transaction that will never be mined because another one took its nonce: the
- * check is refused and the replacement is checked for the same request in its place (in
- * one transaction): a speed-up that paid the wallet pays the request, and the request
- * is never left open for a second payout while the first one's ETH went out under
- * another hash. A replacement already checked for another request pays that one.
+ * replacement is checked for the same request in its place, in one transaction with the
+ * refusal of the first, so a speed-up that paid the wallet pays the request and the
+ * request is never left open for a second payout while the first one's ETH went out
+ * under another hash. A replacement being checked for another request (an admin gave it
+ * there) is waited for; one that paid another request leaves this one. A first payout
+ * sent through a contract (a multisig) carried an operation that another transaction may
+ * still execute: its request stays held (`holds`) until an admin withdraws the hold.
  */
-async function followReplacement(db: Db, check: CheckRow, sender: Sender, replacement: Hash): Promise<PayoutVerdict> {
-  const reason = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress}): that transaction is checked as this payout instead`;
+async function followReplacement(db: Db, check: CheckRow, sender: Sender, replacement: Hash, wallets: string[]): Promise<PayoutVerdict> {
+  const holds = check.toAddress !== null && !wallets.includes(check.toAddress);
+  const held = holds ? `; it was sent through a contract (${check.toAddress}), whose operation another transaction may still execute: the request stays held until an admin withdraws the hold` : '';
+  const replacedBy = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress})`;
+  const refuse = async (reason: string, next?: string): Promise<PayoutVerdict> => {
+    const refused = await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason, holds } });
+    return refused.count === 1 ? { state: 'refused', reason, ...(next ? { next } : {}) } : { state: 'skipped' };
+  };
+  const holder = await db.payoutCheck.findFirst({ where: { txHash: replacement, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }] } });
+  if (holder) {
+    const sameRequest = holder.cashoutId === check.cashoutId && holder.refundId === check.refundId;
+    if (sameRequest) return refuse(`${replacedBy}, which is checked for this request already${held}`);
+    if (holder.status === 'CHECKING') {
+      const reason = `${replacedBy}, which is being checked for another request: this one waits for its verdict`;
+      await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { reason } });
+      return { state: 'wait', reason, retryInMs: 60_000 };
+    }
+    return refuse(`${replacedBy}, which paid another request${held}`);
+  }
   try {
     return await db.$transaction(async (tx) => {
-      const refused = await tx.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason } });
+      const reason = `${replacedBy}: that transaction is checked as this payout instead${held}`;
+      const refused = await tx.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason, holds } });
       if (refused.count !== 1) return { state: 'skipped' } as const;
       const next = await tx.payoutCheck.create({
         data: {
@@ -316,11 +359,9 @@ async function followReplacement(db: Db, check: CheckRow, sender: Sender, replac
       return { state: 'refused', reason, next: next.id } as const;
     });
   } catch (err) {
-    // The replacement is checked already: for this request (an admin gave it), or another.
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002')) throw err;
-    const held = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress}), which is checked already`;
-    await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason: held } });
-    return { state: 'refused', reason: held };
+    // Given for another request meanwhile: read again on the next run.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return { state: 'wait', reason: `${replacedBy}, which was just given for another request`, retryInMs: 5_000 };
+    throw err;
   }
 }
 
@@ -348,10 +389,14 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   const hash = check.txHash as Hash;
   const seen: Sender | null = check.fromAddress !== null && check.nonce !== null ? { fromAddress: check.fromAddress, nonce: check.nonce } : null;
   /** Its nonce used by another transaction: that one is checked in its place; while it cannot be found, this one waits. */
-  const replaced = async (s: Sender, final: bigint): Promise<PayoutVerdict> => {
+  const replaced = async (s: Sender, final: bigint, row: CheckRow = check): Promise<PayoutVerdict> => {
     const replacement = await replacementOf(deps, s, final);
-    if (!replacement) return wait(`Its nonce ${s.nonce} was used by another transaction of ${s.fromAddress} that the node cannot find (an archive node can): watched until it is found`);
-    return followReplacement(db, check, s, replacement);
+    if (!replacement) {
+      return wait(
+        `Its nonce ${s.nonce} was used by another transaction of ${s.fromAddress} that the node cannot find (an archive node can): watched until it is found, or until an admin who found it withdraws this hash`,
+      );
+    }
+    return followReplacement(db, row, s, replacement, (await payoutTarget(db, row)).wallets);
   };
   const tx = await chain.getTransaction({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionNotFoundError) return null;
@@ -370,14 +415,15 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     return wait('Transaction not found on chain');
   }
   const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
-  if (!seen) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: sender });
+  if (!seen) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { ...sender, toAddress: tx.to?.toLowerCase() ?? null } });
+  const current = { ...check, toAddress: check.toAddress ?? tx.to?.toLowerCase() ?? null };
   const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
     if (err instanceof TransactionReceiptNotFoundError) return null;
     throw err;
   });
   if (!receipt) {
     const final = await nonceUsedElsewhere(deps, hash, sender);
-    if (final !== null) return replaced(sender, final);
+    if (final !== null) return replaced(sender, final, current);
     return wait('Not mined yet: watched until it is mined, or its nonce is used by another transaction');
   }
   if (tx.chainId !== undefined && tx.chainId !== config.chainId) return refuse(`Not a transaction of this chain (chain id ${tx.chainId})`);

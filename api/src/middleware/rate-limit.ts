@@ -2,9 +2,6 @@ import type { Request, RequestHandler } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { UserError } from '@shop/core';
 
-/** A limiter, and a way to take a request back off its counters (one that is not the caller's fault). */
-export type RateLimit = RequestHandler & { forgive(req: Request): Promise<void> };
-
 /**
  * Fixed-window counters in Redis (shared by every api instance). Each key function
  * gives one counter; the request is refused with 429 when any counter is over `limit`.
@@ -21,17 +18,16 @@ export function rateLimit(
     /** Let requests through while Redis is unreachable (otherwise they get a 503). */
     failOpen?: boolean;
   },
-): RateLimit {
-  const keysOf = (req: Request) => opts.keys(req).filter((k): k is string => Boolean(k));
-  const redisKey = (k: string) => `${config.queuePrefix}:rl:${opts.name}:${k.slice(0, 300)}`;
-  const limiter: RequestHandler = async (req, _res, next) => {
-    const keys = keysOf(req);
+): RequestHandler {
+  return async (req, _res, next) => {
+    const keys = opts.keys(req).filter((k): k is string => Boolean(k));
     if (keys.length === 0) return next();
     const multi = redis.multi();
-    for (const key of keys.map(redisKey)) {
-      multi.incr(key);
-      multi.expire(key, opts.windowSeconds, 'NX');
-      multi.ttl(key);
+    for (const k of keys) {
+      const redisKey = `${config.queuePrefix}:rl:${opts.name}:${k.slice(0, 300)}`;
+      multi.incr(redisKey);
+      multi.expire(redisKey, opts.windowSeconds, 'NX');
+      multi.ttl(redisKey);
     }
     const results = await multi.exec().catch((err: unknown) => {
       if (opts.failOpen) return null;
@@ -47,11 +43,4 @@ export function rateLimit(
     }
     next();
   };
-  return Object.assign(limiter, {
-    async forgive(req: Request) {
-      const multi = redis.multi();
-      for (const key of keysOf(req).map(redisKey)) multi.decr(key);
-      await multi.exec().catch(() => null);
-    },
-  });
 }

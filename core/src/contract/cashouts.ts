@@ -16,6 +16,8 @@ export type CashoutJson = {
   payoutTxHash: string | null;
   /** The latest payout hash an admin gave and the worker's verdict (CHECKING, ACCEPTED, REFUSED with the reason). */
   check: PayoutCheckJson | null;
+  /** A replaced payout sent through a contract holds the request (it may still run) until an admin withdraws the hold: its hash. */
+  heldBy: string | null;
   paidAt: string | null;
   createdAt: string;
   updatedAt: string;

@@ -49,6 +49,8 @@ export type RefundJson = {
   payoutTxHash: string | null;
   /** The latest payout hash an admin gave and the worker's verdict. */
   check: PayoutCheckJson | null;
+  /** A replaced payout sent through a contract holds the refund (it may still run) until an admin withdraws the hold: its hash. */
+  heldBy: string | null;
   createdAt: string;
   paidAt: string | null;
 };
@@ -67,7 +69,7 @@ export type OverpaymentJson = {
   eth: string;
   /** The one address all of it goes back to, or null when it came from several (or from none alone). */
   from: string | null;
-  /** Every part has an address that paid it alone, so it can be refunded without naming a wallet. */
+  /** Some part has an address that paid it alone, so it can be refunded there without naming a wallet (parts without one are left). */
   refundable: boolean;
   /** Per transfer that overpaid: each part is refunded to its own sender. */
   parts: OverpaymentPartJson[];

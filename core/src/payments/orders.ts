@@ -178,8 +178,10 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${userIds}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
     // Unpaid orders held now, and tags held by orders not paid (open, or expired, cancelled
     // or deleted and still in their monitoring window: their tag is not free yet).
+    // (A LATE order counts while it holds its stock: a buyer could otherwise send a few cents
+    // with a lapsed quote's tag to take an order of their own out of both counts.)
     const counts = await tx.$queryRaw<{ userId: string; n: number; tags: number }[]>`
-      SELECT "userId", (count(*) FILTER (WHERE "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[])))::int AS "n",
+      SELECT "userId", (count(*) FILTER (WHERE "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) OR ("status" = 'LATE' AND "stockReserved")))::int AS "n",
              (count(*) FILTER (WHERE "status" <> 'PAID'))::int AS "tags"
       FROM "Order" WHERE "userId" = ANY(${userIds}::uuid[]) AND "paymentTag" IS NOT NULL GROUP BY "userId"`;
     const unpaid = new Map(counts.map((c) => [c.userId, c.n]));
@@ -190,7 +192,7 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
       SELECT o."userId", i."productId", SUM(i."qty")::int AS "qty"
       FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
       WHERE o."userId" = ANY(${userIds}::uuid[]) AND i."productId" = ANY(${productIds}::uuid[])
-        AND o."status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) AND o."stockReserved"
+        AND o."status"::text = ANY(${[...EXPIRABLE_STATUSES]}::text[]) AND o."stockReserved"
       GROUP BY 1, 2`;
     const held = new Map(holding.map((h) => [`${h.userId}/${h.productId}`, h.qty]));
 

@@ -132,7 +132,9 @@ export function soleSender(over: Pick<Overpayment, 'parts'>): string | null {
   return payers.size === 1 && only ? only : null;
 }
 
+/** The order's payments (in id order), then the order: the order every path that locks both takes them in. */
 async function lockPaidOrder(tx: Tx, orderId: string) {
+  await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "orderId" = ${orderId}::uuid ORDER BY "id" FOR UPDATE`;
   const rows = await tx.$queryRaw<{ id: string; userId: string }[]>`
     SELECT "id", "userId" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
   const order = rows[0];
@@ -160,26 +162,31 @@ async function settle(tx: Tx, orderId: string, over: Overpayment, credited: bool
 /**
  * A refund of what is left of an order's overpayment (an admin, or the buyer choosing
  * it): one refund per transfer that overpaid, each to the address that paid that
- * transfer, or all to the wallet an admin names. Returns the refunds' ids.
+ * transfer, or all to the wallet an admin names. A part no single address paid is left
+ * (an admin refunds it to a wallet they name, or the buyer adds it to their balance):
+ * a stranger's transfer of that kind never holds back the buyer's own refund. Returns
+ * the refunds' ids and how many parts were left.
  */
 export async function refundOverpayment(
   db: Db,
   config: Pick<AppConfig, 'receivingAddress'>,
   input: { orderId: string; actorId: string; buyerId?: string; wallet?: string },
-): Promise<{ refundIds: string[] }> {
+): Promise<{ refundIds: string[]; left: number }> {
   const named = input.wallet ? payoutWallet(config, input.wallet) : undefined;
   return db.$transaction(async (tx) => {
     const order = await lockPaidOrder(tx, input.orderId);
     if (input.buyerId && order.userId !== input.buyerId) throw notFound('Order not found');
-    const over = await overpaymentOf(tx, order.id);
-    if (!over) throw conflict('This order has no overpayment left to refund');
-    if (!named && over.parts.some((p) => !p.payer)) {
+    const all = await overpaymentOf(tx, order.id);
+    if (!all) throw conflict('This order has no overpayment left to refund');
+    const parts = named ? all.parts : all.parts.filter((p) => p.payer);
+    if (parts.length === 0) {
       throw conflict(
         input.buyerId
-          ? 'Part of this overpayment was not sent by a single address (several calls, or ETH passed through a contract): add it to your balance, or ask the shop to refund it to a wallet you name'
-          : 'Part of this overpayment was not sent by a single address: name the wallet to refund',
+          ? 'This overpayment was not sent by a single address (several calls, or ETH passed through a contract): add it to your balance, or ask the shop to refund it to a wallet you name'
+          : 'This overpayment was not sent by a single address: name the wallet to refund',
       );
     }
+    const over = { ...all, parts, cents: parts.reduce((sum, p) => sum + p.cents, 0n), wei: parts.reduce((sum, p) => sum + p.wei, 0n) };
     const refundIds: string[] = [];
     for (const part of over.parts) {
       const refund = await tx.refund.create({
@@ -198,7 +205,7 @@ export async function refundOverpayment(
       refundIds.push(refund.id);
     }
     await settle(tx, order.id, over, false);
-    return { refundIds };
+    return { refundIds, left: all.parts.length - parts.length };
   });
 }
 

@@ -61,8 +61,10 @@ export async function assignTransfer(
  * in several calls (a batch can carry another wallet's payment behind the batcher's own
  * first call) or with ETH that passed through its caller, nor for an exchange's
  * withdrawal (delivered by the exchange's wallet): an admin assigns or refunds those.
- * A transfer still being confirmed is verified on the spot: confirmed, it is claimed at
- * once; not yet, the answer says what it waits for (`stillConfirming`).
+ * A transfer still being confirmed (mined, as far as the shop knows) is verified on the
+ * spot: confirmed, it is claimed at once; not yet, the answer says what it waits for
+ * (StillConfirming). Each try counts against the buyer's claims (rate-limited: a try
+ * may cost the node a read).
  */
 export async function claimTransfer(
   deps: Deps & { logger: Logger },
@@ -74,7 +76,9 @@ export async function claimTransfer(
   let payment = await db.payment.findUnique({ where: { txHash: claim.txHash } });
   if (!payment || payment.source === 'INFLOW') throw notFound('The shop has not seen this transaction reach its address (yet)');
   if (payment.status === 'PENDING') {
-    // Found, but not settled yet: verified now rather than at the sweeper's next run.
+    // Not mined as far as the shop knows: nothing to ask the node for (a claim costs the
+    // node nothing before that). Mined: verified now rather than at the sweeper's next run.
+    if (payment.blockNumber === null) throw new StillConfirming('waiting to be mined');
     const verdict = await verifyPayment(deps, payment.id);
     if (verdict.state === 'wait') throw new StillConfirming(verdict.reason);
     payment = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });

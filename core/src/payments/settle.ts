@@ -109,8 +109,15 @@ async function refundedAsInflow(tx: Tx, t: MinedTransfer): Promise<{ refundId: s
   if (!t.internal) return null;
   const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'REFUNDED', blockHash: t.blockHash } });
   if (!inflow) return null;
-  const taken = await tx.payment.aggregate({ where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' } }, _sum: { valueWei: true } });
-  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - BigInt(taken._sum.valueWei?.toFixed(0) ?? '0');
+  // What the inflow's refund covers already: transfers taken into it here (REFUNDED with no
+  // refund of their own). One that explained part of the inflow before it was refunded
+  // (explainInflow took its value out) and was then refunded on its own is not in it.
+  const marked = await tx.payment.findMany({ where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' } }, select: { id: true, valueWei: true } });
+  const ownRefunds = new Set(
+    (await tx.refund.findMany({ where: { source: 'TRANSFER', paymentId: { in: marked.map((p) => p.id) } }, select: { paymentId: true } })).map((r) => r.paymentId),
+  );
+  const taken = marked.filter((p) => !ownRefunds.has(p.id)).reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
+  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - taken;
   if (left < t.valueWei) return null;
   const refund = await tx.refund.findFirst({ where: { paymentId: inflow.id, source: 'TRANSFER' }, select: { id: true } });
   return refund ? { refundId: refund.id } : null;
@@ -165,8 +172,16 @@ export async function settleTransfer(
   for (let pass = 0; pass < 2; pass++) {
     const needPrice = pass === 1;
     const result = await db.$transaction(async (tx): Promise<CountOutcome | 'need-price'> => {
-      // Its block's inflow first (as the indexer takes it), then the payment: see refundedAsInflow.
-      if (t.internal) await lockInflow(tx, t.blockHash);
+      // Its block's inflow first (as the indexer takes it), then the payments explaining it
+      // may touch with this one, in id order: see refundedAsInflow and explainInflow.
+      if (t.internal) {
+        await lockInflow(tx, t.blockHash);
+        await tx.$queryRaw`
+          SELECT "id" FROM "Payment"
+          WHERE "id" = ${input.paymentId}::uuid
+             OR ("blockHash" = ${t.blockHash} AND "status" IN ('PENDING', 'COUNTED', 'UNRESOLVED', 'LATE') AND ("viaContract" OR "source" = 'INFLOW'))
+          ORDER BY "id" FOR UPDATE`;
+      }
       const outcome = await decide(tx, needPrice);
       // Found by tracing: if its block's inflow was recorded while it could not be traced,
       // it explains part of it, in the same transaction (never both counted and refundable).
@@ -217,7 +232,8 @@ export async function settleTransfer(
     if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
     if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
     // A buyer's claim is no way to revive an order at the price it was placed at.
-    if (input.claim && !isPayable(order.status) && order.status !== 'PAID' && order.status !== 'CANCELLED') {
+    const windowOver = order.paymentDeadline !== null && order.paymentDeadline <= now;
+    if (input.claim && order.status !== 'PAID' && order.status !== 'CANCELLED' && (!isPayable(order.status) || windowOver)) {
       return { kind: 'refused', reason: 'This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer' };
     }
     if (order.status === 'CANCELLED') {

@@ -8,7 +8,9 @@ ADD COLUMN     "overpaidCreditedWei" DECIMAL(78,0) NOT NULL DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "PayoutCheck" ADD COLUMN     "fromAddress" VARCHAR(42),
-ADD COLUMN     "nonce" BIGINT;
+ADD COLUMN     "holds" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "nonce" BIGINT,
+ADD COLUMN     "toAddress" VARCHAR(42);
 
 -- CreateTable
 CREATE TABLE "PaymentReport" (

@@ -71,6 +71,7 @@ export function makeRefund(overrides: Partial<RefundJson> = {}): RefundJson {
     status: 'REQUESTED',
     payoutTxHash: null,
     check: null,
+    heldBy: null,
     createdAt: '2026-03-05T10:00:00.000Z',
     paidAt: null,
     ...overrides,

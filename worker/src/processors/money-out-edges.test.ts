@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Address, Hash } from 'viem';
+import { encodeFunctionData, parseAbi, type Address, type Hash } from 'viem';
 import { applyLedger, createChainClient, reconcile, requestPayoutCheck, verifyPayout, type Tracer } from '@shop/core';
 import { refundWalletMessage } from '@shop/core/contract';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
@@ -207,6 +207,36 @@ describe('payout transactions that may still land', () => {
     expect(await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).toMatchObject({ status: 'PAID', payoutTxHash: faster.toLowerCase() });
   });
 
+  it('one sent through a contract and then cancelled holds its cashout until an admin withdraws the hold: its operation may still run', async () => {
+    const { cashout } = await cashoutOf(kit, 'Multisig Mo');
+    const multisig = await deploySmartWallet(kit.env.anvil!.rpcUrl, treasury);
+    const execute = encodeFunctionData({ abi: parseAbi(['function execute(address to, uint256 value)']), functionName: 'execute', args: [ANVIL_ACCOUNTS[2], 10n ** 16n] });
+    await kit.chain.setAutomine(false);
+    let checkId: string;
+    try {
+      const hash = await kit.chain.wallet.sendTransaction({ account: treasury, to: multisig.address, data: execute, gas: 200_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chain: null });
+      checkId = await record(cashout.id, hash);
+      expect(await verifyPayout(kit.workerRuntime, checkId)).toMatchObject({ state: 'wait' });
+      const { nonce } = await check(checkId);
+      await kit.chain.dropAll();
+      await kit.chain.send(treasury, treasury, 0n, { nonce: Number(nonce), maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n });
+      await kit.chain.mine(1);
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    const verdict = await verifyPayout(kit.workerRuntime, checkId);
+    expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(/the request stays held until an admin withdraws the hold$/) });
+    expect(await verifyPayout(kit.workerRuntime, (verdict as { next: string }).next)).toMatchObject({ state: 'refused' });
+    // The multisig's signed operation could still be executed by anyone: neither rejected nor paid again yet.
+    const refused = await reject(cashout.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/was sent through a contract whose operation may still run: withdraw its hold once it cannot$/);
+    expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, `0x${'a7'.repeat(32)}`)).status).toBe(409);
+    expect((await (await kit.as(admin)).get('/api/admin/cashouts')).body.find((c: { _id: string }) => c._id === cashout.id).heldBy).toMatch(/^0x/);
+    expect((await (await kit.as(admin)).delete(`/api/admin/cashouts/${cashout.id}/paid`)).status).toBe(200);
+    expect((await reject(cashout.id)).status).toBe(200);
+  });
+
   it("one no node ever showed is watched until an admin withdraws it; one it has seen cannot be withdrawn", async () => {
     const { cashout } = await cashoutOf(kit, 'Typo Ted');
     const typo = `0x${'e1'.repeat(32)}`;
@@ -276,6 +306,15 @@ describe('payout transactions that may still land', () => {
     expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
     expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
     expect((await reject(cashout.id)).status).toBe(409);
+  });
+
+  it('a payout straight to a cashout wallet typed in mixed case is matched without traces', async () => {
+    const { cashout } = await cashoutOf(kit, 'Checksum Cat');
+    expect(cashout.wallet).toBe(ANVIL_ACCOUNTS[2]); // as the buyer typed it, EIP-55 mixed case
+    const hash = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+    const checkId = await record(cashout.id, hash);
+    const blind: Tracer = { block: async () => null, transaction: async () => null };
+    expect(await verifyPayout({ ...kit.workerRuntime, tracer: blind }, checkId)).toMatchObject({ state: 'accepted' });
   });
 
   it("someone else's transfer to the cashout's wallet is not the shop's payout", async () => {

@@ -4,7 +4,7 @@ import { createTracer, expireOrders, verifyPayment } from '@shop/core';
 import { claimMessage, refundWalletMessage } from '@shop/core/contract';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
-import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { deployBatchRelayer, deployOddPayer, deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
@@ -155,6 +155,27 @@ describe('an overpayment', () => {
     expect(await kit.waitForPayment(nothing, ['REJECTED', 'UNRESOLVED'])).toMatchObject({ status: 'REJECTED', reason: 'It moved no ETH to the shop' });
   });
 
+  it("a part nobody paid alone never holds back the buyer's own refund", async () => {
+    const order = await kit.placeOrder(buyer);
+    const paid = await kit.chain.sendAndWait(buyerWallet, kit.receiving, order.amountWei + ROUND);
+    await kit.report(buyer, order.id, paid);
+    await kit.waitForStatus(order.id, 'PAID');
+    // A stranger forwards a few cents with the tag through a contract: that part has no payer.
+    const forwarder = await deploySmartWallet(kit.env.anvil!.rpcUrl, stranger, 0n);
+    const cents = 20n * 10n ** 12n + tagDigits(order.amountWei);
+    const forwarded = await forwarder.forward(kit.receiving, cents);
+    await kit.runIndexer();
+    await kit.waitForPayment(forwarded, ['COUNTED']);
+    const res = await (await kit.as(buyer)).post(`/api/orders/${order.id}/overpayment`).send({ action: 'refund' });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Refund requested: it will be sent to the address that paid. Part of it was not sent by a single address: the shop will refund it to a wallet you name');
+    expect((await kit.db.refund.findMany({ where: { orderId: order.id } })).map((r) => r.wallet.toLowerCase())).toEqual([buyerWallet.toLowerCase()]);
+    const left = (await (await kit.as(buyer)).get(`/api/orders/${order.id}`)).body.overpayment;
+    expect(left).toMatchObject({ wei: cents.toString(), refundable: false, parts: [{ from: null, wei: cents.toString() }] });
+    // An admin names the wallet for it.
+    expect((await (await kit.as(admin)).post('/api/admin/refunds').send({ orderId: order.id, wallet: stranger })).status).toBe(201);
+  });
+
   it('settled per transfer: an earlier transfer counted later never makes a stranger\'s part refundable twice', async () => {
     const order = await kit.placeOrder(buyer);
     const early = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND); // no tag: waits for a claim
@@ -259,16 +280,19 @@ describe('a cancelled order', () => {
 
   it('a claim never revives an order whose payment window is over, at its old price', async () => {
     const order = await kit.placeOrder(buyer);
-    await kit.lapse(order.id, { window: true });
-    await expireOrders(kit.db, kit.env.config);
-    expect(await kit.orderStatus(order.id)).toBe('EXPIRED');
     const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND);
     await kit.runIndexer();
     await kit.waitForPayment(hash, ['UNRESOLVED']);
+    await kit.lapse(order.id, { window: true });
     const signature = await kit.chain.wallet.signMessage({ account: buyerWallet, message: claimMessage(order.id, hash) });
-    const res = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer');
+    const claim = async () => (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
+    // Its window is over, though the expiry job has not run yet: no claim either.
+    expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
+    const before = await claim();
+    expect(before.status).toBe(409);
+    expect(before.body.message).toBe('This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer');
+    await expireOrders(kit.db, kit.env.config);
+    expect((await claim()).status).toBe(409);
     expect(await kit.orderStatus(order.id)).toBe('EXPIRED');
   });
 
@@ -287,6 +311,35 @@ describe('a cancelled order', () => {
     }
     await kit.chain.mine(1);
     await kit.waitForStatus(order.id, 'PAID');
+  });
+});
+
+describe('a claim on a transfer still being confirmed', () => {
+  let kit: PaymentKit;
+  let buyer: TestUser;
+  beforeAll(async () => {
+    kit = await createPaymentKit({ env: { PAYMENT_CONFIRMATIONS: '3' } });
+    buyer = await kit.createUser({ name: 'Eager' });
+    await kit.runIndexer();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('says what it waits for, and goes through as soon as the transfer is confirmed', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND);
+    await kit.report(buyer, order.id, hash);
+    await waitFor('the transfer to be seen mined', async () => (await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } }))?.blockNumber != null);
+    const signature = await kit.chain.wallet.signMessage({ account: buyerWallet, message: claimMessage(order.id, hash) });
+    const early = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe('This transfer is still being confirmed on chain (it has 1 of 3 confirmations): claim it again once it is confirmed');
+    await kit.chain.mine(2);
+    // At once: the claim verifies it, it does not wait for the sweeper.
+    const res = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
+    expect(res.status).toBe(200);
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
   });
 });
 

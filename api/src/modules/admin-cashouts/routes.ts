@@ -11,10 +11,16 @@ import { conflict, notFound } from '@shop/core';
 async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {
   const c = await db.cashoutRequest.findUnique({ where: { id }, include });
   if (!c) throw notFound('Cashout request not found');
-  return toJson(c);
+  return toJson(c, await holdsOf(db, [c.id]));
 }
 
-function toJson(c: Awaited<ReturnType<typeof listRows>>[number]): CashoutJson {
+/** Cashouts held by a replaced payout sent through a contract: the hash, by cashout. */
+async function holdsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db.payoutCheck.findMany({ where: { holds: true, cashoutId: { in: ids } }, select: { cashoutId: true, txHash: true } });
+  return new Map(rows.map((r) => [r.cashoutId as string, r.txHash]));
+}
+
+function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<string, string>): CashoutJson {
   const amountEth = c.ethUsd ? (usdToEth(c.amountUsd.toFixed(2), c.ethUsd.toFixed(8)) ?? null) : null;
   return {
     _id: c.id,
@@ -26,6 +32,7 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number]): CashoutJson {
     status: c.status,
     payoutTxHash: c.payoutTxHash,
     check: checkJson(c.checks[0]),
+    heldBy: holds.get(c.id) ?? null,
     paidAt: c.paidAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
@@ -47,7 +54,9 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
   router.get('/', async (_req, res) => {
-    res.json((await listRows(db)).map(toJson));
+    const rows = await listRows(db);
+    const holds = await holdsOf(db, rows.map((r) => r.id));
+    res.json(rows.map((r) => toJson(r, holds)));
   });
   router.post('/:id/paid', async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');

@@ -68,6 +68,9 @@ describe('open unpaid orders per user', () => {
     const third = await place(buyer);
     expect(third.status).toBe(409);
     expect(third.body.message).toBe('You already have 2 unpaid orders. Pay for one, cancel one, or wait until they expire, before placing another.');
+    // One waiting on a late transfer (a few cents sent with its tag after its quote lapsed) still holds its stock: it counts.
+    await kit.db.order.update({ where: { id: second.body._id }, data: { status: 'LATE' } });
+    expect((await place(buyer)).status).toBe(409);
     expect(await stock()).toBe(before);
     expect(await kit.db.order.count({ where: { userId: buyer.id } })).toBe(2);
     // Another buyer is not affected.

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment, StillConfirming } from '@shop/core';
+import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
@@ -73,10 +73,6 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       orderId,
       txHash,
       signature: signature as `0x${string}`,
-    }).catch(async (err: unknown) => {
-      // Too early is not the buyer's fault: the try does not count against their claims.
-      if (err instanceof StillConfirming) await Promise.all(claimLimits.map((limit) => limit.forgive(req)));
-      throw err;
     });
     if (result.paidNow) await jobs.sendReceipt(queues, orderId);
     res.json({ status: result.status, orderStatus: result.orderStatus });
@@ -92,8 +88,9 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: currentAnswerOf(deps) });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
-      const { refundIds } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
-      res.json({ message: refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid' });
+      const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
+      const sent = refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid';
+      res.json({ message: left > 0 ? `${sent}. Part of it was not sent by a single address: the shop will refund it to a wallet you name` : sent });
     }
   });
 

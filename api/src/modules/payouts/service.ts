@@ -17,9 +17,10 @@ const refundInclude = { checks: latestCheck } satisfies Prisma.RefundInclude;
 
 export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promise<RefundJson[]> {
   const rows = await db.refund.findMany({ where, include: refundInclude, orderBy: { createdAt: 'desc' }, take: 500 });
-  const [users, payments] = await Promise.all([
+  const [users, payments, holds] = await Promise.all([
     db.user.findMany({ where: { id: { in: rows.flatMap((r) => (r.userId ? [r.userId] : [])) } }, select: { id: true, name: true, email: true } }),
     db.payment.findMany({ where: { id: { in: rows.flatMap((r) => (r.paymentId ? [r.paymentId] : [])) } }, select: { id: true, txHash: true, source: true } }),
+    db.payoutCheck.findMany({ where: { holds: true, refundId: { in: rows.map((r) => r.id) } }, select: { refundId: true, txHash: true } }),
   ]);
   return rows.map((r): RefundJson => {
     const user = users.find((u) => u.id === r.userId);
@@ -38,6 +39,7 @@ export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promi
       status: r.status,
       payoutTxHash: r.payoutTxHash,
       check: checkJson(r.checks[0]),
+      heldBy: holds.find((h) => h.refundId === r.id)?.txHash ?? null,
       createdAt: r.createdAt.toISOString(),
       paidAt: r.paidAt?.toISOString() ?? null,
     };
@@ -54,7 +56,7 @@ function toOverpaymentJson(over: Overpayment, answer: bigint | null): Overpaymen
     wei: over.wei.toString(),
     eth: formatEth(over.wei),
     from: soleSender(over),
-    refundable: over.parts.every((p) => p.payer !== null),
+    refundable: over.parts.some((p) => p.payer !== null),
     parts: over.parts.map((p) => ({ txHash: p.txHash, from: p.payer, wei: p.wei.toString(), eth: formatEth(p.wei), usd: usdOf(p.cents) })),
   };
 }

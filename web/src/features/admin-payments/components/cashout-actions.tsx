@@ -18,7 +18,9 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const reject = useRejectCashout();
 
   if (cashout.status !== 'REQUESTED' && cashout.status !== 'NOTIFIED') return null;
-  if (cashout.check?.status === 'CHECKING') return <WithdrawPayoutHash target={{ kind: 'cashouts', id: cashout._id }} check={cashout.check} />;
+  if (cashout.check?.status === 'CHECKING' || cashout.heldBy) {
+    return <WithdrawPayoutHash target={{ kind: 'cashouts', id: cashout._id }} check={cashout.check} heldBy={cashout.heldBy} />;
+  }
 
   const onReject = () => {
     if (!window.confirm('Are you sure')) return;

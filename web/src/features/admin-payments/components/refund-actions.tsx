@@ -8,7 +8,9 @@ export function RefundActions({ refund }: { refund: RefundJson }) {
   const markPaid = useMarkRefundPaid();
 
   if (refund.status !== 'REQUESTED') return null;
-  if (refund.check?.status === 'CHECKING') return <WithdrawPayoutHash target={{ kind: 'refunds', id: refund._id }} check={refund.check} />;
+  if (refund.check?.status === 'CHECKING' || refund.heldBy) {
+    return <WithdrawPayoutHash target={{ kind: 'refunds', id: refund._id }} check={refund.check} heldBy={refund.heldBy} />;
+  }
 
   return <MarkPayoutPaid what="Refund" id={refund._id} markPaid={markPaid} />;
 }

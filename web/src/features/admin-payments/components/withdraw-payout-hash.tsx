@@ -2,28 +2,43 @@ import { Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { PayoutCheckJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
+import { shortHex } from '@/lib/format';
 import { getErrorMessage } from '@/lib/api-client';
 import { useWithdrawPayoutHash, type WithdrawPayoutHashInput } from '../api/withdraw-payout-hash';
 
+type WithdrawPayoutHashProps = {
+  target: WithdrawPayoutHashInput;
+  check: PayoutCheckJson | null;
+  /** The hash of a replaced payout sent through a contract that holds the request, if any. */
+  heldBy: string | null;
+};
+
 /**
  * 'Withdraw hash' for a payout hash being checked that the node has never shown (a
- * mistyped hash): asked first, since a transaction nobody has seen could still be mined.
- * One the node has seen can only be replaced in the sending wallet, so no button.
+ * mistyped hash), and 'Withdraw hold' for a replaced payout sent through a contract whose
+ * operation may still run: both asked first, since either could still pay the wallet. A
+ * hash the node has seen can only be replaced in the sending wallet: no button (the
+ * server says so if asked).
  */
-export function WithdrawPayoutHash({ target, check }: { target: WithdrawPayoutHashInput; check: PayoutCheckJson | null }) {
+export function WithdrawPayoutHash({ target, check, heldBy }: WithdrawPayoutHashProps) {
   const withdraw = useWithdrawPayoutHash();
-  if (check?.status !== 'CHECKING' || check.seen) return null;
+  const checking = check?.status === 'CHECKING';
+  if (checking ? check.seen : !heldBy) return null;
+  const question = checking
+    ? 'Withdraw this hash? Only if it is wrong: a payout sent with it must never be paid again.'
+    : 'Withdraw the hold? Only once the payout it carried can no longer run (for a Safe: its nonce was used).';
   const onClick = () => {
-    if (!window.confirm('Withdraw this hash? Only if it is wrong: a payout sent with it must never be paid again.')) return;
+    if (!window.confirm(question)) return;
     withdraw.mutate(target, {
-      onSuccess: () => toast.success('Hash withdrawn: mark the right transaction paid'),
+      onSuccess: () => toast.success(checking ? 'Hash withdrawn: mark the right transaction paid' : 'Hold withdrawn'),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
   };
   return (
-    <div className="flex justify-end">
+    <div className="flex flex-col items-end gap-1">
+      {!checking && heldBy ? <p className="max-w-72 text-xs text-destructive">Held by {shortHex(heldBy)}: a replaced payout sent through a contract, which may still run.</p> : null}
       <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} pending={withdraw.isPending} onClick={onClick}>
-        Withdraw hash
+        {checking ? 'Withdraw hash' : 'Withdraw hold'}
       </Button>
     </div>
   );

@@ -23,6 +23,7 @@ function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
     status: 'REQUESTED',
     payoutTxHash: null,
     check: null,
+    heldBy: null,
     paidAt: null,
     createdAt: '2026-05-06T10:00:00.000Z',
     updatedAt: '2026-05-06T10:00:00.000Z',
@@ -158,6 +159,22 @@ describe('CashoutListPage', () => {
     expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(0);
     await userEvent.click(within(never!).getByRole('button', { name: 'Withdraw hash' }));
     expect(await screen.findByText('Hash withdrawn: mark the right transaction paid')).toBeInTheDocument();
+    expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(1);
+  });
+
+  it('a cashout held by a replaced payout sent through a contract offers only to withdraw the hold', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValueOnce(true);
+    const { sent } = renderList({
+      'GET /api/admin/cashouts': [makeCashout({ check: makeCheck({ status: 'REFUSED', reason: 'It sent nothing to the requested wallet' }), heldBy: HASH })],
+      'DELETE /api/admin/cashouts/c1/paid': makeCashout(),
+    });
+    await screen.findByRole('table', { name: 'Cashout requests' });
+    const [row] = rows();
+    expect(within(row!).getByText('Held by 0xababab…ababab: a replaced payout sent through a contract, which may still run.')).toBeInTheDocument();
+    expect(within(row!).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    expect(within(row!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
+    await userEvent.click(within(row!).getByRole('button', { name: 'Withdraw hold' }));
+    expect(await screen.findByText('Hold withdrawn')).toBeInTheDocument();
     expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-over
 /** Where a refund of the overpayment goes: each transfer's part back to the address that sent it. */
 function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   if (!overpayment.refundable) {
-    return <p className="text-muted-foreground">Part of it was not sent by a single address: to have it refunded, contact the shop.</p>;
+    return <p className="text-muted-foreground">It was not sent by a single address: to have it refunded, contact the shop.</p>;
   }
   if (overpayment.from) {
     return (
@@ -25,7 +25,13 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
       <ul className="mt-1 list-disc pl-5" aria-label="Refund of each transfer">
         {overpayment.parts.map((part) => (
           <li key={part.txHash}>
-            {part.eth} ETH to <span className="font-mono text-xs break-all">{part.from}</span>
+            {part.from ? (
+              <>
+                {part.eth} ETH to <span className="font-mono text-xs break-all">{part.from}</span>
+              </>
+            ) : (
+              `${part.eth} ETH: not sent by a single address, so the shop refunds it to a wallet you name`
+            )}
           </li>
         ))}
       </ul>

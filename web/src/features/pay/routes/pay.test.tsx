@@ -326,6 +326,7 @@ describe('PayPage', () => {
             status: 'PAID',
             payoutTxHash: HASH,
             check: null,
+            heldBy: null,
             createdAt: '2026-03-05T10:00:00.000Z',
             paidAt: '2026-03-05T11:00:00.000Z',
           },
