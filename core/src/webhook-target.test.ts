@@ -39,6 +39,6 @@ describe('webhook targets', () => {
   it('tells public unicast addresses from every other range', () => {
     expect(isPublicAddress('8.8.8.8')).toBe(true);
     expect(isPublicAddress('2606:4700:4700::1111')).toBe(true);
-    for (const a of ['127.0.0.1', '10.1.1.1', '100.64.0.1', '169.254.1.1', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', 'not an ip']) expect(isPublicAddress(a), a).toBe(false);
+    for (const a of ['127.0.0.1', '10.1.1.1', '100.64.0.1', '169.254.1.1', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', '::a9fe:a9fe', '::127.0.0.1', 'not an ip']) expect(isPublicAddress(a), a).toBe(false);
   });
 });

@@ -54,7 +54,14 @@ export function isPublicAddress(address: string): boolean {
   const literal = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(literal)) return false;
   let ip = ipaddr.parse(literal);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    // An IPv4 address inside IPv6: mapped (::ffff:a.b.c.d) or the old compatible form (::a.b.c.d).
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && (v6.parts[6] !== 0 || v6.parts[7]! > 1)) {
+      ip = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    }
+  }
   return ip.range() === 'unicast';
 }
 
