@@ -99,6 +99,9 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
 
   // What is on screen once it has settled: colours caught mid-transition (a toast fading in) are not what a reader sees.
   async function settled(page: Page): Promise<void> {
+    // Two frames first: a transition that starts on the next style change (a toast being
+    // shown or put away) is running by then, and waited for below.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     await page.evaluate(() =>
       Promise.all(
         document
@@ -113,9 +116,14 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
   const a11yViolations: string[] = [];
   const a11yReported: string[] = [];
   async function checkA11y(page: Page, label: string, opts: { thirdParty?: boolean } = {}): Promise<void> {
+    // A toast on screen is held while the pointer is on it (toasts pause on hover): it is
+    // checked as it stands, never half faded out because its five seconds ran out mid-check.
+    const toast = page.locator('[data-sonner-toast]').first();
+    const holding = (await toast.count()) > 0 && (await toast.hover({ timeout: 2_000 }).then(() => true, () => false));
     await settled(page);
     // preload off: axe would fetch cross-origin stylesheets itself (the dashboard's fonts), which the CSP rightly refuses.
     const results = await new AxeBuilder({ page }).options({ preload: false }).analyze();
+    if (holding) await page.mouse.move(0, 0);
     for (const v of results.violations) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;
       const where = v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.replace(/\s+/g, ' ')})` : ''}`);
