@@ -51,9 +51,15 @@ export type UserJson = {
   activeBalance: number;
   passiveBalance: number;
   referralCode: string;
+  /** The newest REFERRALS_SHOWN people referred; the whole list is paged at GET /api/users/profile/referrals. */
   referralCommand: ReferralPerson[];
+  /** How many people this user referred (the profile's count). */
+  referralCount: number;
 };
 
-export type AdminUserListItem = Omit<UserJson, 'referralCommand'> & { createdAt: string };
+/** How many referred people the user JSON carries; referralCount is the whole count. */
+export const REFERRALS_SHOWN = 50;
+
+export type AdminUserListItem = Omit<UserJson, 'referralCommand' | 'referralCount'> & { createdAt: string };
 
 export type ExchangeResult = { message: string; activeBalance: number; passiveBalance: number };

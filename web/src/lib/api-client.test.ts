@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, ApiError } from './api-client';
+import { api, ApiError, nextLink } from './api-client';
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -75,5 +75,13 @@ describe('api client', () => {
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(init.body).toBe(form);
     expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  });
+
+  it('reads a page and the next page named in its Link header', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('[1,2]', { status: 200, headers: { Link: '</api/orders?cursor=x%2Dy&limit=2>; rel="next"' } })));
+    await expect(api.page('/api/orders', { query: { limit: 2 } })).resolves.toEqual({ items: [1, 2], next: '/api/orders?cursor=x%2Dy&limit=2' });
+    expect(nextLink(null)).toBeNull();
+    expect(nextLink('</a>; rel="prev", </b>; rel=next')).toBe('/b');
+    expect(nextLink('</a>; rel="prev"')).toBeNull();
   });
 });

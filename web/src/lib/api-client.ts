@@ -101,6 +101,23 @@ function combineSignals(signal?: AbortSignal, timeoutMs?: number): AbortSignal |
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await exchange<T>(method, path, options)).data;
+}
+
+/** One page of a list and the path of the next one (the `Link: <...>; rel="next"` header), if any. */
+export type Page<T> = { items: T[]; next: string | null };
+
+/** The target of the rel="next" link in a Link header (RFC 8288), or null. */
+export function nextLink(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(',')) {
+    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (m && /(^|;)\s*rel\s*=\s*"?next"?\s*(;|$)/i.test(m[2]!)) return m[1]!;
+  }
+  return null;
+}
+
+async function exchange<T>(method: string, path: string, options: RequestOptions): Promise<{ data: T; response: Response }> {
   const { body, query, headers = {}, signal, timeoutMs } = options;
   const init: RequestInit = {
     method,
@@ -140,11 +157,16 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (text !== '' && !isJson) {
     throw new ApiError('PARSING_ERROR', 'The server sent a response that is not JSON', text);
   }
-  return json as T;
+  return { data: json as T, response };
 }
 
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  /** A paged list: `path` is the first page (with `query`) or a `next` the previous page named. */
+  page: async <T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<Page<T>> => {
+    const { data, response } = await exchange<T[]>('GET', path, options ?? {});
+    return { items: data, next: nextLink(response.headers.get('Link')) };
+  },
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: RequestOptions) =>

@@ -28,6 +28,7 @@ export function makeUser(overrides: Partial<UserJson> = {}): UserJson {
     passiveBalance: 10,
     referralCode: 'ALICE7',
     referralCommand: [],
+    referralCount: 0,
     ...overrides,
   };
 }

@@ -1,14 +1,14 @@
 import { vi } from 'vitest';
 
 export type MockRequest = { method: string; path: string; body: unknown };
-type Reply = { status: number; body: unknown };
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 type Handler = unknown | ((request: MockRequest) => unknown);
 
 const REPLY = Symbol('reply');
 
 /** A reply with a status other than 200: `reply(404, { message: 'Product not found' })`. */
-export function reply(status: number, body: unknown): Reply & { [REPLY]: true } {
-  return { status, body, [REPLY]: true };
+export function reply(status: number, body: unknown, headers?: Record<string, string>): Reply & { [REPLY]: true } {
+  return { status, body, ...(headers ? { headers } : {}), [REPLY]: true };
 }
 
 function isReply(value: unknown): value is Reply {
@@ -38,10 +38,10 @@ export function mockApi(routes: Record<string, Handler>) {
     }
     const handler = routes[key];
     const result = typeof handler === 'function' ? await (handler as (r: MockRequest) => unknown)(request) : handler;
-    const { status, body } = isReply(result) ? result : { status: 200, body: result };
+    const { status, body, headers } = isReply(result) ? result : { status: 200, body: result, headers: undefined };
     return new Response(body === undefined ? '' : JSON.stringify(body), {
       status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -50,5 +50,17 @@ export function mockApi(routes: Record<string, Handler>) {
     requests,
     /** The requests sent to 'METHOD /path'. */
     sent: (key: string) => requests.filter((r) => `${r.method} ${r.path.split('?')[0]}` === key),
+  };
+}
+
+/**
+ * A list handler that filters by the `status` query parameter (comma-separated) as the
+ * api does: `'GET /api/orders/mine': byStatus(orders)`.
+ */
+export function byStatus<T extends { status: string }>(rows: T[] | (() => T[])) {
+  return (request: MockRequest): T[] => {
+    const status = new URL(request.path, 'http://x').searchParams.get('status');
+    const all = typeof rows === 'function' ? rows() : rows;
+    return status ? all.filter((r) => status.split(',').includes(r.status)) : all;
   };
 }

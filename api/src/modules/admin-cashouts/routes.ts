@@ -1,10 +1,11 @@
 import { Router } from 'express';
-import { rejectCashout, withdrawPayoutCheck, type Db } from '@shop/core';
+import { Prisma, rejectCashout, withdrawPayoutCheck, type Db } from '@shop/core';
 import { usdToEth, type CashoutJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
+import { byCreatedAt, enumList, keysetOrder, keysetWhere, pageQuery, sendPage, type PageQuery } from '../../middleware/paging.ts';
 import { parseId } from '../../middleware/validate.ts';
 import { conflict, notFound } from '@shop/core';
 
@@ -41,8 +42,19 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<stri
 
 const include = { user: { select: { id: true, name: true, email: true } }, checks: latestCheck } as const;
 
-function listRows(db: Db) {
-  return db.cashoutRequest.findMany({ include, orderBy: { createdAt: 'desc' }, take: 1000 });
+const CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED', 'PAID', 'REJECTED'] as const;
+
+/**
+ * One page of cashout requests, newest first, optionally by status: an open request is
+ * found however old it is (status=REQUESTED,NOTIFIED; index CashoutRequest(status, createdAt, id)).
+ */
+function listRows(db: Db, status: (typeof CASHOUT_STATUSES)[number][] | undefined, page: PageQuery) {
+  return db.cashoutRequest.findMany({
+    where: { ...(status ? { status: { in: status } } : {}), ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.CashoutRequestWhereInput) },
+    include,
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.CashoutRequestOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
 }
 
 /**
@@ -53,10 +65,13 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const router = Router();
   router.use(requireAdmin);
-  router.get('/', async (_req, res) => {
-    const rows = await listRows(db);
-    const holds = await holdsOf(db, rows.map((r) => r.id));
-    res.json(rows.map((r) => toJson(r, holds)));
+  router.get('/', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await listRows(db, enumList(req, 'status', CASHOUT_STATUSES), page);
+    await sendPage(req, res, page, rows, byCreatedAt, async (shown) => {
+      const holds = await holdsOf(db, shown.map((r) => r.id));
+      return shown.map((r) => toJson(r, holds));
+    });
   });
   router.post('/:id/paid', async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { assignTransfer, badRequest, currentAnswerOf, jobs, refundPayment } from '@shop/core';
+import { assignTransfer, currentAnswerOf, jobs, refundPayment } from '@shop/core';
 import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
+import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as service from './service.ts';
 
-const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE', 'REFUNDED'];
+const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE', 'REFUNDED'] as const;
 
 /** Admin view of transfers no order claimed by itself: assign them, or request their refund. */
 export function adminPaymentRoutes(deps: AppDeps): Router {
@@ -15,10 +16,10 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
   router.use(requireAdmin);
 
   router.get('/', async (req, res) => {
-    const raw = typeof req.query.status === 'string' ? req.query.status.split(',') : ['UNRESOLVED', 'LATE'];
-    const statuses = raw.map((s) => s.trim().toUpperCase());
-    if (statuses.some((s) => !STATUSES.includes(s))) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
-    res.json(await service.listPayments(deps.db, statuses));
+    const page = pageQuery(req);
+    const statuses = enumList(req, 'status', STATUSES) ?? ['UNRESOLVED', 'LATE'];
+    const rows = await service.paymentsPage(deps.db, statuses, page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.listPayments(deps.db, shown));
   });
 
   router.post('/:id/assign', async (req, res) => {

@@ -1,8 +1,17 @@
-import type { Db, PaymentStatus } from '@shop/core';
+import type { Db, PaymentStatus, Prisma } from '@shop/core';
+import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import type { AdminPaymentJson } from '@shop/core/contract';
 
-export async function listPayments(db: Db, statuses: string[]): Promise<AdminPaymentJson[]> {
-  const rows = await db.payment.findMany({ where: { status: { in: statuses as PaymentStatus[] } }, orderBy: { createdAt: 'desc' }, take: 500 });
+/** One page of transfers in the given states, newest first (index Payment(status, createdAt, id)). */
+export function paymentsPage(db: Db, statuses: PaymentStatus[], page: PageQuery) {
+  return db.payment.findMany({
+    where: { status: { in: statuses }, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.PaymentWhereInput) },
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.PaymentOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
+}
+
+export async function listPayments(db: Db, rows: Awaited<ReturnType<typeof paymentsPage>>): Promise<AdminPaymentJson[]> {
   const refunds = await db.refund.findMany({ where: { source: 'TRANSFER', paymentId: { in: rows.map((p) => p.id) } } });
   return rows.map((p): AdminPaymentJson => ({
     _id: p.id,

@@ -1,8 +1,9 @@
 import { Router } from 'express';
-import { conflict, jobIds, jobs, newWebhookSecret, notFound, requeue, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
+import { conflict, jobIds, Prisma, jobs, newWebhookSecret, notFound, requeue, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
 import { createWebhookBody, updateWebhookBody, WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson, type WebhookEventType } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
+import { byCreatedAt, keysetOrder, keysetWhere, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 
 type EndpointRow = { id: string; url: string; description: string; secret: string; events: string[]; enabled: boolean; createdAt: Date };
@@ -38,9 +39,14 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
 
-  router.get('/', async (_req, res) => {
-    const rows = await db.webhookEndpoint.findMany({ where: { deletedAt: null }, orderBy: { createdAt: 'asc' } });
-    res.json(await endpointsJson(db, rows));
+  router.get('/', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await db.webhookEndpoint.findMany({
+      where: { deletedAt: null, ...(keysetWhere('createdAt', 'asc', page.after) as Prisma.WebhookEndpointWhereInput) },
+      orderBy: keysetOrder('createdAt', 'asc') as Prisma.WebhookEndpointOrderByWithRelationInput[],
+      take: page.limit + 1,
+    });
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => endpointsJson(db, shown));
   });
 
   router.post('/', async (req, res) => {
@@ -83,14 +89,16 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
   router.get('/:id/deliveries', async (req, res) => {
     const id = parseId(req.params.id, 'Webhook endpoint');
     await endpointJson(db, id);
+    // Newest first by its sequence (index WebhookDelivery(endpointId, seq, id)).
+    const page = pageQuery(req);
     const rows = await db.webhookDelivery.findMany({
-      where: { endpointId: id },
+      where: { endpointId: id, ...(keysetWhere('seq', 'desc', page.after) as Prisma.WebhookDeliveryWhereInput) },
       include: { event: { select: { type: true } }, log: { orderBy: { at: 'desc' }, take: 20 } },
-      orderBy: { seq: 'desc' },
-      take: 200,
+      orderBy: keysetOrder('seq', 'desc') as Prisma.WebhookDeliveryOrderByWithRelationInput[],
+      take: page.limit + 1,
     });
-    res.json(
-      rows.map(
+    await sendPage(req, res, page, rows, (d) => ({ key: d.seq, id: d.id }), (shown) =>
+      shown.map(
         (d): WebhookDeliveryJson => ({
           _id: d.id,
           eventId: d.eventId,

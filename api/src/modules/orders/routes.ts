@@ -4,11 +4,12 @@ import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody }
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
+import { byCreatedAt, dateParam, enumList, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import * as orders from './service.ts';
 
-/** Placing, cancelling and deleting orders move stock, so each empties the catalogue cache. */
+/** Placing, cancelling and deleting orders move stock, so each drops the cached catalogue entries of its packages. */
 export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, queues, config } = deps;
   const router = Router();
@@ -38,17 +39,28 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       const placed = await desk.place(req.user!.id, input);
       res.status(201).json(orders.orderJson({ ...placed, user: { id: req.user!.id, name: req.user!.name } }));
     } finally {
-      // Also after a refusal for stock: the buyer's next look at the package is fresh.
-      catalogue.invalidate();
+      // Also after a refusal for stock: the buyer's next look at the package is fresh. Only
+      // what shows these packages is dropped; the rest of the catalogue stays cached.
+      catalogue.invalidateProducts(input.orderedItems.map((i) => i._id.toLowerCase()));
     }
   });
 
   router.get('/mine', requireUser, async (req, res) => {
-    res.json(await orders.listMyOrders(db, req.user!.id));
+    const page = pageQuery(req);
+    const rows = await orders.myOrdersPage(db, req.user!.id, enumList(req, 'status', orders.ORDER_STATUSES), page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((o) => orders.orderJson(o)));
   });
 
-  router.get('/', requireAdmin, async (_req, res) => {
-    res.json(await orders.listAllOrders(db));
+  router.get('/', requireAdmin, async (req, res) => {
+    const page = pageQuery(req);
+    const filter: orders.OrderFilter = {
+      status: enumList(req, 'status', orders.ORDER_STATUSES),
+      from: dateParam(req, 'from'),
+      to: dateParam(req, 'to', { end: true }),
+      q: searchTerm(req),
+    };
+    const rows = await orders.allOrdersPage(db, filter, page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map(orders.adminOrderJson));
   });
 
   router.get('/:id', requireUser, async (req, res) => {
@@ -97,8 +109,9 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   // The buyer's own unpaid order: its stock and its place among unpaid orders are free at once.
   router.post('/:id/cancel', requireUser, async (req, res) => {
     const cancelled = await cancelOrder(db, { orderId: parseId(req.params.id, 'Order'), userId: req.user!.id });
-    catalogue.invalidate();
-    res.json({ message: 'Order cancelled', order: await orders.orderJsonById(db, cancelled.id) });
+    const order = await orders.orderJsonById(db, cancelled.id);
+    catalogue.invalidateProducts(order.orderedItems.map((i) => i.product));
+    res.json({ message: 'Order cancelled', order });
   });
 
   router.delete('/:id/delete', requireAdmin, async (req, res) => {

@@ -1,6 +1,7 @@
 import { answerOrNull, getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
 import { formatEth, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
+import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
 
 /**
@@ -104,19 +105,57 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   };
 }
 
-export async function listMyOrders(db: Db, userId: string): Promise<OrderJson[]> {
-  const orders = await db.order.findMany({ where: { userId, status: { not: 'DELETED' } }, include: orderInclude, orderBy: { createdAt: 'desc' } });
-  return orders.map((o) => orderJson(o));
+/** One page of a buyer's orders, newest first (index Order(userId, createdAt, id)). */
+export function myOrdersPage(db: Db, userId: string, status: OrderFilter['status'], page: PageQuery): Promise<OrderRow[]> {
+  return db.order.findMany({
+    where: { userId, status: status ? { in: status } : { not: 'DELETED' }, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.OrderWhereInput) },
+    include: orderInclude,
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.OrderOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
 }
 
-export async function listAllOrders(db: Db): Promise<AdminOrderJson[]> {
-  const orders = await db.order.findMany({
-    where: { status: { not: 'DELETED' } },
+export const ORDER_STATUSES = ['PENDING_PAYMENT', 'VERIFYING', 'UNDERPAID', 'LATE', 'PAID', 'EXPIRED', 'CANCELLED'] as const;
+export type OrderFilter = { status?: (typeof ORDER_STATUSES)[number][]; from?: Date; to?: Date; q?: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TX_HASH = /^0x[0-9a-f]{64}$/i;
+
+/**
+ * What an admin's search names: an order id, a transaction hash (an order it paid or was
+ * reported for), or a buyer by e-mail or name (a part of either, any case; a trigram
+ * index on each serves the match).
+ */
+function orderSearch(q: string): Prisma.OrderWhereInput {
+  if (UUID.test(q)) return { id: q.toLowerCase() };
+  if (TX_HASH.test(q)) {
+    const txHash = q.toLowerCase();
+    return { OR: [{ payments: { some: { txHash } } }, { reports: { some: { payment: { txHash } } } }] };
+  }
+  return { user: { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] } };
+}
+
+/** One page of every order, newest first, filtered by status, date and search. */
+export function allOrdersPage(db: Db, filter: OrderFilter, page: PageQuery) {
+  const where: Prisma.OrderWhereInput = {
+    AND: [
+      { status: filter.status ? { in: filter.status } : { not: 'DELETED' } },
+      filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {},
+      filter.q ? orderSearch(filter.q) : {},
+      keysetWhere('createdAt', 'desc', page.after) as Prisma.OrderWhereInput,
+    ],
+  };
+  return db.order.findMany({
+    where,
     include: { ...orderInclude, payments: { select: { txHash: true, status: true, usdValue: true } } },
-    orderBy: { createdAt: 'desc' },
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.OrderOrderByWithRelationInput[],
+    take: page.limit + 1,
   });
-  return orders.map((o) => ({
+}
+
+export function adminOrderJson(o: Awaited<ReturnType<typeof allOrdersPage>>[number]): AdminOrderJson {
+  return {
     ...orderJson(o, { userAsObject: true }),
     payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? money(p.usdValue) : null })),
-  }));
+  };
 }

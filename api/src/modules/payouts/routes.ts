@@ -4,6 +4,7 @@ import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/con
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
+import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as service from './service.ts';
 
@@ -22,11 +23,16 @@ export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 
 export function adminRefundRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
-  router.get('/', async (_req, res) => {
-    res.json(await service.refundsJson(deps.db, {}));
+  router.get('/', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await service.refundsPage(deps.db, enumList(req, 'status', service.REFUND_STATUSES), page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.refundRowsJson(deps.db, shown));
   });
-  router.get('/overpaid', async (_req, res) => {
-    res.json(await service.overpaidOrders(deps.db, await answerOrNull(deps)));
+  router.get('/overpaid', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await service.overpaidPage(deps.db, page);
+    const answer = await answerOrNull(deps);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, answer));
   });
   router.post('/', async (req, res) => {
     const body = parseBody(createRefundBody, req.body);

@@ -1,4 +1,5 @@
 import { creditCents, overpaymentOf, overpaymentsOf, Prisma, soleSender, type Db, type Overpayment } from '@shop/core';
+import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
@@ -15,8 +16,29 @@ export const latestCheck = { orderBy: { createdAt: 'desc' }, take: 1 } satisfies
 
 const refundInclude = { checks: latestCheck } satisfies Prisma.RefundInclude;
 
+type RefundRow = Prisma.RefundGetPayload<{ include: typeof refundInclude }>;
+
+/** The refunds `where` names (one request, or an order's few): not a list an admin pages. */
 export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promise<RefundJson[]> {
-  const rows = await db.refund.findMany({ where, include: refundInclude, orderBy: { createdAt: 'desc' }, take: 500 });
+  return refundRowsJson(db, await db.refund.findMany({ where, include: refundInclude, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+}
+
+export const REFUND_STATUSES = ['REQUESTED', 'PAID'] as const;
+
+/**
+ * One page of the refund queue, newest first, optionally by status: a refund still
+ * REQUESTED is found however old it is (status=REQUESTED; index Refund(status, createdAt, id)).
+ */
+export function refundsPage(db: Db, status: (typeof REFUND_STATUSES)[number][] | undefined, page: PageQuery): Promise<RefundRow[]> {
+  return db.refund.findMany({
+    where: { ...(status ? { status: { in: status } } : {}), ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.RefundWhereInput) },
+    include: refundInclude,
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.RefundOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
+}
+
+export async function refundRowsJson(db: Db, rows: RefundRow[]): Promise<RefundJson[]> {
   const [users, payments, holds] = await Promise.all([
     db.user.findMany({ where: { id: { in: rows.flatMap((r) => (r.userId ? [r.userId] : [])) } }, select: { id: true, name: true, email: true } }),
     db.payment.findMany({ where: { id: { in: rows.flatMap((r) => (r.paymentId ? [r.paymentId] : [])) } }, select: { id: true, txHash: true, source: true } }),
@@ -66,14 +88,21 @@ export async function overpaymentJson(db: Db, orderId: string, answer: bigint | 
   return over ? toOverpaymentJson(over, answer) : null;
 }
 
-/** Paid orders with overpayment left to refund or credit. */
-export async function overpaidOrders(db: Db, answer: bigint | null): Promise<OverpaidOrderJson[]> {
-  const orders = await db.order.findMany({
-    where: { status: 'PAID', overpaidUsd: { gt: db.order.fields.overpaidSettledUsd } },
+/**
+ * One page of the paid orders with overpayment left to refund or credit, newest first
+ * (a partial index holds only these: Order(createdAt, id) WHERE overpaid and unsettled).
+ */
+export function overpaidPage(db: Db, page: PageQuery) {
+  return db.order.findMany({
+    where: { status: 'PAID', overpaidUsd: { gt: db.order.fields.overpaidSettledUsd }, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.OrderWhereInput) },
     include: { user: { select: { id: true, name: true, email: true } } },
-    orderBy: { paidAt: 'desc' },
-    take: 500,
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.OrderOrderByWithRelationInput[],
+    take: page.limit + 1,
   });
+}
+
+/** Paid orders with overpayment left to refund or credit. */
+export async function overpaidOrders(db: Db, orders: Awaited<ReturnType<typeof overpaidPage>>, answer: bigint | null): Promise<OverpaidOrderJson[]> {
   const overs = await overpaymentsOf(db, orders.map((o) => o.id));
   return orders.flatMap((o): OverpaidOrderJson[] => {
     const over = overs.get(o.id);

@@ -73,6 +73,29 @@ describe('CatalogueCache', () => {
     expect(cache.peek('list')).toBeUndefined();
   });
 
+  it('an order drops only the entries showing its packages, and reads still in flight', async () => {
+    const cache = new CatalogueCache(60_000, clock().now);
+    const reads: string[] = [];
+    const page = (key: string, ids: string[]) => cache.getLoaded(key, async () => (reads.push(key), { data: ids, productIds: ids, link: '</next>; rel="next"' }));
+    await page('list:1', ['a', 'b']);
+    await page('list:2', ['c']);
+    await cache.get('a', async () => (reads.push('a'), { id: 'a' }));
+    await cache.get('c', async () => (reads.push('c'), { id: 'c' }));
+    const gate = deferred<unknown>();
+    void cache.get('d', () => gate.promise);
+    expect((await page('list:1', []))?.link).toBe('</next>; rel="next"');
+    expect(reads).toEqual(['list:1', 'list:2', 'a', 'c']);
+
+    cache.invalidateProducts(['a']);
+    expect(cache.peek('list:1')).toBeUndefined();
+    expect(cache.peek('a')).toBeUndefined();
+    expect(cache.peek('d')).toBeUndefined();
+    // The page and the package the order did not touch are still served from memory.
+    expect(cache.peek('list:2')?.body.toString()).toBe('["c"]');
+    expect(cache.peek('c')?.body.toString()).toBe('{"id":"c"}');
+    gate.resolve({ id: 'd' });
+  });
+
   it('passes "not found" through, and with a ttl of 0 reads every time', async () => {
     const cache = new CatalogueCache(0, clock().now);
     let reads = 0;

@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
  * A response body ready to send: the JSON as UTF-8 bytes, and its ETag; its gzip form is
  * made once, the first time a browser that accepts it asks (then served from here).
  */
-export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer };
+export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer; link?: string; productIds?: ReadonlySet<string> };
+
+/**
+ * What a load returns when it is more than a body: a page's JSON, its `Link` header, and
+ * the packages it shows (an order for one of them drops the page, not the whole cache).
+ */
+export type Loaded = { data: unknown; link?: string; productIds: readonly string[] };
 
 type Entry = { at: number; generation: number; value: Promise<CachedJson | null>; settled?: CachedJson | null };
 
@@ -14,8 +20,10 @@ const MAX_ENTRIES = 1_000;
 /**
  * The public catalogue (the product list and each product) as serialised JSON, kept by
  * this api process for `ttlMs` after it was read. Concurrent misses share one database
- * read. Writes made through this process (product edits, orders reserving or releasing
- * stock) call `invalidate()`, so they show at once here; changes made elsewhere (another
+ * read. Writes made through this process show at once here: product edits call
+ * `invalidate()`; orders reserving or releasing stock call `invalidateProducts(ids)`,
+ * which drops only the entries showing those packages, so order traffic on one package
+ * does not make every other page of the catalogue be read again. Changes made elsewhere (another
  * api instance, the worker releasing stock of expired orders) show within `ttlMs`. The
  * cache only serves what the catalogue pages display: prices and stock that matter are
  * read again from the database inside the order transaction.
@@ -45,11 +53,16 @@ export class CatalogueCache {
 
   /** The cached value under `key`, or `load()`'s result (null: not found) serialised. */
   get(key: string, load: () => Promise<unknown>): Promise<CachedJson | null> {
+    return this.getLoaded(key, () => load().then((data) => (data === null ? null : { data, productIds: [] })));
+  }
+
+  /** As `get`, for a load that also names its Link header and the packages it shows. */
+  getLoaded(key: string, load: () => Promise<Loaded | null>): Promise<CachedJson | null> {
     const now = this.now();
     const hit = this.fresh(key, now);
     if (hit) return hit.value;
 
-    const value = load().then((data) => (data === null ? null : serialise(data)));
+    const value = load().then((loaded) => (loaded === null ? null : serialiseLoaded(loaded)));
     if (this.ttlMs <= 0) return value;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const entry: Entry = { at: now, generation: this.generation, value };
@@ -66,11 +79,27 @@ export class CatalogueCache {
     return value;
   }
 
+  /**
+   * Forgets what shows these packages: their own entries, the pages listing them, and
+   * every read still in flight (it may have started before the write).
+   */
+  invalidateProducts(ids: Iterable<string>): void {
+    const changed = new Set(ids);
+    for (const [key, entry] of this.entries) {
+      const shown = entry.settled?.productIds;
+      if (changed.has(key) || entry.settled === undefined || (shown && [...changed].some((id) => shown.has(id)))) this.entries.delete(key);
+    }
+  }
+
   /** Forgets everything, including reads still in flight that started before the write. */
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
   }
+}
+
+export function serialiseLoaded(loaded: Loaded): CachedJson {
+  return { ...serialise(loaded.data), ...(loaded.link ? { link: loaded.link } : {}), productIds: new Set(loaded.productIds) };
 }
 
 function serialise(data: unknown): CachedJson {

@@ -1,11 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import { Router, type Express, type Response } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import { updateProductBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { notFound } from '@shop/core';
-import type { CachedJson, CatalogueCache } from './catalogue-cache.ts';
+import { serialiseLoaded, type CachedJson, type CatalogueCache, type Loaded } from './catalogue-cache.ts';
+import { byCreatedAt, pageOf, pageQuery, searchTerm, type PageQuery } from '../../middleware/paging.ts';
 import * as products from './service.ts';
 
 /** Bodies this small are sent as they are (compressing them saves less than it costs). */
@@ -19,6 +20,7 @@ const COMPRESS_FROM_BYTES = 1024;
 function sendCached(res: Response, cached: CachedJson): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('ETag', cached.etag);
+  if (cached.link) res.setHeader('Link', cached.link);
   res.vary('Accept-Encoding');
   if (cached.body.length >= COMPRESS_FROM_BYTES && res.req.acceptsEncodings('gzip', 'identity') === 'gzip') {
     cached.gzip ??= gzipSync(cached.body);
@@ -44,7 +46,23 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
     if (hit !== undefined) return answer(res, hit);
     return cache.get(key, load).then((cached) => answer(res, cached));
   };
-  app.get('/api/products', (_req, res) => serve(res, 'list', () => products.listProducts(db)));
+  const loadPage = (req: Request, q: string | undefined, page: PageQuery) => async (): Promise<Loaded> => {
+    const rows = await products.productsPage(db, q, page);
+    const { shown, link } = pageOf(req, page, rows, byCreatedAt);
+    return { data: shown.map(products.toProductJson), ...(link ? { link } : {}), productIds: shown.map((p) => p.id) };
+  };
+  app.get('/api/products', (req, res) => {
+    const page = pageQuery(req);
+    const q = searchTerm(req);
+    const load = loadPage(req, q, page);
+    // Pages of the catalogue are cached by limit and cursor; searches (any text a visitor
+    // types) go to the database, so they cannot push the pages out of the cache.
+    if (q) return load().then((loaded) => answer(res, serialiseLoaded(loaded)));
+    const key = `list:${page.limit}:${req.query.cursor ?? ''}`;
+    const hit = cache.peek(key);
+    if (hit !== undefined) return answer(res, hit);
+    return cache.getLoaded(key, load).then((cached) => answer(res, cached));
+  });
   app.get('/api/products/:id', (req, res) => {
     const id = parseId(req.params.id, 'Product');
     return serve(res, id, () => products.findProduct(db, id));

@@ -2,6 +2,7 @@ import { createProduct, Prisma, setStock, type Db, type Product } from '@shop/co
 import type { ProductJson, updateProductBody } from '@shop/core/contract';
 import type { z } from 'zod';
 import { notFound } from '@shop/core';
+import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
 export type ProductInput = z.output<typeof updateProductBody>;
 
@@ -40,9 +41,20 @@ export function toProductJson(p: Product): ProductJson {
   };
 }
 
-export async function listProducts(db: Db): Promise<ProductJson[]> {
-  const rows = await db.product.findMany({ where: { deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  return rows.map(toProductJson);
+/**
+ * One page of the catalogue, oldest package first, optionally those whose name contains
+ * `q` (any case; a trigram index serves it). Index Product(createdAt, id) WHERE not deleted.
+ */
+export function productsPage(db: Db, q: string | undefined, page: PageQuery): Promise<Product[]> {
+  return db.product.findMany({
+    where: {
+      deletedAt: null,
+      ...(q ? { name: { contains: q, mode: 'insensitive' } } : {}),
+      ...(keysetWhere('createdAt', 'asc', page.after) as Prisma.ProductWhereInput),
+    },
+    orderBy: keysetOrder('createdAt', 'asc') as Prisma.ProductOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
 }
 
 export async function findProduct(db: Db, id: string): Promise<ProductJson | null> {

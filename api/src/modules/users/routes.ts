@@ -4,6 +4,7 @@ import { adminUpdateUserBody, cashoutBody, loginBody, registerBody, updateProfil
 import type { AppDeps } from '../../deps.ts';
 import { endSession, requireAdmin, requireUser, startSession } from '../../middleware/auth.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
+import { byCreatedAt, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as users from './service.ts';
 
@@ -68,8 +69,16 @@ export function userRoutes(deps: AppDeps): Router {
     res.json(await users.getUserJson(db, req.user!.id));
   });
 
-  router.get('/', requireAdmin, async (_req, res) => {
-    res.json(await users.listUsers(db));
+  router.get('/profile/referrals', requireUser, async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await users.referralsPage(db, req.user!.id, page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((r) => ({ _id: r.id, name: r.name })));
+  });
+
+  router.get('/', requireAdmin, async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await users.usersPage(db, searchTerm(req), page);
+    await sendPage(req, res, page, rows, byCreatedAt, users.userListJson);
   });
 
   router.get('/:id', requireAdmin, async (req, res) => {

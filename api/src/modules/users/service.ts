@@ -2,7 +2,8 @@ import {
   adjustBalancesFromForm, dummyPasswordHash, hashPassword, newReferralCode, Prisma, revokeUserSessions, verifyPassword,
   type Db,
 } from '@shop/core';
-import type { AdminUserListItem, UserJson } from '@shop/core/contract';
+import { REFERRALS_SHOWN, type AdminUserListItem, type UserJson } from '@shop/core/contract';
+import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { badRequest, conflict, forbidden, UserError, notFound } from '@shop/core';
 
 const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
@@ -12,12 +13,22 @@ const userSelect = {
 } satisfies Prisma.UserSelect;
 type UserRow = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
-export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
-  const referrals = await db.user.findMany({
-    where: { referredById: user.id, deletedAt: null },
-    select: { id: true, name: true },
-    orderBy: { createdAt: 'asc' },
+/** One page of the people a user referred, newest first (index User(referredById, createdAt, id)). */
+export function referralsPage(db: Db, userId: string, page: PageQuery) {
+  return db.user.findMany({
+    where: { referredById: userId, deletedAt: null, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.UserWhereInput) },
+    select: { id: true, name: true, createdAt: true },
+    orderBy: keysetOrder('createdAt', 'desc') as Prisma.UserOrderByWithRelationInput[],
+    take: page.limit + 1,
   });
+}
+
+export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
+  // A referrer of 50,000 people gets their count and the newest few, not every name.
+  const [referrals, referralCount] = await Promise.all([
+    referralsPage(db, user.id, { limit: REFERRALS_SHOWN - 1, after: null }),
+    db.user.count({ where: { referredById: user.id, deletedAt: null } }),
+  ]);
   return {
     _id: user.id,
     name: user.name,
@@ -27,6 +38,7 @@ export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
     passiveBalance: money(user.passiveBalance),
     referralCode: user.referralCode,
     referralCommand: referrals.map((r) => ({ _id: r.id, name: r.name })),
+    referralCount,
   };
 }
 
@@ -110,8 +122,21 @@ export async function updateProfile(
   }
 }
 
-export async function listUsers(db: Db): Promise<AdminUserListItem[]> {
-  const users = await db.user.findMany({ where: { deletedAt: null }, select: userSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+/** One page of users, oldest first, optionally those whose name or e-mail contains `q` (trigram indexes). */
+export function usersPage(db: Db, q: string | undefined, page: PageQuery) {
+  return db.user.findMany({
+    where: {
+      deletedAt: null,
+      ...(q ? { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] } : {}),
+      ...(keysetWhere('createdAt', 'asc', page.after) as Prisma.UserWhereInput),
+    },
+    select: userSelect,
+    orderBy: keysetOrder('createdAt', 'asc') as Prisma.UserOrderByWithRelationInput[],
+    take: page.limit + 1,
+  });
+}
+
+export function userListJson(users: UserRow[]): AdminUserListItem[] {
   return users.map((u) => ({
     _id: u.id,
     name: u.name,

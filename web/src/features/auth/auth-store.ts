@@ -13,6 +13,7 @@ export type UserInfo = {
   passiveBalance?: number;
   referralCode?: string;
   referralCommand?: { _id: string; name: string }[];
+  referralCount?: number;
 };
 
 function parseUserInfo(value: unknown): UserInfo | null {

@@ -1,10 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CashoutJson, PayoutCheckJson } from '@shop/core/contract';
-import { api } from '@/lib/api-client';
-import { SHORT_STALE_TIME } from '@/lib/query-client';
-
-export const getCashouts = ({ signal }: { signal?: AbortSignal } = {}): Promise<CashoutJson[]> =>
-  api.get<CashoutJson[]>('/api/admin/cashouts', signal ? { signal } : {});
+import { usePagedQuery } from '@/lib/paged-query';
 
 export const cashoutsQueryKey = ['admin', 'cashouts'] as const;
 
@@ -16,15 +11,7 @@ export function pollWhileChecking(payouts: { check: PayoutCheckJson | null }[] |
   return payouts?.some((p) => p.check?.status === 'CHECKING') ? PAYOUT_CHECK_POLL_INTERVAL : false;
 }
 
-/** Admin: every cashout request, newest first, cached 5 s like the other admin lists. */
-export const getCashoutsQueryOptions = () =>
-  queryOptions({
-    queryKey: cashoutsQueryKey,
-    queryFn: ({ signal }) => getCashouts({ signal }),
-    staleTime: SHORT_STALE_TIME,
-    refetchInterval: (query) => pollWhileChecking(query.state.data),
-  });
-
-export function useCashouts() {
-  return useQuery(getCashoutsQueryOptions());
+/** Admin: cashout requests, newest first, a page at a time; `status` narrows them (open ones: REQUESTED,NOTIFIED). */
+export function useCashouts(status?: string) {
+  return usePagedQuery<CashoutJson>(cashoutsQueryKey, '/api/admin/cashouts', { status }, pollWhileChecking);
 }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import type { OverpaidOrderJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUsd } from '@/lib/format';
 import { useOverpaidOrders } from '../api/get-overpaid-orders';
@@ -34,7 +35,8 @@ function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
  */
 export function OverpaidOrders() {
   const headingId = useId();
-  const { data: orders, isPending, error } = useOverpaidOrders();
+  const list = useOverpaidOrders();
+  const { data: orders, isPending, error } = list;
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -98,6 +100,7 @@ export function OverpaidOrders() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More overpaid orders" />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import type { RefundJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUsd } from '@/lib/format';
 import { useRefunds } from '../api/get-refunds';
@@ -21,7 +22,8 @@ const WALLET_SOURCES: Record<RefundJson['walletSource'], string> = {
 /** The Cashouts page's second queue: transfers and overpayments to send back, newest first. */
 export function RefundList() {
   const headingId = useId();
-  const { data: refunds, isPending, error } = useRefunds();
+  const list = useRefunds();
+  const { data: refunds, isPending, error } = list;
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -88,6 +90,7 @@ export function RefundList() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More refunds" />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { REFUNDED_STATUSES, useAdminPayments } from '../api/get-admin-payments';
 import { TransferCells } from './transfer-cells';
@@ -8,7 +9,8 @@ import { TransferRefundState } from './transfer-refund-state';
 /** Transfers an admin asked to send back, with where their refund stands (paid out from the Cashouts page). */
 export function RefundedTransfers() {
   const headingId = useId();
-  const { data: payments, isPending, error } = useAdminPayments(REFUNDED_STATUSES);
+  const list = useAdminPayments(REFUNDED_STATUSES);
+  const { data: payments, isPending, error } = list;
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -40,6 +42,7 @@ export function RefundedTransfers() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More refunded transfers" />
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { PageHeader } from '@/components/page-header';
+import { StatusFilter, useListParam } from '@/components/list-filters';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatUsd } from '@/lib/format';
 import { useCashouts } from '../api/get-cashouts';
@@ -13,17 +15,28 @@ import { UserCell } from '../components/user-cell';
  * /admin/cashouts: the payout queue, newest first: cashout requests, then refunds. Each
  * is paid by hand and marked paid with its transaction's hash, which the worker verifies.
  */
+const CASHOUT_FILTERS = [
+  { value: '', label: 'All' },
+  { value: 'REQUESTED,NOTIFIED', label: 'Waiting to be paid' },
+  { value: 'PAID', label: 'Paid' },
+  { value: 'REJECTED', label: 'Rejected' },
+];
+
 export function CashoutListPage() {
-  const { data: cashouts, isPending, error } = useCashouts();
+  const [status] = useListParam('status');
+  const list = useCashouts(status);
+  const { data: cashouts, isPending, error } = list;
 
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Cashouts" />
+      {/* Open requests are found however old they are: the filter asks the api for them alone. */}
+      <StatusFilter label="Cashout requests" options={CASHOUT_FILTERS} />
       <AdminTableState
         isPending={isPending}
         error={error}
         isEmpty={cashouts?.length === 0}
-        emptyText="There are no cashout requests yet."
+        emptyText={status ? 'No cashout request is in this state.' : 'There are no cashout requests yet.'}
       >
         <Table aria-label="Cashout requests">
           <TableHeader>
@@ -65,6 +78,7 @@ export function CashoutListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More cashouts" />
       <RefundList />
     </section>
   );

@@ -1,4 +1,5 @@
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { PageHeader } from '@/components/page-header';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAdminPayments } from '../api/get-admin-payments';
@@ -13,7 +14,8 @@ import { StatusBadge } from '@/components/status-badge';
  * transfers refunded so far; and paid orders with an overpayment to refund.
  */
 export function PaymentListPage() {
-  const { data: payments, isPending, error } = useAdminPayments();
+  const list = useAdminPayments();
+  const { data: payments, isPending, error } = list;
 
   return (
     <section className="flex flex-col gap-6">
@@ -56,6 +58,7 @@ export function PaymentListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More transfers" />
       <OverpaidOrders />
       <RefundedTransfers />
     </section>

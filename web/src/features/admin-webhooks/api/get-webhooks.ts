@@ -1,22 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { WebhookEndpointJson } from '@shop/core/contract';
-import { api } from '@/lib/api-client';
-import { SHORT_STALE_TIME } from '@/lib/query-client';
-
-export const getWebhooks = ({ signal }: { signal?: AbortSignal } = {}): Promise<WebhookEndpointJson[]> =>
-  api.get<WebhookEndpointJson[]>('/api/admin/webhooks', signal ? { signal } : {});
+import { usePagedQuery } from '@/lib/paged-query';
 
 export const webhooksQueryKey = ['admin', 'webhooks'] as const;
 export const webhookListQueryKey = [...webhooksQueryKey, 'list'] as const;
 
-/** Admin: the webhook endpoints, oldest first, with their delivery counts. */
-export const getWebhooksQueryOptions = () =>
-  queryOptions({
-    queryKey: webhookListQueryKey,
-    queryFn: ({ signal }) => getWebhooks({ signal }),
-    staleTime: SHORT_STALE_TIME,
-  });
-
+/** Admin: the webhook endpoints, oldest first, a page at a time, with their delivery counts. */
 export function useWebhooks() {
-  return useQuery(getWebhooksQueryOptions());
+  return usePagedQuery<WebhookEndpointJson>(webhookListQueryKey, '/api/admin/webhooks');
 }

@@ -3,6 +3,7 @@ import { RotateCw } from 'lucide-react';
 import { toast } from 'sonner';
 import type { WebhookDeliveryJson, WebhookEndpointJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { StatusBadge } from '@/components/status-badge';
@@ -40,7 +41,8 @@ function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
 /** An endpoint's latest deliveries, newest first; each can be sent again in one click. */
 export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson }) {
   const headingId = useId();
-  const { data: deliveries, isPending, error } = useWebhookDeliveries(endpoint._id);
+  const list = useWebhookDeliveries(endpoint._id);
+  const { data: deliveries, isPending, error } = list;
   const redeliver = useRedeliverWebhook();
 
   const onRedeliver = (id: string) =>
@@ -104,6 +106,7 @@ export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson 
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More deliveries" />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { PageHeader } from '@/components/page-header';
 import { useWebhooks } from '../api/get-webhooks';
 import { WebhookDeliveries } from '../components/webhook-deliveries';
@@ -29,7 +30,8 @@ function WebhooksHelp() {
 
 /** /admin/webhooks: endpoints that receive the shop's signed events, and each one's delivery log. */
 export function WebhooksPage() {
-  const { data: endpoints, isPending, error } = useWebhooks();
+  const list = useWebhooks();
+  const { data: endpoints, isPending, error } = list;
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = endpoints?.find((e) => e._id === selectedId) ?? null;
 
@@ -56,6 +58,7 @@ export function WebhooksPage() {
           ))}
         </div>
       </AdminTableState>
+      <LoadMore list={list} label="More endpoints" />
       {selected ? <WebhookDeliveries endpoint={selected} /> : null}
     </section>
   );

@@ -1,22 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { OrderJson } from '@shop/core/contract';
-import { api } from '@/lib/api-client';
-import { SHORT_STALE_TIME } from '@/lib/query-client';
+import type { OrderJson, OrderStatus } from '@shop/core/contract';
+import { usePagedQuery } from '@/lib/paged-query';
 import { ordersQueryKey } from './get-orders';
-
-export const getMyOrders = ({ signal }: { signal?: AbortSignal } = {}): Promise<OrderJson[]> =>
-  api.get<OrderJson[]>('/api/orders/mine', signal ? { signal } : {});
 
 export const myOrdersQueryKey = [...ordersQueryKey, 'mine'] as const;
 
-/** The signed-in user's own orders, cached 5 s. */
-export const getMyOrdersQueryOptions = () =>
-  queryOptions({
-    queryKey: myOrdersQueryKey,
-    queryFn: ({ signal }) => getMyOrders({ signal }),
-    staleTime: SHORT_STALE_TIME,
-  });
-
-export function useMyOrders() {
-  return useQuery(getMyOrdersQueryOptions());
+/** The signed-in user's own orders in these states (all when none), newest first, a page at a time, cached 5 s. */
+export function useMyOrders(statuses?: readonly OrderStatus[]) {
+  return usePagedQuery<OrderJson>(myOrdersQueryKey, '/api/orders/mine', { status: statuses?.join(',') });
 }

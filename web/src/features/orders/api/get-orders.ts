@@ -1,23 +1,14 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminOrderJson } from '@shop/core/contract';
-import { api } from '@/lib/api-client';
-import { SHORT_STALE_TIME } from '@/lib/query-client';
-
-export const getOrders = ({ signal }: { signal?: AbortSignal } = {}): Promise<AdminOrderJson[]> =>
-  api.get<AdminOrderJson[]>('/api/orders', signal ? { signal } : {});
+import { usePagedQuery } from '@/lib/paged-query';
 
 /** Every order query (all, mine, one) sits under this key. */
 export const ordersQueryKey = ['orders'] as const;
 export const orderListQueryKey = [...ordersQueryKey, 'list'] as const;
 
-/** Admin: all orders (user as {_id, name}), cached 5 s. */
-export const getOrdersQueryOptions = () =>
-  queryOptions({
-    queryKey: orderListQueryKey,
-    queryFn: ({ signal }) => getOrders({ signal }),
-    staleTime: SHORT_STALE_TIME,
-  });
+/** What the admin's order list is filtered by (kept in the page's URL). */
+export type OrderListFilter = { status?: string; q?: string; from?: string; to?: string };
 
-export function useOrders() {
-  return useQuery(getOrdersQueryOptions());
+/** Admin: every order, newest first, a page at a time (user as {_id, name}), cached 5 s. */
+export function useOrders(filter: OrderListFilter = {}) {
+  return usePagedQuery<AdminOrderJson>(orderListQueryKey, '/api/orders', filter);
 }

@@ -5,7 +5,10 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDay, formatUsd } from '@/lib/format';
+import { LoadMore } from '@/components/load-more';
 import { useMyOrders } from '../api/get-my-orders';
+
+const PAID = ['PAID'] as const;
 
 type PaidLine = { key: string; item: OrderItemJson; expiresAt: string | null };
 
@@ -36,7 +39,9 @@ function PaidLineRow({ line }: { line: PaidLine }) {
 
 /** The profile's list of the user's own paid orders (GET /api/orders/mine). */
 export function PaidOrders() {
-  const { data: orders, isPending, isError, error } = useMyOrders();
+  const list = useMyOrders(PAID);
+  const { isPending, isError, error } = list;
+  const orders = list.data ?? [];
   return (
     <Card>
       <CardHeader>
@@ -63,6 +68,7 @@ export function PaidOrders() {
             ))}
           </ul>
         )}
+        <LoadMore list={list} label="More orders" />
       </CardContent>
     </Card>
   );

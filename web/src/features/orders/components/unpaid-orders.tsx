@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDay, formatUsd } from '@/lib/format';
+import { LoadMore } from '@/components/load-more';
 import { useMyOrders } from '../api/get-my-orders';
 import { ORDER_STATUS_LABELS, UNPAID_STATUSES } from '../order-status';
 import { CancelOrder } from './cancel-order';
@@ -11,8 +12,8 @@ import { CancelOrder } from './cancel-order';
  * page: a buyer who closed the tab can finish paying. Shown only when there is one.
  */
 export function UnpaidOrders() {
-  const { data: orders } = useMyOrders();
-  const unpaid = (orders ?? []).filter((o) => UNPAID_STATUSES.includes(o.status));
+  const list = useMyOrders(UNPAID_STATUSES);
+  const unpaid = list.data ?? [];
   if (unpaid.length === 0) return null;
   return (
     <Card>
@@ -43,6 +44,7 @@ export function UnpaidOrders() {
             </li>
           ))}
         </ul>
+        <LoadMore list={list} label="More unpaid orders" />
       </CardContent>
     </Card>
   );

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
 import { makeOrder, signIn } from '@/testing/fixtures';
-import { mockApi, reply } from '@/testing/mock-api';
+import { mockApi, reply, type MockRequest } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
 const orders = [
@@ -62,5 +62,30 @@ describe('OrderListPage', () => {
     fail = true;
     await userEvent.click((await screen.findAllByRole('button', { name: 'Delete Order' }))[0]!);
     expect(await screen.findByText('Failed to delete order.')).toBeInTheDocument();
+  });
+
+  it('pages with "More orders" and keeps its search and status filter in the URL', async () => {
+    signIn({ isAdmin: true });
+    const next = '/api/orders?status=PAID&q=alice&cursor=abc';
+    const { requests } = mockApi({
+      'GET /api/orders': (r: MockRequest) =>
+        r.path.includes('cursor=') ? [{ ...orders[0]!, _id: 'o3' }] : r.path.includes('q=alice') ? reply(200, [orders[0]], { Link: `<${next}>; rel="next"` }) : orders,
+    });
+    const { router } = renderRoutes(routes, '/admin/orderlist');
+    await screen.findByText('o2');
+    expect(screen.queryByRole('button', { name: 'More orders' })).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search orders' }), 'alice{Enter}');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'PAID');
+    await screen.findByRole('button', { name: 'More orders' });
+    expect(router.state.location.search).toBe('?q=alice&status=PAID');
+    expect(screen.queryByText('o2')).not.toBeInTheDocument();
+    expect(requests.at(-1)?.path).toBe('/api/orders?status=PAID&q=alice');
+
+    await userEvent.click(screen.getByRole('button', { name: 'More orders' }));
+    expect(await screen.findByText('o3')).toBeInTheDocument();
+    expect(screen.getByText('o1')).toBeInTheDocument();
+    expect(requests.at(-1)?.path).toBe(next);
+    expect(screen.queryByRole('button', { name: 'More orders' })).not.toBeInTheDocument();
   });
 });

@@ -3,6 +3,8 @@ import { toast } from 'sonner';
 import type { OrderJson } from '@shop/core/contract';
 import { AdminTableState } from '@/components/admin-table-state';
 import { PageHeader } from '@/components/page-header';
+import { SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
+import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -21,8 +23,18 @@ export function statusText(status: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const STATUS_OPTIONS = [
+  { value: '', label: 'All' },
+  { value: 'PENDING_PAYMENT,VERIFYING,UNDERPAID,LATE', label: 'Unpaid' },
+  ...(['PAID', 'PENDING_PAYMENT', 'VERIFYING', 'UNDERPAID', 'LATE', 'EXPIRED', 'CANCELLED'] as const).map((s) => ({ value: s, label: statusText(s) })),
+];
+
 export function OrderListPage() {
-  const { data: orders, isPending, error } = useOrders();
+  const [status] = useListParam('status');
+  const [q] = useListParam('q');
+  const list = useOrders({ status, q });
+  const { data: orders, isPending, error } = list;
+  const filtered = Boolean(status || q);
   const remove = useDeleteOrder();
 
   const onDelete = (id: string) =>
@@ -34,7 +46,11 @@ export function OrderListPage() {
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Order List" />
-      <AdminTableState isPending={isPending} error={error} isEmpty={orders?.length === 0} emptyText="There are no orders yet.">
+      <div className="flex flex-wrap items-center gap-3">
+        <SearchBox label="Search orders" placeholder="Buyer e-mail or name, order id, transaction hash" />
+        <StatusFilter label="Status" options={STATUS_OPTIONS} />
+      </div>
+      <AdminTableState isPending={isPending} error={error} isEmpty={orders?.length === 0} emptyText={filtered ? 'No order matches.' : 'There are no orders yet.'}>
         <Table>
           <TableHeader>
             <TableRow>
@@ -93,6 +109,7 @@ export function OrderListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More orders" />
     </section>
   );
 }

@@ -1,21 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { usePagedQuery } from '@/lib/paged-query';
 import type { Product } from '../types';
-
-export const getProducts = ({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> =>
-  api.get<Product[]>('/api/products', signal ? { signal } : {});
 
 export const productsQueryKey = ['products'] as const;
 
-/** SPEC.md section 9: the product list is cached 5 s. */
-export const getProductsQueryOptions = () =>
-  queryOptions({
-    queryKey: productsQueryKey,
-    queryFn: ({ signal }) => getProducts({ signal }),
-    staleTime: SHORT_STALE_TIME,
-  });
-
-export function useProducts() {
-  return useQuery(getProductsQueryOptions());
+/** SPEC.md section 9: the product list is cached 5 s; read a page at a time, optionally those named like `q`. */
+export function useProducts(q?: string) {
+  return usePagedQuery<Product>(productsQueryKey, '/api/products', { q });
 }

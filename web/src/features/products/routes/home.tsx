@@ -1,6 +1,8 @@
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { SearchBox, useListParam } from '@/components/list-filters';
+import { LoadMore } from '@/components/load-more';
 import { useProducts } from '../api/get-products';
 import { ProductCard } from '../components/product-card';
 
@@ -8,13 +10,19 @@ import { ProductCard } from '../components/product-card';
 const FIRST_ROW = 4;
 
 export function HomePage() {
-  const { data: products, isPending, isError, error } = useProducts();
+  const [q] = useListParam('q');
+  const list = useProducts(q);
+  const { isPending, isError, error } = list;
+  const products = list.data ?? [];
+  // The search box appears once the catalogue is longer than a page, or while a search is on.
+  const searchable = Boolean(q) || list.hasNextPage;
 
   return (
     // At least a screen tall while the packages load, so the footer never moves up into
     // view and back down when the grid arrives (a layout shift).
     <section className="flex min-h-svh flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Available Packages :</h1>
+      {searchable && <SearchBox label="Search packages" placeholder="Package name" />}
       {isPending ? (
         <PageSpinner label="Loading packages" />
       ) : isError ? (
@@ -22,7 +30,7 @@ export function HomePage() {
           <AlertDescription>Error: {getErrorMessage(error)}</AlertDescription>
         </Alert>
       ) : products.length === 0 ? (
-        <p className="text-muted-foreground">No packages are on sale yet.</p>
+        <p className="text-muted-foreground">{q ? 'No package matches.' : 'No packages are on sale yet.'}</p>
       ) : (
         <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {products.map((product, i) => (
@@ -32,6 +40,7 @@ export function HomePage() {
           ))}
         </ul>
       )}
+      <LoadMore list={list} label="More packages" />
     </section>
   );
 }

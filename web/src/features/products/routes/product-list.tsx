@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { AdminTableState } from '@/components/admin-table-state';
+import { LoadMore } from '@/components/load-more';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -12,7 +13,8 @@ import { useProducts } from '../api/get-products';
 
 export function ProductListPage() {
   const navigate = useNavigate();
-  const { data: products, isPending, error } = useProducts();
+  const list = useProducts();
+  const { data: products, isPending, error } = list;
   const create = useCreateProduct();
   const remove = useDeleteProduct();
 
@@ -83,6 +85,7 @@ export function ProductListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More packages" />
     </section>
   );
 }

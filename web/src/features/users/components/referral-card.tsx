@@ -32,7 +32,8 @@ function CopyRow({ label, value, copyLabel }: { label: string; value: string; co
 
 /** The user's referral link and code, each with a copy button, and the referral count. */
 export function ReferralCard({ user }: { user: UserJson }) {
-  const count = user.referralCommand?.length ?? 0;
+  // The count, not the list: a referrer of thousands gets only the newest few names.
+  const count = user.referralCount ?? user.referralCommand?.length ?? 0;
   return (
     <Card>
       <CardHeader>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
 import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
-import { mockApi, reply } from '@/testing/mock-api';
+import { byStatus, mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
 const profile = makeUser({
@@ -12,6 +12,8 @@ const profile = makeUser({
     { _id: 'u5', name: 'Bob' },
     { _id: 'u6', name: 'Carol' },
   ],
+  // The api sends the newest few names and the whole count.
+  referralCount: 50000,
   activeBalance: 25.5,
   passiveBalance: 10,
 });
@@ -32,7 +34,7 @@ const orders = [
 
 function renderProfile(extra: Record<string, unknown> = {}) {
   signIn(makeUser({ name: 'Alice Buyer' }));
-  const api = mockApi({ 'GET /api/users/profile': profile, 'GET /api/orders/mine': orders, ...extra });
+  const api = mockApi({ 'GET /api/users/profile': profile, 'GET /api/orders/mine': byStatus(orders), ...extra });
   const result = renderRoutes(routes, '/profile');
   return { ...api, ...result };
 }
@@ -47,7 +49,7 @@ describe('ProfilePage', () => {
 
     expect(screen.getByText(`${window.location.origin}/register?ref=ALICE7`)).toBeInTheDocument();
     expect(screen.getByText('ALICE7')).toBeInTheDocument();
-    expect(screen.getByText('Referral Command: 2 person')).toBeInTheDocument();
+    expect(screen.getByText('Referral Command: 50000 person')).toBeInTheDocument();
 
     expect(screen.getByRole('button', { name: 'Exchange to Passive Balance' })).toBeInTheDocument();
     expect(screen.getByText('10.00')).toBeInTheDocument();
@@ -78,7 +80,7 @@ describe('ProfilePage', () => {
   it('cancels an unpaid order after asking, and it leaves the list', async () => {
     let cancelled = false;
     const { sent } = renderProfile({
-      'GET /api/orders/mine': () => (cancelled ? [orders[0]] : orders),
+      'GET /api/orders/mine': byStatus(() => (cancelled ? [orders[0]!] : orders)),
       'POST /api/orders/o2/cancel': () => {
         cancelled = true;
         return { message: 'Order cancelled', order: { ...orders[1], status: 'CANCELLED' } };

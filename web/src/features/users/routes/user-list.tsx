@@ -3,6 +3,8 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { AdminTableState } from '@/components/admin-table-state';
 import { PageHeader } from '@/components/page-header';
+import { SearchBox, useListParam } from '@/components/list-filters';
+import { LoadMore } from '@/components/load-more';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { YesNoIcon } from '@/components/yes-no-icon';
@@ -11,7 +13,9 @@ import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
 
 export function UserListPage() {
-  const { data: users, isPending, error } = useUsers();
+  const [q] = useListParam('q');
+  const list = useUsers(q);
+  const { data: users, isPending, error } = list;
   const remove = useDeleteUser();
 
   const onDelete = (id: string) => {
@@ -25,7 +29,8 @@ export function UserListPage() {
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="User List" />
-      <AdminTableState isPending={isPending} error={error} isEmpty={users?.length === 0} emptyText="There are no users yet.">
+      <SearchBox label="Search users" placeholder="Name or e-mail" />
+      <AdminTableState isPending={isPending} error={error} isEmpty={users?.length === 0} emptyText={q ? 'No user matches.' : 'There are no users yet.'}>
         <Table>
           <TableHeader>
             <TableRow>
@@ -77,6 +82,7 @@ export function UserListPage() {
           </TableBody>
         </Table>
       </AdminTableState>
+      <LoadMore list={list} label="More users" />
     </section>
   );
 }

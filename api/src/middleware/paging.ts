@@ -1,0 +1,137 @@
+import type { Request, Response } from 'express';
+import { UserError } from '@shop/core';
+
+/**
+ * One way every list the api serves is paged: `limit` (default 50, at most 200) and an
+ * opaque keyset `cursor`. The body stays the JSON array the screens read; the next page
+ * is named in a `Link: <...>; rel="next"` header (RFC 8288), absent on the last page.
+ *
+ * A keyset page reads `limit + 1` rows from where the last one ended, on an index of
+ * (sort key, id): its cost does not depend on how deep the page is or how long the
+ * history has grown (an OFFSET would read and throw away every row before it).
+ */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** A sort key as the cursor carries it: a time, or a whole number (a sequence). */
+export type KeyValue = Date | bigint;
+export type Cursor = { key: KeyValue; id: string };
+export type PageQuery = { limit: number; after: Cursor | null };
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function badCursor(): never {
+  throw new UserError(400, 'cursor is not one this list gave: start again from the first page');
+}
+
+export function encodeCursor(c: Cursor): string {
+  const key = c.key instanceof Date ? `t${c.key.getTime()}` : `n${c.key}`;
+  return Buffer.from(`${key}.${c.id}`).toString('base64url');
+}
+
+export function decodeCursor(raw: string): Cursor {
+  if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) badCursor();
+  const text = Buffer.from(raw, 'base64url').toString();
+  const m = /^([tn])(-?\d{1,20})\.(.+)$/.exec(text);
+  if (!m || !ID.test(m[3]!)) badCursor();
+  const key = m[1] === 't' ? new Date(Number(m[2])) : BigInt(m[2]!);
+  if (key instanceof Date && Number.isNaN(key.getTime())) badCursor();
+  return { key, id: m[3]! };
+}
+
+function one(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new UserError(400, `${name} must be given once`);
+  return value;
+}
+
+/** `limit` and `cursor` from the query string; anything else there is the list's own. */
+export function pageQuery(req: Request): PageQuery {
+  const rawLimit = one(req.query.limit, 'limit');
+  let limit = DEFAULT_PAGE_SIZE;
+  if (rawLimit !== undefined) {
+    if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_PAGE_SIZE) {
+      throw new UserError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+    }
+    limit = Number(rawLimit);
+  }
+  const rawCursor = one(req.query.cursor, 'cursor');
+  return { limit, after: rawCursor ? decodeCursor(rawCursor) : null };
+}
+
+/**
+ * The rows after the cursor in (key, id) order, as a where clause for a Prisma model
+ * whose `field` is the sort key and `id` the tie-break. Both columns sort the same way,
+ * so one index on (field, id) (or (filter, field, id)) serves it.
+ */
+export function keysetWhere(field: string, dir: 'asc' | 'desc', after: Cursor | null): Record<string, unknown> {
+  if (!after) return {};
+  const op = dir === 'desc' ? 'lt' : 'gt';
+  return { OR: [{ [field]: { [op]: after.key } }, { [field]: after.key, id: { [op]: after.id } }] };
+}
+
+export function keysetOrder(field: string, dir: 'asc' | 'desc'): Record<string, 'asc' | 'desc'>[] {
+  return [{ [field]: dir }, { id: dir }];
+}
+
+/**
+ * Sends one page: `rows` were read with `take: limit + 1`; the extra row, when there is
+ * one, only says a next page exists. The Link header repeats the request's own query
+ * (filters, limit) with the new cursor.
+ */
+export function sendPage<Row, Json>(
+  req: Request,
+  res: Response,
+  page: PageQuery,
+  rows: Row[],
+  keyOf: (row: Row) => Cursor,
+  toJson: (rows: Row[]) => Json[] | Promise<Json[]>,
+): Promise<void> {
+  const { shown, link } = pageOf(req, page, rows, keyOf);
+  if (link) res.setHeader('Link', link);
+  return Promise.resolve(toJson(shown)).then((json) => {
+    res.json(json);
+  });
+}
+
+/** The rows a page shows, and its `Link` header value when a next page exists. */
+export function pageOf<Row>(req: Request, page: PageQuery, rows: Row[], keyOf: (row: Row) => Cursor): { shown: Row[]; link?: string } {
+  const shown = rows.slice(0, page.limit);
+  if (rows.length <= page.limit) return { shown };
+  const url = new URL(req.originalUrl, 'http://x');
+  url.searchParams.set('cursor', encodeCursor(keyOf(shown[shown.length - 1]!)));
+  return { shown, link: `<${url.pathname}${url.search}>; rel="next"` };
+}
+
+/** A search term from the query string: trimmed, at most 100 characters, or none. */
+export function searchTerm(req: Request, name = 'q'): string | undefined {
+  const raw = one(req.query[name], name)?.trim();
+  if (!raw) return undefined;
+  if (raw.length > 100) throw new UserError(400, `${name} must be at most 100 characters`);
+  return raw;
+}
+
+/** A comma-separated list of allowed values (statuses), upper-cased, or none. */
+export function enumList<T extends string>(req: Request, name: string, allowed: readonly T[]): T[] | undefined {
+  const raw = one(req.query[name], name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((s) => s.trim().toUpperCase());
+  const bad = values.find((v) => !allowed.includes(v as T));
+  if (bad !== undefined) throw new UserError(400, `${name} must be one of ${allowed.join(', ')}`);
+  return values as T[];
+}
+
+/**
+ * A date (YYYY-MM-DD, UTC, or an ISO time) from the query string, or none. With `end`, a
+ * bare day means the end of that day, so `from=2026-01-01&to=2026-01-31` is all January.
+ */
+export function dateParam(req: Request, name: string, opts: { end?: boolean } = {}): Date | undefined {
+  const raw = one(req.query[name], name)?.trim();
+  if (!raw) return undefined;
+  const d = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(d.getTime())) throw new UserError(400, `${name} must be a date (YYYY-MM-DD)`);
+  return opts.end && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(d.getTime() + 86_400_000) : d;
+}
+
+/** The cursor of a row sorted by (createdAt, id), the order of most lists. */
+export const byCreatedAt = (row: { createdAt: Date; id: string }): Cursor => ({ key: row.createdAt, id: row.id });

@@ -1,0 +1,14 @@
+import { Button } from '@/components/ui/button';
+import type { PagedList } from '@/lib/paged-query';
+
+/** Under a paged list: reads the next page, shown only while there is one. */
+export function LoadMore({ list, label = 'Load more' }: { list: PagedList; label?: string }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="flex justify-center py-4">
+      <Button type="button" variant="outline" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+        {list.isFetchingNextPage ? 'Loading…' : label}
+      </Button>
+    </div>
+  );
+}
