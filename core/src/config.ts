@@ -66,6 +66,8 @@ const schema = z
     JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
     MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
+    // The full audit of the books (cron, UTC): weekly, Sunday 03:00, by default.
+    RECONCILE_AUDIT_CRON: z.string().min(9).default('0 3 * * 0'),
     LATE_PAYMENT_HOURS: z.coerce.number().int().min(1).default(24),
     REFERRAL_REWARD_PERCENT: decimalString.default('10'),
     CASHOUT_MINIMUM: decimalString.default('20'),
@@ -158,6 +160,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     chainTracing: env.CHAIN_TRACING,
     maintenanceIntervalMs: env.MAINTENANCE_INTERVAL_MS,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
+    reconcileAuditCron: env.RECONCILE_AUDIT_CRON,
     jobLockMs: env.JOB_LOCK_MS,
     sweepStaleMs: env.SWEEP_STALE_MS,
     referralRewardPercent: env.REFERRAL_REWARD_PERCENT,

@@ -27,6 +27,18 @@ export class InsufficientBalanceError extends Error {
 
 const balanceColumn = { ACTIVE: 'activeBalance', PASSIVE: 'passiveBalance' } as const;
 
+const TYPED_REFERENCE = /^(order|cashout):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?::|$)/;
+
+/**
+ * The order or cashout an entry's reference names ('order:<id>', 'order:<id>:reorg',
+ * 'cashout:<id>:rejected'), as the typed columns the reconciler joins on. The one place
+ * they are derived: every entry is written through postEntries.
+ */
+export function typedReference(reference: string | undefined): { orderId: string | null; cashoutId: string | null } {
+  const m = reference ? TYPED_REFERENCE.exec(reference) : null;
+  return { orderId: m?.[1] === 'order' ? m[2]! : null, cashoutId: m?.[1] === 'cashout' ? m[2]! : null };
+}
+
 /**
  * Posts entries inside the caller's transaction. Returns false (and changes nothing)
  * when the first entry's idempotency key was already used: an operation's entries are
@@ -35,16 +47,17 @@ const balanceColumn = { ACTIVE: 'activeBalance', PASSIVE: 'passiveBalance' } as 
 export async function postEntries(tx: Tx, entries: LedgerEntryInput[], opts: { allowNegative?: boolean } = {}): Promise<boolean> {
   if (entries.length === 0) return true;
   const first = entries[0] as LedgerEntryInput;
+  const typed = typedReference(first.reference);
   const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey")
+    INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey", "orderId", "cashoutId")
     VALUES (gen_random_uuid(), ${first.userId}::uuid, ${first.account}::"LedgerAccount", ${new Prisma.Decimal(first.amount)}::numeric,
-            ${first.kind}::"LedgerKind", ${first.reference ?? null}, ${first.idempotencyKey})
+            ${first.kind}::"LedgerKind", ${first.reference ?? null}, ${first.idempotencyKey}, ${typed.orderId}::uuid, ${typed.cashoutId}::uuid)
     ON CONFLICT ("idempotencyKey") DO NOTHING
     RETURNING "id"`;
   if (inserted.length === 0) return false;
   if (entries.length > 1) {
     await tx.ledgerEntry.createMany({
-      data: entries.slice(1).map((e) => ({ ...e, amount: new Prisma.Decimal(e.amount), reference: e.reference ?? null })),
+      data: entries.slice(1).map((e) => ({ ...e, amount: new Prisma.Decimal(e.amount), reference: e.reference ?? null, ...typedReference(e.reference) })),
     });
   }
   // One conditional update per (user, account), so an operation cannot overdraw.

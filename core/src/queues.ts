@@ -28,7 +28,9 @@ export const queueDefinitions = {
     defaults: { attempts: 3, backoff: { type: 'fixed', delay: 1_000 } },
   },
   reconcile: {
-    payload: z.object({}).strict(),
+    // 'changes' (the schedule every few minutes): what changed since the last run;
+    // 'audit' (weekly, and on an admin's request): everything, in batches.
+    payload: z.object({ scope: z.enum(['audit', 'changes']).optional() }).strict(),
     defaults: { attempts: 1, removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
   },
   'daily-credit': {
@@ -124,6 +126,8 @@ export const jobIds = {
   refundPaid: (refundId: string) => `refund-paid-${refundId}`,
   payoutCheck: (checkId: string) => `payout-${checkId}`,
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
+  /** The on-demand audit: one at a time, however often an admin asks. */
+  audit: 'reconcile-audit',
 };
 
 /** A payout request: a cashout or a refund. */
@@ -165,6 +169,8 @@ export const jobs = {
   /** Retries: exponential from WEBHOOK_RETRY_BASE_MS (the queue's defaults give the attempts). */
   deliverWebhook: (queues: Queues, deliveryId: string, retryBaseMs: number) =>
     enqueue(queues, 'webhook-deliver', { deliveryId }, { backoff: { type: 'exponential', delay: retryBaseMs }, jobId: jobIds.webhook(deliveryId) }),
-  reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', {}, extra),
+  reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', { scope: 'changes' }, extra),
+  /** A full audit of the books now; false when one is already waiting or running. */
+  auditBooks: (queues: Queues) => requeue(queues.reconcile, jobIds.audit, () => enqueue(queues, 'reconcile', { scope: 'audit' }, { jobId: jobIds.audit })),
   indexAt: (queues: Queues, head: bigint) => enqueue(queues, 'chain-index', {}, { jobId: jobIds.indexAt(head) }),
 };

@@ -5,7 +5,7 @@ import { anvilDriver, ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
 import { applyLedger } from './ledger.ts';
 import { createProduct, reserveStock } from './payments/stock.ts';
 import { Prisma } from './db.ts';
-import { latestReconciliation, reconcile, runReconciliation } from './reconcile.ts';
+import { CHANGES_OVERLAP_MS, latestReconciliation, reconcile, runReconciliation } from './reconcile.ts';
 import { newReferralCode } from './referral-code.ts';
 
 /**
@@ -151,5 +151,72 @@ describe('the reconciler', () => {
     const u = await user();
     const request = await db.cashoutRequest.create({ data: { userId: u.id, wallet: ANVIL_ACCOUNTS[2], amountUsd: new Prisma.Decimal('25') } });
     expect(await found('cashout-ledger')).toEqual([{ check: 'cashout-ledger', message: 'The cashout of $25.00 (REQUESTED) has ledger entries summing to $0.00', ids: { cashoutId: request.id } }]);
+  });
+});
+
+describe('the scheduled run: what changed since the last one', () => {
+  const db = () => env.runtime.db;
+  const tamper = (id: string, amount: string) => db().$executeRaw`UPDATE "User" SET "activeBalance" = ${new Prisma.Decimal(amount)} WHERE "id" = ${id}::uuid`;
+  // Stamps from the past for rows written by hand (the run looks back CHANGES_OVERLAP_MS).
+  const longAgo = new Date(Date.now() - 24 * 3600_000);
+
+  it('reads only the subjects changed since, finds what is wrong there, and reports an open discrepancy again until it is fixed', async () => {
+    // Everything so far is old: the baseline run audits it all.
+    await db().$executeRaw`UPDATE "LedgerEntry" SET "createdAt" = ${new Date(longAgo.getTime() - 24 * 3600_000)}`;
+    const quiet = await user();
+    await tamper(quiet.id, '7'); // broken long ago, outside any ledger entry: only an audit sees it
+    await db().reconciliationRun.deleteMany();
+    const baseline = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
+    expect(baseline.scope).toBe('audit');
+    expect(baseline.discrepancies.filter((d) => d.ids.userId === quiet.id)).toHaveLength(1);
+    await db().reconciliationRun.updateMany({ data: { startedAt: longAgo, discrepancies: [] } });
+
+    // A user who earns a credit and is then tampered with; another user left alone.
+    const busy = await user();
+    const idle = await user();
+    await applyLedger(db(), [{ userId: busy.id, account: 'ACTIVE', amount: '5', kind: 'ADMIN_ADJUSTMENT', idempotencyKey: `t-${busy.id}` }]);
+    await tamper(busy.id, '50');
+    await tamper(idle.id, '3');
+
+    const first = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
+    expect(first.scope).toBe('changes');
+    expect(first.since?.getTime()).toBe(longAgo.getTime() - CHANGES_OVERLAP_MS);
+    expect(first.checked.users).toBe(1);
+    expect(first.discrepancies.filter((d) => d.check === 'balance-ledger')).toEqual([
+      { check: 'balance-ledger', message: 'The active balance is $50.00 but its ledger sums to $5.00', ids: { userId: busy.id } },
+    ]);
+
+    // Nothing new happened to that user: the next run still reports it, then it is fixed.
+    const again = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
+    expect(again.discrepancies.map((d) => d.ids.userId)).toContain(busy.id);
+    await tamper(busy.id, '5');
+    const fixed = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
+    expect(fixed.discrepancies.map((d) => d.ids.userId)).not.toContain(busy.id);
+
+    // The weekly audit reads everyone, in batches of any size, and finds the quiet ones.
+    const audit = await reconcile(deps(), { blockWindow: 'all', batchSize: 2 });
+    expect(audit.checked.users).toBe(await db().user.count());
+    expect(audit.discrepancies.filter((d) => d.check === 'balance-ledger').map((d) => d.ids.userId).sort()).toEqual([quiet.id, idle.id].sort());
+    await tamper(quiet.id, '0');
+    await tamper(idle.id, '0');
+  });
+
+  it('checks a cashout and an order through the ledger entries that name them', async () => {
+    const u = await user();
+    const cashout = await db().cashoutRequest.create({ data: { userId: u.id, wallet: `0x${'2'.repeat(40)}`, amountUsd: new Prisma.Decimal('25') } });
+    // Its entry names it; the amount is wrong (a cashout of 25 took 20).
+    await applyLedger(db(), [
+      { userId: u.id, account: 'ACTIVE', amount: '20', kind: 'ADMIN_ADJUSTMENT', idempotencyKey: `c-in-${cashout.id}` },
+      { userId: u.id, account: 'ACTIVE', amount: '-20', kind: 'CASHOUT', reference: `cashout:${cashout.id}`, idempotencyKey: `c-out-${cashout.id}` },
+    ]);
+    expect((await db().ledgerEntry.findFirstOrThrow({ where: { idempotencyKey: `c-out-${cashout.id}` } })).cashoutId).toBe(cashout.id);
+    await db().$executeRaw`UPDATE "CashoutRequest" SET "updatedAt" = ${longAgo} WHERE "id" = ${cashout.id}::uuid`;
+    await db().reconciliationRun.updateMany({ data: { startedAt: new Date(Date.now() - 60_000), discrepancies: [] } });
+    const run = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
+    expect(run.discrepancies.filter((d) => d.ids.cashoutId === cashout.id)).toEqual([
+      { check: 'cashout-ledger', message: 'The cashout of $25.00 (REQUESTED) has ledger entries summing to $-20.00', ids: { cashoutId: cashout.id } },
+    ]);
+    await db().ledgerEntry.deleteMany({ where: { userId: u.id } });
+    await db().cashoutRequest.delete({ where: { id: cashout.id } });
   });
 });

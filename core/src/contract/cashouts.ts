@@ -47,4 +47,7 @@ export type ReconciliationJson = {
   durationMs: number;
   discrepancies: { check: string; message: string; ids: Record<string, string> }[];
   checked: Record<string, number | string>;
+  /** 'changes': what changed since `since` (the schedule); 'audit': everything. */
+  scope: 'audit' | 'changes';
+  since: string | null;
 };

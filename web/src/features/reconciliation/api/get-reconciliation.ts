@@ -4,26 +4,52 @@ import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
 
 type Reply = { report: ReconciliationJson | null };
+type RunReply = Reply & { message: string };
 
 export const reconciliationQueryKey = ['admin', 'reconciliation'] as const;
+
+/** How often the page asks for the report while an audit it asked for is running. */
+export const AUDIT_POLL_INTERVAL = 2000;
 
 export const getReconciliation = ({ signal }: { signal?: AbortSignal } = {}): Promise<Reply> =>
   api.get<Reply>('/api/admin/reconciliation', signal ? { signal } : {});
 
-/** Admin: the reconciler's latest report (the worker runs it every few minutes). */
-export function useReconciliation() {
-  return useQuery(
-    queryOptions({ queryKey: reconciliationQueryKey, queryFn: ({ signal }) => getReconciliation({ signal }), staleTime: SHORT_STALE_TIME }),
-  );
+/**
+ * An audit asked for and not reported yet: the newest report is not a newer audit than
+ * the one there was when it was asked for (`after`, null when there was none).
+ */
+export function auditPending(waiting: { after: string | null } | null, report: ReconciliationJson | null | undefined): boolean {
+  if (!waiting) return false;
+  return !(report && report.scope === 'audit' && (waiting.after === null || report.startedAt > waiting.after));
 }
 
-export const runReconciliation = (): Promise<Reply> => api.post<Reply>('/api/admin/reconciliation/run');
+/** Admin: the reconciler's latest report (the worker checks what changed every few minutes). */
+export function useReconciliation() {
+  return useQuery(queryOptions({ queryKey: reconciliationQueryKey, queryFn: ({ signal }) => getReconciliation({ signal }), staleTime: SHORT_STALE_TIME }));
+}
 
-/** Admin: checks the books now; the page shows the new report. */
+/** How long the page waits for an audit's report before saying it is still running. */
+export const AUDIT_WAIT_MS = 10 * 60_000;
+
+/**
+ * Admin: asks the worker for a full audit of the books now (202), then waits for its
+ * report (polling the latest one) and resolves with it, or with null when it takes longer
+ * than AUDIT_WAIT_MS. `onQueued` gets the api's message at once.
+ */
 export function useRunReconciliation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: runReconciliation,
-    onSuccess: (reply) => queryClient.setQueryData(reconciliationQueryKey, reply),
+    mutationFn: async (onQueued: (message: string) => void): Promise<ReconciliationJson | null> => {
+      const queued = await api.post<RunReply>('/api/admin/reconciliation/run');
+      onQueued(queued.message);
+      const waiting = { after: queued.report?.scope === 'audit' ? queued.report.startedAt : null };
+      for (const until = Date.now() + AUDIT_WAIT_MS; Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, AUDIT_POLL_INTERVAL));
+        const latest = await getReconciliation();
+        queryClient.setQueryData(reconciliationQueryKey, latest);
+        if (!auditPending(waiting, latest.report)) return latest.report;
+      }
+      return null;
+    },
   });
 }

@@ -3,26 +3,41 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
-import { mockApi } from '@/testing/mock-api';
+import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 
-const clean = { startedAt: '2026-11-22T10:00:00.000Z', durationMs: 42, discrepancies: [], checked: { users: 3, orders: 5 } };
+const clean = { startedAt: '2026-11-22T10:00:00.000Z', durationMs: 42, discrepancies: [], checked: { users: 3, orders: 5 }, scope: 'changes', since: '2026-11-22T09:50:00.000Z' };
 const broken = {
   ...clean,
+  startedAt: '2026-11-22T10:01:00.000Z',
+  scope: 'audit',
+  since: null,
   discrepancies: [{ check: 'stock-held', message: 'The order holds 1 of the package but its movements took 0', ids: { orderId: 'o-1', productId: 'p-1' } }],
 };
 
 describe('ReconciliationPage', () => {
-  it('shows that the books reconcile, then each discrepancy with its ids after a check', async () => {
+  it('shows that the books reconcile, then each discrepancy with its ids once the audit it asked for reports', async () => {
     signIn({ _id: 'a1', isAdmin: true });
-    const { sent } = mockApi({ 'GET /api/admin/reconciliation': { report: clean }, 'POST /api/admin/reconciliation/run': { report: broken } });
+    let audited = false;
+    const { sent } = mockApi({
+      // The worker runs the audit: its report arrives after a few polls.
+      'GET /api/admin/reconciliation': () => ({ report: audited ? broken : clean }),
+      'POST /api/admin/reconciliation/run': () => {
+        setTimeout(() => (audited = true), 2500);
+        return reply(202, { message: 'The audit of the books has started', report: clean });
+      },
+    });
     renderRoutes(routes, '/admin/reconciliation');
     expect(await screen.findByText('The books reconcile')).toBeInTheDocument();
-    expect(screen.getByText(/users 3, orders 5/)).toBeInTheDocument();
+    expect(screen.getByText(/Changes since 2026-11-22 09:50:00 checked 2026-11-22 10:00:00 UTC in 42 ms: users 3, orders 5/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Check now' }));
-    expect(await screen.findByText('1 discrepancies')).toBeInTheDocument();
+    expect(await screen.findByText('The audit of the books has started')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Auditing…' })).toBeDisabled();
+    expect(await screen.findByText('1 discrepancies', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('1 discrepancies found')).toBeInTheDocument();
+    expect(screen.getByText(/Full audit 2026-11-22 10:01:00 UTC/)).toBeInTheDocument();
     expect(screen.getByText('Stock held')).toBeInTheDocument();
     expect(screen.getByText('orderId: o-1')).toBeInTheDocument();
     expect(sent('POST /api/admin/reconciliation/run')).toHaveLength(1);
-  });
+  }, 20_000);
 });

@@ -9,6 +9,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { getErrorMessage } from '@/lib/api-client';
 import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
 
+const utc = (iso: string | null) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) : '-');
+
 /** 'stock-held' -> 'Stock held'. */
 const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
 
@@ -21,19 +23,24 @@ export function ReconciliationPage() {
   const { data, isPending, error } = useReconciliation();
   const run = useRunReconciliation();
   const report = data?.report ?? null;
+  // The audit runs in the worker: the button waits for its report.
+  const auditing = run.isPending;
 
   const onRun = () =>
-    run.mutate(undefined, {
-      onSuccess: (reply) =>
-        reply.report?.discrepancies.length ? toast.error(`${reply.report.discrepancies.length} discrepancies found`) : toast.success('The books reconcile'),
+    run.mutate((message) => toast.info(message), {
+      onSuccess: (audit) => {
+        if (!audit) toast.info('The audit is still running: its report will appear here');
+        else if (audit.discrepancies.length) toast.error(`${audit.discrepancies.length} discrepancies found`);
+        else toast.success('The books reconcile');
+      },
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Reconciliation">
-        <Button pending={run.isPending} icon={<RefreshCw aria-hidden="true" />} onClick={onRun} disabled={run.isPending}>
-          Check now
+        <Button pending={auditing} icon={<RefreshCw aria-hidden="true" />} onClick={onRun} disabled={auditing}>
+          {auditing ? 'Auditing…' : 'Check now'}
         </Button>
       </PageHeader>
       {isPending ? (
@@ -47,7 +54,7 @@ export function ReconciliationPage() {
           <Alert variant={report.discrepancies.length ? 'destructive' : 'success'}>
             <AlertTitle>{report.discrepancies.length ? `${report.discrepancies.length} discrepancies` : 'The books reconcile'}</AlertTitle>
             <AlertDescription>
-              Checked {new Date(report.startedAt).toISOString().replace('T', ' ').slice(0, 19)} UTC in {report.durationMs} ms:{' '}
+              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} UTC in {report.durationMs} ms:{' '}
               {Object.entries(report.checked)
                 .map(([what, n]) => `${what} ${n}`)
                 .join(', ')}
