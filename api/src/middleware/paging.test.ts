@@ -56,8 +56,8 @@ async function insertCashout(userId: string, status: 'REQUESTED' | 'REJECTED', c
   if (status === 'REJECTED') entries.push(['CASHOUT', 25, `cashout:${id}:rejected`], ['ADMIN_ADJUSTMENT', -25, null]);
   for (const [kind, amount, reference] of entries) {
     await kit.db.$executeRaw`
-      INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey")
-      VALUES (gen_random_uuid(), ${userId}::uuid, 'ACTIVE', ${amount}, ${kind}::"LedgerKind", ${reference}, gen_random_uuid()::text)`;
+      INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey", "cashoutId")
+      VALUES (gen_random_uuid(), ${userId}::uuid, 'ACTIVE', ${amount}, ${kind}::"LedgerKind", ${reference}, gen_random_uuid()::text, ${reference ? id : null}::uuid)`;
   }
   return id;
 }

@@ -1,15 +1,15 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { OverpaidOrderJson } from '@shop/core/contract';
-import { AdminTableState } from '@/components/admin-table-state';
-import { LoadMore } from '@/components/load-more';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { DataTable } from '@/components/data-table';
+import { actionsColumn } from '@/components/data-table-columns';
 import { formatUsd } from '@/lib/format';
 import { useOverpaidOrders } from '../api/get-overpaid-orders';
 import { useRefundOverpayment } from '../api/refund-overpayment';
 import { RequestRefundAction } from './request-refund-action';
 import { ShortHex } from './short-hex';
-import { UserCell } from './user-cell';
+import { userColumn } from './user-cell';
 
 /**
  * Refunds what is left of an order's overpayment: each transfer's part to the address
@@ -29,6 +29,49 @@ function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
   );
 }
 
+/** Who sent the overpayment: one address, or each part's sender when they differ. */
+function OverpaymentSenders({ overpayment }: { overpayment: OverpaidOrderJson['overpayment'] }) {
+  if (overpayment.from || !overpayment.parts.length) return <ShortHex value={overpayment.from} />;
+  return (
+    <ul className="flex flex-col gap-1">
+      {overpayment.parts.map((part) => (
+        <li key={part.txHash}>
+          <ShortHex value={part.from} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
+  {
+    id: 'order',
+    header: 'ORDER',
+    cell: ({ row }) => (
+      <Link to={`/order/${row.original._id}`} className="underline underline-offset-4">
+        {row.original._id}
+      </Link>
+    ),
+    meta: { className: 'font-mono text-xs' },
+  },
+  userColumn('BUYER'),
+  { id: 'total', header: 'TOTAL', accessorFn: (order) => formatUsd(order.totalPrice), meta: { className: 'tabular-nums' } },
+  { id: 'paid', header: 'PAID', accessorFn: (order) => formatUsd(order.paidUsd), meta: { className: 'tabular-nums' } },
+  {
+    id: 'overpayment',
+    header: 'OVERPAYMENT',
+    cell: ({ row }) => (
+      <>
+        <div>{formatUsd(row.original.overpayment.usd)}</div>
+        <div className="text-xs text-muted-foreground">{row.original.overpayment.eth} ETH</div>
+      </>
+    ),
+    meta: { className: 'tabular-nums' },
+  },
+  { id: 'from', header: 'FROM', cell: ({ row }) => <OverpaymentSenders overpayment={row.original.overpayment} /> },
+  actionsColumn((order) => <RefundOverpaymentAction order={order} />),
+];
+
 /**
  * Paid orders that received more than their total, which the buyer has neither added to
  * a balance nor had refunded yet.
@@ -36,7 +79,6 @@ function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
 export function OverpaidOrders() {
   const headingId = useId();
   const list = useOverpaidOrders();
-  const { data: orders, isPending, error } = list;
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -49,58 +91,13 @@ export function OverpaidOrders() {
           the Cashouts page to be paid.
         </p>
       </div>
-      <AdminTableState isPending={isPending} error={error} isEmpty={orders?.length === 0} emptyText="No order is overpaid.">
-        <Table aria-label="Overpaid orders">
-          <TableHeader>
-            <TableRow>
-              <TableHead>ORDER</TableHead>
-              <TableHead>BUYER</TableHead>
-              <TableHead>TOTAL</TableHead>
-              <TableHead>PAID</TableHead>
-              <TableHead>OVERPAYMENT</TableHead>
-              <TableHead>FROM</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {orders?.map((order) => (
-              <TableRow key={order._id}>
-                <TableCell className="font-mono text-xs">
-                  <Link to={`/order/${order._id}`} className="underline underline-offset-4">
-                    {order._id}
-                  </Link>
-                </TableCell>
-                <UserCell user={order.user} />
-                <TableCell className="tabular-nums">{formatUsd(order.totalPrice)}</TableCell>
-                <TableCell className="tabular-nums">{formatUsd(order.paidUsd)}</TableCell>
-                <TableCell className="tabular-nums">
-                  <div>{formatUsd(order.overpayment.usd)}</div>
-                  <div className="text-xs text-muted-foreground">{order.overpayment.eth} ETH</div>
-                </TableCell>
-                <TableCell>
-                  {order.overpayment.from || !order.overpayment.parts.length ? (
-                    <ShortHex value={order.overpayment.from} />
-                  ) : (
-                    <ul className="flex flex-col gap-1">
-                      {order.overpayment.parts.map((part) => (
-                        <li key={part.txHash}>
-                          <ShortHex value={part.from} />
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </TableCell>
-                <TableCell className="text-right">
-                  <RefundOverpaymentAction order={order} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </AdminTableState>
-      <LoadMore list={list} label="More overpaid orders" />
+      <DataTable
+        columns={OVERPAID_COLUMNS}
+        list={list}
+        label="Overpaid orders"
+        emptyText="No order is overpaid."
+        moreLabel="More overpaid orders"
+      />
     </section>
   );
 }

@@ -1,13 +1,22 @@
-import { AdminTableState } from '@/components/admin-table-state';
-import { LoadMore } from '@/components/load-more';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { AdminPaymentJson } from '@shop/core/contract';
+import { DataTable } from '@/components/data-table';
+import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { StatusBadge } from '@/components/status-badge';
 import { useAdminPayments } from '../api/get-admin-payments';
 import { OverpaidOrders } from '../components/overpaid-orders';
 import { PaymentActions } from '../components/payment-actions';
 import { RefundedTransfers } from '../components/refunded-transfers';
-import { TransferCells } from '../components/transfer-cells';
-import { StatusBadge } from '@/components/status-badge';
+import { TRANSFER_COLUMNS } from '../components/transfer-columns';
+
+const PAYMENT_COLUMNS: ColumnDef<AdminPaymentJson>[] = [
+  ...TRANSFER_COLUMNS,
+  { id: 'status', header: 'STATUS', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  { id: 'reason', header: 'REASON', accessorFn: (payment) => payment.reason ?? '—', meta: { className: 'max-w-64 text-xs whitespace-normal' } },
+  dayColumn(),
+  actionsColumn((payment) => <PaymentActions payment={payment} />),
+];
 
 /**
  * /admin/payments: unresolved and late transfers, to assign to an order or refund; the
@@ -15,50 +24,17 @@ import { StatusBadge } from '@/components/status-badge';
  */
 export function PaymentListPage() {
   const list = useAdminPayments();
-  const { data: payments, isPending, error } = list;
 
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Payments" />
-      <AdminTableState
-        isPending={isPending}
-        error={error}
-        isEmpty={payments?.length === 0}
+      <DataTable
+        columns={PAYMENT_COLUMNS}
+        list={list}
+        label="Transfers that need attention"
         emptyText="No transfers need attention"
-      >
-        <Table aria-label="Transfers that need attention">
-          <TableHeader>
-            <TableRow>
-              <TableHead>TX HASH</TableHead>
-              <TableHead>FROM</TableHead>
-              <TableHead>VALUE</TableHead>
-              <TableHead>USD</TableHead>
-              <TableHead>STATUS</TableHead>
-              <TableHead>REASON</TableHead>
-              <TableHead>DATE</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {payments?.map((payment) => (
-              <TableRow key={payment._id}>
-                <TransferCells payment={payment} />
-                <TableCell>
-                  <StatusBadge status={payment.status} />
-                </TableCell>
-                <TableCell className="max-w-64 text-xs whitespace-normal">{payment.reason ?? '—'}</TableCell>
-                <TableCell>{payment.createdAt.substring(0, 10)}</TableCell>
-                <TableCell className="text-right">
-                  <PaymentActions payment={payment} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </AdminTableState>
-      <LoadMore list={list} label="More transfers" />
+        moreLabel="More transfers"
+      />
       <OverpaidOrders />
       <RefundedTransfers />
     </section>

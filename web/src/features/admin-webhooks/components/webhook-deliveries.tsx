@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { RotateCw } from 'lucide-react';
 import { toast } from 'sonner';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { WebhookDeliveryJson, WebhookEndpointJson } from '@shop/core/contract';
-import { AdminTableState } from '@/components/admin-table-state';
-import { LoadMore } from '@/components/load-more';
+import { DataTable } from '@/components/data-table';
+import { actionsColumn } from '@/components/data-table-columns';
 import { Button } from '@/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { StatusBadge } from '@/components/status-badge';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -38,18 +38,53 @@ function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
   );
 }
 
+function RedeliverButton({ delivery }: { delivery: WebhookDeliveryJson }) {
+  const redeliver = useRedeliverWebhook();
+  const onRedeliver = () =>
+    redeliver.mutate(delivery._id, {
+      onSuccess: (result) => toast.success(result?.message || 'Redelivery queued'),
+      onError: (err) => toast.error(getErrorMessage(err)),
+    });
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      pending={redeliver.isPending}
+      icon={<RotateCw aria-hidden="true" />}
+      disabled={redeliver.isPending}
+      onClick={onRedeliver}
+    >
+      Redeliver
+    </Button>
+  );
+}
+
+const DELIVERY_COLUMNS: ColumnDef<WebhookDeliveryJson>[] = [
+  { accessorKey: 'type', header: 'EVENT', meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'eventId', header: 'EVENT ID', meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'subject', header: 'SUBJECT', meta: { className: 'max-w-48 font-mono text-xs break-all whitespace-normal' } },
+  { id: 'status', header: 'STATUS', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  { id: 'attempts', header: 'ATTEMPTS', cell: ({ row }) => <Attempts delivery={row.original} /> },
+  {
+    id: 'lastResponse',
+    header: 'LAST RESPONSE',
+    accessorFn: (delivery) => responseText(delivery.lastStatus, delivery.lastError) || '—',
+    meta: { className: 'max-w-64 text-xs break-words whitespace-normal' },
+  },
+  { id: 'createdAt', header: 'CREATED', accessorFn: (delivery) => formatDateTime(delivery.createdAt), meta: { className: 'text-xs tabular-nums' } },
+  {
+    id: 'deliveredAt',
+    header: 'DELIVERED',
+    accessorFn: (delivery) => formatDateTime(delivery.deliveredAt) || '—',
+    meta: { className: 'text-xs tabular-nums' },
+  },
+  actionsColumn((delivery) => <RedeliverButton delivery={delivery} />),
+];
+
 /** An endpoint's latest deliveries, newest first; each can be sent again in one click. */
 export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson }) {
   const headingId = useId();
   const list = useWebhookDeliveries(endpoint._id);
-  const { data: deliveries, isPending, error } = list;
-  const redeliver = useRedeliverWebhook();
-
-  const onRedeliver = (id: string) =>
-    redeliver.mutate(id, {
-      onSuccess: (result) => toast.success(result?.message || 'Redelivery queued'),
-      onError: (err) => toast.error(getErrorMessage(err)),
-    });
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -57,56 +92,15 @@ export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson 
         Delivery log
         <span className="block font-mono text-sm font-normal break-all text-muted-foreground">{endpoint.url}</span>
       </h2>
-      <AdminTableState isPending={isPending} error={error} isEmpty={deliveries?.length === 0} emptyText="No events have been sent to this endpoint yet.">
-        <Table aria-label="Deliveries">
-          <TableHeader>
-            <TableRow>
-              <TableHead>EVENT</TableHead>
-              <TableHead>EVENT ID</TableHead>
-              <TableHead>SUBJECT</TableHead>
-              <TableHead>STATUS</TableHead>
-              <TableHead>ATTEMPTS</TableHead>
-              <TableHead>LAST RESPONSE</TableHead>
-              <TableHead>CREATED</TableHead>
-              <TableHead>DELIVERED</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {deliveries?.map((delivery) => (
-              <TableRow key={delivery._id} className="align-top">
-                <TableCell className="font-mono text-xs">{delivery.type}</TableCell>
-                <TableCell className="font-mono text-xs">{delivery.eventId}</TableCell>
-                <TableCell className="max-w-48 font-mono text-xs break-all whitespace-normal">{delivery.subject}</TableCell>
-                <TableCell>
-                  <StatusBadge status={delivery.status} />
-                </TableCell>
-                <TableCell>
-                  <Attempts delivery={delivery} />
-                </TableCell>
-                <TableCell className="max-w-64 text-xs break-words whitespace-normal">{responseText(delivery.lastStatus, delivery.lastError) || '—'}</TableCell>
-                <TableCell className="text-xs tabular-nums">{formatDateTime(delivery.createdAt)}</TableCell>
-                <TableCell className="text-xs tabular-nums">{formatDateTime(delivery.deliveredAt) || '—'}</TableCell>
-                <TableCell className="text-right">
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    pending={redeliver.isPending && redeliver.variables === delivery._id}
-                    icon={<RotateCw aria-hidden="true" />}
-                    disabled={redeliver.isPending && redeliver.variables === delivery._id}
-                    onClick={() => onRedeliver(delivery._id)}
-                  >
-                    Redeliver
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </AdminTableState>
-      <LoadMore list={list} label="More deliveries" />
+      <DataTable
+        columns={DELIVERY_COLUMNS}
+        list={list}
+        label="Deliveries"
+        emptyText="No events have been sent to this endpoint yet."
+        moreLabel="More deliveries"
+        // A row grows when its attempts are opened; the other cells stay at its top.
+        rowClassName="align-top"
+      />
     </section>
   );
 }

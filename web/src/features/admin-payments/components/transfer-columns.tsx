@@ -1,0 +1,18 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import type { AdminPaymentJson } from '@shop/core/contract';
+import { formatUsd } from '@/lib/format';
+import { ethValue } from './eth-value';
+import { ShortHex } from './short-hex';
+
+/** A transfer's hash, sender, ETH value and USD value: the first columns of every transfer table. */
+export const TRANSFER_COLUMNS: ColumnDef<AdminPaymentJson>[] = [
+  { id: 'txHash', header: 'TX HASH', cell: ({ row }) => <ShortHex value={row.original.txHash} /> },
+  { id: 'from', header: 'FROM', cell: ({ row }) => <ShortHex value={row.original.from} /> },
+  { id: 'value', header: 'VALUE', accessorFn: (payment) => ethValue(payment.valueWei), meta: { className: 'tabular-nums' } },
+  {
+    id: 'usd',
+    header: 'USD',
+    accessorFn: (payment) => (payment.usdValue === null ? '—' : formatUsd(payment.usdValue)),
+    meta: { className: 'tabular-nums' },
+  },
+];
