@@ -73,6 +73,7 @@ const schema = z
     CASHOUT_MINIMUM: decimalString.default('20'),
     DAILY_CREDIT_CRON: z.string().default('0 0 * * *'),
     DAILY_CREDIT_TZ: z.string().default('UTC'),
+    DAILY_CREDIT_CATCH_UP_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     COOKIE_SECURE: bool.optional(),
@@ -113,6 +114,10 @@ const schema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_ALLOW_HTTP: bool.optional(),
     WEBHOOK_ALLOW_PRIVATE: bool.optional(),
+    RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+    RECONCILE_RUNS_KEPT: z.coerce.number().int().min(1).max(1_000_000).default(200),
     SEED_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
@@ -167,6 +172,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     cashoutMinimum: env.CASHOUT_MINIMUM,
     dailyCreditCron: env.DAILY_CREDIT_CRON,
     dailyCreditTz: env.DAILY_CREDIT_TZ,
+    dailyCreditCatchUpDays: env.DAILY_CREDIT_CATCH_UP_DAYS,
     jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
     sessionDays: env.SESSION_DAYS,
     cookieSecure: env.COOKIE_SECURE ?? !dev,
@@ -201,6 +207,10 @@ function buildConfig(env: z.infer<typeof schema>) {
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? dev,
     // Endpoints on private, loopback or link-local addresses: development only, unless set.
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? dev,
+    retentionIntervalMs: env.RETENTION_INTERVAL_MS,
+    webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
+    sessionRetentionDays: env.SESSION_RETENTION_DAYS,
+    reconcileRunsKept: env.RECONCILE_RUNS_KEPT,
     seedAdminEmail: env.SEED_ADMIN_EMAIL,
     seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
   });

@@ -1,7 +1,15 @@
+import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { postEntries } from './ledger.ts';
+import type { Redis } from './redis.ts';
 
 const DAY = 24 * 3600_000;
+/** Items read a page at a time (keyset on creditEndsAt, id). */
+const PAGE = 500;
+/** Day keys looked up in the ledger per query. */
+const KEYS_PER_LOOKUP = 5_000;
+/** The window a run given no `since` reads (DAILY_CREDIT_CATCH_UP_DAYS's default). */
+const DEFAULT_CATCH_UP_DAYS = 7;
 
 /** UTC midnights strictly after `from` and at or before `to`. */
 export function creditDays(from: Date, to: Date): Date[] {
@@ -11,70 +19,122 @@ export function creditDays(from: Date, to: Date): Date[] {
   return days;
 }
 
+const startOfDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY) * DAY);
+
+export type DailyCreditResult = {
+  entries: number;
+  amount: Prisma.Decimal;
+  failed: { orderId: string; error: string }[];
+  /** Items read (still in their term on or after `since`), and day keys looked up for them. */
+  items: number;
+  keys: number;
+};
+
+type TermItem = { id: string; orderId: string; userId: string; paidAt: Date; qty: number; dailyCredit: Prisma.Decimal; durationDays: number; creditEndsAt: Date };
+
 /**
- * Daily package credit. Every paid order credits, for each item, dailyCredit x qty for
- * every UTC midnight passed since it was paid, up to now and never past the item's own
- * term (paidAt + durationDays). One ledger entry per item per day, keyed by the item
- * and the date: a rerun credits nothing twice and a missed day is caught up.
+ * Daily package credit. Every item of a paid order credits dailyCredit x qty for every
+ * UTC midnight passed since it was paid, up to now and never past its own term (paidAt
+ * + durationDays). One ledger entry per item per day, keyed by the item and the date: a
+ * rerun credits nothing twice and a missed day is caught up.
+ *
+ * Only the days from `since` (the start of the earliest day still to credit) are looked
+ * at, so a run reads the items whose term had not ended by then (OrderItem.creditEndsAt,
+ * set while the order is PAID, indexed) and not two years of finished ones: its cost
+ * follows the packages still running. The caller chooses `since` (runDailyCredit: the
+ * last completed run or the catch-up window, whichever is earlier).
  */
-export async function creditDaily(db: Db, now = new Date()): Promise<{ entries: number; amount: Prisma.Decimal; failed: { orderId: string; error: string }[] }> {
-  let entries = 0;
+export async function creditDaily(db: Db, now = new Date(), opts: { since?: Date } = {}): Promise<DailyCreditResult> {
+  const from = startOfDay(opts.since ?? new Date(now.getTime() - DEFAULT_CATCH_UP_DAYS * DAY));
+  const result: DailyCreditResult = { entries: 0, amount: new Prisma.Decimal(0), failed: [], items: 0, keys: 0 };
   // One order that cannot be credited (a fault) does not hold back the others.
-  const failed: { orderId: string; error: string }[] = [];
-  let amount = new Prisma.Decimal(0);
-  let cursor: string | undefined;
+  const failedOrders = new Map<string, string>();
+  let after: { creditEndsAt: Date; id: string } | null = null;
   for (;;) {
-    const orders = await db.order.findMany({
-      where: { status: 'PAID', paidAt: { not: null, lt: now } },
-      include: { items: true },
-      orderBy: { id: 'asc' },
-      take: 200,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    });
-    if (orders.length === 0) break;
-    for (const order of orders) {
-      try {
-        const credited = await creditOrder(db, order, now);
-        entries += credited.entries;
-        amount = amount.plus(credited.amount);
-      } catch (err) {
-        failed.push({ orderId: order.id, error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    cursor = orders[orders.length - 1]?.id;
+    const keyset = after
+      ? Prisma.sql`AND i."creditEndsAt" >= ${after.creditEndsAt} AND (i."creditEndsAt", i."id") > (${after.creditEndsAt}::timestamptz, ${after.id}::uuid)`
+      : Prisma.empty;
+    const items: TermItem[] = await db.$queryRaw<TermItem[]>`
+      SELECT i."id", i."orderId", o."userId", o."paidAt", i."qty", i."dailyCredit", i."durationDays", i."creditEndsAt"
+      FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
+      WHERE i."creditEndsAt" >= ${from} ${keyset}
+        AND o."status" = 'PAID' AND o."paidAt" < ${now} AND i."dailyCredit" > 0
+      ORDER BY i."creditEndsAt", i."id"
+      LIMIT ${PAGE}`;
+    if (items.length === 0) break;
+    result.items += items.length;
+    await creditPage(db, items, from, now, result, failedOrders);
+    const last = items[items.length - 1] as TermItem;
+    after = { creditEndsAt: last.creditEndsAt, id: last.id };
+    if (items.length < PAGE) break;
   }
-  return { entries, amount, failed };
+  result.failed = [...failedOrders].map(([orderId, error]) => ({ orderId, error }));
+  return result;
 }
 
-type PaidOrder = { id: string; userId: string; paidAt: Date | null; items: { id: string; qty: number; dailyCredit: Prisma.Decimal; durationDays: number }[] };
-
-async function creditOrder(db: Db, order: PaidOrder, now: Date): Promise<{ entries: number; amount: Prisma.Decimal }> {
-  let entries = 0;
-  let amount = new Prisma.Decimal(0);
-  const paidAt = order.paidAt as Date;
-  for (const item of order.items) {
-    const perDay = item.dailyCredit.times(item.qty);
-    if (perDay.lte(0)) continue;
-    const end = new Date(Math.min(now.getTime(), paidAt.getTime() + item.durationDays * DAY));
-    const days = creditDays(paidAt, end);
-    if (days.length === 0) continue;
-    const keys = days.map((d) => `daily:${item.id}:${d.toISOString().slice(0, 10)}`);
-    const done = new Set(
-      (await db.ledgerEntry.findMany({ where: { idempotencyKey: { in: keys } }, select: { idempotencyKey: true } })).map((e) => e.idempotencyKey),
-    );
-    const todo = keys.filter((k) => !done.has(k));
-    if (todo.length === 0) continue;
-    await db.$transaction(async (tx) => {
-      for (const key of todo) {
-        const posted = await postEntries(tx, [
-          { userId: order.userId, account: 'ACTIVE', amount: perDay, kind: 'DAILY_CREDIT', reference: `order:${order.id}`, idempotencyKey: key },
-        ]);
-        if (posted) {
-          entries++;
-          amount = amount.plus(perDay);
-        }
-      }
-    });
+/** The day keys of a page of items (from `from`, within each term, up to now), looked up together, then posted item by item. */
+async function creditPage(db: Db, items: TermItem[], from: Date, now: Date, result: DailyCreditResult, failedOrders: Map<string, string>): Promise<void> {
+  const keysOf = new Map<string, string[]>();
+  for (const item of items) {
+    const end = new Date(Math.min(now.getTime(), item.paidAt.getTime() + item.durationDays * DAY));
+    // Midnights after payment, and from `from` on (`from` itself included).
+    const start = new Date(Math.max(item.paidAt.getTime(), from.getTime() - 1));
+    const keys = creditDays(start, end).map((d) => `daily:${item.id}:${d.toISOString().slice(0, 10)}`);
+    if (keys.length > 0) keysOf.set(item.id, keys);
   }
-  return { entries, amount };
+  const all = [...keysOf.values()].flat();
+  result.keys += all.length;
+  const done = new Set<string>();
+  for (let i = 0; i < all.length; i += KEYS_PER_LOOKUP) {
+    const found = await db.ledgerEntry.findMany({ where: { idempotencyKey: { in: all.slice(i, i + KEYS_PER_LOOKUP) } }, select: { idempotencyKey: true } });
+    for (const e of found) done.add(e.idempotencyKey);
+  }
+  for (const item of items) {
+    const todo = (keysOf.get(item.id) ?? []).filter((k) => !done.has(k));
+    if (todo.length === 0 || failedOrders.has(item.orderId)) continue;
+    const perDay = item.dailyCredit.times(item.qty);
+    try {
+      let posted = 0;
+      await db.$transaction(async (tx) => {
+        posted = 0;
+        for (const key of todo) {
+          const ok = await postEntries(tx, [
+            { userId: item.userId, account: 'ACTIVE', amount: perDay, kind: 'DAILY_CREDIT', reference: `order:${item.orderId}`, idempotencyKey: key },
+          ]);
+          if (ok) posted++;
+        }
+      });
+      result.entries += posted;
+      result.amount = result.amount.plus(perDay.times(posted));
+    } catch (err) {
+      failedOrders.set(item.orderId, err instanceof Error ? err.message : String(err));
+    }
+  }
+}
+
+/**
+ * Where the worker remembers the last daily credit run that completed (every item
+ * credited up to its time); outside the daily-credit queue's own keys.
+ */
+const lastRunKey = (config: Pick<AppConfig, 'queuePrefix'>) => `${config.queuePrefix}:credit:completed-through`;
+
+/**
+ * The daily credit job: credits up to `now` from the earlier of the last completed run
+ * (kept in Redis) and the catch-up window (DAILY_CREDIT_CATCH_UP_DAYS). A run that
+ * completes is remembered; one where some order failed is not, so the next run reaches
+ * back as far again. A job stopped longer than the window is caught up from its last
+ * completed run; if Redis lost that too, only the window is (an operator widens it for
+ * one run after a longer stop).
+ */
+export async function runDailyCredit(
+  runtime: { db: Db; redis: Redis; config: Pick<AppConfig, 'queuePrefix' | 'dailyCreditCatchUpDays'> },
+  now = new Date(),
+): Promise<DailyCreditResult & { since: Date }> {
+  const { db, redis, config } = runtime;
+  const windowStart = new Date(startOfDay(now).getTime() - config.dailyCreditCatchUpDays * DAY);
+  const stored = Number(await redis.get(lastRunKey(config)));
+  const since = stored > 0 && stored < windowStart.getTime() ? startOfDay(new Date(stored)) : windowStart;
+  const result = await creditDaily(db, now, { since });
+  if (result.failed.length === 0) await redis.set(lastRunKey(config), String(now.getTime()));
+  return { ...result, since };
 }

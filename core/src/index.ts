@@ -12,6 +12,7 @@ export * from './mail.ts';
 export * from './balances.ts';
 export * from './daily-credit.ts';
 export * from './sessions.ts';
+export * from './retention.ts';
 export * from './chain/public-client.ts';
 export * from './errors.ts';
 export * from './reconcile.ts';

@@ -54,6 +54,12 @@ export const queueDefinitions = {
     // never refuses a check).
     defaults: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
   },
+  // Deletes, in small batches, what the shop keeps no longer (old webhooks, ended sessions,
+  // old reconciliation reports, indexed blocks no reorg needs), every RETENTION_INTERVAL_MS.
+  retention: {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 1, removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } },
+  },
   // Hands committed webhook events (the outbox) to webhook-deliver, every WEBHOOK_DISPATCH_MS.
   'webhook-dispatch': {
     payload: z.object({}).strict(),

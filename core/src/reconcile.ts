@@ -220,7 +220,7 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
 export const CHANGES_OVERLAP_MS = 10 * 60_000;
 
 /**
- * Runs the reconciler and keeps its report (the latest 200 are kept). `scope: 'changes'`
+ * Runs the reconciler and keeps its report (the retention job keeps the latest RECONCILE_RUNS_KEPT). `scope: 'changes'`
  * checks what changed since the previous run began (less CHANGES_OVERLAP_MS), and the
  * subjects of its discrepancies again; the first run of a shop is an audit.
  */
@@ -242,8 +242,6 @@ export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions,
       since: report.since ?? null,
     },
   });
-  const old = await deps.db.reconciliationRun.findMany({ orderBy: { createdAt: 'desc' }, skip: 200, select: { id: true } });
-  if (old.length) await deps.db.reconciliationRun.deleteMany({ where: { id: { in: old.map((r) => r.id) } } });
   return report;
 }
 

@@ -1,4 +1,4 @@
-import type { Db, Prisma } from './db.ts';
+import { Prisma, type Db } from './db.ts';
 
 /**
  * Server-side sessions. The cookie's token names a Session row; a request is signed in
@@ -39,9 +39,27 @@ export async function revokeUserSessions(db: Client, userId: string, opts: { exc
   return ended.count;
 }
 
-/** Forgets sessions that ended more than a day ago. */
-export async function pruneSessions(db: Client, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - 24 * 3600_000);
-  const pruned = await db.session.deleteMany({ where: { OR: [{ expiresAt: { lt: cutoff } }, { revokedAt: { lt: cutoff } }] } });
-  return pruned.count;
+/**
+ * Forgets sessions that ended (expired, or revoked) more than `retentionDays` ago, `batch`
+ * rows a statement (Session(expiresAt), and x_session_revoked for the revoked ones), so
+ * no statement holds locks or bloats the log for long. Run by the retention job.
+ */
+export async function pruneSessions(db: Db, opts: { retentionDays: number; batch: number }, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - opts.retentionDays * 24 * 3600_000);
+  let pruned = 0;
+  const ended = [
+    { where: Prisma.sql`"expiresAt" < ${cutoff}`, order: Prisma.sql`"expiresAt"` },
+    { where: Prisma.sql`"revokedAt" IS NOT NULL AND "revokedAt" < ${cutoff}`, order: Prisma.sql`"revokedAt"` },
+  ];
+  for (const { where, order } of ended) {
+    for (;;) {
+      // The ids first (an array), then the rows by their key: `IN (subquery)` would be
+      // planned as a join that scans the whole table.
+      const n = await db.$executeRaw`
+        DELETE FROM "Session" WHERE "id" = ANY(ARRAY(SELECT "id" FROM "Session" WHERE ${where} ORDER BY ${order} LIMIT ${opts.batch}))`;
+      pruned += n;
+      if (n < opts.batch) break;
+    }
+  }
+  return pruned;
 }

@@ -38,7 +38,10 @@ export type WebhookEndpointJson = {
   events: WebhookEventType[];
   enabled: boolean;
   createdAt: string;
-  /** Deliveries by status, over the endpoint's whole history. */
+  /**
+   * Deliveries by status: pending and failed ones (open work: an admin can redeliver a
+   * failed one), and delivered ones among those kept, the last WEBHOOK_RETENTION_DAYS.
+   */
   counts: { pending: number; delivered: number; failed: number };
 };
 

@@ -35,7 +35,9 @@ const CURSOR_ID = 'receiving-address';
 
 /** The id an unexplained inflow is recorded under (where a payment has its transaction hash). */
 export const inflowKey = (blockNumber: bigint, blockHash: string) => `inflow-${blockNumber}-${blockHash.slice(2, 14).toLowerCase()}`;
-const WINDOW = 128n;
+/** Indexed blocks kept behind the checkpoint: a reorg is walked back through them (the retention job keeps as many). */
+export const INDEXED_BLOCK_WINDOW = 128n;
+const WINDOW = INDEXED_BLOCK_WINDOW;
 /** Block requests in flight at once. */
 const FETCH_CONCURRENCY = 16;
 /** Blocks fetched ahead of the one being linked and written. */

@@ -1,36 +1,53 @@
 import type { Db } from '../db.ts';
 import type { PayoutTarget } from '../queues.ts';
 
+const SWEEP = 500;
+
 /**
  * Payments still pending (for the sweeper), paid orders whose receipt never went out,
  * cashouts never notified, verified payouts whose buyer was never told, and payout
  * checks still waiting (the sweeper queues one whose job was lost or failed again).
+ *
+ * It runs every minute for the life of the shop, so each query reads only the work still
+ * open, through an index on it (the status leads an index, or a partial index of the
+ * migrations' x_ ones holds just those rows), oldest first. Written as SQL: the statuses
+ * must be literals for a partial index to serve the query.
  */
 export async function sweepPayments(
   db: Db,
   now = new Date(),
   staleMs = 30_000,
 ): Promise<{ pending: { id: string; txHash: string }[]; receipts: string[]; cashouts: string[]; payoutNotices: PayoutTarget[]; checking: string[] }> {
-  const pending = await db.payment.findMany({
-    where: { status: 'PENDING', updatedAt: { lt: new Date(now.getTime() - staleMs) } },
-    select: { id: true, txHash: true },
-    take: 500,
-  });
-  const receipts = await db.order.findMany({
-    where: { status: 'PAID', receiptSentAt: null, paidAt: { lt: new Date(now.getTime() - 60_000) } },
-    select: { id: true },
-    take: 500,
-  });
-  const cashouts = await db.cashoutRequest.findMany({
-    where: { status: 'REQUESTED', createdAt: { lt: new Date(now.getTime() - 60_000) } },
-    select: { id: true },
-    take: 500,
-  });
+  const staleBefore = new Date(now.getTime() - staleMs);
   const minuteAgo = new Date(now.getTime() - 60_000);
+  // Payment(status, createdAt, id): the pending ones.
+  const pending = await db.$queryRaw<{ id: string; txHash: string }[]>`
+    SELECT "id", "txHash" FROM "Payment"
+    WHERE "status" = 'PENDING' AND "updatedAt" < ${staleBefore}
+    ORDER BY "updatedAt" LIMIT ${SWEEP}`;
+  // x_order_receipt_unsent.
+  const receipts = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Order"
+    WHERE "status" = 'PAID' AND "receiptSentAt" IS NULL AND "paidAt" < ${minuteAgo}
+    ORDER BY "paidAt" LIMIT ${SWEEP}`;
+  // CashoutRequest(status, createdAt, id): REQUESTED is a cashout whose notice has not gone out.
+  const cashouts = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "CashoutRequest"
+    WHERE "status" = 'REQUESTED' AND "createdAt" < ${minuteAgo}
+    ORDER BY "createdAt" LIMIT ${SWEEP}`;
   const [paidCashouts, paidRefunds, checking] = await Promise.all([
-    db.cashoutRequest.findMany({ where: { status: 'PAID', paidNoticeSentAt: null, paidAt: { lt: minuteAgo } }, select: { id: true }, take: 500 }),
-    db.refund.findMany({ where: { status: 'PAID', paidNoticeSentAt: null, userId: { not: null }, paidAt: { lt: minuteAgo } }, select: { id: true }, take: 500 }),
-    db.payoutCheck.findMany({ where: { status: 'CHECKING' }, select: { id: true }, take: 500 }),
+    // x_cashout_paid_unnoticed, x_refund_paid_unnoticed.
+    db.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "CashoutRequest"
+      WHERE "status" = 'PAID' AND "paidNoticeSentAt" IS NULL AND "paidAt" < ${minuteAgo}
+      ORDER BY "paidAt" LIMIT ${SWEEP}`,
+    db.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "Refund"
+      WHERE "status" = 'PAID' AND "paidNoticeSentAt" IS NULL AND "userId" IS NOT NULL AND "paidAt" < ${minuteAgo}
+      ORDER BY "paidAt" LIMIT ${SWEEP}`,
+    // PayoutCheck(status), or the partial indexes of the checks still CHECKING.
+    db.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "PayoutCheck" WHERE "status" = 'CHECKING' ORDER BY "createdAt" LIMIT ${SWEEP}`,
   ]);
   return {
     pending,

@@ -323,6 +323,11 @@ async function count(
       overpaidUsd: new Prisma.Decimal(centsToString(paidCents - totalCents)),
     },
   });
+  // Each item's daily credit runs from now for its own term: daily credit reads an item
+  // only until then (OrderItem.creditEndsAt), never every order ever paid.
+  await tx.$executeRaw`
+    UPDATE "OrderItem" SET "creditEndsAt" = ${now}::timestamptz + make_interval(hours => 24 * "durationDays")
+    WHERE "orderId" = ${order.id}::uuid`;
   await emitEvent(tx, 'order.paid', `order:${order.id}`, { ...orderEventData(updated), paidVersion: version });
   const referrerId = order.user.referredById;
   const rewardCents = (totalCents * toCents(config.referralRewardPercent) + 5_000n) / 10_000n;
@@ -489,6 +494,8 @@ export async function transferGone(db: Db, paymentId: string, reason: string): P
     };
     if (order.status === 'PAID' && !stillPaid) {
       Object.assign(data, { status: 'VERIFYING', paidAt: null, expiresAt: null });
+      // Unpaid, its items earn nothing: their term is set again if it is paid again.
+      await tx.orderItem.updateMany({ where: { orderId: order.id }, data: { creditEndsAt: null } });
       const reward = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: `referral:${order.id}:v${order.paidVersion}` } });
       if (reward) {
         await postEntries(

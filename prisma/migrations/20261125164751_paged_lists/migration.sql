@@ -61,4 +61,6 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX "x_user_email_trgm" ON "User" USING gin ("email" gin_trgm_ops);
 CREATE INDEX "x_user_name_trgm" ON "User" USING gin ("name" gin_trgm_ops);
 CREATE INDEX "x_product_name_trgm" ON "Product" USING gin ("name" gin_trgm_ops);
-CREATE INDEX "x_order_overpaid_open" ON "Order" ("createdAt", "id") WHERE "status" = 'PAID' AND "overpaidUsd" > "overpaidSettledUsd";
+-- Without the status in its predicate: Prisma sends an enum value as a cast parameter,
+-- which a partial index's predicate cannot match; only a PAID order is ever overpaid.
+CREATE INDEX "x_order_overpaid_open" ON "Order" ("createdAt", "id") WHERE "overpaidUsd" > "overpaidSettledUsd";

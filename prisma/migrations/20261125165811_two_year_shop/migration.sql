@@ -58,5 +58,5 @@ UPDATE "LedgerEntry" SET "cashoutId" = substring("reference" from 9 for 36)::uui
 CREATE INDEX "x_ledger_user_balance" ON "LedgerEntry" ("userId", "account") INCLUDE ("amount");
 CREATE INDEX "x_stock_movement_product" ON "StockMovement" ("productId") INCLUDE ("delta");
 -- The daily credit term of the items of paid orders.
-UPDATE "OrderItem" i SET "creditEndsAt" = o."paidAt" + make_interval(days => i."durationDays")
+UPDATE "OrderItem" i SET "creditEndsAt" = o."paidAt" + make_interval(hours => 24 * i."durationDays")
   FROM "Order" o WHERE o."id" = i."orderId" AND o."status" = 'PAID' AND o."paidAt" IS NOT NULL;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, creditDaily, ledgerSums, Prisma } from '@shop/core';
+import { createProduct, creditDaily, ledgerSums, Prisma, runDailyCredit } from '@shop/core';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
@@ -26,9 +26,20 @@ async function paidOrder(userId: string, paidAt: Date, items: { dailyCredit: str
       paidAt,
       expiresAt: new Date(paidAt.getTime() + Math.max(...items.map((i) => i.durationDays)) * DAY),
       items: {
-        create: items.map((i) => ({ productId: product.id, name: 'P', image: '', price: new Prisma.Decimal('10'), qty: i.qty, dailyCredit: new Prisma.Decimal(i.dailyCredit), durationDays: i.durationDays })),
+        // The end of each item's term, as payment sets it (core/src/payments/settle.ts).
+        create: items.map((i) => ({
+          productId: product.id,
+          name: 'P',
+          image: '',
+          price: new Prisma.Decimal('10'),
+          qty: i.qty,
+          dailyCredit: new Prisma.Decimal(i.dailyCredit),
+          durationDays: i.durationDays,
+          creditEndsAt: new Date(paidAt.getTime() + i.durationDays * DAY),
+        })),
       },
     },
+    include: { items: true },
   });
 }
 
@@ -41,18 +52,19 @@ describe('daily credit', () => {
       { dailyCredit: '0.10', qty: 1, durationDays: 30 },
     ]);
     // Day 1 (the first midnight after payment).
-    const day1 = await creditDaily(kit.db, new Date('2026-03-02T00:05:00Z'));
+    const day1 = await runDailyCredit(kit.env.runtime, new Date('2026-03-02T00:05:00Z'));
     expect(day1.entries).toBe(2);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).activeBalance.toFixed(2)).toBe('2.60');
     // A rerun the same day credits nothing.
-    expect((await creditDaily(kit.db, new Date('2026-03-02T09:00:00Z'))).entries).toBe(0);
+    expect((await runDailyCredit(kit.env.runtime, new Date('2026-03-02T09:00:00Z'))).entries).toBe(0);
     // The job missed four days: catch up. The first item's 3-day term ends on 03-04 10:00.
-    const caughtUp = await creditDaily(kit.db, new Date('2026-03-06T00:01:00Z'));
+    const caughtUp = await runDailyCredit(kit.env.runtime, new Date('2026-03-06T00:01:00Z'));
     expect(caughtUp.entries).toBe(2 + 4); // item 1: 03-03, 03-04; item 2: 03-03..03-06
     const entries = await kit.db.ledgerEntry.findMany({ where: { userId: user.id, kind: 'DAILY_CREDIT' } });
     expect(entries).toHaveLength(8);
-    // Long after both terms: item 2 stops after 30 days.
-    await creditDaily(kit.db, new Date('2026-06-01T00:00:00Z'));
+    // Long after both terms (the job stopped for weeks, past the catch-up window): the
+    // run reaches back to the last one that completed, and item 2 stops after 30 days.
+    await runDailyCredit(kit.env.runtime, new Date('2026-06-01T00:00:00Z'));
     const all = await kit.db.ledgerEntry.findMany({ where: { userId: user.id, kind: 'DAILY_CREDIT' } });
     expect(all).toHaveLength(3 + 30);
     const sums = await ledgerSums(kit.db, user.id);
@@ -66,5 +78,53 @@ describe('daily credit', () => {
     await kit.db.order.update({ where: { id: order.id }, data: { status: 'EXPIRED' } });
     await creditDaily(kit.db, new Date('2026-03-05T00:00:00Z'));
     expect(await kit.db.ledgerEntry.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  // Each test below pays its orders in its own year: a run reads only its own items.
+  it('reads only items still in their term: one whose term ended before the run is not looked at, nor its days', async () => {
+    const user = await kit.createUser();
+    // Paid on 01-01: a 10-day item (its term ended 01-11) and a 60-day one (still running).
+    const order = await paidOrder(user.id, new Date('2026-01-01T10:00:00Z'), [
+      { dailyCredit: '1.00', qty: 1, durationDays: 10 },
+      { dailyCredit: '2.00', qty: 1, durationDays: 60 },
+    ]);
+    const ended = order.items.find((i) => i.durationDays === 10)!;
+    // Credited through 01-25 (what the daily runs before would have credited).
+    const first = await creditDaily(kit.db, new Date('2026-01-25T00:05:00Z'), { since: new Date('2026-01-01T00:00:00Z') });
+    expect(first).toMatchObject({ items: 2, entries: 10 + 24 });
+    // The next day's run, its catch-up window starting on 01-19: the ended item is not read.
+    const next = await creditDaily(kit.db, new Date('2026-01-26T00:05:00Z'), { since: new Date('2026-01-19T00:00:00Z') });
+    expect(next.items).toBe(1);
+    // Only the days of the window were looked up for the running item (01-19..01-26), not the 25 since payment.
+    expect(next.keys).toBe(8);
+    expect(next.entries).toBe(1);
+    expect(await kit.db.ledgerEntry.count({ where: { idempotencyKey: { startsWith: `daily:${ended.id}:` } } })).toBe(10);
+  });
+
+  it('still completes an item whose term ended inside the catch-up window', async () => {
+    const user = await kit.createUser();
+    await paidOrder(user.id, new Date('2025-02-01T10:00:00Z'), [{ dailyCredit: '1.00', qty: 1, durationDays: 5 }]);
+    // The job ran on 02-02, then not until 02-09: the term ended on 02-06 10:00.
+    await creditDaily(kit.db, new Date('2025-02-02T00:05:00Z'), { since: new Date('2025-01-26T00:00:00Z') });
+    const later = await creditDaily(kit.db, new Date('2025-02-09T00:05:00Z'), { since: new Date('2025-02-02T00:00:00Z') });
+    expect(later).toMatchObject({ items: 1, entries: 4 });
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id, kind: 'DAILY_CREDIT' } })).toBe(5);
+  });
+
+  it('an order that is no longer PAID (its items have no term) is not read', async () => {
+    const user = await kit.createUser();
+    const order = await paidOrder(user.id, new Date('2024-03-01T10:00:00Z'), [{ dailyCredit: '5', qty: 1, durationDays: 10 }]);
+    await kit.db.order.update({ where: { id: order.id }, data: { status: 'VERIFYING', paidAt: null } });
+    await kit.db.orderItem.updateMany({ where: { orderId: order.id }, data: { creditEndsAt: null } });
+    const run = await creditDaily(kit.db, new Date('2024-03-05T00:00:00Z'), { since: new Date('2024-03-01T00:00:00Z') });
+    expect(run).toMatchObject({ items: 0, entries: 0 });
+  });
+
+  it('the job remembers its last completed run: within the window it reads the window, after a long stop it reaches back', async () => {
+    const { runtime } = kit.env;
+    const windowDays = runtime.config.dailyCreditCatchUpDays;
+    await runDailyCredit(runtime, new Date('2026-09-09T00:05:00Z'));
+    expect((await runDailyCredit(runtime, new Date('2026-09-10T00:05:00Z'))).since.toISOString()).toBe(new Date(Date.UTC(2026, 8, 10) - windowDays * DAY).toISOString());
+    expect((await runDailyCredit(runtime, new Date('2026-12-01T00:05:00Z'))).since.toISOString()).toBe('2026-09-10T00:00:00.000Z');
   });
 });

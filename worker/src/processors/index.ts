@@ -6,6 +6,7 @@ import { paymentVerify } from './payment-verify.ts';
 import { email } from './email.ts';
 import { dailyCredit } from './daily-credit.ts';
 import { reconcileJob } from './reconcile.ts';
+import { retention } from './retention.ts';
 import { payoutVerify } from './payout-verify.ts';
 import { webhookDeliver, webhookDispatch } from './webhooks.ts';
 
@@ -18,6 +19,7 @@ export const processors: ProcessorMap = {
   email: { process: email, concurrency: 4 },
   'daily-credit': { process: dailyCredit },
   reconcile: { process: reconcileJob },
+  retention: { process: retention },
   'payout-verify': { process: payoutVerify, concurrency: 4 },
   'webhook-dispatch': { process: webhookDispatch },
   'webhook-deliver': { process: webhookDeliver, concurrency: 8 },

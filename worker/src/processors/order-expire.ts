@@ -1,13 +1,12 @@
-import { expireOrders, pruneSessions } from '@shop/core';
+import { expireOrders } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
- * Expires unpaid orders past their payment window (releasing stock), frees old tags,
- * and forgets sessions that ended more than a day ago.
+ * Expires unpaid orders past their payment window (releasing stock) and frees old tags.
+ * (Ended sessions are deleted by the retention job.)
  */
 export const orderExpire: Processor<'order-expire'> = async (_job, { runtime, logger }) => {
   const result = await expireOrders(runtime.db, runtime.config);
-  const sessionsPruned = await pruneSessions(runtime.db);
-  if (result.expired || result.tagsReleased || sessionsPruned) logger.info({ msg: 'orders expired', ...result, sessions_pruned: sessionsPruned });
-  return { ...result, sessionsPruned };
+  if (result.expired || result.tagsReleased) logger.info({ msg: 'orders expired', ...result });
+  return result;
 };

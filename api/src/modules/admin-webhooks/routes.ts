@@ -8,9 +8,29 @@ import { parseBody, parseId } from '../../middleware/validate.ts';
 
 type EndpointRow = { id: string; url: string; description: string; secret: string; events: string[]; enabled: boolean; createdAt: Date };
 
+/**
+ * Each endpoint's deliveries by status, counted in WebhookDelivery(endpointId, status,
+ * ...) without grouping its whole history: pending and failed ones are open work (an
+ * admin redelivers a failed one); delivered ones are those kept, the last
+ * WEBHOOK_RETENTION_DAYS (the retention job removes older ones), counted from the index
+ * alone.
+ */
+async function deliveryCounts(db: Db, ids: string[]): Promise<Map<string, { pending: number; delivered: number; failed: number }>> {
+  if (ids.length === 0) return new Map();
+  const open = await db.$queryRaw<{ id: string; pending: number; failed: number }[]>`
+    SELECT e."id",
+      (SELECT count(*) FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" = 'PENDING')::int AS "pending",
+      (SELECT count(*) FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" = 'FAILED')::int AS "failed"
+    FROM unnest(${ids}::uuid[]) AS e("id")`;
+  const delivered = await db.$queryRaw<{ id: string; delivered: number }[]>`
+    SELECT e."id", (SELECT count(*) FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" = 'DELIVERED')::int AS "delivered"
+    FROM unnest(${ids}::uuid[]) AS e("id")`;
+  const deliveredOf = new Map(delivered.map((r) => [r.id, r.delivered]));
+  return new Map(open.map((r) => [r.id, { pending: r.pending, delivered: deliveredOf.get(r.id) ?? 0, failed: r.failed }]));
+}
+
 async function endpointsJson(db: Db, rows: EndpointRow[]): Promise<WebhookEndpointJson[]> {
-  const counts = await db.webhookDelivery.groupBy({ by: ['endpointId', 'status'], where: { endpointId: { in: rows.map((r) => r.id) } }, _count: { _all: true } });
-  const count = (id: string, status: string) => counts.find((c) => c.endpointId === id && c.status === status)?._count._all ?? 0;
+  const counts = await deliveryCounts(db, rows.map((r) => r.id));
   return rows.map((e) => ({
     _id: e.id,
     url: e.url,
@@ -19,7 +39,7 @@ async function endpointsJson(db: Db, rows: EndpointRow[]): Promise<WebhookEndpoi
     events: e.events as WebhookEventType[],
     enabled: e.enabled,
     createdAt: e.createdAt.toISOString(),
-    counts: { pending: count(e.id, 'PENDING'), delivered: count(e.id, 'DELIVERED'), failed: count(e.id, 'FAILED') },
+    counts: counts.get(e.id) ?? { pending: 0, delivered: 0, failed: 0 },
   }));
 }
 

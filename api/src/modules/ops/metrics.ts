@@ -52,12 +52,37 @@ export function createMetrics(deps: AppDeps) {
       }
     },
   );
+  // Payments waiting for the worker or an admin, counted through Payment(status, ...):
+  // a scrape reads the open ones, never every transfer the shop ever received.
   stateGauge(
-    { name: 'shop_payments', help: 'Payments by status (verified: COUNTED, rejected: REJECTED) and source', labelNames: ['status', 'source'], source: 'database' },
+    {
+      name: 'shop_payments',
+      help: 'Open payments by status and source: PENDING (being verified), UNRESOLVED and LATE (waiting for an admin)',
+      labelNames: ['status', 'source'],
+      source: 'database',
+    },
     async (g) => {
-      const rows = await deps.db.payment.groupBy({ by: ['status', 'source'], _count: { _all: true } });
+      const rows = await deps.db.$queryRaw<{ status: string; source: string; n: number }[]>`
+        SELECT "status"::text, "source"::text, count(*)::int AS "n" FROM "Payment"
+        WHERE "status" IN ('PENDING', 'UNRESOLVED', 'LATE') GROUP BY 1, 2`;
       g.reset();
-      for (const r of rows) g.set({ status: r.status, source: r.source }, r._count._all);
+      for (const r of rows) g.set({ status: r.status, source: r.source }, r.n);
+    },
+  );
+  // What the worker settled lately, read through Payment(updatedAt): the last hour's work.
+  stateGauge(
+    {
+      name: 'shop_payments_settled_last_hour',
+      help: 'Payments last changed in the past hour that are settled, by status (COUNTED: verified, REJECTED, REFUNDED) and source',
+      labelNames: ['status', 'source'],
+      source: 'database',
+    },
+    async (g) => {
+      const rows = await deps.db.$queryRaw<{ status: string; source: string; n: number }[]>`
+        SELECT "status"::text, "source"::text, count(*)::int AS "n" FROM "Payment"
+        WHERE "updatedAt" > now() - interval '1 hour' AND "status" IN ('COUNTED', 'REJECTED', 'REFUNDED') GROUP BY 1, 2`;
+      g.reset();
+      for (const r of rows) g.set({ status: r.status, source: r.source }, r.n);
     },
   );
   stateGauge({ name: 'shop_indexer_lag_blocks', help: 'Blocks between the chain head and the indexer checkpoint', source: 'chain' }, async (g) => {
@@ -100,12 +125,23 @@ export function createMetrics(deps: AppDeps) {
     { name: 'shop_refunds_waiting', help: 'Refunds requested and not yet paid (a verified payout)', source: 'database' },
     async (g) => g.set(await deps.db.refund.count({ where: { status: 'REQUESTED' } })),
   );
+  // Counted through WebhookDelivery(status): the pending ones, and the failed ones the
+  // retention job keeps (WEBHOOK_RETENTION_DAYS); delivered ones are no longer counted (a
+  // scrape would walk every delivery kept).
   stateGauge(
-    { name: 'shop_webhook_deliveries', help: 'Webhook deliveries by status (FAILED: given up after the retries)', labelNames: ['status'], source: 'database' },
+    {
+      name: 'shop_webhook_deliveries',
+      help: 'Webhook deliveries waiting (PENDING) and given up after the retries (FAILED, within WEBHOOK_RETENTION_DAYS)',
+      labelNames: ['status'],
+      source: 'database',
+    },
     async (g) => {
-      const rows = await deps.db.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
+      const [row] = await deps.db.$queryRaw<{ pending: number; failed: number }[]>`
+        SELECT count(*) FILTER (WHERE "status" = 'PENDING')::int AS "pending", count(*) FILTER (WHERE "status" = 'FAILED')::int AS "failed"
+        FROM "WebhookDelivery" WHERE "status" IN ('PENDING', 'FAILED')`;
       g.reset();
-      for (const status of ['PENDING', 'DELIVERED', 'FAILED'] as const) g.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
+      g.set({ status: 'PENDING' }, row?.pending ?? 0);
+      g.set({ status: 'FAILED' }, row?.failed ?? 0);
     },
   );
 

@@ -34,7 +34,7 @@ describe('queue dashboard', () => {
     const api = await asAdmin.get('/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
-    expect(names).toEqual(['chain-index', 'daily-credit', 'email', 'order-expire', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'webhook-deliver', 'webhook-dispatch']);
+    expect(names).toEqual(['chain-index', 'daily-credit', 'email', 'order-expire', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention', 'webhook-deliver', 'webhook-dispatch']);
   });
 
   it("answers an action on a job no longer in the state it needs with 409, and a missing job with 404, never 500", async () => {
