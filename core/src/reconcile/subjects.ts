@@ -5,8 +5,10 @@ import { Prisma, type Db } from '../db.ts';
  * packages), each given a batch of ids: the full audit walks every id of a table in
  * batches, the scheduled run only the ids that changed since its last run. Each rule
  * lives here once and reads only the rows of its batch, through indexes: the typed
- * ledger columns (orderId, cashoutId), the covering index of a user's entries, and the
- * foreign keys of payments, refunds, items and movements.
+ * ledger columns (orderId, cashoutId; an order's rewards and overpayment credits through
+ * partial indexes on those kinds, which the kinds written as literals here select), the
+ * covering index of a user's entries, and the foreign keys of payments, refunds, items
+ * and movements.
  */
 export type Add = (check: string, message: string, ids: Record<string, string>) => void;
 
