@@ -123,8 +123,8 @@ const lastRunKey = (config: Pick<AppConfig, 'queuePrefix'>) => `${config.queuePr
  * (kept in Redis) and the catch-up window (DAILY_CREDIT_CATCH_UP_DAYS). A run that
  * completes is remembered; one where some order failed is not, so the next run reaches
  * back as far again. A job stopped longer than the window is caught up from its last
- * completed run; if Redis lost that too, only the window is (an operator widens it for
- * one run after a longer stop).
+ * completed run; when there is no record of one (a new shop, or Redis lost its data)
+ * the run reads every item of a paid order once, so no owed day is ever skipped.
  */
 export async function runDailyCredit(
   runtime: { db: Db; redis: Redis; config: Pick<AppConfig, 'queuePrefix' | 'dailyCreditCatchUpDays'> },
@@ -133,7 +133,7 @@ export async function runDailyCredit(
   const { db, redis, config } = runtime;
   const windowStart = new Date(startOfDay(now).getTime() - config.dailyCreditCatchUpDays * DAY);
   const stored = Number(await redis.get(lastRunKey(config)));
-  const since = stored > 0 && stored < windowStart.getTime() ? startOfDay(new Date(stored)) : windowStart;
+  const since = !(stored > 0) ? new Date(0) : stored < windowStart.getTime() ? startOfDay(new Date(stored)) : windowStart;
   const result = await creditDaily(db, now, { since });
   if (result.failed.length === 0) await redis.set(lastRunKey(config), String(now.getTime()));
   return { ...result, since };

@@ -163,6 +163,7 @@ describe('the scheduled run: what changed since the last one', () => {
   it('reads only the subjects changed since, finds what is wrong there, and reports an open discrepancy again until it is fixed', async () => {
     // Everything so far is old: the baseline run audits it all.
     await db().$executeRaw`UPDATE "LedgerEntry" SET "createdAt" = ${new Date(longAgo.getTime() - 24 * 3600_000)}`;
+    await db().$executeRaw`UPDATE "User" SET "updatedAt" = ${new Date(longAgo.getTime() - 24 * 3600_000)}`;
     const quiet = await user();
     await tamper(quiet.id, '7'); // broken long ago, outside any ledger entry: only an audit sees it
     await db().reconciliationRun.deleteMany();
@@ -174,17 +175,28 @@ describe('the scheduled run: what changed since the last one', () => {
     // A user who earns a credit and is then tampered with; another user left alone.
     const busy = await user();
     const idle = await user();
+    // Another whose balance the application changed without a ledger entry (updatedAt moves).
+    const edited = await user();
+    await db().user.update({ where: { id: edited.id }, data: { activeBalance: new Prisma.Decimal('9') } });
     await applyLedger(db(), [{ userId: busy.id, account: 'ACTIVE', amount: '5', kind: 'ADMIN_ADJUSTMENT', idempotencyKey: `t-${busy.id}` }]);
     await tamper(busy.id, '50');
     await tamper(idle.id, '3');
+    // The quiet and idle ones were last written long ago, as far as the application knows.
+    await db().$executeRaw`UPDATE "User" SET "updatedAt" = ${new Date(longAgo.getTime() - 24 * 3600_000)} WHERE "id" IN (${quiet.id}::uuid, ${idle.id}::uuid)`;
 
     const first = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });
     expect(first.scope).toBe('changes');
     expect(first.since?.getTime()).toBe(longAgo.getTime() - CHANGES_OVERLAP_MS);
-    expect(first.checked.users).toBe(1);
-    expect(first.discrepancies.filter((d) => d.check === 'balance-ledger')).toEqual([
+    // The ones written since (a ledger entry, an edit) are read; the quiet ones (raw SQL:
+    // no ledger entry, no updatedAt) are left to the audit.
+    expect(first.checked.users).toBe(2);
+    const balances = first.discrepancies.filter((d) => d.check === 'balance-ledger');
+    expect(balances).toHaveLength(2);
+    expect(balances).toEqual(expect.arrayContaining([
       { check: 'balance-ledger', message: 'The active balance is $50.00 but its ledger sums to $5.00', ids: { userId: busy.id } },
-    ]);
+      { check: 'balance-ledger', message: 'The active balance is $9.00 but its ledger sums to $0.00', ids: { userId: edited.id } },
+    ]));
+    await db().user.update({ where: { id: edited.id }, data: { activeBalance: new Prisma.Decimal('0') } });
 
     // Nothing new happened to that user: the next run still reports it, then it is fixed.
     const again = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' });

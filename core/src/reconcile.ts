@@ -109,7 +109,10 @@ function changedIds(db: Db, since: Date, recheck: Discrepancy[]) {
 
 function changedSince(db: Db, since: Date) {
   return {
-    users: () => idsOf(db, Prisma.sql`SELECT DISTINCT "userId"::text AS id FROM "LedgerEntry" WHERE "createdAt" > ${since}`),
+    users: () =>
+      idsOf(db, Prisma.sql`
+        SELECT DISTINCT "userId"::text AS id FROM "LedgerEntry" WHERE "createdAt" > ${since}
+        UNION SELECT "id"::text FROM "User" WHERE "updatedAt" > ${since}`),
     orders: () =>
       idsOf(db, Prisma.sql`
         SELECT "id"::text AS id FROM "Order" WHERE "updatedAt" > ${since}
@@ -226,10 +229,19 @@ export const CHANGES_OVERLAP_MS = 10 * 60_000;
  */
 export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions, 'since' | 'recheck'> & { scope?: 'audit' | 'changes' } = {}): Promise<ReconcileReport> {
   const previous = opts.scope === 'changes' ? await deps.db.reconciliationRun.findFirst({ orderBy: { startedAt: 'desc' } }) : null;
+  // Every report kept since that run began is checked again: with several workers, an
+  // audit that began earlier may have finished after it (its findings must not drop out).
+  const reports = previous
+    ? await deps.db.reconciliationRun.findMany({ where: { createdAt: { gte: previous.startedAt } }, select: { discrepancies: true }, take: 50 })
+    : [];
   const report = await reconcile(
     deps,
     previous
-      ? { ...opts, since: new Date(previous.startedAt.getTime() - CHANGES_OVERLAP_MS), recheck: previous.discrepancies as unknown as Discrepancy[] }
+      ? {
+          ...opts,
+          since: new Date(previous.startedAt.getTime() - CHANGES_OVERLAP_MS),
+          recheck: [previous, ...reports].flatMap((r) => r.discrepancies as unknown as Discrepancy[]),
+        }
       : opts,
   );
   await deps.db.reconciliationRun.create({

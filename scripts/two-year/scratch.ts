@@ -3,7 +3,7 @@
 // one table can name another's rows without looking them up), and the curves the shop's
 // two years follow. Dropped once the data is in: the schema the migrations made is all
 // that stays.
-import { ADMIN_N, BUYER_N, REFERRER_N, type Sizes } from './shape.ts';
+import { REFERRER_N, type Sizes } from './shape.ts';
 
 export const SCRATCH_SCHEMA = 'two_year_scratch';
 
@@ -104,6 +104,3 @@ CREATE FUNCTION item_q(n bigint, j int) RETURNS int LANGUAGE sql IMMUTABLE PARAL
 AS $f$ SELECT CASE WHEN rnd(n * 4 + j, 33) < 0.75 THEN 1 WHEN rnd(n * 4 + j, 33) < 0.92 THEN 2 ELSE 3 + floor(rnd(n * 4 + j, 34) * 3)::int END $f$;
 `;
 }
-
-/** The ids the generator gives the known rows (the same expression as uid() in SQL). */
-export const KNOWN_USER_NUMBERS = { admin: ADMIN_N, buyer: BUYER_N, referrer: REFERRER_N } as const;

@@ -114,11 +114,21 @@ export type TwoYearClone = { name: string; url: string; meta: TemplateMeta; drop
  */
 export async function cloneTwoYear(opts: { adminUrl: string; template?: string; name?: string }): Promise<TwoYearClone> {
   const template = opts.template ?? DEFAULT_TEMPLATE;
-  const meta = await readTemplateMeta(opts.adminUrl, template);
-  if (!meta) throw new Error(`There is no two-year template ${template}: build it with npm run bench:data`);
   const name = opts.name ?? `${template}_run_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  // FILE_COPY: the default (WAL_LOG) would write all of it through the WAL again.
-  await withClient(opts.adminUrl, (admin) => admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)} STRATEGY = FILE_COPY`));
+  // Under the builders' lock: a template being rebuilt is copied once it is complete, and
+  // the comment read is the one of what is copied.
+  const meta = await withClient(opts.adminUrl, async (admin) => {
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [`two-year:${template}`]);
+    try {
+      const found = await readTemplateMeta(opts.adminUrl, template);
+      if (!found) throw new Error(`There is no two-year template ${template}: build it with npm run bench:data`);
+      // FILE_COPY: the default (WAL_LOG) would write all of it through the WAL again.
+      await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)} STRATEGY = FILE_COPY`);
+      return found;
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [`two-year:${template}`]);
+    }
+  });
   const url = withDatabaseName(opts.adminUrl, name);
   const drop = async () => {
     await withClient(opts.adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));

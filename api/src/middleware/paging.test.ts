@@ -99,6 +99,20 @@ describe('paging', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('cursor is not one this list gave: start again from the first page');
     }
+    // Cursors forged with another list's kind of key, or out of the column's range.
+    const forged = (text: string) => Buffer.from(text).toString('base64url');
+    const id = '3f2b8c1e-0000-4000-8000-000000000001';
+    for (const [path, cursor] of [
+      ['/api/products', forged(`n5.${id}`)],
+      ['/api/orders', forged(`n99999999999999999999.${id}`)],
+      ['/api/orders', forged(`t-8640000000000000.${id}`)],
+      ['/api/orders', forged(`t99999999999999999.${id}`)],
+      ['/api/orders/mine', forged(`n5.${id}`)],
+    ] as const) {
+      const res = await agent.get(`${path}?cursor=${cursor}`);
+      expect(res.status, `${path} ${cursor}`).toBe(400);
+    }
+    expect((await agent.get('/api/orders?from=0000-01-01')).status).toBe(400);
     expect((await agent.get('/api/orders?status=SHIPPED')).status).toBe(400);
     expect((await agent.get('/api/orders?from=yesterday')).body.message).toBe('from must be a date (YYYY-MM-DD)');
     expect((await agent.get('/api/orders?limit=1&limit=2')).body.message).toBe('limit must be given once');
@@ -163,6 +177,10 @@ describe('paging', () => {
     expect(users.rows.length).toBe(await kit.db.user.count({ where: { deletedAt: null } }));
     const found = await agent.get('/api/users?q=EXAMPLE.ORG');
     expect(found.body.map((u: { _id: string }) => u._id)).toEqual([bob.id]);
+    // The search holds on every page, not only the first.
+    const searched = await walk('/api/users?q=referred&limit=7');
+    expect(searched.rows.length).toBe(120);
+    expect(searched.rows.every((u) => (u as unknown as { name: string }).name.startsWith('Referred'))).toBe(true);
     expect((await (await kit.as(alice)).get('/api/users')).status).toBe(403);
   });
 
@@ -175,6 +193,9 @@ describe('paging', () => {
     const catalogue = await walk('/api/products', guest);
     expect(catalogue.pages.map((p) => p.length)).toEqual([50, 25]);
     expect((catalogue.rows[0] as unknown as { name: string }).name).toBe('Package 1');
+    // A link from a cached page carries only the list's own parameters.
+    const first = await guest.get('/api/products?utm=mail');
+    expect(first.headers.link).toMatch(/^<\/api\/products\?cursor=[A-Za-z0-9_-]+>; rel="next"$/);
     const search = await guest.get('/api/products?q=package%207');
     expect(search.body.map((p: { name: string }) => p.name).sort()).toEqual(['Package 7', 'Package 70', 'Package 71', 'Package 72', 'Package 73', 'Package 74', 'Package 75']);
 

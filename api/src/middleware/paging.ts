@@ -29,14 +29,27 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(`${key}.${c.id}`).toString('base64url');
 }
 
-export function decodeCursor(raw: string): Cursor {
+/** Times from 1970 to 9999 and non-negative 64-bit sequences: what the columns hold. */
+const MAX_TIME = 253_402_300_799_999;
+const MAX_SEQ = 2n ** 63n - 1n;
+
+/** The kind of sort key a list's cursor carries: a time (most lists) or a sequence. */
+export type KeyKind = 'time' | 'seq';
+
+export function decodeCursor(raw: string, kind: KeyKind = 'time'): Cursor {
   if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) badCursor();
   const text = Buffer.from(raw, 'base64url').toString();
-  const m = /^([tn])(-?\d{1,20})\.(.+)$/.exec(text);
-  if (!m || !ID.test(m[3]!)) badCursor();
-  const key = m[1] === 't' ? new Date(Number(m[2])) : BigInt(m[2]!);
-  if (key instanceof Date && Number.isNaN(key.getTime())) badCursor();
-  return { key, id: m[3]! };
+  const m = /^([tn])(\d{1,20})\.(.+)$/.exec(text);
+  // A cursor of another list's kind, or out of the column's range, is not one this list gave.
+  if (!m || !ID.test(m[3]!) || m[1] !== (kind === 'time' ? 't' : 'n')) badCursor();
+  if (kind === 'time') {
+    const ms = Number(m[2]);
+    if (!(ms <= MAX_TIME)) badCursor();
+    return { key: new Date(ms), id: m[3]! };
+  }
+  const seq = BigInt(m[2]!);
+  if (seq > MAX_SEQ) badCursor();
+  return { key: seq, id: m[3]! };
 }
 
 function one(value: unknown, name: string): string | undefined {
@@ -46,7 +59,7 @@ function one(value: unknown, name: string): string | undefined {
 }
 
 /** `limit` and `cursor` from the query string; anything else there is the list's own. */
-export function pageQuery(req: Request): PageQuery {
+export function pageQuery(req: Request, kind: KeyKind = 'time'): PageQuery {
   const rawLimit = one(req.query.limit, 'limit');
   let limit = DEFAULT_PAGE_SIZE;
   if (rawLimit !== undefined) {
@@ -56,7 +69,7 @@ export function pageQuery(req: Request): PageQuery {
     limit = Number(rawLimit);
   }
   const rawCursor = one(req.query.cursor, 'cursor');
-  return { limit, after: rawCursor ? decodeCursor(rawCursor) : null };
+  return { limit, after: rawCursor ? decodeCursor(rawCursor, kind) : null };
 }
 
 /**
@@ -94,11 +107,16 @@ export function sendPage<Row, Json>(
   });
 }
 
-/** The rows a page shows, and its `Link` header value when a next page exists. */
-export function pageOf<Row>(req: Request, page: PageQuery, rows: Row[], keyOf: (row: Row) => Cursor): { shown: Row[]; link?: string } {
+/**
+ * The rows a page shows, and its `Link` header value when a next page exists. With
+ * `known`, only those query parameters are carried into the link (a cached page's link
+ * must not repeat what one visitor happened to add).
+ */
+export function pageOf<Row>(req: Request, page: PageQuery, rows: Row[], keyOf: (row: Row) => Cursor, known?: string[]): { shown: Row[]; link?: string } {
   const shown = rows.slice(0, page.limit);
   if (rows.length <= page.limit) return { shown };
   const url = new URL(req.originalUrl, 'http://x');
+  if (known) for (const name of [...url.searchParams.keys()]) if (!known.includes(name)) url.searchParams.delete(name);
   url.searchParams.set('cursor', encodeCursor(keyOf(shown[shown.length - 1]!)));
   return { shown, link: `<${url.pathname}${url.search}>; rel="next"` };
 }
@@ -129,7 +147,9 @@ export function dateParam(req: Request, name: string, opts: { end?: boolean } = 
   const raw = one(req.query[name], name)?.trim();
   if (!raw) return undefined;
   const d = new Date(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(d.getTime())) throw new UserError(400, `${name} must be a date (YYYY-MM-DD)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(d.getTime()) || d.getTime() < 0 || d.getTime() > MAX_TIME) {
+    throw new UserError(400, `${name} must be a date (YYYY-MM-DD)`);
+  }
   return opts.end && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(d.getTime() + 86_400_000) : d;
 }
 

@@ -4,3 +4,6 @@
 -- two years of data; these partial indexes hold only the rare kinds (about 20 ms).
 CREATE INDEX "x_ledger_order_referral" ON "LedgerEntry" ("orderId") WHERE "kind" IN ('REFERRAL_REWARD', 'REFERRAL_REVERSAL');
 CREATE INDEX "x_ledger_order_overpayment" ON "LedgerEntry" ("orderId") WHERE "kind" = 'OVERPAYMENT_CREDIT';
+-- Users edited since the reconciler's last run (a balance changed outside the ledger
+-- through the application is caught within minutes, not at the weekly audit).
+CREATE INDEX "x_user_updated" ON "User" ("updatedAt");

@@ -123,7 +123,9 @@ describe('daily credit', () => {
   it('the job remembers its last completed run: within the window it reads the window, after a long stop it reaches back', async () => {
     const { runtime } = kit.env;
     const windowDays = runtime.config.dailyCreditCatchUpDays;
-    await runDailyCredit(runtime, new Date('2026-09-09T00:05:00Z'));
+    // No record of a completed run (a new shop, or Redis lost its data): every item is read once.
+    await runtime.redis.del(`${runtime.config.queuePrefix}:credit:completed-through`);
+    expect((await runDailyCredit(runtime, new Date('2026-09-09T00:05:00Z'))).since.getTime()).toBe(0);
     expect((await runDailyCredit(runtime, new Date('2026-09-10T00:05:00Z'))).since.toISOString()).toBe(new Date(Date.UTC(2026, 8, 10) - windowDays * DAY).toISOString());
     expect((await runDailyCredit(runtime, new Date('2026-12-01T00:05:00Z'))).since.toISOString()).toBe('2026-09-10T00:00:00.000Z');
   });

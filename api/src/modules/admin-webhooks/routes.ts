@@ -110,7 +110,7 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     const id = parseId(req.params.id, 'Webhook endpoint');
     await endpointJson(db, id);
     // Newest first by its sequence (index WebhookDelivery(endpointId, seq, id)).
-    const page = pageQuery(req);
+    const page = pageQuery(req, 'seq');
     const rows = await db.webhookDelivery.findMany({
       where: { endpointId: id, ...(keysetWhere('seq', 'desc', page.after) as Prisma.WebhookDeliveryWhereInput) },
       include: { event: { select: { type: true } }, log: { orderBy: { at: 'desc' }, take: 20 } },

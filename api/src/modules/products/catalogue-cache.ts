@@ -30,6 +30,8 @@ const MAX_ENTRIES = 1_000;
  */
 export class CatalogueCache {
   private readonly entries = new Map<string, Entry>();
+  /** Cursors of next pages this cache's own pages handed out (the only cursors it caches). */
+  private readonly issued = new Set<string>();
   private generation = 0;
 
   constructor(
@@ -95,6 +97,17 @@ export class CatalogueCache {
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
+    this.issued.clear();
+  }
+
+  /** Records a next-page cursor a cached page handed out. */
+  remember(cursor: string): void {
+    if (this.issued.size >= MAX_ENTRIES) this.issued.clear();
+    this.issued.add(cursor);
+  }
+
+  remembers(cursor: string): boolean {
+    return this.issued.has(cursor);
   }
 }
 

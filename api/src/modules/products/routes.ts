@@ -48,17 +48,22 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
   };
   const loadPage = (req: Request, q: string | undefined, page: PageQuery) => async (): Promise<Loaded> => {
     const rows = await products.productsPage(db, q, page);
-    const { shown, link } = pageOf(req, page, rows, byCreatedAt);
+    // The link carries only the list's own parameters: a cached page is sent to everyone.
+    const { shown, link } = pageOf(req, page, rows, byCreatedAt, ['limit', 'q']);
+    const next = link && /[?&]cursor=([^&>]+)/.exec(link)?.[1];
+    if (next) cache.remember(next);
     return { data: shown.map(products.toProductJson), ...(link ? { link } : {}), productIds: shown.map((p) => p.id) };
   };
   app.get('/api/products', (req, res) => {
     const page = pageQuery(req);
     const q = searchTerm(req);
     const load = loadPage(req, q, page);
-    // Pages of the catalogue are cached by limit and cursor; searches (any text a visitor
-    // types) go to the database, so they cannot push the pages out of the cache.
-    if (q) return load().then((loaded) => answer(res, serialiseLoaded(loaded)));
-    const key = `list:${page.limit}:${req.query.cursor ?? ''}`;
+    // Pages of the catalogue are cached by limit and cursor, the first page and the pages a
+    // cached page linked to; searches (any text a visitor types) and cursors nobody was
+    // given go to the database, so they cannot push the pages out of the cache.
+    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : '';
+    if (q || (cursor && !cache.remembers(cursor))) return load().then((loaded) => answer(res, serialiseLoaded(loaded)));
+    const key = `list:${page.limit}:${cursor}`;
     const hit = cache.peek(key);
     if (hit !== undefined) return answer(res, hit);
     return cache.getLoaded(key, load).then((cached) => answer(res, cached));

@@ -127,8 +127,11 @@ export function usersPage(db: Db, q: string | undefined, page: PageQuery) {
   return db.user.findMany({
     where: {
       deletedAt: null,
-      ...(q ? { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] } : {}),
-      ...(keysetWhere('createdAt', 'asc', page.after) as Prisma.UserWhereInput),
+      // Both are ORs: side by side in AND, neither replaces the other.
+      AND: [
+        q ? { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] } : {},
+        keysetWhere('createdAt', 'asc', page.after) as Prisma.UserWhereInput,
+      ],
     },
     select: userSelect,
     orderBy: keysetOrder('createdAt', 'asc') as Prisma.UserOrderByWithRelationInput[],
