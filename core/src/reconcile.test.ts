@@ -100,6 +100,12 @@ describe('the reconciler', () => {
     const order = await db.order.create({ data: { userId: u.id, status: 'PAID', itemsPrice: new Prisma.Decimal('9'), totalPrice: new Prisma.Decimal('9'), paidUsd: new Prisma.Decimal('9'), stockReserved: false } });
     expect((await found('paid-not-covered')).map((d) => d.ids.orderId)).toContain(order.id);
     expect((await found('order-paid-sum')).map((d) => d.ids.orderId)).toContain(order.id);
+    // A paid line without its daily credit term (daily credit would never read it).
+    const p = await createProduct(db, { name: 'T', image: '/images/gold.svg', description: '', price: new Prisma.Decimal('9'), countInStock: 0 });
+    await db.orderItem.create({ data: { orderId: order.id, productId: p.id, name: 'T', image: '/images/gold.svg', price: new Prisma.Decimal('9'), qty: 1, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 } });
+    expect(await found('paid-without-term')).toEqual([
+      { check: 'paid-without-term', message: 'The order is PAID but a line has no daily credit term: daily credit does not read it', ids: { orderId: order.id } },
+    ]);
     await db.order.update({ where: { id: order.id }, data: { status: 'EXPIRED', paidUsd: new Prisma.Decimal('0') } });
     await db.$executeRaw`DROP INDEX "x_order_payment_tag_live"`;
     try {

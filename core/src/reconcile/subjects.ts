@@ -93,6 +93,13 @@ export async function checkOrders(db: Db, ids: string[], add: Add): Promise<void
     if (settled.gt(o.overpaidUsd)) add('overpayment-settled', `The order settled ${usd(settled)} of overpayment but was overpaid ${usd(o.overpaidUsd)} (a payment left the chain after it was refunded or credited)`, { orderId: o.id });
   }
 
+  // A paid order's lines carry their daily credit term (daily credit reads nothing else):
+  // one left without it (a worker of an older release marked the order PAID) earns nothing.
+  const unterm = await db.$queryRaw<{ orderId: string }[]>`
+    SELECT DISTINCT i."orderId" FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
+    WHERE i."orderId" = ANY(${ids}::uuid[]) AND o."status" = 'PAID' AND i."creditEndsAt" IS NULL`;
+  for (const u of unterm) add('paid-without-term', "The order is PAID but a line has no daily credit term: daily credit does not read it", { orderId: u.orderId });
+
   // What each line holds equals what its movements took.
   const held = await db.$queryRaw<{ orderId: string; productId: string; qty: number; stockReserved: boolean; net: bigint }[]>`
     SELECT i."orderId", i."productId", i."qty", o."stockReserved",
