@@ -68,8 +68,8 @@ async function openShop(scope: Scope, name: string, clone: TwoYearClone): Promis
       RECONCILE_AUDIT_CRON: '0 3 1 1 *',
       // The generated history is older than the retention windows: the worker's first
       // retention run would delete half a million rows during the measurements.
-      WEBHOOK_RETENTION_DAYS: '36500',
-      SESSION_RETENTION_DAYS: '36500',
+      WEBHOOK_RETENTION_DAYS: '3650',
+      SESSION_RETENTION_DAYS: '3650',
       DATABASE_URL: clone.url,
       METRICS_TOKEN: 'two-year-metrics-token-0123456789',
       MAX_HELD_TAGS_PER_USER: '100000000',
