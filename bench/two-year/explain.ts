@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { creditDaily, PrismaClient, reconcile, type Runtime } from '@shop/core';
+import { allIds, creditDaily, PrismaClient, reconcile, type Runtime } from '@shop/core';
+import { checkBalances, checkCashouts, checkOrders, checkPackages, checkRefunds } from '../../core/src/reconcile/subjects.ts';
 import { createApp } from '../../api/src/app.ts';
 import { openSession } from '../../api/src/middleware/auth.ts';
 
@@ -110,6 +111,19 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
     await creditDaily(db, new Date());
     source = 'job: scheduled reconciliation';
     await reconcile({ ...deps, db }, { since: new Date(Date.now() - 15 * 60_000), chain: false });
+    // The full audit reads everything: its queries are those of one batch of each walk.
+    source = 'job: full audit (a batch of each walk)';
+    const discard = () => {};
+    for (const [table, check] of [
+      ['User', checkBalances],
+      ['Order', checkOrders],
+      ['CashoutRequest', checkCashouts],
+      ['Refund', checkRefunds],
+      ['Product', checkPackages],
+    ] as const) {
+      const first = await allIds(db, table, 2_000).next();
+      if (!first.done) await check(db, first.value, discard);
+    }
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await db.$disconnect();
