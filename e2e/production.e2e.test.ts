@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import sharp from 'sharp';
+import { generate } from 'otplib';
 import { createDb, createRuntime, loadConfig, type Db } from '@shop/core';
 import { createApp } from '../api/src/app.ts';
 import { listRoutes, type RouteEntry } from '../api/src/route-table.ts';
@@ -125,6 +126,14 @@ describe('the api and the worker as npm start runs them (production, default log
 
   it('takes a payment through the worker process: an order is paid from a real transfer', async () => {
     adminCookie = await signIn(ADMIN.email, ADMIN.password);
+    // Production requires two-factor sign-in for admins: nothing admin works until it is on.
+    const refused = await call('GET', '/api/orders', { cookie: adminCookie });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ twoFactorEnrolment: true });
+    const { secret } = (await (await call('POST', '/api/users/2fa/totp', { cookie: adminCookie, body: { password: ADMIN.password } })).json()) as { secret: string };
+    const enrolled = await call('POST', '/api/users/2fa/totp/confirm', { cookie: adminCookie, body: { code: await generate({ secret }) } });
+    expect(enrolled.status).toBe(200);
+    expect((await call('GET', '/api/orders', { cookie: adminCookie })).status).toBe(200);
     const registered = await call('POST', '/api/users', { body: { email: 'buyer@example.com', password: 'buyer-pass-123', name: 'Buyer' } });
     expect(registered.status).toBe(201);
     userCookie = await signIn('buyer@example.com', 'buyer-pass-123');

@@ -20,6 +20,7 @@ import { adminCashoutRoutes } from './modules/admin-cashouts/routes.ts';
 import { adminReconciliationRoutes } from './modules/admin-reconciliation/routes.ts';
 import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
 import { adminWebhookRoutes } from './modules/admin-webhooks/routes.ts';
+import { adminAuditRoutes } from './modules/admin-audit/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 import { webApp } from './web-app.ts';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/reconciliation', adminReconciliationRoutes(deps)],
     ['/admin/refunds', adminRefundRoutes(deps)],
     ['/admin/webhooks', adminWebhookRoutes(deps)],
+    ['/admin/audit', adminAuditRoutes(deps)],
     ['/refunds', refundRoutes(deps)],
   ];
   for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);

@@ -50,6 +50,9 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
     const vars: Record<string, string> = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://127.0.0.1:5000',
+      // The benchmarks measure the shop's work, not signing in: their admin has no second factor.
+      ADMIN_2FA_REQUIRED: 'false',
       DATABASE_URL: database.url,
       REDIS_URL: services.redisUrl,
       QUEUE_PREFIX: queuePrefix,

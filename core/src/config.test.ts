@@ -16,7 +16,7 @@ describe('configuration', () => {
       loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop' });
     } catch (err) {
       const message = (err as Error).message;
-      for (const name of ['REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES']) expect(message).toContain(name);
+      for (const name of ['REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES', 'PUBLIC_URL']) expect(message).toContain(name);
       expect(message).not.toContain('DATABASE_URL');
     }
   });
@@ -31,7 +31,9 @@ describe('configuration', () => {
       JWT_SECRET: 'x'.repeat(40),
       SMTP_URL: 'smtp://mail.example.org:587',
       PAYOUT_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266, 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      PUBLIC_URL: 'https://shop.example.org',
     });
+    expect(config.admin2faRequired).toBe(true);
     expect(config.payoutAddresses).toEqual(['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8']);
     expect(config.paymentConfirmations).toBe(12);
     expect(config.cookieSecure).toBe(true);

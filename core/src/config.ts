@@ -77,6 +77,8 @@ const schema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     COOKIE_SECURE: bool.optional(),
+    // Admins must turn on two-factor sign-in before any admin page or call works.
+    ADMIN_2FA_REQUIRED: bool.optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().default('ETH Shop <no-reply@eth-shop.local>'),
     MAIL_DIR: z.string().default('.data/mail'),
@@ -123,7 +125,8 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES'] as const;
+    // PUBLIC_URL: the origin of the links the shop e-mails (password resets among them).
+    const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES', 'PUBLIC_URL'] as const;
     for (const key of required) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
@@ -176,6 +179,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
     sessionDays: env.SESSION_DAYS,
     cookieSecure: env.COOKIE_SECURE ?? !dev,
+    admin2faRequired: env.ADMIN_2FA_REQUIRED ?? !dev,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     mailDir: env.MAIL_DIR,

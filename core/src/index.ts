@@ -21,3 +21,6 @@ export * from './chain/head.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';
 export * from './secrets.ts';
+export * from './audit.ts';
+export * from './password-reset.ts';
+export * from './two-factor.ts';

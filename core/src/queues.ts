@@ -43,6 +43,10 @@ export const queueDefinitions = {
       z.object({ kind: z.literal('cashout-notice'), cashoutId: uuid }),
       z.object({ kind: z.literal('cashout-paid'), cashoutId: uuid }),
       z.object({ kind: z.literal('refund-paid'), refundId: uuid }),
+      // The link to set a new password, and the notice once it was set. The job carries
+      // the reset's id only: the token never sits in Redis or the queue dashboard.
+      z.object({ kind: z.literal('password-reset'), resetId: uuid }),
+      z.object({ kind: z.literal('password-changed'), resetId: uuid }),
     ]),
     defaults: { attempts: 10, backoff: { type: 'exponential', delay: 5_000 } },
   },
@@ -130,6 +134,8 @@ export const jobIds = {
   cashoutNotice: (cashoutId: string) => `cashout-${cashoutId}`,
   cashoutPaid: (cashoutId: string) => `cashout-paid-${cashoutId}`,
   refundPaid: (refundId: string) => `refund-paid-${refundId}`,
+  passwordReset: (resetId: string) => `password-reset-${resetId}`,
+  passwordChanged: (resetId: string) => `password-changed-${resetId}`,
   payoutCheck: (checkId: string) => `payout-${checkId}`,
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
   /** The on-demand audit: one at a time, however often an admin asks. */
@@ -170,6 +176,10 @@ export const jobs = {
     target.kind === 'cashout'
       ? enqueue(queues, 'email', { kind: 'cashout-paid', cashoutId: target.id }, { ...extra, jobId: jobIds.cashoutPaid(target.id) })
       : enqueue(queues, 'email', { kind: 'refund-paid', refundId: target.id }, { ...extra, jobId: jobIds.refundPaid(target.id) }),
+  sendPasswordReset: (queues: Queues, resetId: string) =>
+    enqueue(queues, 'email', { kind: 'password-reset', resetId }, { jobId: jobIds.passwordReset(resetId), attempts: 5 }),
+  sendPasswordChanged: (queues: Queues, resetId: string) =>
+    enqueue(queues, 'email', { kind: 'password-changed', resetId }, { jobId: jobIds.passwordChanged(resetId) }),
   checkPayout: (queues: Queues, checkId: string, extra: Extra = {}) =>
     enqueue(queues, 'payout-verify', { checkId }, { ...extra, jobId: jobIds.payoutCheck(checkId) }),
   /** Retries: exponential from WEBHOOK_RETRY_BASE_MS (the queue's defaults give the attempts). */

@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
+import { verifyAuditChain } from './audit.ts';
 import { checkChain } from './reconcile/chain-checks.ts';
 import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, type Add } from './reconcile/subjects.ts';
 
@@ -62,6 +63,8 @@ export type ReconcileOptions = {
   batchSize?: number;
   /** With `since`: the previous report's discrepancies, checked again until they are gone. */
   recheck?: Discrepancy[];
+  /** The audit log's last entry as the previous report saw it (`checked['audit head']`). */
+  auditHead?: string;
 };
 
 /** The ids a discrepancy names, by the kind of subject that is checked again for it. */
@@ -73,11 +76,18 @@ const GLOBAL_CHECKS = new Set(['inflow-also-traced', 'payout-hash-twice']);
 /** At most this many discrepancies are kept in a report (the count of all is in `checked`). */
 export const MAX_REPORTED = 1_000;
 
-/** The ids of a table in keyset batches (primary key order): the audit's walk. */
-async function* allIds(db: Db, table: 'User' | 'Order' | 'CashoutRequest' | 'Refund' | 'Product', batchSize: number): AsyncGenerator<string[]> {
+/**
+ * The ids of a table in keyset batches (primary key order): the audit's walk. The sort
+ * names the table's column: `ORDER BY "id"` would sort by the text output column of the
+ * same name, which no index serves (a sort of the whole table per batch).
+ */
+export async function* allIds(db: Db, table: 'User' | 'Order' | 'CashoutRequest' | 'Refund' | 'Product', batchSize: number): AsyncGenerator<string[]> {
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const rows = await db.$queryRawUnsafe<{ id: string }[]>(`SELECT "id"::text AS id FROM "${table}" WHERE "id" > $1::uuid ORDER BY "id" LIMIT ${batchSize}`, after);
+    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT t."id"::text AS id FROM "${table}" t WHERE t."id" > $1::uuid ORDER BY t."id" LIMIT ${batchSize}`,
+      after,
+    );
     if (rows.length === 0) return;
     yield rows.map((r) => r.id);
     after = rows[rows.length - 1]!.id;
@@ -211,8 +221,37 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
     SELECT "paymentTag" AS tag, array_agg("id"::text) AS ids FROM "Order" WHERE "paymentTag" IS NOT NULL GROUP BY "paymentTag" HAVING COUNT(*) > 1`;
   for (const t of tags) add('tag-twice', `Tag ${t.tag} is held by ${t.ids.length} orders`, { orderIds: t.ids.join(',') });
 
+  // A broken chain stays broken: while one is reported, every run walks the whole chain.
+  const chainFrom = since && !recheck.some((d) => d.check === 'audit-chain') ? opts.auditHead : undefined;
+  await checkAuditLog(db, chainFrom, opts.auditHead, add, checked);
+
   if (found > discrepancies.length) checked['discrepancies found'] = found;
   return { startedAt: started, durationMs: Math.round(performance.now() - t0), discrepancies, checked, scope: since ? 'changes' : 'audit', since: since ?? null };
+}
+
+/**
+ * The audit log's hash chain: the whole chain in the audit, the entries since the
+ * previous report's head in the scheduled run. Either way the head the previous report
+ * saw must still be there, unchanged: entries cut from the end of the log show there.
+ */
+async function checkAuditLog(db: Db, from: string | undefined, previousHead: string | undefined, add: Add, checked: Record<string, number | string>): Promise<void> {
+  const head = parseHead(previousHead);
+  const result = await verifyAuditChain(db, { fromSeq: from ? parseHead(from)?.seq : undefined });
+  for (const b of result.breaks) add('audit-chain', b.message, { auditSeq: b.seq });
+  if (head) {
+    const seen = await db.auditEntry.findUnique({ where: { seq: head.seq }, select: { hash: true } });
+    if (seen?.hash !== head.hash) {
+      add('audit-chain', `Audit entry ${head.seq}, the last one the previous report saw, ${seen ? 'was changed' : 'is gone'}`, { auditSeq: head.seq.toString() });
+    }
+  }
+  checked['audit entries'] = result.checked;
+  const last = result.head ?? head;
+  if (last) checked['audit head'] = `${last.seq}:${last.hash}`;
+}
+
+function parseHead(raw: string | undefined): { seq: bigint; hash: string } | null {
+  const m = /^(\d{1,19}):([0-9a-f]{64})$/.exec(raw ?? '');
+  return m ? { seq: BigInt(m[1]!), hash: m[2]! } : null;
 }
 
 /**
@@ -228,7 +267,9 @@ export const CHANGES_OVERLAP_MS = 10 * 60_000;
  * subjects of its discrepancies again; the first run of a shop is an audit.
  */
 export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions, 'since' | 'recheck'> & { scope?: 'audit' | 'changes' } = {}): Promise<ReconcileReport> {
-  const previous = opts.scope === 'changes' ? await deps.db.reconciliationRun.findFirst({ orderBy: { startedAt: 'desc' } }) : null;
+  const latest = await deps.db.reconciliationRun.findFirst({ orderBy: { startedAt: 'desc' } });
+  const previous = opts.scope === 'changes' ? latest : null;
+  const auditHead = (latest?.checked as Record<string, unknown> | undefined)?.['audit head'];
   // Every report kept since that run began is checked again: with several workers, an
   // audit that began earlier may have finished after it (its findings must not drop out).
   const reports = previous
@@ -241,8 +282,9 @@ export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions,
           ...opts,
           since: new Date(previous.startedAt.getTime() - CHANGES_OVERLAP_MS),
           recheck: [previous, ...reports].flatMap((r) => r.discrepancies as unknown as Discrepancy[]),
+          auditHead: typeof auditHead === 'string' ? auditHead : undefined,
         }
-      : opts,
+      : { ...opts, auditHead: typeof auditHead === 'string' ? auditHead : undefined },
   );
   await deps.db.reconciliationRun.create({
     data: {

@@ -1,6 +1,7 @@
 import type { AppConfig } from './config.ts';
 import type { Db } from './db.ts';
 import { INDEXED_BLOCK_WINDOW } from './payments/indexer.ts';
+import { prunePasswordResets } from './password-reset.ts';
 import { pruneSessions } from './sessions.ts';
 
 const DAY = 24 * 3600_000;
@@ -17,6 +18,7 @@ export type RetentionResult = {
   webhookDeliveries: number;
   webhookEvents: number;
   sessions: number;
+  passwordResets: number;
   reconciliationRuns: number;
   indexedBlocks: number;
 };
@@ -40,6 +42,8 @@ export async function pruneRetained(deps: Deps, opts: { now?: Date; batch?: numb
   return {
     ...webhooks,
     sessions: await pruneSessions(db, { retentionDays: config.sessionRetentionDays, batch }, now),
+    // Reset links (a handful a day) end with the sessions' window.
+    passwordResets: await prunePasswordResets(db, config.sessionRetentionDays, now),
     reconciliationRuns: await pruneReconciliationRuns(db, config.reconcileRunsKept, batch),
     indexedBlocks: await pruneIndexedBlocks(db, config.finalityDepth, batch),
   };

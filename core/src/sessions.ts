@@ -7,11 +7,17 @@ import { Prisma, type Db } from './db.ts';
  */
 type Client = Db | Prisma.TransactionClient;
 
-export type SessionUserRow = { id: string; name: string; email: string; isAdmin: boolean };
+export type SessionUserRow = { id: string; name: string; email: string; isAdmin: boolean; twoFactor: boolean; stepUpAt: Date | null };
 
-export async function createSession(db: Client, userId: string, days: number, now = new Date()): Promise<{ id: string; expiresAt: Date }> {
+/** A new session; `stepUp`: opened with a second factor (it counts as one given now). */
+export async function createSession(db: Client, userId: string, days: number, now = new Date(), opts: { stepUp?: boolean } = {}): Promise<{ id: string; expiresAt: Date }> {
   const expiresAt = new Date(now.getTime() + days * 24 * 3600_000);
-  return db.session.create({ data: { userId, expiresAt, createdAt: now }, select: { id: true, expiresAt: true } });
+  return db.session.create({ data: { userId, expiresAt, createdAt: now, ...(opts.stepUp ? { stepUpAt: now } : {}) }, select: { id: true, expiresAt: true } });
+}
+
+/** Notes a second factor given now in this session (a step-up). */
+export async function markStepUp(db: Client, sessionId: string, now = new Date()): Promise<void> {
+  await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { stepUpAt: now } });
 }
 
 /**
@@ -20,7 +26,7 @@ export async function createSession(db: Client, userId: string, days: number, no
  */
 export async function findSessionUser(db: Client, sessionId: string, userId: string, now = new Date()): Promise<SessionUserRow | null> {
   const rows = await db.$queryRaw<SessionUserRow[]>`
-    SELECT u."id", u."name", u."email", u."isAdmin"
+    SELECT u."id", u."name", u."email", u."isAdmin", u."totpEnabledAt" IS NOT NULL AS "twoFactor", s."stepUpAt"
     FROM "Session" s JOIN "User" u ON u."id" = s."userId"
     WHERE s."id" = ${sessionId}::uuid AND s."userId" = ${userId}::uuid AND s."revokedAt" IS NULL AND s."expiresAt" > ${now} AND u."deletedAt" IS NULL`;
   return rows[0] ?? null;

@@ -2,11 +2,26 @@ import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { SignJWT, jwtVerify } from 'jose';
 import { createSession, findSessionUser, revokeSession, type AppConfig, type Db } from '@shop/core';
 import type { AppDeps } from '../deps.ts';
-import { forbidden, unauthorized } from '@shop/core';
+import { forbidden, unauthorized, UserError } from '@shop/core';
+
+/** What an admin who must turn on two-factor sign-in hears from every admin call. */
+export const TWO_FACTOR_ENROL = 'Turn on two-factor sign-in (Profile > Security) before using the admin pages.';
 
 export const SESSION_COOKIE = 'jwt';
 
-export type SessionUser = { id: string; name: string; email: string; isAdmin: boolean };
+export type SessionUser = {
+  id: string;
+  name: string;
+  email: string;
+  /** Admin rights in effect: false for an admin who must still turn on two-factor sign-in (`mustEnrol`). */
+  isAdmin: boolean;
+  /** A second factor is on (TOTP). */
+  twoFactor: boolean;
+  /** An admin of a shop that requires two-factor sign-in (ADMIN_2FA_REQUIRED) who has not turned it on: no admin call works yet. */
+  mustEnrol: boolean;
+  /** When this session last had a second factor (sign-in with a code, or a step-up). */
+  stepUpAt: Date | null;
+};
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -34,16 +49,16 @@ export function signSessionToken(jwtSecret: string, userId: string, sessionId: s
 
 type SessionDeps = { config: AppConfig; db: Db };
 
-/** A new server-side session for `userId` and its signed token. */
-export async function openSession({ config, db }: SessionDeps, userId: string): Promise<{ token: string; expiresAt: Date; cookie: string }> {
-  const session = await createSession(db, userId, config.sessionDays);
+/** A new server-side session for `userId` and its signed token (`stepUp`: opened with a second factor). */
+export async function openSession({ config, db }: SessionDeps, userId: string, opts: { stepUp?: boolean } = {}): Promise<{ token: string; expiresAt: Date; cookie: string }> {
+  const session = await createSession(db, userId, config.sessionDays, new Date(), opts);
   const token = await signSessionToken(config.jwtSecret, userId, session.id, session.expiresAt);
   return { token, expiresAt: session.expiresAt, cookie: `${SESSION_COOKIE}=${token}` };
 }
 
 /** Opens a server-side session for `userId` and sets its cookie. */
-export async function startSession(res: Response, deps: SessionDeps, userId: string): Promise<void> {
-  const { token, expiresAt } = await openSession(deps, userId);
+export async function startSession(res: Response, deps: SessionDeps, userId: string, opts: { stepUp?: boolean } = {}): Promise<void> {
+  const { token, expiresAt } = await openSession(deps, userId, opts);
   res.cookie(SESSION_COOKIE, token, { ...cookieOptions(deps.config), expires: expiresAt });
 }
 
@@ -86,7 +101,10 @@ export function loadSession({ config, db }: AppDeps, opts: { guestWhenUnavailabl
     const user = opts.guestWhenUnavailable ? await lookup.catch(() => undefined) : await lookup;
     if (user === undefined) return next();
     if (user) {
-      req.user = user;
+      // An admin who must turn on two-factor sign-in has no admin rights until it is on:
+      // every check of `isAdmin` (routes, the queue dashboard, order reads) sees a user.
+      const mustEnrol = user.isAdmin && config.admin2faRequired && !user.twoFactor;
+      req.user = { ...user, isAdmin: user.isAdmin && !mustEnrol, mustEnrol };
       req.sessionId = sessionId as string;
     } else {
       clearSessionCookie(res, config);
@@ -102,6 +120,26 @@ export const requireUser: RequestHandler = (req, _res, next) => {
 
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!req.user) return next(unauthorized());
+  if (req.user.mustEnrol) return next(new UserError(403, TWO_FACTOR_ENROL, undefined, { twoFactorEnrolment: true }));
   if (!req.user.isAdmin) return next(forbidden('Not authorized as an admin'));
   next();
+};
+
+/** How long a second factor given in a session covers money actions. */
+export const STEP_UP_MS = 10 * 60_000;
+export const STEP_UP_NEEDED = 'Confirm it is you: enter a code from your authenticator app.';
+
+/**
+ * Money actions (balance edits, payouts marked paid, refunds, cashout rejections, role
+ * changes, webhook secrets): a user with a second factor must have given one in this
+ * session in the last STEP_UP_MS, or gets 403 `{ stepUpRequired: true }` (the web asks
+ * for a code in place and sends the request again). Without a second factor (an admin
+ * of a development shop), nothing more is asked.
+ */
+export const requireStepUp: RequestHandler = (req, _res, next) => {
+  const user = req.user;
+  if (!user) return next(unauthorized());
+  if (!user.twoFactor) return next();
+  if (user.stepUpAt && Date.now() - user.stepUpAt.getTime() < STEP_UP_MS) return next();
+  next(new UserError(403, STEP_UP_NEEDED, undefined, { stepUpRequired: true }));
 };

@@ -9,7 +9,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   if (err instanceof UserError) {
-    res.status(err.status).json(err.errors ? { message: err.message, errors: err.errors } : { message: err.message });
+    res.status(err.status).json({ ...err.detail, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
     return;
   }
   if (err instanceof PriceUnavailableError) {

@@ -129,11 +129,11 @@ export function searchTerm(req: Request, name = 'q'): string | undefined {
   return raw;
 }
 
-/** A comma-separated list of allowed values (statuses), upper-cased, or none. */
-export function enumList<T extends string>(req: Request, name: string, allowed: readonly T[]): T[] | undefined {
+/** A comma-separated list of allowed values (statuses, upper-cased unless `upper: false`), or none. */
+export function enumList<T extends string>(req: Request, name: string, allowed: readonly T[], opts: { upper?: boolean } = {}): T[] | undefined {
   const raw = one(req.query[name], name);
   if (raw === undefined || raw.trim() === '') return undefined;
-  const values = raw.split(',').map((s) => s.trim().toUpperCase());
+  const values = raw.split(',').map((s) => (opts.upper === false ? s.trim() : s.trim().toUpperCase()));
   const bad = values.find((v) => !allowed.includes(v as T));
   if (bad !== undefined) throw new UserError(400, `${name} must be one of ${allowed.join(', ')}`);
   return values as T[];

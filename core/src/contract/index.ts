@@ -10,3 +10,4 @@ export * from './cashouts.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';
 export * from './wallet.ts';
+export * from './audit.ts';

@@ -17,6 +17,20 @@ export const registerBody = z.object({
 export const loginBody = z.object({
   email: z.string().trim().max(254).transform((v) => v.toLowerCase()),
   password: z.string().max(200),
+  /** The second step for an account with two-factor sign-in: a TOTP code or a recovery code. */
+  code: z.string().trim().max(40).optional(),
+});
+
+export const twoFactorCodeBody = z.object({ code: z.string().trim().min(1, 'is required').max(40, 'is too long') });
+export const passwordCheckBody = z.object({ password: z.string().min(1, 'is required').max(200, 'is too long') });
+
+/** GET /api/users/2fa: the signed-in user's second factors. */
+export type TwoFactorStatus = { totp: boolean; recoveryCodesLeft: number; required: boolean };
+
+export const passwordResetBody = z.object({ email: emailField });
+export const passwordResetConfirmBody = z.object({
+  token: z.string().trim().min(20, 'is not a reset token').max(200, 'is not a reset token'),
+  password: passwordField,
 });
 
 export const updateProfileBody = z.object({

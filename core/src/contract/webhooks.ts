@@ -34,7 +34,8 @@ export type WebhookEndpointJson = {
   url: string;
   description: string;
   /** whsec_...: the key receivers verify signatures with. */
-  secret: string;
+  /** The signing secret: only in the answer that created the endpoint; otherwise null (POST .../:id/secret reveals it, with a step-up). */
+  secret: string | null;
   events: WebhookEventType[];
   enabled: boolean;
   createdAt: string;

@@ -64,6 +64,22 @@ export const pages: readonly PageEntry[] = [
     description: 'Sign in to your ETH Shop account to order and pay.',
   },
   {
+    path: 'forgot-password',
+    module: 'features/auth/routes/forgot-password.tsx',
+    component: 'ForgotPasswordPage',
+    access: 'public',
+    title: 'Forgot password',
+    description: 'Get a link by e-mail to set a new password for your ETH Shop account.',
+  },
+  {
+    path: 'reset-password',
+    module: 'features/auth/routes/reset-password.tsx',
+    component: 'ResetPasswordPage',
+    access: 'public',
+    title: 'Set a new password',
+    description: 'Set a new password for your ETH Shop account with the link we e-mailed you.',
+  },
+  {
     path: 'register',
     module: 'features/auth/routes/register.tsx',
     component: 'RegisterPage',
@@ -104,6 +120,14 @@ export const pages: readonly PageEntry[] = [
     access: 'signed-in',
     title: 'Your profile',
     description: 'Your account, balances, referral link and orders.',
+  },
+  {
+    path: 'profile/security',
+    module: 'features/auth/routes/security.tsx',
+    component: 'SecurityPage',
+    access: 'signed-in',
+    title: 'Security',
+    description: 'Two-factor sign-in for your ETH Shop account.',
   },
   {
     path: 'profile/cashout',
@@ -184,5 +208,13 @@ export const pages: readonly PageEntry[] = [
     access: 'admin',
     title: 'Webhooks',
     description: 'Webhook endpoints and deliveries (admin).',
+  },
+  {
+    path: 'admin/audit',
+    module: 'features/audit/routes/audit-log.tsx',
+    component: 'AuditLogPage',
+    access: 'admin',
+    title: 'Audit log',
+    description: 'Who did what, when and from where (admin).',
   },
 ];

@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useTwoFactorStatus } from '@/features/auth/api/two-factor';
 import { useUserInfo } from '@/features/auth/auth-store';
 import { ADMIN_REQUIRED_STATE } from '@/features/auth/redirect';
 
@@ -22,6 +23,11 @@ export function RequireAuth() {
 export function RequireAdmin() {
   const user = useUserInfo();
   const loginTarget = useLoginRedirect();
+  // An admin of a shop that requires two-factor sign-in reaches only its set-up until it is on.
+  const twoFactor = useTwoFactorStatus(Boolean(user?.isAdmin));
   if (!user) return <Navigate to={loginTarget} replace />;
-  return user.isAdmin ? <Outlet /> : <Navigate to={loginTarget} replace state={ADMIN_REQUIRED_STATE} />;
+  if (!user.isAdmin) return <Navigate to={loginTarget} replace state={ADMIN_REQUIRED_STATE} />;
+  // The api refuses every admin call meanwhile; the page is not held back while this loads.
+  if (twoFactor.data?.required && !twoFactor.data.totp) return <Navigate to="/profile/security" replace />;
+  return <Outlet />;
 }

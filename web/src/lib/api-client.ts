@@ -53,6 +53,17 @@ export function onUnauthorized(handler: ((path: string) => void) | undefined): v
   unauthorizedHandler = handler;
 }
 
+let stepUpHandler: (() => Promise<boolean>) | undefined;
+
+/**
+ * Registers what happens when a call comes back 403 `{ stepUpRequired: true }` (a money
+ * action needs a second factor given in the last minutes): the handler asks for a code
+ * and resolves true once the server took it, and the call is sent again, once.
+ */
+export function onStepUp(handler: (() => Promise<boolean>) | undefined): void {
+  stepUpHandler = handler;
+}
+
 export type RequestOptions = {
   /** A plain object is sent as JSON; FormData (uploads) is sent as multipart. */
   body?: unknown;
@@ -117,7 +128,7 @@ export function nextLink(header: string | null): string | null {
   return null;
 }
 
-async function exchange<T>(method: string, path: string, options: RequestOptions): Promise<{ data: T; response: Response }> {
+async function exchange<T>(method: string, path: string, options: RequestOptions, retried = false): Promise<{ data: T; response: Response }> {
   const { body, query, headers = {}, signal, timeoutMs } = options;
   const init: RequestInit = {
     method,
@@ -151,6 +162,9 @@ async function exchange<T>(method: string, path: string, options: RequestOptions
   if (!response.ok) {
     if (response.status === 401) unauthorizedHandler?.(path);
     const data = isJson ? json : text || undefined;
+    if (response.status === 403 && stepUpHandler && !retried && (json as { stepUpRequired?: unknown } | undefined)?.stepUpRequired === true) {
+      if (await stepUpHandler()) return exchange<T>(method, path, options, true);
+    }
     const fallback = response.statusText || `Request failed with status code ${response.status}`;
     throw new ApiError(response.status, serverMessage(json) ?? fallback, data);
   }

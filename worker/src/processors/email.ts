@@ -1,4 +1,4 @@
-import { createMailer, type Mailer, type Runtime } from '@shop/core';
+import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } from '@shop/core';
 import { centsToString, formatEth, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
@@ -45,6 +45,7 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
     return { messageId: sent.messageId };
   }
   if (data.kind === 'cashout-paid' || data.kind === 'refund-paid') return payoutNotice(runtime, data, logger);
+  if (data.kind === 'password-reset' || data.kind === 'password-changed') return accountMail(runtime, data, logger);
   const cashout = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
   const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;
@@ -113,5 +114,57 @@ async function payoutNotice(
   const sent = await mailerFor(runtime).send(mail);
   await markSent();
   logger.info({ msg: 'payout notice sent', kind: data.kind, message_id: sent.messageId, file: sent.file });
+  return { messageId: sent.messageId };
+}
+
+/** Where the e-mails' links point: PUBLIC_URL, or this machine in development. */
+const siteOf = (runtime: Runtime) => runtime.config.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${runtime.config.port}`;
+
+/**
+ * The password-reset link (its token unsealed here, and erased from the database once
+ * sent: a retry after that has nothing to send), and the notice that the password was
+ * changed through such a link.
+ */
+async function accountMail(
+  runtime: Runtime,
+  data: Extract<JobPayload<'email'>, { kind: 'password-reset' | 'password-changed' }>,
+  logger: Logger,
+): Promise<unknown> {
+  const { db, config } = runtime;
+  if (data.kind === 'password-reset') {
+    const mail = await resetMail(db, config, data.resetId);
+    if (!mail) return { skipped: true };
+    const link = `${siteOf(runtime)}/reset-password?token=${encodeURIComponent(mail.token)}`;
+    const sent = await mailerFor(runtime).send({
+      to: mail.to,
+      subject: 'Set a new password',
+      text: [
+        `Hello ${mail.name},`,
+        '',
+        'Someone (we hope you) asked to set a new password for your account. Open this link to choose one:',
+        '',
+        link,
+        '',
+        `The link works once, until ${mail.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+        'If you did not ask for it, ignore this e-mail: your password stays as it is.',
+      ].join('\n'),
+    });
+    await forgetResetToken(db, data.resetId);
+    logger.info({ msg: 'password reset link sent', reset_id: data.resetId, message_id: sent.messageId, file: sent.file });
+    return { messageId: sent.messageId };
+  }
+  const reset = await db.passwordReset.findUnique({ where: { id: data.resetId }, include: { user: { select: { email: true, name: true, deletedAt: true } } } });
+  if (!reset?.usedAt || reset.user.deletedAt) return { skipped: true };
+  const sent = await mailerFor(runtime).send({
+    to: reset.user.email,
+    subject: 'Your password was changed',
+    text: [
+      `Hello ${reset.user.name},`,
+      '',
+      `The password of your account was changed through a reset link at ${reset.usedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, and every session of the account was signed out.`,
+      `If this was not you, ask for a new link at ${siteOf(runtime)}/forgot-password and tell us at once.`,
+    ].join('\n'),
+  });
+  logger.info({ msg: 'password change notice sent', reset_id: data.resetId, message_id: sent.messageId, file: sent.file });
   return { messageId: sent.messageId };
 }

@@ -91,7 +91,7 @@ describe('retention', () => {
     expect(result.indexedBlocks).toBe(300 - Number(keep) - 1);
 
     // A second run finds nothing more to do.
-    expect(await pruneRetained(kit.env.runtime, { batch: 2 })).toEqual({ webhookDeliveries: 0, webhookEvents: 0, sessions: 0, reconciliationRuns: 0, indexedBlocks: 0 });
+    expect(await pruneRetained(kit.env.runtime, { batch: 2 })).toEqual({ webhookDeliveries: 0, webhookEvents: 0, sessions: 0, passwordResets: 0, reconciliationRuns: 0, indexedBlocks: 0 });
   });
 
   it('runs as a worker job, scheduled with the other recurring jobs', async () => {

@@ -4,7 +4,8 @@ import { usdToEth, type CashoutJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { byCreatedAt, enumList, keysetOrder, keysetWhere, pageQuery, sendPage, type PageQuery } from '../../middleware/paging.ts';
 import { parseId } from '../../middleware/validate.ts';
 import { conflict, notFound } from '@shop/core';
@@ -73,24 +74,29 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
       return shown.map((r) => toJson(r, holds));
     });
   });
-  router.post('/:id/paid', async (req, res) => {
+  router.post('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     await markPayoutPaid(deps, { kind: 'cashout', id }, req.body, req.user!.id);
-    res.status(202).json(await cashoutJson(db, id));
+    const json = await cashoutJson(db, id);
+    await audited(req, db, { action: 'payout.marked_paid', subject: { type: 'cashout', id }, after: { txHash: json.check?.txHash ?? null, amountUsd: json.amountUsd.toFixed(2) } });
+    res.status(202).json(json);
   });
-  router.delete('/:id/paid', async (req, res) => {
+  router.delete('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     // Only a hash the node never showed (a mistyped one): core/src/payouts.ts.
     await withdrawPayoutCheck(deps, { kind: 'cashout', id });
+    await audited(req, db, { action: 'payout.hash_withdrawn', subject: { type: 'cashout', id } });
     res.json(await cashoutJson(db, id));
   });
-  router.post('/:id/reject', async (req, res) => {
+  router.post('/:id/reject', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     if (!(await rejectCashout(db, id))) {
       await cashoutJson(db, id);
       throw conflict('This cashout request is already settled');
     }
-    res.json(await cashoutJson(db, id));
+    const json = await cashoutJson(db, id);
+    await audited(req, db, { action: 'cashout.rejected', subject: { type: 'cashout', id }, after: { status: json.status, amountUsd: json.amountUsd.toFixed(2) } });
+    res.json(json);
   });
   return router;
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { assignTransfer, currentAnswerOf, jobs, refundPayment } from '@shop/core';
 import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as service from './service.ts';
@@ -22,20 +23,22 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.listPayments(deps.db, shown));
   });
 
-  router.post('/:id/assign', async (req, res) => {
+  router.post('/:id/assign', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const { orderId } = parseBody(z.object({ orderId: z.string().uuid('is not a valid order id') }), req.body);
     const order = orderId.toLowerCase();
     const result = await assignTransfer({ ...deps, currentAnswer: currentAnswerOf(deps) }, id, order);
+    await audited(req, deps.db, { action: 'payment.assign', subject: { type: 'payment', id }, after: { orderId: order, status: result.status, orderStatus: result.orderStatus } });
     if (result.paidNow) await jobs.sendReceipt(deps.queues, order);
     res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 
   // A refund request in the payout queue (paid and verified from the Cashouts page).
-  router.post('/:id/refund', async (req, res) => {
+  router.post('/:id/refund', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
     const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id });
+    await audited(req, deps.db, { action: 'refund.create', subject: { type: 'payment', id }, after: { refundId, wallet: body.wallet ?? null } });
     res.status(201).json({ message: 'Refund requested', refundId });
   });
   return router;

@@ -3,6 +3,7 @@ import { jobs, latestReconciliation, type ReconcileReport } from '@shop/core';
 import type { ReconciliationJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 
 const toJson = (r: ReconcileReport | null): ReconciliationJson | null =>
   r && {
@@ -25,8 +26,9 @@ export function adminReconciliationRoutes(deps: AppDeps): Router {
   router.get('/', async (_req, res) => {
     res.json({ report: toJson(await latestReconciliation(deps.db)) });
   });
-  router.post('/run', async (_req, res) => {
+  router.post('/run', async (req, res) => {
     const queued = await jobs.auditBooks(deps.queues);
+    if (queued) await audited(req, deps.db, { action: 'reconciliation.run' });
     res.status(202).json({
       message: queued ? 'The audit of the books has started' : 'An audit of the books is already running',
       report: toJson(await latestReconciliation(deps.db)),

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { conflict, jobIds, Prisma, jobs, newWebhookSecret, notFound, requeue, webhookEventTypes, webhookUrl, type Db } from '@shop/core';
 import { createWebhookBody, updateWebhookBody, WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson, type WebhookEventType } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { byCreatedAt, keysetOrder, keysetWhere, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 
@@ -29,13 +30,14 @@ async function deliveryCounts(db: Db, ids: string[]): Promise<Map<string, { pend
   return new Map(open.map((r) => [r.id, { pending: r.pending, delivered: deliveredOf.get(r.id) ?? 0, failed: r.failed }]));
 }
 
-async function endpointsJson(db: Db, rows: EndpointRow[]): Promise<WebhookEndpointJson[]> {
+/** Endpoints as the admin lists them: the signing secret only when just created (`withSecret`); otherwise it is revealed on request, with a step-up. */
+async function endpointsJson(db: Db, rows: EndpointRow[], opts: { withSecret?: boolean } = {}): Promise<WebhookEndpointJson[]> {
   const counts = await deliveryCounts(db, rows.map((r) => r.id));
   return rows.map((e) => ({
     _id: e.id,
     url: e.url,
     description: e.description,
-    secret: e.secret,
+    secret: opts.withSecret ? e.secret : null,
     events: e.events as WebhookEventType[],
     enabled: e.enabled,
     createdAt: e.createdAt.toISOString(),
@@ -69,7 +71,7 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => endpointsJson(db, shown));
   });
 
-  router.post('/', async (req, res) => {
+  router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createWebhookBody, req.body);
     const row = await db.webhookEndpoint.create({
       data: {
@@ -79,14 +81,25 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
         secret: newWebhookSecret(),
       },
     });
-    res.status(201).json(await endpointJson(db, row.id));
+    await audited(req, db, { action: 'webhook.create', subject: { type: 'webhook', id: row.id }, after: { url: row.url, events: row.events } });
+    res.status(201).json((await endpointsJson(db, [row], { withSecret: true }))[0]);
   });
 
-  router.patch('/:id', async (req, res) => {
+  // The signing secret: whoever holds it can forge the shop's webhooks, so it is a money
+  // action (a second factor in the last 10 minutes) and audited.
+  router.post('/:id/secret', requireStepUp, async (req, res) => {
+    const id = parseId(req.params.id, 'Webhook endpoint');
+    const row = await db.webhookEndpoint.findFirst({ where: { id, deletedAt: null }, select: { secret: true } });
+    if (!row) throw notFound('Webhook endpoint not found');
+    await audited(req, db, { action: 'webhook.secret_revealed', subject: { type: 'webhook', id } });
+    res.json({ secret: row.secret });
+  });
+
+  router.patch('/:id', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Webhook endpoint');
     const body = parseBody(updateWebhookBody, req.body);
-    await endpointJson(db, id);
-    await db.webhookEndpoint.update({
+    const before = await endpointJson(db, id);
+    const after = await db.webhookEndpoint.update({
       where: { id },
       data: {
         ...(body.url !== undefined ? { url: await webhookUrl(config, body.url) } : {}),
@@ -95,14 +108,21 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
         ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
       },
     });
+    await audited(req, db, {
+      action: 'webhook.update',
+      subject: { type: 'webhook', id },
+      before: { url: before.url, events: before.events, enabled: before.enabled },
+      after: { url: after.url, events: after.events, enabled: after.enabled },
+    });
     res.json(await endpointJson(db, id));
   });
 
-  router.delete('/:id', async (req, res) => {
+  router.delete('/:id', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Webhook endpoint');
     await endpointJson(db, id);
     // Kept (soft delete) so its delivery log stays readable in the database.
     await db.webhookEndpoint.update({ where: { id }, data: { deletedAt: new Date(), enabled: false } });
+    await audited(req, db, { action: 'webhook.delete', subject: { type: 'webhook', id } });
     res.json({ message: 'Webhook endpoint deleted' });
   });
 
@@ -146,6 +166,7 @@ export function adminWebhookRoutes(deps: AppDeps): Router {
     const queued = await requeue(queues['webhook-deliver'], jobIds.webhook(id), () => jobs.deliverWebhook(queues, id, config.webhookRetryBaseMs));
     // Waiting for its next retry: that retry goes now. Being sent: that attempt goes out.
     if (!queued) await (await queues['webhook-deliver'].getJob(jobIds.webhook(id)))?.promote().catch(() => {});
+    await audited(req, db, { action: 'webhook.redeliver', subject: { type: 'webhook-delivery', id } });
     res.status(202).json({ message: 'Redelivery queued' });
   });
   return router;

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin, requireUser } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, dateParam, enumList, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -114,9 +115,11 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     res.json({ message: 'Order cancelled', order });
   });
 
-  router.delete('/:id/delete', requireAdmin, async (req, res) => {
-    await deleteOrder(db, parseId(req.params.id, 'Order'));
+  router.delete('/:id/delete', requireAdmin, requireStepUp, async (req, res) => {
+    const id = parseId(req.params.id, 'Order');
+    await deleteOrder(db, id);
     catalogue.invalidate();
+    await audited(req, db, { action: 'order.delete', subject: { type: 'order', id } });
     res.json({ message: 'Order deleted' });
   });
 

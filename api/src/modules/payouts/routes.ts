@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { answerOrNull, changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin, requireUser } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -34,21 +35,30 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     const answer = await answerOrNull(deps);
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, answer));
   });
-  router.post('/', async (req, res) => {
+  router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createRefundBody, req.body);
     const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
     // One refund per transfer that overpaid, each to its own sender (unless a wallet is named).
-    res.status(201).json(await service.refundsJson(deps.db, { id: { in: refundIds } }));
+    const refunds = await service.refundsJson(deps.db, { id: { in: refundIds } });
+    await audited(req, deps.db, {
+      action: 'refund.create',
+      subject: { type: 'order', id: body.orderId.toLowerCase() },
+      after: { refunds: refunds.map((r) => ({ id: r._id, wallet: r.wallet, amountWei: r.amountWei })) },
+    });
+    res.status(201).json(refunds);
   });
-  router.post('/:id/paid', async (req, res) => {
+  router.post('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Refund');
     await markPayoutPaid(deps, { kind: 'refund', id }, req.body, req.user!.id);
-    res.status(202).json((await service.refundsJson(deps.db, { id }))[0]);
+    const refund = (await service.refundsJson(deps.db, { id }))[0];
+    await audited(req, deps.db, { action: 'payout.marked_paid', subject: { type: 'refund', id }, after: { txHash: refund?.check?.txHash ?? null, amountWei: refund?.amountWei ?? null } });
+    res.status(202).json(refund);
   });
-  router.delete('/:id/paid', async (req, res) => {
+  router.delete('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Refund');
     // Only a hash the node never showed (a mistyped one): core/src/payouts.ts.
     await withdrawPayoutCheck(deps, { kind: 'refund', id });
+    await audited(req, deps.db, { action: 'payout.hash_withdrawn', subject: { type: 'refund', id } });
     res.json((await service.refundsJson(deps.db, { id }))[0]);
   });
   return router;

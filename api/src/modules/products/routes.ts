@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { Router, type Express, type Request, type Response } from 'express';
-import { updateProductBody } from '@shop/core/contract';
+import { updateProductBody, type ProductJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { notFound } from '@shop/core';
 import { serialiseLoaded, type CachedJson, type CatalogueCache, type Loaded } from './catalogue-cache.ts';
@@ -74,27 +75,35 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
   });
 }
 
+/** What the audit log keeps of a package: what the storefront sells it as. */
+const auditedProduct = (p: ProductJson) => ({ name: p.name, price: p.price.toFixed(2), countInStock: p.countInStock, dailyCredit: p.dailyCredit.toFixed(2), durationDays: p.durationDays });
+
 /** The admin's writes; each one empties the catalogue cache. */
 export function productRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
   const router = Router();
   // Invalidated after the write commits: reads that started earlier are not kept.
-  router.post('/', requireAdmin, async (_req, res) => {
+  router.post('/', requireAdmin, requireStepUp, async (req, res) => {
     const created = await products.createSampleProduct(db);
     cache.invalidate();
+    await audited(req, db, { action: 'product.create', subject: { type: 'product', id: created._id }, after: auditedProduct(created) });
     res.status(201).json(created);
   });
 
-  router.put('/:id', requireAdmin, async (req, res) => {
+  router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Product');
     const input = parseBody(updateProductBody, req.body);
+    const before = await products.findProduct(db, id);
     const updated = await products.updateProduct(db, id, input, req.user!.id);
     cache.invalidate();
+    await audited(req, db, { action: 'product.update', subject: { type: 'product', id }, before: before && auditedProduct(before), after: auditedProduct(updated) });
     res.json(updated);
   });
 
-  router.delete('/:id/delete', requireAdmin, async (req, res) => {
-    await products.deleteProduct(db, parseId(req.params.id, 'Product'));
+  router.delete('/:id/delete', requireAdmin, requireStepUp, async (req, res) => {
+    const id = parseId(req.params.id, 'Product');
+    await products.deleteProduct(db, id);
     cache.invalidate();
+    await audited(req, db, { action: 'product.delete', subject: { type: 'product', id } });
     res.json({ message: 'Product deleted' });
   });
 

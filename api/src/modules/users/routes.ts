@@ -1,12 +1,22 @@
-import { Router } from 'express';
-import { exchangeBalance, getEthUsd, jobs, requestCashout, withTimeout } from '@shop/core';
-import { adminUpdateUserBody, cashoutBody, loginBody, registerBody, updateProfileBody } from '@shop/core/contract';
+import { Router, type RequestHandler } from 'express';
+import {
+  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, getEthUsd, jobs, recoveryCodesLeft, requestCashout,
+  requestPasswordReset, RESET_REQUESTED_MESSAGE, startTotpEnrolment, withTimeout,
+} from '@shop/core';
+import {
+  adminUpdateUserBody, cashoutBody, loginBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, twoFactorCodeBody, updateProfileBody,
+  type TwoFactorStatus,
+} from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { endSession, requireAdmin, requireUser, startSession } from '../../middleware/auth.ts';
+import { endSession, requireAdmin, requireStepUp, requireUser, startSession } from '../../middleware/auth.ts';
+import { auditContext, audited } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as users from './service.ts';
+
+/** Second-factor codes tried per account in 15 minutes (sign-in, step-up, enrolment, turning off). */
+export const SECOND_FACTOR_ATTEMPTS = 10;
 
 export function userRoutes(deps: AppDeps): Router {
   const { db, config } = deps;
@@ -30,11 +40,89 @@ export function userRoutes(deps: AppDeps): Router {
     res.status(201).json(user);
   });
 
-  router.post('/login', authLimit('login'), async (req, res) => {
+  // Second-factor codes: a few per account per quarter hour whatever the addresses, on
+  // top of the sign-in limit (a 6-digit code must not be guessable at 10 tries a minute).
+  const codeAttempts = rateLimit(deps, {
+    name: 'second-factor',
+    limit: SECOND_FACTOR_ATTEMPTS,
+    windowSeconds: 900,
+    message: 'Too many codes tried',
+    keys: (req) => {
+      const code = (req.body as { code?: unknown } | undefined)?.code;
+      if (req.path === '/login') return [typeof code === 'string' && code.trim() !== '' ? emailOf(req.body) : undefined];
+      return [req.user && `user:${req.user.id}`];
+    },
+  });
+  router.post('/login', authLimit('login'), codeAttempts, async (req, res) => {
     const input = parseBody(loginBody, req.body);
-    const user = await users.login(db, input);
-    await startSession(res, deps, user._id);
+    const { user, secondFactor } = await users.login(db, config, auditContext(req, null), input);
+    // Signed in with a code: that is a second factor given now (money actions need one).
+    await startSession(res, deps, user._id, { stepUp: secondFactor !== undefined });
     res.json(user);
+  });
+
+  // The same answer whether or not the e-mail has an account; the link goes by e-mail.
+  router.post('/password-reset', authLimit('password-reset'), async (req, res) => {
+    const { email } = parseBody(passwordResetBody, req.body);
+    const resetId = await requestPasswordReset(db, config, auditContext(req, null), email);
+    if (resetId) {
+      await jobs.sendPasswordReset(deps.queues, resetId).catch((err: unknown) =>
+        req.log.error({ err, reset_id: resetId }, 'password reset e-mail not queued'),
+      );
+    }
+    res.status(202).json({ message: RESET_REQUESTED_MESSAGE });
+  });
+
+  router.post('/password-reset/confirm', authLimit('password-reset-confirm'), async (req, res) => {
+    const input = parseBody(passwordResetConfirmBody, req.body);
+    const { resetId } = await confirmPasswordReset(db, auditContext(req, null), input);
+    // Every session ended, this one too.
+    await endSession(req, res, deps);
+    await jobs.sendPasswordChanged(deps.queues, resetId).catch((err: unknown) =>
+      req.log.error({ err, reset_id: resetId }, 'password change notice not queued'),
+    );
+    res.json({ message: 'Your password was changed. Sign in with the new one.' });
+  });
+
+  // Two-factor sign-in: the state, enrolment (secret and QR URL, then a first code), and
+  // turning it off with a current code. Wrong codes are limited like sign-in attempts.
+  const codeLimit = rateLimit(deps, {
+    name: 'two-factor-code',
+    limit: config.rateLimitAuthPerMinute,
+    windowSeconds: 60,
+    keys: (req) => [`ip:${req.ip}`, req.user && `user:${req.user.id}`],
+  });
+  router.get('/2fa', requireUser, async (req, res) => {
+    const status: TwoFactorStatus = {
+      totp: req.user!.twoFactor,
+      recoveryCodesLeft: req.user!.twoFactor ? await recoveryCodesLeft(db, req.user!.id) : 0,
+      required: (req.user!.isAdmin || req.user!.mustEnrol) && config.admin2faRequired,
+    };
+    res.json(status);
+  });
+  router.post('/2fa/totp', requireUser, codeLimit, async (req, res) => {
+    const { password } = parseBody(passwordCheckBody, req.body);
+    res.json(await startTotpEnrolment(db, config, req.user!.id, password));
+  });
+  router.post('/2fa/totp/confirm', requireUser, codeLimit, codeAttempts, async (req, res) => {
+    const { code } = parseBody(twoFactorCodeBody, req.body);
+    res.json(await confirmTotpEnrolment(db, config, auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, code));
+  });
+  // A second factor again, for money actions: good for STEP_UP_MS in this session.
+  router.post('/2fa/step-up', requireUser, codeLimit, codeAttempts, async (req, res) => {
+    const { code } = parseBody(twoFactorCodeBody, req.body);
+    if (!req.user!.twoFactor) throw badRequest('Turn on two-factor sign-in first.');
+    const factor = await useSecondFactor(db, config, req.user!.id, code);
+    if (!factor || !req.sessionId) throw badRequest(CODE_WRONG);
+    await markStepUp(db, req.sessionId);
+    await audited(req, db, { action: '2fa.step_up', subject: { type: 'user', id: req.user!.id }, after: { with: factor } });
+    res.json({ message: 'Confirmed' });
+  });
+  router.post('/2fa/totp/disable', requireUser, codeLimit, codeAttempts, async (req, res) => {
+    const { code } = parseBody(twoFactorCodeBody, req.body);
+    if (req.user!.isAdmin && config.admin2faRequired) throw badRequest('Admins of this shop must keep two-factor sign-in on.');
+    await disableTotp(db, config, auditContext(req), req.user!.id, code);
+    res.json({ message: 'Two-factor sign-in is off' });
   });
 
   router.post('/logout', async (req, res) => {
@@ -46,7 +134,13 @@ export function userRoutes(deps: AppDeps): Router {
     res.json(await users.getUserJson(db, req.user!.id));
   });
 
-  router.put('/profile', requireUser, async (req, res) => {
+  // A new e-mail or password locks the owner out: with a second factor on, it needs one.
+  const stepUpForCredentials: RequestHandler = (req, res, next) => {
+    const body = req.body as { email?: unknown; password?: unknown } | undefined;
+    const changesCredentials = (typeof body?.email === 'string' && body.email.trim().toLowerCase() !== req.user?.email) || (typeof body?.password === 'string' && body.password !== '');
+    return changesCredentials ? requireStepUp(req, res, next) : next();
+  };
+  router.put('/profile', requireUser, stepUpForCredentials, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
     res.json(await users.updateProfile(db, { userId: req.user!.id, sessionId: req.sessionId }, input));
   });
@@ -57,7 +151,7 @@ export function userRoutes(deps: AppDeps): Router {
     res.json({ message: 'Balance exchanged!', activeBalance: user.activeBalance, passiveBalance: user.passiveBalance });
   });
 
-  router.post('/cashout', requireUser, async (req, res) => {
+  router.post('/cashout', requireUser, requireStepUp, async (req, res) => {
     const { wallet } = parseBody(cashoutBody, req.body);
     // The price is recorded for the operator when the feed answers; a cashout does not wait for it.
     const price = await withTimeout(getEthUsd(deps), 2_000).catch(() => undefined);
@@ -85,14 +179,14 @@ export function userRoutes(deps: AppDeps): Router {
     res.json(await users.getUserJson(db, parseId(req.params.id, 'User')));
   });
 
-  router.put('/:id', requireAdmin, async (req, res) => {
+  router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
-    res.json(await users.adminUpdateUser(db, req.user!, id, input));
+    res.json(await users.adminUpdateUser(db, { ...auditContext(req), actor: req.user! }, id, input));
   });
 
-  router.delete('/:id', requireAdmin, async (req, res) => {
-    await users.adminDeleteUser(db, parseId(req.params.id, 'User'));
+  router.delete('/:id', requireAdmin, requireStepUp, async (req, res) => {
+    await users.adminDeleteUser(db, auditContext(req), parseId(req.params.id, 'User'));
     res.json({ message: 'User removed' });
   });
 

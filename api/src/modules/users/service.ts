@@ -1,6 +1,6 @@
 import {
-  adjustBalancesFromForm, dummyPasswordHash, hashPassword, newReferralCode, Prisma, revokeUserSessions, verifyPassword,
-  type Db,
+  adjustBalancesFromForm, CODE_WRONG, dummyPasswordHash, hashPassword, newReferralCode, Prisma, recordAudit, revokeUserSessions, useSecondFactor,
+  verifyPassword, type AppConfig, type AuditContext, type Db, type SecondFactor,
 } from '@shop/core';
 import { REFERRALS_SHOWN, type AdminUserListItem, type UserJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -84,13 +84,51 @@ export async function register(
 
 const BAD_CREDENTIALS = 'Invalid email or password';
 
-export async function login(db: Db, input: { email: string; password: string }): Promise<UserJson> {
-  const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true } });
+/**
+ * Signs in, and writes the sign-in or the failed attempt to the audit log (with the
+ * account tried, when there is one). An account with two-factor sign-in needs `code` too:
+ * without it, a 401 that asks for it (`twoFactorRequired`), and no session. The password
+ * is checked first, and a wrong one gets the same answer whether or not the account has
+ * a second factor.
+ */
+export async function login(
+  db: Db,
+  config: AppConfig,
+  origin: AuditContext,
+  input: { email: string; password: string; code?: string },
+): Promise<{ user: UserJson; secondFactor?: SecondFactor }> {
+  const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true, totpEnabledAt: true } });
   // The same work and the same message whether or not the e-mail exists.
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!user || !ok) throw new UserError(401, BAD_CREDENTIALS);
-  return toUserJson(db, user);
+  const failed = (reason: string) =>
+    recordAudit(db, { ...origin, actor: null }, { action: 'user.login_failed', subject: user ? { type: 'user', id: user.id } : null, after: { email: input.email, reason } });
+  if (!user || !ok) {
+    await failed('password');
+    throw new UserError(401, BAD_CREDENTIALS);
+  }
+  let secondFactor: SecondFactor | undefined;
+  if (user.totpEnabledAt) {
+    if (!input.code) {
+      // The password was right: worth a line in the log (a guessed password shows here).
+      await failed('code needed');
+      throw new UserError(401, CODE_NEEDED, undefined, { twoFactorRequired: true });
+    }
+    const factor = await useSecondFactor(db, config, user.id, input.code);
+    if (!factor) {
+      await failed('second factor');
+      throw new UserError(401, CODE_WRONG, undefined, { twoFactorRequired: true });
+    }
+    secondFactor = factor;
+  }
+  await recordAudit(db, { ...origin, actor: { id: user.id, email: user.email } }, {
+    action: 'user.login',
+    subject: { type: 'user', id: user.id },
+    ...(secondFactor ? { after: { secondFactor } } : {}),
+  });
+  return { user: await toUserJson(db, user), secondFactor };
 }
+
+export const CODE_NEEDED = 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.';
 
 /**
  * A user edits their own profile. A new password or e-mail ends every other session of
@@ -160,7 +198,7 @@ export function userListJson(users: UserRow[]): AdminUserListItem[] {
  */
 export async function adminUpdateUser(
   db: Db,
-  actor: { id: string },
+  audit: AuditContext & { actor: { id: string; email: string } },
   targetId: string,
   input: {
     name: string;
@@ -176,8 +214,9 @@ export async function adminUpdateUser(
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
     await db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ id: string; email: string; isAdmin: boolean }[]>`
-        SELECT "id", "email", "isAdmin" FROM "User" WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+      const actor = audit.actor;
+      const rows = await tx.$queryRaw<{ id: string; name: string; email: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }[]>`
+        SELECT "id", "name", "email", "isAdmin", "activeBalance", "passiveBalance" FROM "User" WHERE "id" = ${targetId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
       const target = rows[0];
       if (!target) throw notFound('User not found');
       const self = target.id === actor.id;
@@ -196,6 +235,13 @@ export async function adminUpdateUser(
       // A new password or e-mail signs the user out everywhere. (Admin rights are read
       // from the database on every request; no API call takes them from another admin.)
       if (passwordHash || input.email !== target.email) await revokeUserSessions(tx, target.id);
+      const after = await tx.user.findUniqueOrThrow({ where: { id: target.id }, select: { name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true } });
+      await recordAudit(tx, audit, {
+        action: 'user.update',
+        subject: { type: 'user', id: target.id },
+        before: auditedUser(target),
+        after: { ...auditedUser(after), ...(passwordHash ? { passwordChanged: true } : {}) },
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
@@ -208,8 +254,13 @@ export async function adminUpdateUser(
  * Deleting keeps the user's orders, payments and ledger (soft delete); the e-mail is
  * freed and the password disabled so the account can never sign in again.
  */
-export async function adminDeleteUser(db: Db, targetId: string): Promise<void> {
-  const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true } });
+/** What the audit log keeps of a user before and after an admin's edit (balances as exact strings). */
+function auditedUser(u: { name: string; email: string; isAdmin: boolean; activeBalance: Prisma.Decimal; passiveBalance: Prisma.Decimal }) {
+  return { name: u.name, email: u.email, isAdmin: u.isAdmin, activeBalance: u.activeBalance.toFixed(2), passiveBalance: u.passiveBalance.toFixed(2) };
+}
+
+export async function adminDeleteUser(db: Db, audit: AuditContext, targetId: string): Promise<void> {
+  const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true, name: true, email: true } });
   if (!target) throw notFound('User not found');
   if (target.isAdmin) throw badRequest('Cannot delete an admin user');
   await db.$transaction(async (tx) => {
@@ -219,5 +270,6 @@ export async function adminDeleteUser(db: Db, targetId: string): Promise<void> {
     });
     if (updated.count !== 1) throw notFound('User not found');
     await revokeUserSessions(tx, targetId);
+    await recordAudit(tx, audit, { action: 'user.delete', subject: { type: 'user', id: targetId }, before: { name: target.name, email: target.email } });
   });
 }

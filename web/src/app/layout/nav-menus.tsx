@@ -50,6 +50,9 @@ export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDema
         <DropdownMenuItem asChild>
           <Link to="/profile">Profile</Link>
         </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/profile/security">Security</Link>
+        </DropdownMenuItem>
         <DropdownMenuItem disabled={logout.isPending} onSelect={() => logout.mutate()}>
           <LogOut aria-hidden="true" />
           Log Out
@@ -67,6 +70,7 @@ const adminLinks = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
   { to: '/admin/webhooks', label: 'Webhooks' },
+  { to: '/admin/audit', label: 'Audit log' },
 ] as const;
 
 export function AdminMenu({ openedByKeyboard }: OnDemand) {

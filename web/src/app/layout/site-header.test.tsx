@@ -58,6 +58,8 @@ describe('SiteHeader', () => {
     const menu = await screen.findByRole('menu');
     await waitFor(() => expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Profile' })));
     await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Security' }));
+    await userEvent.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Log Out' }));
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
@@ -80,6 +82,7 @@ describe('SiteHeader', () => {
       ['Payments', '/admin/payments'],
       ['Reconciliation', '/admin/reconciliation'],
       ['Webhooks', '/admin/webhooks'],
+      ['Audit log', '/admin/audit'],
     ]);
   });
 

@@ -64,7 +64,7 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
         </dd>
         <dt className="text-muted-foreground">Signing secret</dt>
         <dd>
-          <WebhookSecret secret={endpoint.secret} />
+          <WebhookSecret endpointId={endpoint._id} secret={endpoint.secret} />
         </dd>
         <dt className="text-muted-foreground">Deliveries</dt>
         <dd className="tabular-nums">

@@ -14,7 +14,7 @@ function makeEndpoint(overrides: Partial<WebhookEndpointJson> = {}): WebhookEndp
     _id: 'w1',
     url: 'https://hooks.example.com/shop',
     description: 'Accounting',
-    secret: SECRET,
+    secret: null,
     events: ['order.paid', 'refund.paid'],
     enabled: true,
     createdAt: '2026-05-01T10:00:00.000Z',
@@ -42,7 +42,12 @@ const failed: WebhookDeliveryJson = {
 
 function renderPage(extra: Record<string, unknown> = {}) {
   signIn({ _id: 'a1', isAdmin: true });
-  const api = mockApi({ 'GET /api/admin/webhooks': [makeEndpoint()], ...extra });
+  const api = mockApi({
+    'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+    'GET /api/admin/webhooks': [makeEndpoint()],
+    'POST /api/admin/webhooks/w1/secret': { secret: SECRET },
+    ...extra,
+  });
   renderRoutes(routes, '/admin/webhooks');
   return api;
 }
@@ -64,9 +69,10 @@ describe('WebhooksPage', () => {
     expect(within(endpoint).getByText(/1 pending, 7 delivered/)).toBeInTheDocument();
     expect(within(endpoint).getByText('2 failed')).toHaveClass('text-destructive');
 
+    // The list does not carry the secret: showing it asks the server (a money action, audited).
     expect(within(endpoint).queryByText(SECRET)).not.toBeInTheDocument();
     await user.click(within(endpoint).getByRole('button', { name: 'Show secret' }));
-    expect(within(endpoint).getByText(SECRET)).toBeInTheDocument();
+    expect(await within(endpoint).findByText(SECRET)).toBeInTheDocument();
     await user.click(within(endpoint).getByRole('button', { name: 'Copy secret' }));
     expect(await navigator.clipboard.readText()).toBe(SECRET);
   });

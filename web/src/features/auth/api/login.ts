@@ -3,7 +3,7 @@ import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { setUserInfo } from '../auth-store';
 
-export type LoginInput = { email: string; password: string };
+export type LoginInput = { email: string; password: string; code?: string };
 
 export const login = (input: LoginInput): Promise<UserJson> => api.post<UserJson>('/api/users/login', input);
 

@@ -6,6 +6,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useLogin } from '../api/login';
+import { asksForCode } from '../api/two-factor';
 import { useUserInfo } from '../auth-store';
 import { AuthCard } from '../components/auth-card';
 import { isAdminRequiredState, useRedirectTarget, withRedirect } from '../redirect';
@@ -17,6 +18,9 @@ export function LoginPage() {
   const adminRequired = isAdminRequiredState(useLocation().state);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // The second step, for an account with two-factor sign-in.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
   const login = useLogin();
 
   // Signed in already: go on to where the visitor was heading, unless an admin screen
@@ -25,10 +29,16 @@ export function LoginPage() {
 
   const submit = () =>
     login.mutate(
-      { email, password },
+      { email, password, ...(needsCode ? { code: code.trim() } : {}) },
       {
         onSuccess: () => navigate(redirect, { replace: true }),
-        onError: (error) => toast.error(getErrorMessage(error)),
+        onError: (error) => {
+          if (asksForCode(error) && !needsCode) {
+            setNeedsCode(true);
+            return;
+          }
+          toast.error(getErrorMessage(error));
+        },
       },
     );
 
@@ -72,6 +82,25 @@ export function LoginPage() {
         value={password}
         onValueChange={setPassword}
       />
+      {needsCode ? (
+        <FormField
+          label="Authentication code"
+          name="code"
+          autoComplete="one-time-code"
+          placeholder="6-digit code or a recovery code"
+          hint="From your authenticator app; a recovery code works once if you lost the device."
+          required
+          autoFocus
+          maxLength={40}
+          value={code}
+          onValueChange={setCode}
+        />
+      ) : null}
+      <p className="-mt-2 text-right text-sm">
+        <Link to="/forgot-password" className="text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+          Forgot password?
+        </Link>
+      </p>
       <Button pending={login.isPending} type="submit" disabled={login.isPending}>
         Sign In
       </Button>

@@ -87,7 +87,7 @@ describe('PayPage', () => {
     renderRoutes(routes, '/order/o1');
     // The route loads the wallet code on demand; the first import is slow in jsdom.
     expect(await screen.findByRole('heading', { name: 'Pay', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
-    expect(await screen.findByText('Please,Install MetaMask!')).toBeInTheDocument();
+    expect(await screen.findByText('Please,Install MetaMask!', undefined, { timeout: 10_000 })).toBeInTheDocument();
     const summary = screen.getByRole('region', { name: 'Order summary' });
     expect(within(summary).getByText('2 x $10.50 = $21.00')).toBeInTheDocument();
     expect(within(summary).getByText('Awaiting payment')).toBeInTheDocument();

@@ -1,0 +1,17 @@
+import type { Request } from 'express';
+import { recordAudit, type AuditContext, type AuditEvent, type Db } from '@shop/core';
+
+/** Who is acting and from where, for the audit log: the signed-in user, the client's address (trust proxy applied) and its user agent. */
+export function auditContext(req: Request, actor?: { id: string; email: string } | null): AuditContext {
+  const user = actor === undefined ? req.user : actor;
+  return { actor: user ? { id: user.id, email: user.email } : null, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null };
+}
+
+/**
+ * Appends the audit entry of an admin action that committed in its own transaction (the
+ * money core's payout, refund and assignment steps). Written once the action succeeded;
+ * user edits and deletions write theirs inside their transaction instead.
+ */
+export function audited(req: Request, db: Db, event: AuditEvent): Promise<unknown> {
+  return recordAudit(db, auditContext(req), event);
+}

@@ -1,0 +1,44 @@
+/** Every action the audit log records (the admin page filters by these). */
+export const AUDIT_ACTIONS = [
+  'user.login',
+  'user.login_failed',
+  'user.password_reset_requested',
+  'user.password_reset',
+  '2fa.totp_enabled',
+  '2fa.totp_disabled',
+  '2fa.step_up',
+  'user.update',
+  'user.delete',
+  'product.create',
+  'product.update',
+  'product.delete',
+  'order.delete',
+  'payment.assign',
+  'refund.create',
+  'payout.marked_paid',
+  'payout.hash_withdrawn',
+  'cashout.rejected',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.secret_revealed',
+  'webhook.redeliver',
+  'reconciliation.run',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** GET /api/admin/audit: one entry of the log, newest first. */
+export type AuditEntryJson = {
+  _id: string;
+  seq: string;
+  at: string;
+  actor: { id: string | null; email: string | null } | null;
+  action: string;
+  subject: { type: string; id: string } | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  userAgent: string | null;
+  prevHash: string;
+  hash: string;
+};

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+import { generate } from 'otplib';
+import { waitFor } from '../scripts/testing/chain.ts';
+import { ADMIN, startShop, type Shop } from './shop.ts';
+import { registerThroughApi, signInThroughUi, unique } from './journey-helpers.ts';
+
+/**
+ * Accounts a shopper can get back into and an admin console with a record of who did
+ * what: a forgotten password reset from the e-mail that arrived, two-factor sign-in
+ * enrolled by scanning the QR code on screen, and the audit log showing both, whose
+ * chain the reconciler checks.
+ */
+let shop: Shop;
+beforeAll(async () => {
+  shop = await startShop();
+});
+afterAll(async () => {
+  await shop?.close();
+});
+
+/** Reads a QR code from its pixels on screen, as a phone camera would. */
+async function scanQr(page: Page, name: string): Promise<string> {
+  const png = await page.getByRole('img', { name }).locator('..').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!code) throw new Error(`no QR code could be read from '${name}'`);
+  return code.data;
+}
+
+describe('a shopper who forgot their password', () => {
+  it('asks for a link on the sign-in page, opens it from the e-mail, sets a new password and signs in with it; the link works once', async () => {
+    const user = { name: 'Forgetful Fay', email: `${unique('fay')}@example.com`, password: 'old-password-1' };
+    await registerThroughApi(shop, user);
+    const page = await shop.newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot password' }).waitFor();
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').getByText('If an account uses this e-mail, a link to set a new password is on its way.', { exact: false }).waitFor();
+    await shop.screenshot(page, '70-forgot-password-sent');
+
+    await waitFor('the reset e-mail', async () => shop.smtp.messages.some((m) => m.subject === 'Set a new password' && (m.to && 'text' in m.to ? m.to.text : '') === user.email), 20_000);
+    const mail = shop.smtp.messages.find((m) => m.subject === 'Set a new password' && (m.to && 'text' in m.to ? m.to.text : '') === user.email)!;
+    const link = new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(mail.text ?? '')![0]);
+    // The database holds only the token's hash once the e-mail is out.
+    const token = link.searchParams.get('token')!;
+    await waitFor('the sealed token to be erased', async () => (await shop.db.passwordReset.findFirst({ where: { sealedToken: { not: null }, user: { email: user.email } } })) === null);
+    expect(JSON.stringify(await shop.db.passwordReset.findMany({ where: { user: { email: user.email } } }))).not.toContain(token);
+
+    await page.goto(link.pathname + link.search);
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('new-password-22');
+    await page.getByLabel('Confirm new password').fill('new-password-22');
+    await shop.screenshot(page, '71-reset-password');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByRole('status').getByText('Your password was changed. Sign in with the new one.').waitFor();
+    await waitFor('the change notice', async () => shop.smtp.messages.some((m) => m.subject === 'Your password was changed' && (m.to && 'text' in m.to ? m.to.text : '') === user.email), 20_000);
+
+    await signInThroughUi(page, user.email, 'new-password-22', '/profile');
+
+    // The same link again: refused, and the password stays the new one.
+    const again = await shop.newPage();
+    await again.goto(link.pathname + link.search);
+    await again.getByLabel('New password', { exact: true }).fill('third-password-3');
+    await again.getByLabel('Confirm new password').fill('third-password-3');
+    await again.getByRole('button', { name: 'Set new password' }).click();
+    await again.getByText('This reset link has expired or was already used. Ask for a new one.').waitFor();
+    await shop.screenshot(again, '72-reset-link-used');
+  });
+});
+
+describe('two-factor sign-in', () => {
+  it('a user scans the QR code with an authenticator, turns it on, and then signs in with a code from it', async () => {
+    const user = { name: 'Careful Cleo', email: `${unique('cleo')}@example.com`, password: 'cleo-password-1' };
+    await registerThroughApi(shop, user);
+    const page = await shop.newPage({ viewport: { width: 390, height: 844 } });
+    await signInThroughUi(page, user.email, user.password, '/profile/security');
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    await page.getByLabel('Your password').fill(user.password);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const otpauth = await scanQr(page, 'QR code for your authenticator app');
+    await shop.screenshot(page, '73-totp-enrol');
+    const url = new URL(otpauth);
+    expect(url.protocol).toBe('otpauth:');
+    expect(url.host).toBe('totp');
+    expect(decodeURIComponent(url.pathname)).toBe(`/ETH Shop:${user.email}`);
+    const secret = url.searchParams.get('secret')!;
+    expect(await page.getByTestId('totp-secret').innerText()).toBe(secret);
+
+    await page.getByLabel('Code from the app').fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBe(10);
+    expect(await codes.first().innerText()).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    await shop.screenshot(page, '74-totp-recovery-codes');
+
+    // Signed out, the password alone is not enough: the form asks for the code.
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/login?redirect=%2Fprofile');
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const codeField = page.getByLabel('Authentication code');
+    await codeField.waitFor();
+    expect(page.url()).toMatch(/\/login/);
+    await codeField.fill('000000');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.locator('[data-sonner-toast]').filter({ hasText: 'That code is not right.' }).first().waitFor();
+    await shop.screenshot(page, '75-totp-sign-in-code');
+    // The code of the next 30-second step (the enrolment used this one's).
+    await codeField.fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((u) => u.pathname === '/profile');
+  });
+});
+
+describe('the audit log', () => {
+  it('shows the admin what happened, and a row changed by hand in the database is reported by the reconciler', async () => {
+    const page = await shop.newPage();
+    await signInThroughUi(page, ADMIN.email, ADMIN.password, '/admin/audit');
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    const table = page.getByRole('table');
+    for (const action of ['user.password_reset', '2fa.totp_enabled', 'user.login_failed']) await table.getByText(action, { exact: true }).first().waitFor();
+    await table.getByText('secondFactor').first().waitFor();
+    await shop.screenshot(page, '76-admin-audit-log');
+    await page.getByLabel('Action').selectOption('2fa.totp_enabled');
+    await page.waitForURL(/action=2fa.totp_enabled/);
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+
+    // Someone with the database's keys edits an entry, past its triggers.
+    const entry = await shop.db.auditEntry.findFirstOrThrow({ where: { action: '2fa.totp_enabled' } });
+    const tamper = (actorEmail: string | null) =>
+      shop.db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL session_replication_role = replica');
+        await tx.$executeRaw`UPDATE "AuditEntry" SET "actorEmail" = ${actorEmail} WHERE "seq" = ${entry.seq}`;
+      });
+    await tamper('someone-else@example.com');
+    await page.goto('/admin/reconciliation');
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText(`Audit entry ${entry.seq} was changed after it was written (its hash differs)`).waitFor({ timeout: 30_000 });
+    await shop.screenshot(page, '77-reconciler-audit-chain');
+    // Put back, so the books of the remaining journeys reconcile.
+    await tamper(entry.actorEmail);
+  });
+});

@@ -1,0 +1,58 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { AuditEntryJson } from '@shop/core/contract';
+import { routes } from '@/app/router';
+import { signIn } from '@/testing/fixtures';
+import { mockApi } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const entry = (over: Partial<AuditEntryJson>): AuditEntryJson => ({
+  _id: 'e1',
+  seq: '1',
+  at: '2026-11-20T10:00:00.000Z',
+  actor: { id: 'a1', email: 'ada@example.com' },
+  action: 'user.update',
+  subject: { type: 'user', id: 'u1' },
+  before: null,
+  after: null,
+  ip: '203.0.113.7',
+  userAgent: 'Firefox',
+  prevHash: '0'.repeat(64),
+  hash: 'f'.repeat(64),
+  ...over,
+});
+
+describe('AuditLogPage', () => {
+  it('shows who did what to what, with before and after, and filters by action in the URL', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/admin/audit': [
+        entry({ _id: 'e2', seq: '2', action: 'user.update', before: { activeBalance: '10.00' }, after: { activeBalance: '25.50' } }),
+        entry({ _id: 'e1', seq: '1', actor: null, action: 'user.login_failed', subject: null, after: { email: 'ghost@example.com' } }),
+      ],
+    });
+    const { router } = renderRoutes(routes, '/admin/audit');
+    const table = await screen.findByRole('table');
+    const [update, failed] = within(table).getAllByRole('row').slice(1);
+    expect(within(update!).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(update!).getByText('10.00')).toBeInTheDocument();
+    expect(within(update!).getByText('25.50')).toBeInTheDocument();
+    expect(within(update!).getByText('user u1')).toBeInTheDocument();
+    expect(within(failed!).getByText('anonymous')).toBeInTheDocument();
+    expect(within(failed!).getByText('ghost@example.com')).toBeInTheDocument();
+
+    await userEvent.selectOptions(screen.getByLabelText('Action'), 'user.login_failed');
+    await waitFor(() => expect(router.state.location.search).toBe('?action=user.login_failed'));
+    await waitFor(() => expect(sent('GET /api/admin/audit').at(-1)?.path).toContain('action=user.login_failed'));
+  });
+
+  it('sends an admin who must turn on two-factor sign-in to Security instead', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    mockApi({ 'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: true } });
+    const { router } = renderRoutes(routes, '/admin/audit');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile/security'));
+    expect(await screen.findByText('This shop requires two-factor sign-in for admins: turn it on to open the admin pages.')).toBeInTheDocument();
+  });
+});

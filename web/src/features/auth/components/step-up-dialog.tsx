@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FormField } from '@/components/form-field';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { api, getErrorMessage, onStepUp } from '@/lib/api-client';
+
+/**
+ * Asked in place when a money action needs a second factor (the api's 403
+ * `stepUpRequired`): a code from the authenticator app (or a recovery code); once the
+ * server took it, the action goes again by itself. Closing the dialog cancels it.
+ */
+export function StepUpDialog() {
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const waiting = useRef<((ok: boolean) => void) | null>(null);
+
+  useEffect(() => {
+    onStepUp(
+      () =>
+        new Promise<boolean>((resolve) => {
+          waiting.current?.(false);
+          waiting.current = resolve;
+          setCode('');
+          setError(null);
+          setOpen(true);
+        }),
+    );
+    return () => onStepUp(undefined);
+  }, []);
+
+  const finish = (ok: boolean) => {
+    waiting.current?.(ok);
+    waiting.current = null;
+    setOpen(false);
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setPending(true);
+    try {
+      await api.post('/api/users/2fa/step-up', { code: code.trim() });
+      finish(true);
+    } catch (err) {
+      setError(getErrorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : finish(false))}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Confirm it is you</DialogTitle>
+          <DialogDescription>This action moves money or secrets: enter a code from your authenticator app (or a recovery code).</DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-3" onSubmit={(e) => void submit(e)} aria-label="Confirm it is you">
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription>{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <FormField label="Authentication code" name="code" autoComplete="one-time-code" required autoFocus maxLength={40} value={code} onValueChange={setCode} />
+          <Button type="submit" pending={pending} disabled={pending}>
+            Confirm
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
