@@ -98,6 +98,7 @@ describe('the production image, replayed from the Dockerfile', () => {
       PAYOUT_ADDRESSES: ANVIL_ACCOUNTS[0],
       JWT_SECRET: randomBytes(32).toString('hex'),
       SMTP_URL: 'smtp://127.0.0.1:9',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       UPLOADS_DIR: path.join(out, 'uploads'),
       WORKER_HEARTBEAT_FILE: heartbeat,
     };

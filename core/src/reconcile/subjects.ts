@@ -114,13 +114,17 @@ export async function checkOrders(db: Db, ids: string[], add: Add): Promise<void
   }
 }
 
-/** Each cashout's ledger entries match its amount and state; a PAID one names an accepted payout. */
+/**
+ * Each cashout's ledger entries match its amount and state; a PAID one names an accepted
+ * payout. The payout check is a subquery with LIMIT, read per row by PayoutCheck(cashoutId):
+ * as EXISTS it was planned as a hash over every payout check, for each batch of the audit.
+ */
 export async function checkCashouts(db: Db, ids: string[], add: Add): Promise<void> {
   if (ids.length === 0) return;
   const cashouts = await db.$queryRaw<{ id: string; status: string; amountUsd: Prisma.Decimal; ledger: Prisma.Decimal; verified: boolean }[]>`
     SELECT c."id", c."status"::text AS status, c."amountUsd",
            COALESCE((SELECT SUM(l."amount") FROM "LedgerEntry" l WHERE l."cashoutId" = c."id" AND l."kind" = 'CASHOUT'), 0) AS ledger,
-           EXISTS (SELECT 1 FROM "PayoutCheck" k WHERE k."cashoutId" = c."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(c."payoutTxHash")) AS verified
+           COALESCE((SELECT true FROM "PayoutCheck" k WHERE k."cashoutId" = c."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(c."payoutTxHash") LIMIT 1), false) AS verified
     FROM "CashoutRequest" c WHERE c."id" = ANY(${ids}::uuid[])`;
   for (const c of cashouts) {
     const expected = c.status === 'REJECTED' ? dec(0) : dec(c.amountUsd).negated();
@@ -134,7 +138,7 @@ export async function checkRefunds(db: Db, ids: string[], add: Add): Promise<voi
   if (ids.length === 0) return;
   const refunds = await db.$queryRaw<{ id: string; source: string; status: string; amountWei: Prisma.Decimal; valueWei: Prisma.Decimal | null; paymentStatus: string | null; verified: boolean }[]>`
     SELECT r."id", r."source"::text AS source, r."status"::text AS status, r."amountWei", p."valueWei", p."status"::text AS "paymentStatus",
-           EXISTS (SELECT 1 FROM "PayoutCheck" k WHERE k."refundId" = r."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(r."payoutTxHash")) AS verified
+           COALESCE((SELECT true FROM "PayoutCheck" k WHERE k."refundId" = r."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(r."payoutTxHash") LIMIT 1), false) AS verified
     FROM "Refund" r LEFT JOIN "Payment" p ON p."id" = r."paymentId"
     WHERE r."id" = ANY(${ids}::uuid[])`;
   for (const r of refunds) {

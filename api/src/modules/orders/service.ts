@@ -72,8 +72,12 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     quoteError = PRICE_UNAVAILABLE;
   }
   const fresh = await db.order.findUniqueOrThrow({ where: { id: order.id }, include: orderInclude });
+  // The order's transfers and those its buyer reported for it: the reported ids first
+  // (PaymentReport(orderId)), then one read by either key. A `reports: { some }` inside
+  // the OR is planned as a scan of every transfer.
+  const reported = await db.paymentReport.findMany({ where: { orderId: order.id }, select: { paymentId: true } });
   const payments = await db.payment.findMany({
-    where: { OR: [{ orderId: order.id }, { reports: { some: { orderId: order.id } } }] },
+    where: { OR: [{ orderId: order.id }, ...(reported.length ? [{ id: { in: reported.map((r) => r.paymentId) } }] : [])] },
     orderBy: { createdAt: 'asc' },
   });
   const paymentsJson: PaymentJson[] = payments.map((p) => {
