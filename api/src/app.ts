@@ -21,6 +21,7 @@ import { adminReconciliationRoutes } from './modules/admin-reconciliation/routes
 import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
 import { adminWebhookRoutes } from './modules/admin-webhooks/routes.ts';
 import { adminAuditRoutes } from './modules/admin-audit/routes.ts';
+import { adminApprovalRoutes } from './modules/admin-approvals/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 import { webApp } from './web-app.ts';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/refunds', adminRefundRoutes(deps)],
     ['/admin/webhooks', adminWebhookRoutes(deps)],
     ['/admin/audit', adminAuditRoutes(deps)],
+    ['/admin/approvals', adminApprovalRoutes(deps)],
     ['/refunds', refundRoutes(deps)],
   ];
   for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAddress } from 'viem';
+import { holdLargeIncrease } from './approvals.ts';
+import type { AuditContext } from './audit.ts';
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
@@ -114,12 +116,15 @@ const ACCOUNTS = { ACTIVE: 'active', PASSIVE: 'passive' } as const;
  * admin left as loaded is not touched (credit, rewards or a cashout may have moved it
  * since); a changed one becomes an ADMIN_ADJUSTMENT for the difference, unless the
  * balance moved since the form was loaded: then it is a 409 the form shows, never an
- * overwrite. Runs in the caller's transaction.
+ * overwrite. An increase of more than APPROVAL_THRESHOLD_USD is held for a second admin
+ * instead (`held`). Runs in the caller's transaction.
  */
 export async function adjustBalancesFromForm(
   tx: Tx,
-  input: { actorId: string; userId: string; wanted: { active: string; passive: string }; loaded: { active: string; passive: string } },
-): Promise<void> {
+  input: { userId: string; wanted: { active: string; passive: string }; loaded: { active: string; passive: string } },
+  approval: { config: Pick<AppConfig, 'approvalThresholdUsd'>; audit: AuditContext & { actor: { id: string; email: string } } },
+): Promise<{ held: { id: string; amountUsd: Prisma.Decimal } | null }> {
+  const actorId = approval.audit.actor.id;
   const current = await lockUser(tx, input.userId);
   const operation = randomUUID();
   const entries: LedgerEntryInput[] = [];
@@ -137,9 +142,17 @@ export async function adjustBalancesFromForm(
       account,
       amount: wanted.minus(current[key]),
       kind: 'ADMIN_ADJUSTMENT',
-      reference: `admin:${input.actorId}`,
+      reference: `admin:${actorId}`,
       idempotencyKey: `admin-adjust:${operation}:${account}`,
     });
   }
+  // A large increase waits for a second admin (approvals.ts): held, nothing posted.
+  const change = (account: 'ACTIVE' | 'PASSIVE') => entries.find((e) => e.account === account)?.amount ?? 0;
+  const held = await holdLargeIncrease(tx, approval.config, approval.audit, {
+    userId: input.userId,
+    change: { active: new Prisma.Decimal(change('ACTIVE')), passive: new Prisma.Decimal(change('PASSIVE')) },
+  });
+  if (held) return { held: { id: held.id, amountUsd: held.amountUsd } };
   await postEntries(tx, entries);
+  return { held: null };
 }

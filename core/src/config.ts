@@ -103,6 +103,8 @@ const schema = z
       .default('loopback'),
     WORKER_HEARTBEAT_FILE: z.string().default('/tmp/shop-worker-heartbeat'),
     PAYOUT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
+    // Balance increases, refunds and cashout payouts worth more than this (USD) wait for a second admin.
+    APPROVAL_THRESHOLD_USD: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount in USD, such as 500 or 500.00').default('500'),
     PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
     PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
     // The shop's wallets that pay cashouts and refunds (its multisig too): comma-separated.
@@ -200,6 +202,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE,
     payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
+    approvalThresholdUsd: env.APPROVAL_THRESHOLD_USD,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
     // Lower-cased. Outside production, anvil's ten dev accounts (the dev shop pays out from them).

@@ -24,3 +24,4 @@ export * from './secrets.ts';
 export * from './audit.ts';
 export * from './password-reset.ts';
 export * from './two-factor.ts';
+export * from './approvals.ts';

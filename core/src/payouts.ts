@@ -1,4 +1,5 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
+import { payoutWorth, requirePayoutApproval } from './approvals.ts';
 import { cashoutEventData, payoutWallet } from './balances.ts';
 import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
@@ -96,11 +97,11 @@ export async function changeRefundWallet(
 /**
  * An admin says the payout was sent in `txHash`: a check is recorded for the worker, and
  * the request stays open until it accepts it. Refused here (409): a request already
- * paid or rejected, one whose previous hash is still being checked, a hash that pays
+ * paid or rejected, a large one no second admin approved, one whose previous hash is still being checked, a hash that pays
  * another payout.
  */
 export async function requestPayoutCheck(
-  deps: Pick<Deps, 'db'> & { currentPrice: () => Promise<string> },
+  deps: Pick<Deps, 'db'> & { config: Pick<AppConfig, 'approvalThresholdUsd'>; currentPrice: () => Promise<string> },
   input: PayoutTarget & { txHash: string; actorId: string },
 ): Promise<{ checkId: string }> {
   const { db } = deps;
@@ -110,6 +111,9 @@ export async function requestPayoutCheck(
   const cashout = input.kind === 'cashout' ? await db.cashoutRequest.findUnique({ where: { id: input.id } }) : null;
   // A cashout requested while no price could be read is valued at today's price.
   const price = cashout && !cashout.ethUsd ? await deps.currentPrice() : undefined;
+  // A refund of a transfer no order priced is valued (for the approval rule) at today's price, read before the row is locked.
+  const refund = input.kind === 'refund' ? await db.refund.findUnique({ where: { id: input.id }, select: { amountUsd: true } }) : null;
+  const refundPrice = refund && refund.amountUsd === null ? await deps.currentPrice().catch(() => null) : null;
   try {
     return await db.$transaction(async (tx) => {
       let wallet: string;
@@ -132,6 +136,9 @@ export async function requestPayoutCheck(
       const target = input.kind === 'cashout' ? { cashoutId: input.id } : { refundId: input.id };
       const hold = await payoutHold(tx, input);
       if (hold) throw conflict(hold);
+      // A large payout is sent only once a second admin approved it (approvals.ts).
+      const { worth } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
+      await requirePayoutApproval(tx, deps.config, input, worth);
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });

@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   '2fa.totp_enabled',
   '2fa.totp_disabled',
   '2fa.step_up',
+  '2fa.passkey_added',
+  '2fa.passkey_removed',
   'user.update',
   'user.delete',
   'product.create',
@@ -24,6 +26,9 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_revealed',
   'webhook.redeliver',
   'reconciliation.run',
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
 import type { PaymentStatus } from './orders.ts';
+import type { PayoutApprovalJson } from './approvals.ts';
 import type { PayoutCheckJson } from './payouts.ts';
 
 export type CashoutStatus = 'REQUESTED' | 'NOTIFIED' | 'PAID' | 'REJECTED';
@@ -18,6 +19,8 @@ export type CashoutJson = {
   check: PayoutCheckJson | null;
   /** A replaced payout sent through a contract holds the request (it may still run) until an admin withdraws the hold: its hash. */
   heldBy: string | null;
+  /** Whether a second admin must approve paying it, and where that stands. */
+  approval: PayoutApprovalJson;
   paidAt: string | null;
   createdAt: string;
   updatedAt: string;

@@ -11,3 +11,4 @@ export * from './payouts.ts';
 export * from './webhooks.ts';
 export * from './wallet.ts';
 export * from './audit.ts';
+export * from './approvals.ts';

@@ -1,3 +1,4 @@
+import type { PayoutApprovalJson } from './approvals.ts';
 import { z } from 'zod';
 import { ethAddress, txHash } from './common.ts';
 
@@ -51,6 +52,8 @@ export type RefundJson = {
   check: PayoutCheckJson | null;
   /** A replaced payout sent through a contract holds the refund (it may still run) until an admin withdraws the hold: its hash. */
   heldBy: string | null;
+  /** Admin lists: whether a second admin must approve paying it, and where that stands. */
+  approval?: PayoutApprovalJson;
   createdAt: string;
   paidAt: string | null;
 };

@@ -69,6 +69,8 @@ export type UserJson = {
   referralCommand: ReferralPerson[];
   /** How many people this user referred (the profile's count). */
   referralCount: number;
+  /** PUT /api/users/:id (202): the balance increase held for a second admin's approval. */
+  pendingApproval?: { _id: string; amountUsd: number };
 };
 
 /** How many referred people the user JSON carries; referralCount is the whole count. */

@@ -153,7 +153,7 @@ describe('payout transactions that may still land', () => {
     await kit?.close();
   });
   const record = async (cashoutId: string, txHash: string) =>
-    (await requestPayoutCheck({ db: kit.db, currentPrice: async () => '3000.00000000' }, { kind: 'cashout', id: cashoutId, txHash, actorId: admin.id })).checkId;
+    (await requestPayoutCheck({ db: kit.db, config: kit.env.config, currentPrice: async () => '3000.00000000' }, { kind: 'cashout', id: cashoutId, txHash, actorId: admin.id })).checkId;
   const check = (id: string) => kit.db.payoutCheck.findUniqueOrThrow({ where: { id } });
   const reject = async (cashoutId: string) => (await kit.as(admin)).post(`/api/admin/cashouts/${cashoutId}/reject`);
 

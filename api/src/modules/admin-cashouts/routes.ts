@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { Prisma, rejectCashout, withdrawPayoutCheck, type Db } from '@shop/core';
-import { usdToEth, type CashoutJson } from '@shop/core/contract';
+import { payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
+import { usdToEth, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -10,10 +10,19 @@ import { byCreatedAt, enumList, keysetOrder, keysetWhere, pageQuery, sendPage, t
 import { parseId } from '../../middleware/validate.ts';
 import { conflict, notFound } from '@shop/core';
 
-async function cashoutJson(db: Db, id: string): Promise<CashoutJson> {
+async function cashoutJson(db: Db, config: AppConfig, id: string): Promise<CashoutJson> {
   const c = await db.cashoutRequest.findUnique({ where: { id }, include });
   if (!c) throw notFound('Cashout request not found');
-  return toJson(c, await holdsOf(db, [c.id]));
+  return (await rowsJson(db, config, [c]))[0] as CashoutJson;
+}
+
+/** A page of cashouts with their payout holds and approval states (two queries for the page). */
+async function rowsJson(db: Db, config: AppConfig, rows: Awaited<ReturnType<typeof listRows>>): Promise<CashoutJson[]> {
+  const [holds, approvals] = await Promise.all([
+    holdsOf(db, rows.map((r) => r.id)),
+    payoutApprovalStates(db, config, rows.map((r) => ({ id: r.id, worth: r.amountUsd }))),
+  ]);
+  return rows.map((r) => toJson(r, holds, approvals));
 }
 
 /** Cashouts held by a replaced payout sent through a contract: the hash, by cashout. */
@@ -22,7 +31,7 @@ async function holdsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.cashoutId as string, r.txHash]));
 }
 
-function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<string, string>): CashoutJson {
+function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<string, string>, approvals: Map<string, PayoutApprovalJson>): CashoutJson {
   const amountEth = c.ethUsd ? (usdToEth(c.amountUsd.toFixed(2), c.ethUsd.toFixed(8)) ?? null) : null;
   return {
     _id: c.id,
@@ -35,6 +44,7 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<stri
     payoutTxHash: c.payoutTxHash,
     check: checkJson(c.checks[0]),
     heldBy: holds.get(c.id) ?? null,
+    approval: approvals.get(c.id) ?? { needed: false, current: null },
     paidAt: c.paidAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
@@ -69,15 +79,12 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
     const rows = await listRows(db, enumList(req, 'status', CASHOUT_STATUSES), page);
-    await sendPage(req, res, page, rows, byCreatedAt, async (shown) => {
-      const holds = await holdsOf(db, shown.map((r) => r.id));
-      return shown.map((r) => toJson(r, holds));
-    });
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => rowsJson(db, deps.config, shown));
   });
   router.post('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     await markPayoutPaid(deps, { kind: 'cashout', id }, req.body, req.user!.id);
-    const json = await cashoutJson(db, id);
+    const json = await cashoutJson(db, deps.config, id);
     await audited(req, db, { action: 'payout.marked_paid', subject: { type: 'cashout', id }, after: { txHash: json.check?.txHash ?? null, amountUsd: json.amountUsd.toFixed(2) } });
     res.status(202).json(json);
   });
@@ -86,15 +93,15 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
     // Only a hash the node never showed (a mistyped one): core/src/payouts.ts.
     await withdrawPayoutCheck(deps, { kind: 'cashout', id });
     await audited(req, db, { action: 'payout.hash_withdrawn', subject: { type: 'cashout', id } });
-    res.json(await cashoutJson(db, id));
+    res.json(await cashoutJson(db, deps.config, id));
   });
   router.post('/:id/reject', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     if (!(await rejectCashout(db, id))) {
-      await cashoutJson(db, id);
+      await cashoutJson(db, deps.config, id);
       throw conflict('This cashout request is already settled');
     }
-    const json = await cashoutJson(db, id);
+    const json = await cashoutJson(db, deps.config, id);
     await audited(req, db, { action: 'cashout.rejected', subject: { type: 'cashout', id }, after: { status: json.status, amountUsd: json.amountUsd.toFixed(2) } });
     res.json(json);
   });

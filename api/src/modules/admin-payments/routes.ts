@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { assignTransfer, currentAnswerOf, jobs, refundPayment } from '@shop/core';
+import { askRefundApprovals, assignTransfer, currentAnswerOf, jobs, refundPayment } from '@shop/core';
 import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
-import { audited } from '../../middleware/audit.ts';
+import { audited, auditContext } from '../../middleware/audit.ts';
+import { priceOf } from '../payouts/routes.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as service from './service.ts';
@@ -39,7 +40,8 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
     const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id });
     await audited(req, deps.db, { action: 'refund.create', subject: { type: 'payment', id }, after: { refundId, wallet: body.wallet ?? null } });
-    res.status(201).json({ message: 'Refund requested', refundId });
+    const approvals = await askRefundApprovals(deps.db, deps.config, { ...auditContext(req), actor: req.user! }, [refundId], priceOf(deps));
+    res.status(201).json({ message: approvals.length ? 'Refund requested: a second admin must approve it before it is paid' : 'Refund requested', refundId });
   });
   return router;
 }

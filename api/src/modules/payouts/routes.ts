@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { answerOrNull, changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
+import { answerOrNull, askRefundApprovals, changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
-import { audited } from '../../middleware/audit.ts';
+import { audited, auditContext } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -15,9 +15,17 @@ import * as service from './service.ts';
  */
 export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 'refund'; id: string }, body: unknown, actorId: string): Promise<void> {
   const { payoutTxHash } = parseBody(markPaidBody, body);
-  const { checkId } = await requestPayoutCheck({ db: deps.db, currentPrice: async () => (await getEthUsd(deps)).price }, { ...target, txHash: payoutTxHash, actorId });
+  const { checkId } = await requestPayoutCheck({ db: deps.db, config: deps.config, currentPrice: priceOf(deps) }, { ...target, txHash: payoutTxHash, actorId });
   // Stored first; the sweeper queues it again if this fails.
   await jobs.checkPayout(deps.queues, checkId).catch(() => {});
+}
+
+/** Today's ETH price (8 decimals), read when asked. */
+export const priceOf = (deps: AppDeps) => async () => (await getEthUsd(deps)).price;
+
+/** What the admin lists need to show whether a payout waits for a second admin. */
+export async function approvalView(deps: AppDeps): Promise<service.ApprovalView> {
+  return { config: deps.config, price: await priceOf(deps)().catch(() => null) };
 }
 
 /** Admin: refunds (of transfers and overpayments) in the payout queue, overpaid orders and their refunds. */
@@ -27,7 +35,8 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
     const rows = await service.refundsPage(deps.db, enumList(req, 'status', service.REFUND_STATUSES), page);
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.refundRowsJson(deps.db, shown));
+    const view = await approvalView(deps);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.refundRowsJson(deps.db, shown, view));
   });
   router.get('/overpaid', async (req, res) => {
     const page = pageQuery(req);
@@ -39,18 +48,19 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     const body = parseBody(createRefundBody, req.body);
     const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
     // One refund per transfer that overpaid, each to its own sender (unless a wallet is named).
-    const refunds = await service.refundsJson(deps.db, { id: { in: refundIds } });
+    const created = await service.refundsJson(deps.db, { id: { in: refundIds } });
     await audited(req, deps.db, {
       action: 'refund.create',
       subject: { type: 'order', id: body.orderId.toLowerCase() },
-      after: { refunds: refunds.map((r) => ({ id: r._id, wallet: r.wallet, amountWei: r.amountWei })) },
+      after: { refunds: created.map((r) => ({ id: r._id, wallet: r.wallet, amountWei: r.amountWei })) },
     });
-    res.status(201).json(refunds);
+    await askRefundApprovals(deps.db, deps.config, { ...auditContext(req), actor: req.user! }, refundIds, priceOf(deps));
+    res.status(201).json(await service.refundsJson(deps.db, { id: { in: refundIds } }, await approvalView(deps)));
   });
   router.post('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Refund');
     await markPayoutPaid(deps, { kind: 'refund', id }, req.body, req.user!.id);
-    const refund = (await service.refundsJson(deps.db, { id }))[0];
+    const refund = (await service.refundsJson(deps.db, { id }, await approvalView(deps)))[0];
     await audited(req, deps.db, { action: 'payout.marked_paid', subject: { type: 'refund', id }, after: { txHash: refund?.check?.txHash ?? null, amountWei: refund?.amountWei ?? null } });
     res.status(202).json(refund);
   });
@@ -59,7 +69,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     // Only a hash the node never showed (a mistyped one): core/src/payouts.ts.
     await withdrawPayoutCheck(deps, { kind: 'refund', id });
     await audited(req, deps.db, { action: 'payout.hash_withdrawn', subject: { type: 'refund', id } });
-    res.json((await service.refundsJson(deps.db, { id }))[0]);
+    res.json((await service.refundsJson(deps.db, { id }, await approvalView(deps)))[0]);
   });
   return router;
 }

@@ -1,4 +1,4 @@
-import { creditCents, overpaymentOf, overpaymentsOf, Prisma, soleSender, type Db, type Overpayment } from '@shop/core';
+import { creditCents, overpaymentOf, overpaymentsOf, payoutApprovalStates, Prisma, refundWorth, soleSender, type AppConfig, type Db, type Overpayment } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
@@ -19,9 +19,12 @@ const refundInclude = { checks: latestCheck } satisfies Prisma.RefundInclude;
 type RefundRow = Prisma.RefundGetPayload<{ include: typeof refundInclude }>;
 
 /** The refunds `where` names (one request, or an order's few): not a list an admin pages. */
-export async function refundsJson(db: Db, where: Prisma.RefundWhereInput): Promise<RefundJson[]> {
-  return refundRowsJson(db, await db.refund.findMany({ where, include: refundInclude, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+export async function refundsJson(db: Db, where: Prisma.RefundWhereInput, approvals?: ApprovalView): Promise<RefundJson[]> {
+  return refundRowsJson(db, await db.refund.findMany({ where, include: refundInclude, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }), approvals);
 }
+
+/** For admins: the threshold, and today's price (null when none) to value refunds no order priced. */
+export type ApprovalView = { config: Pick<AppConfig, 'approvalThresholdUsd'>; price: string | null };
 
 export const REFUND_STATUSES = ['REQUESTED', 'PAID'] as const;
 
@@ -38,11 +41,12 @@ export function refundsPage(db: Db, status: (typeof REFUND_STATUSES)[number][] |
   });
 }
 
-export async function refundRowsJson(db: Db, rows: RefundRow[]): Promise<RefundJson[]> {
-  const [users, payments, holds] = await Promise.all([
+export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: ApprovalView): Promise<RefundJson[]> {
+  const [users, payments, holds, states] = await Promise.all([
     db.user.findMany({ where: { id: { in: rows.flatMap((r) => (r.userId ? [r.userId] : [])) } }, select: { id: true, name: true, email: true } }),
     db.payment.findMany({ where: { id: { in: rows.flatMap((r) => (r.paymentId ? [r.paymentId] : [])) } }, select: { id: true, txHash: true, source: true } }),
     db.payoutCheck.findMany({ where: { holds: true, refundId: { in: rows.map((r) => r.id) } }, select: { refundId: true, txHash: true } }),
+    approvals ? payoutApprovalStates(db, approvals.config, rows.map((r) => ({ id: r.id, worth: refundWorth(r, approvals.price) }))) : null,
   ]);
   return rows.map((r): RefundJson => {
     const user = users.find((u) => u.id === r.userId);
@@ -62,6 +66,7 @@ export async function refundRowsJson(db: Db, rows: RefundRow[]): Promise<RefundJ
       payoutTxHash: r.payoutTxHash,
       check: checkJson(r.checks[0]),
       heldBy: holds.find((h) => h.refundId === r.id)?.txHash ?? null,
+      ...(states ? { approval: states.get(r.id) } : {}),
       createdAt: r.createdAt.toISOString(),
       paidAt: r.paidAt?.toISOString() ?? null,
     };

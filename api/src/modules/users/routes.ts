@@ -182,7 +182,9 @@ export function userRoutes(deps: AppDeps): Router {
   router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
-    res.json(await users.adminUpdateUser(db, { ...auditContext(req), actor: req.user! }, id, input));
+    const user = await users.adminUpdateUser(db, config, { ...auditContext(req), actor: req.user! }, id, input);
+    // 202: saved, but a large balance increase waits for a second admin (pendingApproval).
+    res.status(user.pendingApproval ? 202 : 200).json(user);
   });
 
   router.delete('/:id', requireAdmin, requireStepUp, async (req, res) => {

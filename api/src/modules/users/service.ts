@@ -193,11 +193,14 @@ export function userListJson(users: UserRow[]): AdminUserListItem[] {
 /**
  * An admin edits a user. Balances go through core's adjustBalancesFromForm: a balance
  * left as the form loaded it is not touched, a changed one is an ADMIN_ADJUSTMENT, and a
- * balance that moved since the form was loaded is a 409. All in one transaction with the
+ * balance that moved since the form was loaded is a 409; an increase over the approval
+ * threshold is held for a second admin (`pendingApproval`) while the other fields are
+ * saved. All in one transaction with the
  * row locked. Nobody removes their own admin rights; admins do not edit other admins.
  */
 export async function adminUpdateUser(
   db: Db,
+  config: Pick<AppConfig, 'approvalThresholdUsd'>,
   audit: AuditContext & { actor: { id: string; email: string } },
   targetId: string,
   input: {
@@ -210,8 +213,9 @@ export async function adminUpdateUser(
     loadedPassiveBalance: string;
     password?: string;
   },
-): Promise<UserJson> {
+): Promise<UserJson & { pendingApproval?: { _id: string; amountUsd: number } }> {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  let held: { id: string; amountUsd: Prisma.Decimal } | null = null;
   try {
     await db.$transaction(async (tx) => {
       const actor = audit.actor;
@@ -222,12 +226,15 @@ export async function adminUpdateUser(
       const self = target.id === actor.id;
       if (target.isAdmin && !self) throw forbidden('Admins cannot edit other admins');
       if (self && !input.isAdmin) throw badRequest('You cannot remove your own admin rights');
-      await adjustBalancesFromForm(tx, {
-        actorId: actor.id,
-        userId: target.id,
-        wanted: { active: input.activeBalance, passive: input.passiveBalance },
-        loaded: { active: input.loadedActiveBalance, passive: input.loadedPassiveBalance },
-      });
+      ({ held } = await adjustBalancesFromForm(
+        tx,
+        {
+          userId: target.id,
+          wanted: { active: input.activeBalance, passive: input.passiveBalance },
+          loaded: { active: input.loadedActiveBalance, passive: input.loadedPassiveBalance },
+        },
+        { config, audit },
+      ));
       await tx.user.update({
         where: { id: target.id },
         data: { name: input.name, email: input.email, isAdmin: input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
@@ -247,7 +254,9 @@ export async function adminUpdateUser(
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
     throw err;
   }
-  return getUserJson(db, targetId);
+  const user = await getUserJson(db, targetId);
+  const pending = held as { id: string; amountUsd: Prisma.Decimal } | null;
+  return pending ? { ...user, pendingApproval: { _id: pending.id, amountUsd: Number(pending.amountUsd.toFixed(2)) } } : user;
 }
 
 /**

@@ -265,6 +265,7 @@ describe('step-up for money actions', () => {
       ['post', `/api/admin/payments/${id}/refund`],
       ['post', `/api/admin/webhooks/${id}/secret`],
       ['put', `/api/users/${id}`],
+      ['post', `/api/admin/approvals/${id}/approve`],
     ];
     for (const [method, path] of guarded) {
       const res = await as[method as 'get' | 'post' | 'put' | 'delete' | 'patch'](path).send({});

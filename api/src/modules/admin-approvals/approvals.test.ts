@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from 'otplib';
+import { applyLedger, askRefundApprovals, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
+import type { ApprovalJson, CashoutJson, UserJson } from '@shop/core/contract';
+import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
+import { expectBooksBalanced } from '../../../../scripts/testing/books.ts';
+
+// APPROVAL_THRESHOLD_USD is left at its default, 500.
+let kit: ApiTestKit;
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+beforeAll(async () => {
+  // The refund rows of 'large refunds' are written directly, without their transfers.
+  kit = await createApiTestKit({ reconcileSkip: ['refund-transfer'] });
+  alice = await kit.createUser({ name: 'Alice', isAdmin: true });
+  bob = await kit.createUser({ name: 'Bob', isAdmin: true });
+  carol = await kit.createUser({ name: 'Carol', isAdmin: true });
+});
+afterAll(async () => {
+  await kit?.close();
+});
+
+const WALLET = '0x1111111111111111111111111111111111111111';
+const HASH = (n: number) => `0x${n.toString(16).padStart(64, 'a')}`;
+
+async function credit(user: TestUser, amount: string): Promise<void> {
+  await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount, kind: 'DAILY_CREDIT', idempotencyKey: `approvals-test:${user.id}:${Date.now()}:${Math.random()}` }]);
+}
+
+async function balances(user: TestUser) {
+  const u = await kit.db.user.findUniqueOrThrow({ where: { id: user.id } });
+  return { active: u.activeBalance.toFixed(2), passive: u.passiveBalance.toFixed(2) };
+}
+
+/** An admin's edit of `user`'s active balance, from what the form loaded. */
+async function editActive(admin: TestUser, user: TestUser, to: string) {
+  const loaded = await balances(user);
+  return (await kit.as(admin)).put(`/api/users/${user.id}`).send({
+    name: user.name, email: user.email, isAdmin: user.isAdmin,
+    activeBalance: to, passiveBalance: loaded.passive, loadedActiveBalance: loaded.active, loadedPassiveBalance: loaded.passive,
+  });
+}
+
+async function cashout(user: TestUser, amount: string): Promise<string> {
+  await credit(user, amount);
+  const res = await (await kit.as(user)).post('/api/users/cashout').send({ wallet: WALLET });
+  expect(res.status).toBe(200);
+  const row = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
+  // The price the payout is valued at (this api has no price feed).
+  await kit.db.cashoutRequest.update({ where: { id: row.id }, data: { ethUsd: new Prisma.Decimal('3000') } });
+  return row.id;
+}
+
+const approve = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/approve`);
+const reject = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/reject`);
+const markPaid = async (admin: TestUser, cashoutId: string, n: number) => (await kit.as(admin)).post(`/api/admin/cashouts/${cashoutId}/paid`).send({ payoutTxHash: HASH(n) });
+
+const expectBooksBalance = () => expectBooksBalanced(kit.env.runtime, 'approvals.test.ts');
+
+describe('a large balance increase', () => {
+  it('is held, not applied, until a second admin approves it; then it is added to the balance as it is by then', async () => {
+    const user = await kit.createUser();
+    await credit(user, '20.00');
+    const edit = await editActive(alice, user, '620.00');
+    expect(edit.status).toBe(202);
+    const body = edit.body as UserJson;
+    expect(body.pendingApproval).toMatchObject({ amountUsd: 600 });
+    expect(await balances(user)).toEqual({ active: '20.00', passive: '0.00' });
+
+    const list = await (await kit.as(bob)).get('/api/admin/approvals?status=PENDING');
+    const mine = (list.body as ApprovalJson[]).find((a) => a._id === body.pendingApproval!._id);
+    expect(mine).toMatchObject({ kind: 'BALANCE_INCREASE', status: 'PENDING', amountUsd: 600, change: { active: '600.00', passive: '0.00' }, requestedBy: { _id: alice.id }, beneficiary: { _id: user.id } });
+
+    // Daily credit arrives meanwhile: the approved change adds to it, never overwrites it.
+    await credit(user, '5.00');
+    expect((await approve(alice, mine!._id)).body.message).toBe(SELF_APPROVAL);
+    const approved = await approve(bob, mine!._id);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'APPROVED', decidedBy: { _id: bob.id } });
+    expect(await balances(user)).toEqual({ active: '625.00', passive: '0.00' });
+    // Decided once: approving again changes nothing.
+    expect((await approve(carol, mine!._id)).status).toBe(409);
+    expect(await balances(user)).toEqual({ active: '625.00', passive: '0.00' });
+
+    const audit = await kit.db.auditEntry.findMany({ where: { subjectId: user.id, action: { startsWith: 'approval.' } }, orderBy: { seq: 'asc' } });
+    expect(audit.map((e) => [e.action, e.actorId])).toEqual([['approval.requested', alice.id], ['approval.approved', bob.id]]);
+    await expectBooksBalance();
+  });
+
+  it('counts the same admin\'s direct increases of the last 24 hours: small edits cannot add up past the threshold unseen', async () => {
+    const admin = await kit.createUser({ isAdmin: true });
+    const [u1, u2] = [await kit.createUser(), await kit.createUser()];
+    expect((await editActive(admin, u1, '300.00')).status).toBe(200);
+    expect(await balances(u1)).toEqual({ active: '300.00', passive: '0.00' });
+    const second = await editActive(admin, u2, '300.00');
+    expect(second.status).toBe(202);
+    expect(await balances(u2)).toEqual({ active: '0.00', passive: '0.00' });
+    // A decrease is never held.
+    expect((await editActive(admin, u1, '0.00')).status).toBe(200);
+    await expectBooksBalance();
+  });
+
+  it('two admins approving at once apply it once; the requester may withdraw it, never approve it', async () => {
+    const user = await kit.createUser();
+    const edit = await editActive(alice, user, '900.00');
+    const id = (edit.body as UserJson).pendingApproval!._id;
+    const [a, b] = await Promise.all([approve(bob, id), approve(carol, id)]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(await balances(user)).toEqual({ active: '900.00', passive: '0.00' });
+
+    const other = await kit.createUser();
+    const held = (await editActive(alice, other, '700.00')).body as UserJson;
+    const withdrawn = await reject(alice, held.pendingApproval!._id);
+    expect(withdrawn.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: alice.id } });
+    expect((await approve(bob, held.pendingApproval!._id)).status).toBe(409);
+    expect(await balances(other)).toEqual({ active: '0.00', passive: '0.00' });
+    await expectBooksBalance();
+  });
+
+  it('an admin\'s increase of their own balance needs another admin', async () => {
+    const selfish = await kit.createUser({ isAdmin: true });
+    const id = ((await editActive(selfish, selfish, '800.00')).body as UserJson).pendingApproval!._id;
+    expect((await approve(selfish, id)).status).toBe(403);
+    expect((await approve(bob, id)).status).toBe(200);
+    expect(await balances(selfish)).toEqual({ active: '800.00', passive: '0.00' });
+  });
+});
+
+describe('a large cashout payout', () => {
+  it('cannot be marked paid until a second admin approved paying it; a small one goes through as before', async () => {
+    const buyer = await kit.createUser();
+    const id = await cashout(buyer, '700.00');
+    const list = (await (await kit.as(alice)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[];
+    expect(list.find((c) => c._id === id)?.approval).toEqual({ needed: true, current: null });
+
+    const refused = await markPaid(alice, id, 1);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ approvalRequired: true });
+    expect(refused.body.message).toMatch(/worth \$700\.00, more than the \$500\.00 one admin may pay alone/);
+    expect(await kit.db.payoutCheck.count({ where: { cashoutId: id } })).toBe(0);
+
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    expect(asked.status).toBe(201);
+    expect(asked.body).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', subject: { type: 'cashout', id }, amountUsd: 700, beneficiary: { _id: buyer.id } });
+    // Asking twice gives the same request.
+    expect((await (await kit.as(carol)).post('/api/admin/approvals').send({ kind: 'cashout', id })).body._id).toBe(asked.body._id);
+    expect((await approve(alice, asked.body._id)).status).toBe(403);
+    expect((await markPaid(alice, id, 1)).status).toBe(409);
+    expect((await approve(bob, asked.body._id)).status).toBe(200);
+    expect((await markPaid(alice, id, 1)).status).toBe(202);
+    expect(await kit.db.payoutCheck.count({ where: { cashoutId: id } })).toBe(1);
+
+    const small = await cashout(await kit.createUser(), '120.00');
+    expect((await markPaid(alice, small, 2)).status).toBe(202);
+    expect((await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: small })).status).toBe(409);
+  });
+
+  it('an admin cannot approve the payout of their own cashout', async () => {
+    const id = await cashout(carol, '650.00');
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    const own = await approve(carol, asked.body._id);
+    expect(own.status).toBe(403);
+    expect(own.body.message).toBe(OWN_MONEY_APPROVAL);
+    expect((await approve(bob, asked.body._id)).status).toBe(200);
+  });
+
+  it('a rejected request leaves it unpayable until asked and approved again', async () => {
+    const id = await cashout(await kit.createUser(), '510.00');
+    const first = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    expect((await reject(bob, first.body._id)).body.status).toBe('REJECTED');
+    expect((await markPaid(alice, id, 3)).status).toBe(409);
+    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    expect(again.body._id).not.toBe(first.body._id);
+    expect((await approve(bob, again.body._id)).status).toBe(200);
+    expect((await markPaid(alice, id, 3)).status).toBe(202);
+  });
+});
+
+describe('large refunds', () => {
+  async function refundRow(amountUsd: string, walletSource: 'sender' | 'admin', requestedById: string) {
+    return kit.db.refund.create({
+      data: { source: 'TRANSFER', wallet: WALLET, walletSource, amountWei: new Prisma.Decimal('100000000000000000'), amountUsd: new Prisma.Decimal(amountUsd), requestedById },
+    });
+  }
+  const audit = (admin: TestUser) => ({ actor: { id: admin.id, email: admin.email }, ip: null, userAgent: null });
+  const price = async () => '3000.00000000';
+
+  it('wait for a second admin when one creation (or an admin\'s refunds to wallets of their choosing within 24 hours) is worth more than the threshold', async () => {
+    const small = await refundRow('200.00', 'sender', alice.id);
+    expect(await askRefundApprovals(kit.db, kit.env.config, audit(alice), [small.id], price)).toEqual([]);
+    const paidSmall = await (await kit.as(alice)).post(`/api/admin/refunds/${small.id}/paid`).send({ payoutTxHash: HASH(10) });
+    expect(paidSmall.status).toBe(202);
+
+    // Three refunds the admin directed to a wallet they named: the third takes the day past $500.
+    for (let i = 0; i < 2; i++) {
+      const named = await refundRow('200.00', 'admin', carol.id);
+      expect(await askRefundApprovals(kit.db, kit.env.config, audit(carol), [named.id], price)).toEqual([]);
+    }
+    const third = await refundRow('200.00', 'admin', carol.id);
+    const asked = await askRefundApprovals(kit.db, kit.env.config, audit(carol), [third.id], price);
+    expect(asked).toHaveLength(1);
+    const paid = await (await kit.as(carol)).post(`/api/admin/refunds/${third.id}/paid`).send({ payoutTxHash: HASH(11) });
+    expect(paid.status).toBe(409);
+    expect(paid.body.approvalRequired).toBe(true);
+    expect((await approve(carol, asked[0]!.id)).status).toBe(403);
+    expect((await approve(alice, asked[0]!.id)).status).toBe(200);
+    expect((await (await kit.as(carol)).post(`/api/admin/refunds/${third.id}/paid`).send({ payoutTxHash: HASH(11) })).status).toBe(202);
+  });
+});
+
+describe('who may', () => {
+  it('a non-admin reads no approvals and decides none', async () => {
+    const user = await kit.createUser();
+    const as = await kit.as(user);
+    expect((await as.get('/api/admin/approvals')).status).toBe(403);
+    const held = (await editActive(alice, await kit.createUser(), '999.00')).body as UserJson;
+    expect((await as.post(`/api/admin/approvals/${held.pendingApproval!._id}/approve`)).status).toBe(403);
+    expect((await as.post('/api/admin/approvals').send({ kind: 'cashout', id: held.pendingApproval!._id })).status).toBe(403);
+  });
+
+  it('approving needs a second factor in the last 10 minutes from an admin who has one', async () => {
+    const dave = await kit.createUser({ isAdmin: true });
+    const as = await kit.as(dave);
+    const secret = (await as.post('/api/users/2fa/totp').send({ password: dave.password })).body.secret as string;
+    expect((await as.post('/api/users/2fa/totp/confirm').send({ code: await generate({ secret }) })).status).toBe(200);
+    const held = (await editActive(alice, await kit.createUser(), '950.00')).body as UserJson;
+    // A fresh session of Dave's: no second factor given in it yet.
+    const res = await (await kit.as(dave)).post(`/api/admin/approvals/${held.pendingApproval!._id}/approve`);
+    expect(res.status).toBe(403);
+    expect(res.body.stepUpRequired).toBe(true);
+    expect((await kit.db.approval.findUniqueOrThrow({ where: { id: held.pendingApproval!._id } })).status).toBe('PENDING');
+  });
+});
