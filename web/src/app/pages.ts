@@ -217,4 +217,12 @@ export const pages: readonly PageEntry[] = [
     title: 'Audit log',
     description: 'Who did what, when and from where (admin).',
   },
+  {
+    path: 'admin/approvals',
+    module: 'features/approvals/routes/approvals.tsx',
+    component: 'ApprovalsPage',
+    access: 'admin',
+    title: 'Approvals',
+    description: 'Large money moves waiting for a second admin (admin).',
+  },
 ];

@@ -68,6 +68,7 @@ const adminLinks = [
   { to: '/admin/productlist', label: 'Product List' },
   { to: '/admin/cashouts', label: 'Cashouts' },
   { to: '/admin/payments', label: 'Payments' },
+  { to: '/admin/approvals', label: 'Approvals' },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
   { to: '/admin/webhooks', label: 'Webhooks' },
   { to: '/admin/audit', label: 'Audit log' },

@@ -80,6 +80,7 @@ describe('SiteHeader', () => {
       ['Product List', '/admin/productlist'],
       ['Cashouts', '/admin/cashouts'],
       ['Payments', '/admin/payments'],
+      ['Approvals', '/admin/approvals'],
       ['Reconciliation', '/admin/reconciliation'],
       ['Webhooks', '/admin/webhooks'],
       ['Audit log', '/admin/audit'],

@@ -6,12 +6,14 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useMarkCashoutPaid } from '../api/mark-cashout-paid';
 import { useRejectCashout } from '../api/reject-cashout';
 import { MarkPayoutPaid } from './mark-payout-paid';
+import { PayoutApproval, waitsForApproval } from './payout-approval';
 import { WithdrawPayoutHash } from './withdraw-payout-hash';
 
 /**
  * Open requests can be marked paid (with the payout's hash, which the worker verifies)
  * or rejected; neither while a hash is being checked (one the node never showed can be
- * withdrawn). After a refused check the admin can give another hash.
+ * withdrawn). After a refused check the admin can give another hash. A large one is
+ * marked paid only once a second admin approved it.
  */
 export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const markPaid = useMarkCashoutPaid();
@@ -30,11 +32,21 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
     });
   };
 
+  const rejectButton = (
+    <Button size="sm" variant="destructive" icon={<Ban aria-hidden="true" />} disabled={reject.isPending} onClick={onReject}>
+      Reject
+    </Button>
+  );
+  if (waitsForApproval(cashout.approval)) {
+    return (
+      <PayoutApproval kind="cashout" id={cashout._id} approval={cashout.approval}>
+        {rejectButton}
+      </PayoutApproval>
+    );
+  }
   return (
     <MarkPayoutPaid what="Cashout" id={cashout._id} markPaid={markPaid}>
-      <Button size="sm" variant="destructive" icon={<Ban aria-hidden="true" />} disabled={reject.isPending} onClick={onReject}>
-        Reject
-      </Button>
+      {rejectButton}
     </MarkPayoutPaid>
   );
 }

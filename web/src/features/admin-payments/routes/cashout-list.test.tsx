@@ -24,6 +24,7 @@ function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
     payoutTxHash: null,
     check: null,
     heldBy: null,
+    approval: { needed: false, current: null },
     paidAt: null,
     createdAt: '2026-05-06T10:00:00.000Z',
     updatedAt: '2026-05-06T10:00:00.000Z',
@@ -237,3 +238,38 @@ describe('CashoutListPage', () => {
     expect(sent('GET /api/admin/refunds').length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('a large payout', () => {
+  it("offers 'Ask approval' instead of 'Mark Paid' until a second admin approved it, then 'Awaiting' while pending", async () => {
+    const large = makeCashout({ _id: 'c9', amountUsd: 700, approval: { needed: true, current: null } });
+    const { sent } = renderList({
+      'GET /api/admin/cashouts': [large],
+      'POST /api/admin/approvals': reply(201, { _id: 'ap1', status: 'PENDING' }),
+    });
+    const [row] = await waitForRows();
+    expect(within(row!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
+    expect(within(row!).getByText('Needs a second admin')).toBeInTheDocument();
+    await userEvent.click(within(row!).getByRole('button', { name: 'Ask approval' }));
+    expect(sent('POST /api/admin/approvals')[0]?.body).toEqual({ kind: 'cashout', id: 'c9' });
+    expect(await screen.findByText('Asked: another admin approves it on the Approvals page')).toBeInTheDocument();
+  });
+
+  it('shows the wait while pending, and Mark Paid once approved', async () => {
+    renderList({
+      'GET /api/admin/cashouts': [
+        makeCashout({ _id: 'c8', amountUsd: 700, approval: { needed: true, current: { _id: 'ap1', status: 'PENDING', requestedBy: 'a1' } } }),
+        makeCashout({ _id: 'c7', amountUsd: 800, approval: { needed: true, current: { _id: 'ap2', status: 'APPROVED', requestedBy: 'a2' } } }),
+      ],
+    });
+    const [pending, approved] = await waitForRows();
+    expect(within(pending!).getByText("Awaiting a second admin's approval")).toBeInTheDocument();
+    expect(within(pending!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
+    expect(within(pending!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
+    expect(within(approved!).getByRole('button', { name: 'Mark Paid' })).toBeInTheDocument();
+  });
+});
+
+async function waitForRows() {
+  await screen.findByRole('table', { name: 'Cashout requests' });
+  return rows();
+}

@@ -38,8 +38,11 @@ export function UserForm({ user }: { user: UserJson }) {
         password,
       },
       {
-        onSuccess: () => {
+        onSuccess: (user) => {
           toast.success('user updated successfully');
+          if (user.pendingApproval) {
+            toast.info(`The balance increase of $${user.pendingApproval.amountUsd.toFixed(2)} waits for a second admin's approval (Admin > Approvals).`);
+          }
           navigate('/admin/userlist');
         },
         onError: (error) => toast.error(getErrorMessage(error)),

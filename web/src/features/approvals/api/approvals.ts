@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApprovalJson } from '@shop/core/contract';
+import { cashoutsQueryKey } from '@/features/admin-payments/api/get-cashouts';
+import { refundsQueryKey } from '@/features/admin-payments/api/get-refunds';
+import { usersQueryKey } from '@/features/users/api/get-users';
+import { api } from '@/lib/api-client';
+import { usePagedQuery } from '@/lib/paged-query';
+
+export const approvalsQueryKey = ['approvals'] as const;
+/** The payout lists show approval states: they are refreshed with the approvals. */
+const payoutKeys = [cashoutsQueryKey, refundsQueryKey];
+
+/** Admin: large money moves waiting for (or decided by) a second admin, newest first. */
+export function useApprovals(filters: { status?: string }) {
+  return usePagedQuery<ApprovalJson>(approvalsQueryKey, '/api/admin/approvals', filters);
+}
+
+function useApprovalMutation<Input>(mutationFn: (input: Input) => Promise<ApprovalJson>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: approvalsQueryKey });
+      for (const queryKey of payoutKeys) await queryClient.invalidateQueries({ queryKey });
+      // An approved balance increase changed a balance.
+      await queryClient.invalidateQueries({ queryKey: usersQueryKey, refetchType: 'none' });
+    },
+  });
+}
+
+/** Asks a second admin to approve paying a large cashout or refund (before its ETH is sent). */
+export const useAskApproval = () =>
+  useApprovalMutation((target: { kind: 'cashout' | 'refund'; id: string }) => api.post<ApprovalJson>('/api/admin/approvals', target));
+
+/** Approves (a second factor may be asked for) or rejects a pending request. */
+export const useDecideApproval = () =>
+  useApprovalMutation(({ id, approve }: { id: string; approve: boolean }) =>
+    api.post<ApprovalJson>(`/api/admin/approvals/${encodeURIComponent(id)}/${approve ? 'approve' : 'reject'}`),
+  );

@@ -1,0 +1,70 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ApprovalJson } from '@shop/core/contract';
+import { routes } from '@/app/router';
+import { signIn } from '@/testing/fixtures';
+import { mockApi, reply } from '@/testing/mock-api';
+import { renderRoutes } from '@/testing/render-app';
+
+const approval = (over: Partial<ApprovalJson>): ApprovalJson => ({
+  _id: 'ap1',
+  kind: 'PAYOUT',
+  status: 'PENDING',
+  subject: { type: 'cashout', id: 'c1' },
+  beneficiary: { _id: 'u1', name: 'Buyer', email: 'buyer@example.com' },
+  amountUsd: 700,
+  change: null,
+  requestedBy: { _id: 'a2', email: 'grace@example.com' },
+  decidedBy: null,
+  decidedAt: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+describe('ApprovalsPage', () => {
+  it('lists what waits; another admin\'s request can be approved, one\'s own only withdrawn', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/admin/approvals': [
+        approval({}),
+        approval({ _id: 'ap2', kind: 'BALANCE_INCREASE', subject: { type: 'user', id: 'u2' }, amountUsd: 600, change: { active: '600.00', passive: '0.00' }, requestedBy: { _id: 'a1', email: 'ada@example.com' } }),
+      ],
+      'POST /api/admin/approvals/ap1/approve': approval({ status: 'APPROVED' }),
+      'POST /api/admin/approvals/ap2/reject': reply(200, approval({ _id: 'ap2', status: 'REJECTED' })),
+    });
+    renderRoutes(routes, '/admin/approvals');
+    const table = await screen.findByRole('table');
+    const [payout, increase] = within(table).getAllByRole('row').slice(1);
+    expect(within(payout!).getByText('Cashout payout')).toBeInTheDocument();
+    expect(within(payout!).getByText('USD $700.00')).toBeInTheDocument();
+    expect(within(payout!).getByText('grace@example.com')).toBeInTheDocument();
+    expect(within(increase!).getByText('Balance increase')).toBeInTheDocument();
+    expect(within(increase!).getByText('active +$600.00')).toBeInTheDocument();
+    expect(within(increase!).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(within(increase!).getByText('Your request: another admin approves it')).toBeInTheDocument();
+    expect(sent('GET /api/admin/approvals')[0]?.path).toContain('status=PENDING');
+
+    await userEvent.click(within(payout!).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(sent('POST /api/admin/approvals/ap1/approve')).toHaveLength(1));
+    expect(await screen.findByText('Approved: the payout can be sent and marked paid')).toBeInTheDocument();
+    await userEvent.click(within(increase!).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(sent('POST /api/admin/approvals/ap2/reject')).toHaveLength(1));
+  });
+
+  it('shows the server\'s refusal (self-approval) as it is', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    mockApi({
+      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/admin/approvals': [approval({ beneficiary: null })],
+      'POST /api/admin/approvals/ap1/approve': reply(403, { message: 'You cannot approve your own request: another admin must.' }),
+    });
+    renderRoutes(routes, '/admin/approvals');
+    const table = await screen.findByRole('table');
+    const [row] = within(table).getAllByRole('row').slice(1);
+    expect(within(row!).getByText('the sender')).toBeInTheDocument();
+    await userEvent.click(within(row!).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('You cannot approve your own request: another admin must.')).toBeInTheDocument();
+  });
+});

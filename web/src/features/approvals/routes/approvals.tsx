@@ -1,0 +1,119 @@
+import { Link } from 'react-router-dom';
+import type { ColumnDef } from '@tanstack/react-table';
+import { Check, X } from 'lucide-react';
+import { toast } from 'sonner';
+import type { ApprovalJson } from '@shop/core/contract';
+import { DataTable } from '@/components/data-table';
+import { PageHeader } from '@/components/page-header';
+import { StatusFilter, useListParam } from '@/components/list-filters';
+import { Button } from '@/components/ui/button';
+import { useUserInfo } from '@/features/auth/auth-store';
+import { getErrorMessage } from '@/lib/api-client';
+import { useApprovals, useDecideApproval } from '../api/approvals';
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const usd = (n: number) => `USD $${n.toFixed(2)}`;
+const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
+
+/** 'Balance increase' with the change to each balance, or 'Cashout payout' / 'Refund payout'. */
+function What({ approval }: { approval: ApprovalJson }) {
+  if (approval.kind === 'BALANCE_INCREASE') {
+    const { change } = approval;
+    return (
+      <span>
+        <Link className="underline-offset-4 hover:underline" to={`/admin/user/${approval.subject.id}/edit`}>
+          Balance increase
+        </Link>
+        {change ? (
+          <span className="block text-xs text-muted-foreground">
+            {change.active !== '0.00' ? `active ${signed(change.active)}` : ''}
+            {change.active !== '0.00' && change.passive !== '0.00' ? ', ' : ''}
+            {change.passive !== '0.00' ? `passive ${signed(change.passive)}` : ''}
+          </span>
+        ) : null}
+      </span>
+    );
+  }
+  return (
+    <Link className="underline-offset-4 hover:underline" to="/admin/cashouts">
+      {approval.subject.type === 'cashout' ? 'Cashout payout' : 'Refund payout'}
+    </Link>
+  );
+}
+
+/** Approve / reject for a pending request: the requester may only withdraw it. */
+function Decide({ approval }: { approval: ApprovalJson }) {
+  const me = useUserInfo();
+  const decide = useDecideApproval();
+  if (approval.status !== 'PENDING') {
+    return (
+      <span className="text-xs">
+        {approval.status === 'APPROVED' ? 'Approved' : 'Rejected'}
+        {approval.decidedBy ? ` by ${approval.decidedBy.email}` : ''}
+        {approval.decidedAt ? <span className="block text-muted-foreground">{when(approval.decidedAt)}</span> : null}
+      </span>
+    );
+  }
+  const own = approval.requestedBy?._id === me?._id;
+  const toMe = approval.beneficiary?._id === me?._id;
+  const run = (approve: boolean) =>
+    decide.mutate(
+      { id: approval._id, approve },
+      {
+        onSuccess: () => toast.success(approve ? (approval.kind === 'BALANCE_INCREASE' ? 'Approved: the balance was changed' : 'Approved: the payout can be sent and marked paid') : 'Rejected'),
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      {own || toMe ? (
+        <span className="self-center text-xs text-muted-foreground">{own ? 'Your request: another admin approves it' : 'Money to you: another admin approves it'}</span>
+      ) : (
+        <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending} onClick={() => run(true)}>
+          Approve
+        </Button>
+      )}
+      <Button size="sm" variant="outline" icon={<X aria-hidden="true" />} disabled={decide.isPending} onClick={() => run(false)}>
+        {own ? 'Withdraw' : 'Reject'}
+      </Button>
+    </div>
+  );
+}
+
+const COLUMNS: ColumnDef<ApprovalJson>[] = [
+  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time> },
+  { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} /> },
+  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => usd(row.original.amountUsd), meta: { className: 'whitespace-nowrap' } },
+  { id: 'for', header: 'TO', cell: ({ row }) => row.original.beneficiary?.email ?? <span className="text-muted-foreground">the sender</span> },
+  { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-' },
+  { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right' } },
+];
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'Waiting' },
+  { value: 'APPROVED', label: 'Approved' },
+  { value: 'REJECTED', label: 'Rejected' },
+  { value: 'PENDING,APPROVED,REJECTED', label: 'All' },
+];
+
+/** 'Approvals': large money moves waiting for a second admin, and those decided. */
+export function ApprovalsPage() {
+  const [status] = useListParam('status');
+  const list = useApprovals({ status: status || 'PENDING' });
+  return (
+    <section className="flex flex-col gap-6">
+      <PageHeader title="Approvals" />
+      <p className="text-sm text-muted-foreground">
+        Balance increases, refunds and cashout payouts worth more than one admin may move alone wait here for a second admin. Nobody approves their own request, nor money
+        that goes to them.
+      </p>
+      <DataTable
+        columns={COLUMNS}
+        list={list}
+        emptyText={status ? 'Nothing here.' : 'Nothing waits for approval.'}
+        moreLabel="More requests"
+        toolbar={<StatusFilter label="Show" options={STATUS_OPTIONS} />}
+      />
+    </section>
+  );
+}
