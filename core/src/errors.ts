@@ -11,8 +11,8 @@ export class UserError extends Error {
     readonly status: UserErrorStatus,
     message: string,
     readonly errors?: { path: string; message: string }[],
-    /** Flags the client acts on, sent beside the message (`{ twoFactorRequired: true }`). */
-    readonly detail?: Record<string, string | number | boolean>,
+    /** Flags and data the client acts on, sent beside the message (`{ twoFactorRequired: true }`, a passkey challenge). */
+    readonly detail?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -25,3 +25,4 @@ export * from './audit.ts';
 export * from './password-reset.ts';
 export * from './two-factor.ts';
 export * from './approvals.ts';
+export * from './passkeys.ts';

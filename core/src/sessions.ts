@@ -26,7 +26,8 @@ export async function markStepUp(db: Client, sessionId: string, now = new Date()
  */
 export async function findSessionUser(db: Client, sessionId: string, userId: string, now = new Date()): Promise<SessionUserRow | null> {
   const rows = await db.$queryRaw<SessionUserRow[]>`
-    SELECT u."id", u."name", u."email", u."isAdmin", u."totpEnabledAt" IS NOT NULL AS "twoFactor", s."stepUpAt"
+    SELECT u."id", u."name", u."email", u."isAdmin", s."stepUpAt",
+           (u."totpEnabledAt" IS NOT NULL OR EXISTS (SELECT 1 FROM "Passkey" p WHERE p."userId" = u."id")) AS "twoFactor"
     FROM "Session" s JOIN "User" u ON u."id" = s."userId"
     WHERE s."id" = ${sessionId}::uuid AND s."userId" = ${userId}::uuid AND s."revokedAt" IS NULL AND s."expiresAt" > ${now} AND u."deletedAt" IS NULL`;
   return rows[0] ?? null;

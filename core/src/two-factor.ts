@@ -26,7 +26,7 @@ const RECOVERY_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 export const CODE_WRONG = 'That code is not right. Check the time on your device and enter the current code, or a recovery code.';
 
-export type SecondFactor = 'totp' | 'recovery';
+export type SecondFactor = 'totp' | 'recovery' | 'passkey';
 
 function recoveryDigest(config: AppConfig, code: string): string {
   const key = Buffer.from(hkdfSync('sha256', config.jwtSecret, '', 'shop:recovery-code', 32));
@@ -80,18 +80,38 @@ export async function confirmTotpEnrolment(
   if (!user.totpSecret) throw new UserError(400, 'Start the set-up first: scan the QR code, then enter the code your app shows.');
   const step = await totpStep(config, user.totpSecret, code.trim(), null);
   if (step === null) throw new UserError(400, 'That code is not right. Enter the 6-digit code your app shows now.');
-  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+    const wasOn = await secondFactorOn(tx, userId);
     // The secret that was checked is the one turned on (a restarted enrolment is another).
     const on = await tx.user.updateMany({ where: { id: userId, totpEnabledAt: null, totpSecret: user.totpSecret }, data: { totpEnabledAt: new Date(), totpLastStep: step } });
     if (on.count !== 1) throw conflict('The set-up changed meanwhile: start it again.');
-    await tx.recoveryCode.deleteMany({ where: { userId } });
-    await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: recoveryDigest(config, c) })) });
+    // Recovery codes come with the account's first second factor (a passkey may have come first).
+    const recoveryCodes = wasOn ? [] : await issueRecoveryCodes(tx, config, userId);
     await revokeUserSessions(tx, userId, { except: sessionId });
     if (sessionId) await markStepUp(tx, sessionId);
     await recordAudit(tx, audit, { action: '2fa.totp_enabled', subject: { type: 'user', id: userId } });
+    return { recoveryCodes };
   });
-  return { recoveryCodes };
+}
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+/**
+ * Whether `userId` has a second factor on: TOTP or a passkey. (The session query in
+ * sessions.ts reads the same two facts in SQL.)
+ */
+export async function secondFactorOn(tx: Tx | Db, userId: string): Promise<boolean> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true, _count: { select: { passkeys: true } } } });
+  return Boolean(user && (user.totpEnabledAt || user._count.passkeys > 0));
+}
+
+/** Ten new single-use recovery codes for `userId` (any earlier ones retired), stored as HMACs; returned once. */
+export async function issueRecoveryCodes(tx: Tx, config: AppConfig, userId: string): Promise<string[]> {
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await tx.recoveryCode.deleteMany({ where: { userId } });
+  await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: recoveryDigest(config, c) })) });
+  return recoveryCodes;
 }
 
 /**
@@ -101,8 +121,9 @@ export async function confirmTotpEnrolment(
 export async function useSecondFactor(db: Db, config: AppConfig, userId: string, rawCode: string): Promise<SecondFactor | null> {
   const code = rawCode.trim();
   const user = await db.user.findUnique({ where: { id: userId }, select: { totpSecret: true, totpEnabledAt: true, totpLastStep: true } });
-  if (!user?.totpEnabledAt) return null;
-  const step = await totpStep(config, user.totpSecret, code.replace(/\s/g, ''), user.totpLastStep);
+  if (!user) return null;
+  // Recovery codes stand in for any second factor (TOTP or a passkey).
+  const step = user.totpEnabledAt ? await totpStep(config, user.totpSecret, code.replace(/\s/g, ''), user.totpLastStep) : null;
   if (step !== null) {
     const claimed = await db.$executeRaw`
       UPDATE "User" SET "totpLastStep" = ${step} WHERE "id" = ${userId}::uuid AND ("totpLastStep" IS NULL OR "totpLastStep" < ${step})`;
@@ -115,11 +136,14 @@ export async function useSecondFactor(db: Db, config: AppConfig, userId: string,
 
 /** Turns TOTP off; needs a current code (a recovery code will do for a lost device). */
 export async function disableTotp(db: Db, config: AppConfig, audit: AuditContext, userId: string, code: string): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } });
+  if (!user?.totpEnabledAt) throw conflict('The authenticator app is not turned on.');
   const factor = await useSecondFactor(db, config, userId, code);
   if (!factor) throw new UserError(400, CODE_WRONG);
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } });
-    await tx.recoveryCode.deleteMany({ where: { userId } });
+    // With a passkey left, two-factor sign-in stays on, and so do the recovery codes.
+    if (!(await secondFactorOn(tx, userId))) await tx.recoveryCode.deleteMany({ where: { userId } });
     await recordAudit(tx, audit, { action: '2fa.totp_disabled', subject: { type: 'user', id: userId }, after: { with: factor } });
   });
 }

@@ -14,18 +14,63 @@ export const registerBody = z.object({
     .transform((v) => (v ? v.toUpperCase() : undefined)),
 });
 
+const b64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*={0,2}$/, 'must be base64url');
+
+/** What navigator.credentials.get() gives (as @simplewebauthn/browser encodes it): a passkey's answer to a challenge. */
+export const passkeyAssertion = z.object({
+  id: b64url(1400).min(1),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url(20_000),
+    authenticatorData: b64url(20_000),
+    signature: b64url(2_000),
+    userHandle: b64url(1_000).optional(),
+  }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+});
+
+/** What navigator.credentials.create() gives: a new passkey to register. */
+export const passkeyRegistrationBody = z.object({
+  name: z.string().trim().min(1, 'is required').max(100, 'is too long'),
+  response: z.object({
+    id: b64url(1400).min(1),
+    rawId: b64url(1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: b64url(20_000),
+      attestationObject: b64url(100_000),
+      authenticatorData: b64url(100_000).optional(),
+      transports: z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(10).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: b64url(10_000).optional(),
+    }),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  }),
+});
+
 export const loginBody = z.object({
   email: z.string().trim().max(254).transform((v) => v.toLowerCase()),
   password: z.string().max(200),
-  /** The second step for an account with two-factor sign-in: a TOTP code or a recovery code. */
+  /** The second step for an account with two-factor sign-in: a TOTP code or a recovery code... */
   code: z.string().trim().max(40).optional(),
+  /** ...or the passkey's answer to the challenge the first step gave. */
+  passkey: passkeyAssertion.optional(),
 });
+
+/** POST /api/users/2fa/step-up: a code, or a passkey's answer to the step-up challenge. */
+export const stepUpBody = z.union([z.object({ passkey: passkeyAssertion }), z.object({ code: z.string().trim().min(1, 'is required').max(40, 'is too long') })]);
 
 export const twoFactorCodeBody = z.object({ code: z.string().trim().min(1, 'is required').max(40, 'is too long') });
 export const passwordCheckBody = z.object({ password: z.string().min(1, 'is required').max(200, 'is too long') });
 
-/** GET /api/users/2fa: the signed-in user's second factors. */
-export type TwoFactorStatus = { totp: boolean; recoveryCodesLeft: number; required: boolean };
+/** A passkey of the signed-in user (Profile > Security). */
+export type PasskeyJson = { _id: string; name: string; createdAt: string; lastUsedAt: string | null };
+
+/** GET /api/users/2fa: the signed-in user's second factors (`on`: any of them). */
+export type TwoFactorStatus = { on: boolean; totp: boolean; passkeys: PasskeyJson[]; recoveryCodesLeft: number; required: boolean };
 
 export const passwordResetBody = z.object({ email: emailField });
 export const passwordResetConfirmBody = z.object({

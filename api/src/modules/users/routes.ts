@@ -1,10 +1,12 @@
 import { Router, type RequestHandler } from 'express';
 import {
-  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, getEthUsd, jobs, recoveryCodesLeft, requestCashout,
-  requestPasswordReset, RESET_REQUESTED_MESSAGE, startTotpEnrolment, withTimeout,
+  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, getEthUsd, jobs, listPasskeys,
+  PASSKEY_WRONG, passkeyAssertionOptions, passkeyRegistrationOptions, recoveryCodesLeft, registerPasskey, relyingParty, removePasskey, requestCashout, requestPasswordReset,
+  RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout,
 } from '@shop/core';
 import {
-  adminUpdateUserBody, cashoutBody, loginBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, twoFactorCodeBody, updateProfileBody,
+  adminUpdateUserBody, cashoutBody, loginBody, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, stepUpBody,
+  twoFactorCodeBody, updateProfileBody,
   type TwoFactorStatus,
 } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
@@ -55,7 +57,7 @@ export function userRoutes(deps: AppDeps): Router {
   });
   router.post('/login', authLimit('login'), codeAttempts, async (req, res) => {
     const input = parseBody(loginBody, req.body);
-    const { user, secondFactor } = await users.login(db, config, auditContext(req, null), input);
+    const { user, secondFactor } = await users.login(deps, () => relyingParty(config, req.get('origin')), auditContext(req, null), input);
     // Signed in with a code: that is a second factor given now (money actions need one).
     await startSession(res, deps, user._id, { stepUp: secondFactor !== undefined });
     res.json(user);
@@ -93,14 +95,19 @@ export function userRoutes(deps: AppDeps): Router {
     keys: (req) => [`ip:${req.ip}`, req.user && `user:${req.user.id}`],
   });
   router.get('/2fa', requireUser, async (req, res) => {
+    const user = await db.user.findUniqueOrThrow({ where: { id: req.user!.id }, select: { totpEnabledAt: true } });
     const status: TwoFactorStatus = {
-      totp: req.user!.twoFactor,
+      on: req.user!.twoFactor,
+      totp: user.totpEnabledAt !== null,
+      passkeys: await listPasskeys(db, req.user!.id),
       recoveryCodesLeft: req.user!.twoFactor ? await recoveryCodesLeft(db, req.user!.id) : 0,
       required: (req.user!.isAdmin || req.user!.mustEnrol) && config.admin2faRequired,
     };
     res.json(status);
   });
-  router.post('/2fa/totp', requireUser, codeLimit, async (req, res) => {
+  // Adding a factor to an account that has one needs that one now (a stolen session and
+  // password must not add the thief's own authenticator).
+  router.post('/2fa/totp', requireUser, codeLimit, requireStepUp, async (req, res) => {
     const { password } = parseBody(passwordCheckBody, req.body);
     res.json(await startTotpEnrolment(db, config, req.user!.id, password));
   });
@@ -108,12 +115,40 @@ export function userRoutes(deps: AppDeps): Router {
     const { code } = parseBody(twoFactorCodeBody, req.body);
     res.json(await confirmTotpEnrolment(db, config, auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, code));
   });
-  // A second factor again, for money actions: good for STEP_UP_MS in this session.
+  // Passkeys: options for the browser (the password again, as for TOTP), then the new passkey; removing one.
+  const rpOf = (req: Parameters<RequestHandler>[0]) => relyingParty(config, req.get('origin'));
+  router.post('/2fa/passkeys/options', requireUser, codeLimit, requireStepUp, async (req, res) => {
+    const { password } = parseBody(passwordCheckBody, req.body);
+    const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: req.user!.id }, select: { passwordHash: true } });
+    if (!(await verifyPassword(passwordHash, password))) throw badRequest('That password is not right.');
+    res.json(await passkeyRegistrationOptions(deps, rpOf(req), req.user!.id));
+  });
+  router.post('/2fa/passkeys', requireUser, codeLimit, requireStepUp, async (req, res) => {
+    const input = parseBody(passkeyRegistrationBody, req.body);
+    res.status(201).json(await registerPasskey(deps, rpOf(req), auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, input));
+  });
+  router.delete('/2fa/passkeys/:id', requireUser, requireStepUp, async (req, res) => {
+    const keepOneFactor = (req.user!.isAdmin || req.user!.mustEnrol) && config.admin2faRequired;
+    await removePasskey(deps, auditContext(req), req.user!.id, parseId(req.params.id, 'Passkey'), { keepOneFactor });
+    res.json({ message: 'Passkey removed' });
+  });
+
+  // A second factor again, for money actions: good for STEP_UP_MS in this session. With a
+  // passkey: options first (the challenge kept for this session), then its answer.
+  router.post('/2fa/step-up/options', requireUser, codeLimit, async (req, res) => {
+    const options = req.sessionId ? await passkeyAssertionOptions(deps, () => rpOf(req), 'step-up', req.sessionId, req.user!.id) : null;
+    if (!options) throw badRequest('You have no passkey: enter a code instead.');
+    res.json(options);
+  });
   router.post('/2fa/step-up', requireUser, codeLimit, codeAttempts, async (req, res) => {
-    const { code } = parseBody(twoFactorCodeBody, req.body);
+    const body = parseBody(stepUpBody, req.body);
     if (!req.user!.twoFactor) throw badRequest('Turn on two-factor sign-in first.');
-    const factor = await useSecondFactor(db, config, req.user!.id, code);
-    if (!factor || !req.sessionId) throw badRequest(CODE_WRONG);
+    if (!req.sessionId) throw badRequest(CODE_WRONG);
+    const factor =
+      'passkey' in body
+        ? (await usePasskey(deps, rpOf(req), 'step-up', req.sessionId, req.user!.id, body.passkey)) ? ('passkey' as const) : null
+        : await useSecondFactor(db, config, req.user!.id, body.code);
+    if (!factor) throw badRequest('passkey' in body ? PASSKEY_WRONG : CODE_WRONG);
     await markStepUp(db, req.sessionId);
     await audited(req, db, { action: '2fa.step_up', subject: { type: 'user', id: req.user!.id }, after: { with: factor } });
     res.json({ message: 'Confirmed' });

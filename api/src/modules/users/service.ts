@@ -1,6 +1,6 @@
 import {
-  adjustBalancesFromForm, CODE_WRONG, dummyPasswordHash, hashPassword, newReferralCode, Prisma, recordAudit, revokeUserSessions, useSecondFactor,
-  verifyPassword, type AppConfig, type AuditContext, type Db, type SecondFactor,
+  adjustBalancesFromForm, CODE_WRONG, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit, revokeUserSessions,
+  secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
 import { REFERRALS_SHOWN, type AdminUserListItem, type UserJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -92,11 +92,12 @@ const BAD_CREDENTIALS = 'Invalid email or password';
  * a second factor.
  */
 export async function login(
-  db: Db,
-  config: AppConfig,
+  deps: { db: Db; config: AppConfig; redis: Redis },
+  rp: () => RelyingParty,
   origin: AuditContext,
-  input: { email: string; password: string; code?: string },
+  input: { email: string; password: string; code?: string; passkey?: AuthenticationResponseJSON },
 ): Promise<{ user: UserJson; secondFactor?: SecondFactor }> {
+  const { db, config } = deps;
   const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true, totpEnabledAt: true } });
   // The same work and the same message whether or not the e-mail exists.
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
@@ -107,18 +108,28 @@ export async function login(
     throw new UserError(401, BAD_CREDENTIALS);
   }
   let secondFactor: SecondFactor | undefined;
-  if (user.totpEnabledAt) {
-    if (!input.code) {
+  if (await secondFactorOn(db, user.id)) {
+    if (input.passkey) {
+      if (!(await usePasskey(deps, rp(), 'login', user.id, user.id, input.passkey))) {
+        await failed('second factor');
+        throw new UserError(401, PASSKEY_WRONG, undefined, { twoFactorRequired: true });
+      }
+      secondFactor = 'passkey';
+    } else if (!input.code) {
       // The password was right: worth a line in the log (a guessed password shows here).
       await failed('code needed');
-      throw new UserError(401, CODE_NEEDED, undefined, { twoFactorRequired: true });
+      // The second step: a code, or (with a passkey) the answer to this challenge.
+      const passkey = await passkeyAssertionOptions(deps, rp, 'login', user.id, user.id);
+      const message = user.totpEnabledAt ? CODE_NEEDED : PASSKEY_NEEDED;
+      throw new UserError(401, message, undefined, { twoFactorRequired: true, totp: Boolean(user.totpEnabledAt), ...(passkey ? { passkey } : {}) });
+    } else {
+      const factor = await useSecondFactor(db, config, user.id, input.code);
+      if (!factor) {
+        await failed('second factor');
+        throw new UserError(401, CODE_WRONG, undefined, { twoFactorRequired: true });
+      }
+      secondFactor = factor;
     }
-    const factor = await useSecondFactor(db, config, user.id, input.code);
-    if (!factor) {
-      await failed('second factor');
-      throw new UserError(401, CODE_WRONG, undefined, { twoFactorRequired: true });
-    }
-    secondFactor = factor;
   }
   await recordAudit(db, { ...origin, actor: { id: user.id, email: user.email } }, {
     action: 'user.login',
@@ -129,6 +140,7 @@ export async function login(
 }
 
 export const CODE_NEEDED = 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.';
+export const PASSKEY_NEEDED = 'Confirm with your passkey, or enter one of your recovery codes.';
 
 /**
  * A user edits their own profile. A new password or e-mail ends every other session of

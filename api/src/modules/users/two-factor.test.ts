@@ -44,7 +44,7 @@ describe('TOTP enrolment', () => {
     expect(JSON.stringify(stored)).not.toContain(recoveryCodes[0]!.replace('-', ''));
     const row = await kit.db.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.totpEnabledAt).not.toBeNull();
-    expect((await (await kit.as(user)).get('/api/users/2fa')).body).toEqual({ totp: true, recoveryCodesLeft: 10, required: false });
+    expect((await (await kit.as(user)).get('/api/users/2fa')).body).toEqual({ on: true, totp: true, passkeys: [], recoveryCodesLeft: 10, required: false });
     expect((await kit.db.auditEntry.findFirst({ where: { subjectId: user.id, action: '2fa.totp_enabled' } }))?.actorId).toBe(user.id);
   });
 
@@ -60,7 +60,12 @@ describe('TOTP enrolment', () => {
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).toBeNull();
     const other = await kit.createUser();
     await enrol(other);
-    expect((await (await kit.as(other)).post('/api/users/2fa/totp').send({ password: other.password })).status).toBe(409);
+    // A new session must give the factor first; with it given, TOTP is on already.
+    const fresh = await kit.as(other);
+    expect((await fresh.post('/api/users/2fa/totp').send({ password: other.password })).body.stepUpRequired).toBe(true);
+    const session = await kit.db.session.findFirstOrThrow({ where: { userId: other.id }, orderBy: { createdAt: 'desc' } });
+    await kit.db.session.update({ where: { id: session.id }, data: { stepUpAt: new Date() } });
+    expect((await fresh.post('/api/users/2fa/totp').send({ password: other.password })).status).toBe(409);
     expect((await request(kit.app).post('/api/users/2fa/totp')).status).toBe(401);
   });
 });
@@ -86,7 +91,7 @@ describe('signing in with two-factor', () => {
     const { secret } = await enrol(user);
     const first = await login(kit.app, user);
     expect(first.status).toBe(401);
-    expect(first.body).toEqual({ message: CODE_NEEDED, twoFactorRequired: true });
+    expect(first.body).toEqual({ message: CODE_NEEDED, twoFactorRequired: true, totp: true });
     expect(first.headers['set-cookie']).toBeUndefined();
 
     // A wrong password with 2FA on: the same answer as any wrong password (nothing says 2FA is on).
@@ -185,7 +190,7 @@ describe('ADMIN_2FA_REQUIRED', () => {
       const refused = await as.get('/api/orders');
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ message: TWO_FACTOR_ENROL, twoFactorEnrolment: true });
-      expect((await as.get('/api/users/2fa')).body).toEqual({ totp: false, recoveryCodesLeft: 0, required: true });
+      expect((await as.get('/api/users/2fa')).body).toEqual({ on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: true });
       const { secret } = await enrol(admin, strict);
       // Turning it on ended the sessions other than the enrolling one: a new one.
       expect((await as.get('/api/orders')).status).toBe(401);
