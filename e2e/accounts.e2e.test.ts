@@ -5,13 +5,17 @@ import sharp from 'sharp';
 import { generate } from 'otplib';
 import { waitFor } from '../scripts/testing/chain.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
-import { registerThroughApi, signInThroughUi, unique } from './journey-helpers.ts';
+import { createUserInDb, registerThroughApi, setActiveBalance, signInThroughUi, toast, unique } from './journey-helpers.ts';
+import { ANVIL_ACCOUNTS } from '../scripts/testing/chain.ts';
+import { priceToAnswer, usdCentsToWei } from '@shop/core';
+import { toCents } from '@shop/core/contract';
 
 /**
  * Accounts a shopper can get back into and an admin console with a record of who did
  * what: a forgotten password reset from the e-mail that arrived, two-factor sign-in
- * enrolled by scanning the QR code on screen, and the audit log showing both, whose
- * chain the reconciler checks.
+ * enrolled by scanning the QR code on screen, an admin's passkey (Chromium's virtual
+ * authenticator) and a second admin approving a large cashout payout, and the audit log
+ * showing all of it, whose chain the reconciler checks.
  */
 let shop: Shop;
 beforeAll(async () => {
@@ -80,7 +84,7 @@ describe('two-factor sign-in', () => {
     const page = await shop.newPage({ viewport: { width: 390, height: 844 } });
     await signInThroughUi(page, user.email, user.password, '/profile/security');
     await page.getByRole('heading', { name: 'Security' }).waitFor();
-    await page.getByLabel('Your password').fill(user.password);
+    await page.getByRole('form', { name: 'Set up an authenticator app' }).getByLabel('Your password').fill(user.password);
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const otpauth = await scanQr(page, 'QR code for your authenticator app');
     await shop.screenshot(page, '73-totp-enrol');
@@ -119,13 +123,99 @@ describe('two-factor sign-in', () => {
   });
 });
 
+describe('an admin with a passkey', () => {
+  const grace = { name: 'Grace Second', email: `${unique('grace')}@example.com`, password: 'grace-password-1' };
+  let gracePage: Page;
+
+  it('enrols a passkey with the browser\'s authenticator and signs in with it', async () => {
+    await createUserInDb(shop, { ...grace, isAdmin: true });
+    gracePage = await shop.newPage({ localhost: true });
+    // Chromium's virtual authenticator: a platform passkey that answers without a touch.
+    const cdp = await gracePage.context().newCDPSession(gracePage);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await signInThroughUi(gracePage, grace.email, grace.password, '/profile/security');
+    await gracePage.getByRole('heading', { name: 'Security' }).waitFor();
+    const form = gracePage.getByRole('form', { name: 'Add a passkey' });
+    await form.getByLabel('Name it').fill('Grace laptop');
+    await form.getByLabel('Your password').fill(grace.password);
+    await form.getByRole('button', { name: 'Add a passkey' }).click();
+    await gracePage.getByRole('list', { name: 'Your passkeys' }).getByText('Grace laptop').waitFor();
+    await expect.poll(() => gracePage.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).toBe(10);
+    await shop.screenshot(gracePage, '78-passkey-enrolled');
+    const stored = await shop.db.passkey.findMany({ where: { user: { email: grace.email } } });
+    expect(stored).toHaveLength(1);
+
+    // Signed out: the password, then the passkey.
+    await gracePage.context().clearCookies();
+    await gracePage.evaluate(() => localStorage.clear());
+    await gracePage.goto('/login?redirect=%2Fadmin%2Fapprovals');
+    await gracePage.getByLabel('Email Address').fill(grace.email);
+    await gracePage.getByLabel('Password').fill(grace.password);
+    await gracePage.getByRole('button', { name: 'Sign In' }).click();
+    const usePasskey = gracePage.getByRole('button', { name: 'Use your passkey' });
+    await usePasskey.waitFor();
+    await shop.screenshot(gracePage, '79-passkey-sign-in');
+    await usePasskey.click();
+    await gracePage.waitForURL((u) => u.pathname === '/admin/approvals');
+    const login = await shop.db.auditEntry.findFirstOrThrow({ where: { action: 'user.login', actorEmail: grace.email }, orderBy: { seq: 'desc' } });
+    expect(login.after).toEqual({ secondFactor: 'passkey' });
+    expect((await shop.db.passkey.findFirstOrThrow({ where: { id: stored[0]!.id } })).counter).toBeGreaterThan(stored[0]!.counter);
+  });
+
+  it('approves a large cashout payout the first admin asked about; only then can it be marked paid, and the worker pays it', async () => {
+    const buyer = { name: 'Big Cashout', email: `${unique('big')}@example.com`, password: 'buyer-password-1' };
+    const { id: buyerId, client } = await registerThroughApi(shop, buyer);
+    await setActiveBalance(shop, buyerId, '800.00');
+    const wallet = ANVIL_ACCOUNTS[6];
+    expect((await client.request('POST', '/api/users/cashout', { wallet })).status).toBe(200);
+    const cashout = await shop.db.cashoutRequest.findFirstOrThrow({ where: { userId: buyerId } });
+
+    // The first admin: a payout worth $800 needs a second admin before the ETH is sent.
+    const admin = await shop.newPage();
+    await signInThroughUi(admin, ADMIN.email, ADMIN.password, '/admin/cashouts');
+    const row = admin.getByRole('table', { name: 'Cashout requests' }).getByRole('row').filter({ hasText: buyer.email });
+    await row.getByText('Needs a second admin').waitFor();
+    expect(await row.getByRole('button', { name: 'Mark Paid' }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Ask approval' }).click();
+    await row.getByText("Awaiting a second admin's approval").waitFor();
+    await shop.screenshot(admin, '80-cashout-awaiting-approval');
+
+    // Grace, signed in with her passkey minutes ago, approves it on the Approvals page.
+    await gracePage.goto('/admin/approvals');
+    const waiting = gracePage.getByRole('table').getByRole('row').filter({ hasText: buyer.email });
+    await waiting.getByText('Cashout payout').waitFor();
+    await waiting.getByText('USD $800.00').waitFor();
+    await shop.screenshot(gracePage, '81-approvals-page');
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    await toast(gracePage, 'Approved: the payout can be sent and marked paid').waitFor();
+
+    // The first admin sends it and gives the hash; the worker verifies it on chain.
+    await admin.reload();
+    const approvedRow = admin.getByRole('table', { name: 'Cashout requests' }).getByRole('row').filter({ hasText: buyer.email });
+    await approvedRow.getByRole('button', { name: 'Mark Paid' }).click();
+    const expected = usdCentsToWei(toCents(cashout.amountUsd.toFixed(2)), priceToAnswer(cashout.ethUsd!.toFixed(8)));
+    const hash = await shop.chain.sendAndWait(ANVIL_ACCOUNTS[5], wallet, expected);
+    await approvedRow.getByRole('textbox', { name: 'Payout tx hash' }).fill(hash);
+    await approvedRow.getByRole('button', { name: 'Save' }).click();
+    await waitFor('the cashout PAID', async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'PAID', 30_000);
+    const decided = await shop.db.auditEntry.findMany({ where: { subjectId: cashout.id, action: { startsWith: 'approval.' } }, orderBy: { seq: 'asc' } });
+    expect(decided.map((e) => [e.action, e.actorEmail])).toEqual([
+      ['approval.requested', ADMIN.email],
+      ['approval.approved', grace.email.toLowerCase()],
+    ]);
+  });
+});
+
 describe('the audit log', () => {
   it('shows the admin what happened, and a row changed by hand in the database is reported by the reconciler', async () => {
     const page = await shop.newPage();
     await signInThroughUi(page, ADMIN.email, ADMIN.password, '/admin/audit');
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     const table = page.getByRole('table');
-    for (const action of ['user.password_reset', '2fa.totp_enabled', 'user.login_failed']) await table.getByText(action, { exact: true }).first().waitFor();
+    for (const action of ['user.password_reset', '2fa.totp_enabled', '2fa.passkey_added', 'approval.approved', 'user.login_failed']) await table.getByText(action, { exact: true }).first().waitFor();
     await table.getByText('secondFactor').first().waitFor();
     await shop.screenshot(page, '76-admin-audit-log');
     await page.getByLabel('Action').selectOption('2fa.totp_enabled');

@@ -71,10 +71,17 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
   const isCspViolation = (text: string) => /Content Security Policy|Refused to (load|execute|connect|apply|frame|evaluate)/i.test(text);
 
   async function newPage(
-    opts: { wallet?: Partial<WalletOptions> | false; viewport?: { width: number; height: number }; userAgent?: string; expectCspViolations?: boolean } = {},
+    opts: {
+      wallet?: Partial<WalletOptions> | false;
+      viewport?: { width: number; height: number };
+      userAgent?: string;
+      expectCspViolations?: boolean;
+      /** Open the shop as http://localhost:PORT (a name, as passkeys need: an IP address cannot be a WebAuthn relying party). */
+      localhost?: boolean;
+    } = {},
   ): Promise<Page> {
     const context = await browser.newContext({
-      baseURL: baseUrl,
+      baseURL: opts.localhost ? baseUrl.replace('127.0.0.1', 'localhost') : baseUrl,
       viewport: opts.viewport ?? { width: 1280, height: 900 },
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     });

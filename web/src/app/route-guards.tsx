@@ -28,6 +28,6 @@ export function RequireAdmin() {
   if (!user) return <Navigate to={loginTarget} replace />;
   if (!user.isAdmin) return <Navigate to={loginTarget} replace state={ADMIN_REQUIRED_STATE} />;
   // The api refuses every admin call meanwhile; the page is not held back while this loads.
-  if (twoFactor.data?.required && !twoFactor.data.totp) return <Navigate to="/profile/security" replace />;
+  if (twoFactor.data?.required && !twoFactor.data.on) return <Navigate to="/profile/security" replace />;
   return <Outlet />;
 }

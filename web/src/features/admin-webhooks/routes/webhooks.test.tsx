@@ -43,7 +43,7 @@ const failed: WebhookDeliveryJson = {
 function renderPage(extra: Record<string, unknown> = {}) {
   signIn({ _id: 'a1', isAdmin: true });
   const api = mockApi({
-    'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+    'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: false },
     'GET /api/admin/webhooks': [makeEndpoint()],
     'POST /api/admin/webhooks/w1/secret': { secret: SECRET },
     ...extra,

@@ -26,7 +26,7 @@ describe('ApprovalsPage', () => {
   it('lists what waits; another admin\'s request can be approved, one\'s own only withdrawn', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({
-      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: false },
       'GET /api/admin/approvals': [
         approval({}),
         approval({ _id: 'ap2', kind: 'BALANCE_INCREASE', subject: { type: 'user', id: 'u2' }, amountUsd: 600, change: { active: '600.00', passive: '0.00' }, requestedBy: { _id: 'a1', email: 'ada@example.com' } }),
@@ -56,7 +56,7 @@ describe('ApprovalsPage', () => {
   it('shows the server\'s refusal (self-approval) as it is', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     mockApi({
-      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: false },
       'GET /api/admin/approvals': [approval({ beneficiary: null })],
       'POST /api/admin/approvals/ap1/approve': reply(403, { message: 'You cannot approve your own request: another admin must.' }),
     });

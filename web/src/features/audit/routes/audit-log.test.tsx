@@ -27,7 +27,7 @@ describe('AuditLogPage', () => {
   it('shows who did what to what, with before and after, and filters by action in the URL', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({
-      'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: false },
+      'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: false },
       'GET /api/admin/audit': [
         entry({ _id: 'e2', seq: '2', action: 'user.update', before: { activeBalance: '10.00' }, after: { activeBalance: '25.50' } }),
         entry({ _id: 'e1', seq: '1', actor: null, action: 'user.login_failed', subject: null, after: { email: 'ghost@example.com' } }),
@@ -50,7 +50,7 @@ describe('AuditLogPage', () => {
 
   it('sends an admin who must turn on two-factor sign-in to Security instead', async () => {
     signIn({ _id: 'a1', isAdmin: true });
-    mockApi({ 'GET /api/users/2fa': { totp: false, recoveryCodesLeft: 0, required: true } });
+    mockApi({ 'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: true } });
     const { router } = renderRoutes(routes, '/admin/audit');
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile/security'));
     expect(await screen.findByText('This shop requires two-factor sign-in for admins: turn it on to open the admin pages.')).toBeInTheDocument();

@@ -3,7 +3,8 @@ import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { setUserInfo } from '../auth-store';
 
-export type LoginInput = { email: string; password: string; code?: string };
+/** `passkey`: the browser's answer to the challenge the first step gave (as SimpleWebAuthn encodes it). */
+export type LoginInput = { email: string; password: string; code?: string; passkey?: unknown };
 
 export const login = (input: LoginInput): Promise<UserJson> => api.post<UserJson>('/api/users/login', input);
 

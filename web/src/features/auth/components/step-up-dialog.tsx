@@ -3,11 +3,13 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { KeyRound } from 'lucide-react';
 import { api, getErrorMessage, onStepUp } from '@/lib/api-client';
+import { passkeyErrorMessage, stepUpWithPasskey, useTwoFactorStatus } from '../api/two-factor';
 
 /**
  * Asked in place when a money action needs a second factor (the api's 403
- * `stepUpRequired`): a code from the authenticator app (or a recovery code); once the
+ * `stepUpRequired`): the user's passkey, or a code from the authenticator app (or a recovery code); once the
  * server took it, the action goes again by itself. Closing the dialog cancels it.
  */
 export function StepUpDialog() {
@@ -37,6 +39,21 @@ export function StepUpDialog() {
     setOpen(false);
   };
 
+  // Read when asked: whether to offer a passkey.
+  const status = useTwoFactorStatus(open);
+  const hasPasskey = (status.data?.passkeys.length ?? 0) > 0;
+  const withPasskey = async () => {
+    setPending(true);
+    try {
+      await stepUpWithPasskey();
+      finish(true);
+    } catch (err) {
+      setError(passkeyErrorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setPending(true);
@@ -55,7 +72,9 @@ export function StepUpDialog() {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Confirm it is you</DialogTitle>
-          <DialogDescription>This action moves money or secrets: enter a code from your authenticator app (or a recovery code).</DialogDescription>
+          <DialogDescription>
+            This action moves money or secrets: {hasPasskey ? 'use your passkey, or ' : ''}enter a code from your authenticator app (or a recovery code).
+          </DialogDescription>
         </DialogHeader>
         <form className="grid gap-3" onSubmit={(e) => void submit(e)} aria-label="Confirm it is you">
           {error ? (
@@ -63,7 +82,12 @@ export function StepUpDialog() {
               <AlertDescription>{error}</AlertDescription>
             </Alert>
           ) : null}
-          <FormField label="Authentication code" name="code" autoComplete="one-time-code" required autoFocus maxLength={40} value={code} onValueChange={setCode} />
+          {hasPasskey ? (
+            <Button type="button" variant="outline" icon={<KeyRound aria-hidden="true" />} pending={pending} disabled={pending} onClick={() => void withPasskey()}>
+              Use your passkey
+            </Button>
+          ) : null}
+          <FormField label="Authentication code" name="code" autoComplete="one-time-code" required autoFocus={!hasPasskey} maxLength={40} value={code} onValueChange={setCode} />
           <Button type="submit" pending={pending} disabled={pending}>
             Confirm
           </Button>

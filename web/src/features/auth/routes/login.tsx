@@ -5,8 +5,9 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
-import { useLogin } from '../api/login';
-import { asksForCode } from '../api/two-factor';
+import { KeyRound } from 'lucide-react';
+import { login as loginRequest, useLogin } from '../api/login';
+import { answerWithPasskey, asksForCode, passkeyChallenge, passkeyErrorMessage } from '../api/two-factor';
 import { useUserInfo } from '../auth-store';
 import { AuthCard } from '../components/auth-card';
 import { isAdminRequiredState, useRedirectTarget, withRedirect } from '../redirect';
@@ -21,6 +22,9 @@ export function LoginPage() {
   // The second step, for an account with two-factor sign-in.
   const [needsCode, setNeedsCode] = useState(false);
   const [code, setCode] = useState('');
+  // The account has a passkey: the second step offers it first.
+  const [hasPasskey, setHasPasskey] = useState(false);
+  const [passkeyPending, setPasskeyPending] = useState(false);
   const login = useLogin();
 
   // Signed in already: go on to where the visitor was heading, unless an admin screen
@@ -35,12 +39,32 @@ export function LoginPage() {
         onError: (error) => {
           if (asksForCode(error) && !needsCode) {
             setNeedsCode(true);
+            setHasPasskey(passkeyChallenge(error) !== null);
             return;
           }
           toast.error(getErrorMessage(error));
         },
       },
     );
+
+  // A fresh challenge each time (one works once): the first step again, then the passkey's answer.
+  const signInWithPasskey = async () => {
+    setPasskeyPending(true);
+    try {
+      const challenge = await loginRequest({ email, password }).then(
+        () => null,
+        (error: unknown) => passkeyChallenge(error),
+      );
+      if (!challenge) throw new Error('Sign in with a code: this account has no passkey.');
+      const passkey = await answerWithPasskey(challenge);
+      await login.mutateAsync({ email, password, passkey });
+      navigate(redirect, { replace: true });
+    } catch (error) {
+      toast.error(passkeyErrorMessage(error));
+    } finally {
+      setPasskeyPending(false);
+    }
+  };
 
   return (
     <AuthCard
@@ -82,15 +106,20 @@ export function LoginPage() {
         value={password}
         onValueChange={setPassword}
       />
+      {needsCode && hasPasskey ? (
+        <Button type="button" variant="outline" icon={<KeyRound aria-hidden="true" />} pending={passkeyPending} disabled={passkeyPending} onClick={() => void signInWithPasskey()}>
+          Use your passkey
+        </Button>
+      ) : null}
       {needsCode ? (
         <FormField
           label="Authentication code"
           name="code"
           autoComplete="one-time-code"
           placeholder="6-digit code or a recovery code"
-          hint="From your authenticator app; a recovery code works once if you lost the device."
+          hint={hasPasskey ? 'Or a code from your authenticator app, or a recovery code (each works once).' : 'From your authenticator app; a recovery code works once if you lost the device.'}
           required
-          autoFocus
+          autoFocus={!hasPasskey}
           maxLength={40}
           value={code}
           onValueChange={setCode}

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { KeyRound } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
+import type { PasskeyJson } from '@shop/core/contract';
 import { toast } from 'sonner';
 import { FormField } from '@/components/form-field';
 import { PageHeader } from '@/components/page-header';
@@ -8,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
-import { useConfirmTotp, useDisableTotp, useStartTotp, useTwoFactorStatus } from '../api/two-factor';
+import { passkeyErrorMessage, useAddPasskey, useConfirmTotp, useDisableTotp, useRemovePasskey, useStartTotp, useTwoFactorStatus } from '../api/two-factor';
 
 function CodeForm({ label, submitLabel, pending, onCode }: { label: string; submitLabel: string; pending: boolean; onCode: (code: string) => void }) {
   const [code, setCode] = useState('');
@@ -83,7 +85,71 @@ function EnableTotp({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => voi
   );
 }
 
-/** Profile > Security: two-factor sign-in on or off. An admin of a shop that requires it lands here first. */
+/** The user's passkeys, each removable, and a form to add one (the password, a name, then the browser's prompt). */
+function Passkeys({ passkeys, keepOne, onFirstFactor }: { passkeys: PasskeyJson[]; keepOne: boolean; onFirstFactor: (recoveryCodes: string[]) => void }) {
+  const add = useAddPasskey();
+  const remove = useRemovePasskey();
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate(
+      { password, name: name.trim() || 'Passkey' },
+      {
+        onSuccess: (r) => {
+          setPassword('');
+          setName('');
+          toast.success('Passkey added');
+          if (r.recoveryCodes) onFirstFactor(r.recoveryCodes);
+        },
+        onError: (err) => toast.error(passkeyErrorMessage(err)),
+      },
+    );
+  };
+  return (
+    <div className="grid gap-4">
+      <h3 className="font-medium">Passkeys</h3>
+      {passkeys.length ? (
+        <ul aria-label="Your passkeys" className="grid gap-2">
+          {passkeys.map((p) => (
+            <li key={p._id} className="flex flex-wrap items-center justify-between gap-2 rounded border px-3 py-2 text-sm">
+              <span>
+                <span className="font-medium">{p.name}</span>
+                <span className="block text-xs text-muted-foreground">
+                  Added {new Date(p.createdAt).toLocaleDateString()}
+                  {p.lastUsedAt ? `, last used ${new Date(p.lastUsedAt).toLocaleString()}` : ''}
+                </span>
+              </span>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={remove.isPending || (keepOne && passkeys.length === 1)}
+                title={keepOne && passkeys.length === 1 ? 'Admins of this shop must keep a second factor' : undefined}
+                onClick={() => {
+                  if (!window.confirm(`Remove the passkey '${p.name}'?`)) return;
+                  remove.mutate(p._id, { onSuccess: () => toast.success('Passkey removed'), onError: (err) => toast.error(getErrorMessage(err)) });
+                }}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-muted-foreground">Confirm it is you with this device's screen lock or a security key instead of typing a code.</p>
+      )}
+      <form className="grid gap-3 sm:max-w-xs" onSubmit={submit} aria-label="Add a passkey">
+        <FormField label="Name it" name="passkey-name" placeholder="Laptop, phone, security key..." maxLength={100} value={name} onValueChange={setName} />
+        <FormField label="Your password" type="password" name="passkey-password" autoComplete="current-password" required value={password} onValueChange={setPassword} />
+        <Button type="submit" variant="outline" className="w-fit" icon={<KeyRound aria-hidden="true" />} pending={add.isPending} disabled={add.isPending}>
+          Add a passkey
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+/** Profile > Security: two-factor sign-in (an authenticator app, passkeys). An admin of a shop that requires it lands here first. */
 export function SecurityPage() {
   const status = useTwoFactorStatus();
   const disable = useDisableTotp();
@@ -97,11 +163,17 @@ export function SecurityPage() {
       </Alert>
     );
   }
-  const { totp, recoveryCodesLeft, required } = status.data;
+  const { on, totp, passkeys, recoveryCodesLeft, required } = status.data;
+  const showCodes = (codes: string[]) => {
+    setRecoveryCodes(codes);
+    void status.refetch();
+  };
+  // The last factor of an admin who must keep one cannot go.
+  const keepTotp = required && passkeys.length === 0;
   return (
     <section className="flex flex-col gap-6">
       <PageHeader title="Security" />
-      {required && !totp ? (
+      {required && !on ? (
         <Alert>
           <AlertDescription>This shop requires two-factor sign-in for admins: turn it on to open the admin pages.</AlertDescription>
         </Alert>
@@ -109,36 +181,35 @@ export function SecurityPage() {
       <Card>
         <CardHeader>
           <h2 className="text-lg font-semibold">Two-factor sign-in</h2>
+          <p className="text-sm text-muted-foreground">
+            {on ? `On. ${recoveryCodesLeft} of 10 recovery codes left.` : 'Off: signing in needs only your password.'}
+          </p>
         </CardHeader>
-        <CardContent className="grid gap-4">
-          {recoveryCodes ? (
-            <RecoveryCodes codes={recoveryCodes} />
-          ) : totp && !disable.isSuccess ? (
-            <>
-              <p className="text-sm">
-                On: signing in asks for a code from your authenticator app. {recoveryCodesLeft} of 10 recovery codes left.
-              </p>
-              {required ? (
-                <p className="text-sm text-muted-foreground">Admins of this shop must keep it on.</p>
-              ) : (
-                <>
-                  {disable.isError ? (
-                    <Alert variant="destructive">
-                      <AlertDescription>{getErrorMessage(disable.error)}</AlertDescription>
-                    </Alert>
-                  ) : null}
-                  <CodeForm label="Current code" submitLabel="Turn off" pending={disable.isPending} onCode={(code) => disable.mutate(code)} />
-                </>
-              )}
-            </>
-          ) : (
-            <EnableTotp
-              onEnabled={(codes) => {
-                setRecoveryCodes(codes);
-                void status.refetch();
-              }}
-            />
-          )}
+        <CardContent className="grid gap-6">
+          {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : null}
+          <div className="grid gap-4">
+            <h3 className="font-medium">Authenticator app</h3>
+            {totp && !disable.isSuccess ? (
+              <>
+                <p className="text-sm">On: signing in can take a code from your authenticator app.</p>
+                {keepTotp ? (
+                  <p className="text-sm text-muted-foreground">Admins of this shop must keep a second factor: add a passkey before turning this off.</p>
+                ) : (
+                  <>
+                    {disable.isError ? (
+                      <Alert variant="destructive">
+                        <AlertDescription>{getErrorMessage(disable.error)}</AlertDescription>
+                      </Alert>
+                    ) : null}
+                    <CodeForm label="Current code" submitLabel="Turn off" pending={disable.isPending} onCode={(code) => disable.mutate(code)} />
+                  </>
+                )}
+              </>
+            ) : (
+              <EnableTotp onEnabled={(codes) => (codes.length ? showCodes(codes) : void status.refetch())} />
+            )}
+          </div>
+          <Passkeys passkeys={passkeys} keepOne={required && !totp} onFirstFactor={showCodes} />
         </CardContent>
       </Card>
     </section>
