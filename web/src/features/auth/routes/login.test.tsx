@@ -51,6 +51,24 @@ describe('LoginPage', () => {
     expect(window.localStorage.getItem('userInfo')).toBeNull();
   });
 
+  it('offers the passkey first when the account has one, with the code field beside it; a closed prompt says so', async () => {
+    const challenge = { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', allowCredentials: [{ id: 'a2V5', type: 'public-key' }], userVerification: 'preferred' };
+    const { sent } = mockApi({
+      'POST /api/users/login': reply(401, { message: 'Confirm with your passkey, or enter one of your recovery codes.', twoFactorRequired: true, totp: false, passkey: challenge }),
+    });
+    renderRoutes(routes, '/login');
+    await screen.findByRole('heading', { name: 'Daxil Olun' });
+    await fillIn('grace@example.com', 'grace-password-1');
+    const usePasskey = await screen.findByRole('button', { name: 'Use your passkey' });
+    expect(screen.getByLabelText('Authentication code')).toBeInTheDocument();
+    // This browser (jsdom) has no WebAuthn: the prompt fails, and the user hears why.
+    await userEvent.click(usePasskey);
+    await waitFor(() => expect(sent('POST /api/users/login')).toHaveLength(2));
+    expect(sent('POST /api/users/login')[1]?.body).toEqual({ email: 'grace@example.com', password: 'grace-password-1' });
+    expect(await screen.findByText(/WebAuthn|passkey/i, { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+    expect(getUserInfo()).toBeNull();
+  });
+
   it('sends a signed-in user on to the redirect target', async () => {
     signIn();
     const { router } = renderRoutes(routes, '/login?redirect=/placeorder');
