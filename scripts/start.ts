@@ -64,8 +64,13 @@ const db = createDb({ url: databaseUrl });
 if (!config.seedAdminPassword) throw new Error('SEED_ADMIN_PASSWORD is required outside development');
 const seeded = await seed(db, { email: config.seedAdminEmail, password: config.seedAdminPassword });
 const demoUser = { email: 'shopper@example.com', password: 'shopper12345' };
-if (!config.isProduction && !(await db.user.findUnique({ where: { email: demoUser.email } }))) {
-  await db.user.create({ data: { name: 'Demo Shopper', email: demoUser.email, passwordHash: await hashPassword(demoUser.password), referralCode: newReferralCode() } });
+// A second admin, to approve what the first asks for (Admin > Approvals): development only.
+const demoApprover = { email: 'approver@example.com', password: 'approver12345' };
+if (!config.isProduction) {
+  for (const [u, name, isAdmin] of [[demoUser, 'Demo Shopper', false], [demoApprover, 'Second Admin', true]] as const) {
+    if (await db.user.findUnique({ where: { email: u.email } })) continue;
+    await db.user.create({ data: { name, email: u.email, isAdmin, passwordHash: await hashPassword(u.password), referralCode: newReferralCode() } });
+  }
 }
 await db.$disconnect();
 log(`seeded ${seeded.products} packages; ${describeSeedAdmin(seeded)}`);
@@ -101,7 +106,7 @@ const health = await fetch(`${url}/api/health`).then((r) => r.json() as Promise<
 console.log(`
   ETH Shop is running: ${url}   (health: ${health.status})
   Admin:    ${seeded.adminEmail} / ${config.isProduction ? '(SEED_ADMIN_PASSWORD)' : config.seedAdminPassword}
-  Shopper:  ${demoUser.email} / ${demoUser.password}
+  Shopper:  ${demoUser.email} / ${demoUser.password}${config.isProduction ? '' : `\n  Approver: ${demoApprover.email} / ${demoApprover.password} (a second admin, for Admin > Approvals)`}
   Queues:   ${url}/admin/queues (admins)
   Stop with Ctrl-C.
 `);

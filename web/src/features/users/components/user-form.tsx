@@ -39,9 +39,11 @@ export function UserForm({ user }: { user: UserJson }) {
       },
       {
         onSuccess: (user) => {
-          toast.success('user updated successfully');
+          // One message: saved, or saved with the balance increase waiting for a second admin.
           if (user.pendingApproval) {
-            toast.info(`The balance increase of $${user.pendingApproval.amountUsd.toFixed(2)} waits for a second admin's approval (Admin > Approvals).`);
+            toast.info(`Saved. The balance increase of $${user.pendingApproval.amountUsd.toFixed(2)} waits for a second admin's approval (Admin > Approvals).`);
+          } else {
+            toast.success('user updated successfully');
           }
           navigate('/admin/userlist');
         },

@@ -9,6 +9,22 @@ import { renderRoutes } from '@/testing/render-app';
 const bob = makeUser({ _id: 'u2', name: 'Bob', email: 'bob@example.com', activeBalance: 12.5, passiveBalance: 3 });
 
 describe('UserEditPage', () => {
+  it('says when a large balance increase waits for a second admin instead of claiming it done', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    mockApi({
+      'GET /api/users/u2': bob,
+      'PUT /api/users/u2': reply(202, { ...bob, pendingApproval: { _id: 'ap1', amountUsd: 987.5 } }),
+      'GET /api/users': [makeListUser({ _id: 'u2', name: 'Bob' })],
+    });
+    renderRoutes(routes, '/admin/user/u2/edit');
+    const active = await screen.findByLabelText('Active Balance');
+    await userEvent.clear(active);
+    await userEvent.type(active, '1000');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText("Saved. The balance increase of $987.50 waits for a second admin's approval (Admin > Approvals).")).toBeInTheDocument();
+    expect(screen.queryByText('user updated successfully')).not.toBeInTheDocument();
+  });
+
   it("edits the user, says 'user updated successfully' and refreshes the user list", async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({
