@@ -4,12 +4,15 @@ import { AdminTableState } from '@/components/admin-table-state';
 import { LoadMore } from '@/components/load-more';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { PagedList } from '@/lib/paged-query';
+import { cn } from '@/lib/utils';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameters must match TanStack's own declaration to merge with it
   interface ColumnMeta<TData extends RowData, TValue> {
     /** Classes for the column's body cells: a mono id, a wallet that wraps, actions on the right. */
     className?: string;
+    /** A column a phone can do without (its header and cells hidden below the md breakpoint), so the actions stay on screen. */
+    hideOnPhone?: boolean;
   }
 }
 
@@ -31,6 +34,7 @@ type DataTableProps<TData extends { _id: string }> = {
 };
 
 const NO_ROWS: never[] = [];
+const PHONE_HIDDEN = 'hidden md:table-cell';
 
 /**
  * An admin list as a table driven by its column definitions (TanStack Table, in shadcn/ui's
@@ -60,7 +64,9 @@ export function DataTable<TData extends { _id: string }>({ columns, list, emptyT
             {table.getHeaderGroups().map((group) => (
               <TableRow key={group.id}>
                 {group.headers.map((header) => (
-                  <TableHead key={header.id}>{header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}</TableHead>
+                  <TableHead key={header.id} className={header.column.columnDef.meta?.hideOnPhone ? PHONE_HIDDEN : undefined}>
+                    {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                  </TableHead>
                 ))}
               </TableRow>
             ))}
@@ -69,7 +75,7 @@ export function DataTable<TData extends { _id: string }>({ columns, list, emptyT
             {table.getRowModel().rows.map((row) => (
               <TableRow key={row.id} className={rowClassName}>
                 {row.getVisibleCells().map((cell) => (
-                  <TableCell key={cell.id} className={cell.column.columnDef.meta?.className}>
+                  <TableCell key={cell.id} className={cn(cell.column.columnDef.meta?.className, cell.column.columnDef.meta?.hideOnPhone && PHONE_HIDDEN)}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </TableCell>
                 ))}

@@ -15,6 +15,15 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
 const usd = (n: number) => `USD $${n.toFixed(2)}`;
 const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
 
+/** On a phone, where the AMOUNT, TO and ASKED BY columns are hidden: the same in one line. */
+function Who({ approval }: { approval: ApprovalJson }) {
+  return (
+    <span className="block text-xs text-muted-foreground md:hidden">
+      {usd(approval.amountUsd)} to {approval.beneficiary?.email ?? 'the sender'}, asked by {approval.requestedBy?.email ?? '-'}
+    </span>
+  );
+}
+
 /** 'Balance increase' with the change to each balance, or 'Cashout payout' / 'Refund payout'. */
 function What({ approval }: { approval: ApprovalJson }) {
   if (approval.kind === 'BALANCE_INCREASE') {
@@ -31,13 +40,17 @@ function What({ approval }: { approval: ApprovalJson }) {
             {change.passive !== '0.00' ? `passive ${signed(change.passive)}` : ''}
           </span>
         ) : null}
+        <Who approval={approval} />
       </span>
     );
   }
   return (
-    <Link className="underline-offset-4 hover:underline" to="/admin/cashouts">
-      {approval.subject.type === 'cashout' ? 'Cashout payout' : 'Refund payout'}
-    </Link>
+    <span>
+      <Link className="underline-offset-4 hover:underline" to="/admin/cashouts">
+        {approval.subject.type === 'cashout' ? 'Cashout payout' : 'Refund payout'}
+      </Link>
+      <Who approval={approval} />
+    </span>
   );
 }
 
@@ -81,11 +94,11 @@ function Decide({ approval }: { approval: ApprovalJson }) {
 }
 
 const COLUMNS: ColumnDef<ApprovalJson>[] = [
-  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time> },
-  { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} /> },
-  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => usd(row.original.amountUsd), meta: { className: 'whitespace-nowrap' } },
-  { id: 'for', header: 'TO', cell: ({ row }) => row.original.beneficiary?.email ?? <span className="text-muted-foreground">the sender</span> },
-  { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-' },
+  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
+  { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
+  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => usd(row.original.amountUsd), meta: { className: 'whitespace-nowrap', hideOnPhone: true } },
+  { id: 'for', header: 'TO', cell: ({ row }) => row.original.beneficiary?.email ?? <span className="text-muted-foreground">the sender</span>, meta: { hideOnPhone: true } },
+  { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
   { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right' } },
 ];
 

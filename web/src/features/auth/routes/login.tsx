@@ -24,6 +24,8 @@ export function LoginPage() {
   const [code, setCode] = useState('');
   // The account has a passkey: the second step offers it first.
   const [hasPasskey, setHasPasskey] = useState(false);
+  // Whether an authenticator app is on too (else only recovery codes stand in for the passkey).
+  const [hasTotp, setHasTotp] = useState(true);
   const [passkeyPending, setPasskeyPending] = useState(false);
   const login = useLogin();
 
@@ -40,6 +42,7 @@ export function LoginPage() {
           if (asksForCode(error) && !needsCode) {
             setNeedsCode(true);
             setHasPasskey(passkeyChallenge(error) !== null);
+            setHasTotp((error as { data?: { totp?: unknown } }).data?.totp !== false);
             return;
           }
           toast.error(getErrorMessage(error));
@@ -116,8 +119,14 @@ export function LoginPage() {
           label="Authentication code"
           name="code"
           autoComplete="one-time-code"
-          placeholder="6-digit code or a recovery code"
-          hint={hasPasskey ? 'Or a code from your authenticator app, or a recovery code (each works once).' : 'From your authenticator app; a recovery code works once if you lost the device.'}
+          placeholder={hasTotp ? '6-digit code or a recovery code' : 'A recovery code'}
+          hint={
+            !hasPasskey
+              ? 'From your authenticator app; a recovery code works once if you lost the device.'
+              : hasTotp
+                ? 'Or a code from your authenticator app, or a recovery code (each works once).'
+                : 'Or one of your recovery codes, if the passkey is lost (each works once).'
+          }
           required
           autoFocus={!hasPasskey}
           maxLength={40}
