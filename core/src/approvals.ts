@@ -43,17 +43,19 @@ export async function payoutWorth(
   tx: Tx | Db,
   target: PayoutTarget,
   currentPrice?: () => Promise<string>,
-): Promise<{ worth: PayoutWorth; beneficiaryId: string | null; open: boolean }> {
+): Promise<{ worth: PayoutWorth; beneficiaryId: string | null; open: boolean; wallet: string; createdById: string | null }> {
   if (target.kind === 'cashout') {
-    const c = await tx.cashoutRequest.findUnique({ where: { id: target.id }, select: { amountUsd: true, userId: true, status: true } });
+    const c = await tx.cashoutRequest.findUnique({ where: { id: target.id }, select: { amountUsd: true, userId: true, status: true, wallet: true } });
     if (!c) throw notFound('Cashout request not found');
-    return { worth: c.amountUsd, beneficiaryId: c.userId, open: c.status === 'REQUESTED' || c.status === 'NOTIFIED' };
+    return { worth: c.amountUsd, beneficiaryId: c.userId, open: c.status === 'REQUESTED' || c.status === 'NOTIFIED', wallet: c.wallet, createdById: null };
   }
-  const r = await tx.refund.findUnique({ where: { id: target.id }, select: { amountUsd: true, amountWei: true, userId: true, status: true } });
+  const r = await tx.refund.findUnique({ where: { id: target.id }, select: { amountUsd: true, amountWei: true, userId: true, status: true, wallet: true, requestedById: true } });
   if (!r) throw notFound('Refund not found');
   const price = r.amountUsd === null && currentPrice ? await currentPrice().catch(() => null) : null;
-  return { worth: refundWorth(r, price), beneficiaryId: r.userId, open: r.status === 'REQUESTED' };
+  return { worth: refundWorth(r, price), beneficiaryId: r.userId, open: r.status === 'REQUESTED', wallet: r.wallet, createdById: r.requestedById };
 }
+
+const sameWallet = (a: string | null, b: string) => a === null || a.toLowerCase() === b.toLowerCase();
 
 /** A refund's worth: the USD the shop received for it, else its ETH at `price` (rounded up), else null (cannot be valued). */
 export function refundWorth(r: { amountUsd: Prisma.Decimal | null; amountWei: Prisma.Decimal }, price: string | null): PayoutWorth {
@@ -65,10 +67,17 @@ export function refundWorth(r: { amountUsd: Prisma.Decimal | null; amountWei: Pr
  * Inside the transaction that records a payout as sent (the payout row locked): a payout
  * worth more than the threshold needs an approved approval, else 409 `approvalRequired`.
  */
-export async function requirePayoutApproval(tx: Tx, config: Pick<AppConfig, 'approvalThresholdUsd'>, target: PayoutTarget, worth: PayoutWorth): Promise<void> {
+export async function requirePayoutApproval(
+  tx: Tx,
+  config: Pick<AppConfig, 'approvalThresholdUsd'>,
+  target: PayoutTarget,
+  worth: PayoutWorth,
+  wallet: string,
+): Promise<void> {
   // Once asked for (a refund created with others that together are large), it is needed whatever the payout's own worth.
-  const asked = await tx.approval.findMany({ where: { kind: 'PAYOUT', subjectId: target.id }, select: { status: true } });
-  if (asked.some((a) => a.status === 'APPROVED')) return;
+  const asked = await tx.approval.findMany({ where: { kind: 'PAYOUT', subjectId: target.id }, select: { status: true, wallet: true } });
+  // Approved for the wallet it now pays (a refund redirected since needs a new approval).
+  if (asked.some((a) => a.status === 'APPROVED' && sameWallet(a.wallet, wallet))) return;
   if (!payoutNeedsApproval(config, worth) && asked.length === 0) return;
   const what = worth === null ? 'cannot be valued now (no ETH price)' : `is worth ${usd(worth)}`;
   throw new UserError(
@@ -91,50 +100,67 @@ export async function askPayoutApproval(
   audit: AuditContext & { actor: { id: string; email: string } },
   target: PayoutTarget,
   currentPrice?: () => Promise<string>,
-  opts: { together?: boolean } = {},
 ): Promise<ApprovalRow> {
-  const open = () => db.approval.findFirst({ where: { kind: 'PAYOUT', subjectId: target.id, status: { in: ['PENDING', 'APPROVED'] } } });
   try {
-    return await db.$transaction(async (tx) => {
-      const table = target.kind === 'cashout' ? Prisma.sql`"CashoutRequest"` : Prisma.sql`"Refund"`;
-      await tx.$queryRaw`SELECT "id" FROM ${table} WHERE "id" = ${target.id}::uuid FOR UPDATE`;
-      const { worth, beneficiaryId, open: isOpen } = await payoutWorth(tx, target, currentPrice);
-      if (!isOpen) throw conflict(target.kind === 'cashout' ? 'This cashout request is already settled' : 'This refund is already paid');
-      const askedBefore = await tx.approval.count({ where: { kind: 'PAYOUT', subjectId: target.id } });
-      if (!opts.together && !payoutNeedsApproval(config, worth) && askedBefore === 0) {
-        throw conflict(`This payout needs no approval: it is worth ${usd(worth as Prisma.Decimal)}, within what one admin may pay alone.`);
-      }
-      const existing = await tx.approval.findFirst({ where: { kind: 'PAYOUT', subjectId: target.id, status: { in: ['PENDING', 'APPROVED'] } } });
-      if (existing) return existing;
-      return createApproval(tx, audit, {
-        kind: 'PAYOUT',
-        subjectType: target.kind,
-        subjectId: target.id,
-        beneficiaryId,
-        // Not valued (no price): recorded at zero, shown as such; it still needs approval.
-        amountUsd: worth ?? new Prisma.Decimal(0),
-      });
-    });
+    return await db.$transaction((tx) => openPayoutApproval(tx, config, audit, target, currentPrice));
   } catch (err) {
     // Two admins asked at once: the partial unique index kept one.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-      const row = await open();
+      const row = await db.approval.findFirst({ where: { kind: 'PAYOUT', subjectId: target.id, status: { in: ['PENDING', 'APPROVED'] } } });
       if (row) return row;
     }
     throw err;
   }
 }
 
+/** askPayoutApproval inside the caller's transaction (`together`: asked for with other refunds, whatever its own worth). */
+async function openPayoutApproval(
+  tx: Tx,
+  config: Pick<AppConfig, 'approvalThresholdUsd'>,
+  audit: AuditContext & { actor: { id: string; email: string } },
+  target: PayoutTarget,
+  currentPrice?: () => Promise<string>,
+  opts: { together?: boolean } = {},
+): Promise<ApprovalRow> {
+  const table = target.kind === 'cashout' ? Prisma.sql`"CashoutRequest"` : Prisma.sql`"Refund"`;
+  await tx.$queryRaw`SELECT "id" FROM ${table} WHERE "id" = ${target.id}::uuid FOR UPDATE`;
+  const { worth, beneficiaryId, open: isOpen, wallet } = await payoutWorth(tx, target, currentPrice);
+  if (!isOpen) throw conflict(target.kind === 'cashout' ? 'This cashout request is already settled' : 'This refund is already paid');
+  const askedBefore = await tx.approval.count({ where: { kind: 'PAYOUT', subjectId: target.id } });
+  if (!opts.together && !payoutNeedsApproval(config, worth) && askedBefore === 0) {
+    throw conflict(`This payout needs no approval: it is worth ${usd(worth as Prisma.Decimal)}, within what one admin may pay alone.`);
+  }
+  const existing = await tx.approval.findFirst({ where: { kind: 'PAYOUT', subjectId: target.id, status: { in: ['PENDING', 'APPROVED'] } } });
+  if (existing) return existing;
+  return createApproval(tx, audit, {
+    kind: 'PAYOUT',
+    subjectType: target.kind,
+    subjectId: target.id,
+    beneficiaryId,
+    wallet,
+    // Not valued (no price): recorded at zero, shown as not valued; it still needs approval.
+    amountUsd: worth ?? new Prisma.Decimal(0),
+  });
+}
+
 async function createApproval(
   tx: Tx,
   audit: AuditContext & { actor: { id: string; email: string } },
-  data: { kind: 'PAYOUT' | 'BALANCE_INCREASE'; subjectType: string; subjectId: string; beneficiaryId: string | null; amountUsd: Prisma.Decimal; change?: { active: string; passive: string } },
+  data: {
+    kind: 'PAYOUT' | 'BALANCE_INCREASE' | 'ADMIN_GRANT';
+    subjectType: string;
+    subjectId: string;
+    beneficiaryId: string | null;
+    amountUsd: Prisma.Decimal;
+    change?: { active: string; passive: string };
+    wallet?: string;
+  },
 ): Promise<ApprovalRow> {
   const row = await tx.approval.create({ data: { ...data, requestedById: audit.actor.id } });
   await recordAudit(tx, audit, {
     action: 'approval.requested',
     subject: { type: data.subjectType, id: data.subjectId },
-    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}) },
+    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}) },
   });
   return row;
 }
@@ -163,6 +189,8 @@ export async function holdLargeIncrease(
   const { active, passive } = input.change;
   const increase = Prisma.Decimal.max(active, 0).plus(Prisma.Decimal.max(passive, 0));
   if (increase.lte(0)) return null;
+  // One admin's edits are counted one at a time: concurrent edits cannot each see the window empty.
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`approval-window:${audit.actor.id}`}))::text`;
   const counted = increase.plus(await recentDirectIncreases(tx, audit.actor.id, input.now ?? new Date()));
   if (counted.lte(threshold(config))) return null;
   return createApproval(tx, audit, {
@@ -200,9 +228,13 @@ export async function decideApproval(
         if (a.requestedById === decider) throw forbidden(SELF_APPROVAL);
         if (a.beneficiaryId === decider) throw forbidden(OWN_MONEY_APPROVAL);
         if (a.kind === 'BALANCE_INCREASE') await applyIncrease(tx, a);
+        else if (a.kind === 'ADMIN_GRANT') await applyAdminGrant(tx, a);
         else {
-          const { open } = await payoutWorth(tx, { kind: a.subjectType as PayoutTarget['kind'], id: a.subjectId });
-          if (!open) throw conflict('This payout is settled already: reject the request instead');
+          const payout = await payoutWorth(tx, { kind: a.subjectType as PayoutTarget['kind'], id: a.subjectId });
+          if (!payout.open) throw conflict('This payout is settled already: reject the request instead');
+          // The admin who created a refund does not approve it either, whoever asked.
+          if (payout.createdById === decider) throw forbidden(SELF_APPROVAL);
+          if (!sameWallet(a.wallet, payout.wallet)) throw conflict('Its wallet changed since this was asked: reject it and ask again.');
         }
       }
       const decided = await tx.approval.update({
@@ -223,6 +255,26 @@ export async function decideApproval(
     }
     throw err;
   }
+}
+
+async function applyAdminGrant(tx: Tx, a: ApprovalRow): Promise<void> {
+  const granted = await tx.user.updateMany({ where: { id: a.subjectId, deletedAt: null }, data: { isAdmin: true } });
+  if (granted.count !== 1) throw conflict('This user was deleted: reject the request instead');
+}
+
+/**
+ * An admin's edit that makes another user an admin: held for a second admin (a phished
+ * admin must not be able to make an accomplice account an admin that approves their
+ * requests). Returns the approval.
+ */
+export function holdAdminGrant(tx: Tx, audit: AuditContext & { actor: { id: string; email: string } }, userId: string): Promise<ApprovalRow> {
+  return createApproval(tx, audit, { kind: 'ADMIN_GRANT', subjectType: 'user', subjectId: userId, beneficiaryId: userId, amountUsd: new Prisma.Decimal(0) });
+}
+
+/** Inside a change of a refund's wallet: its open approvals no longer hold (they were for the former wallet). */
+export async function voidPayoutApprovals(tx: Tx, refundId: string): Promise<number> {
+  const voided = await tx.approval.updateMany({ where: { kind: 'PAYOUT', subjectId: refundId, status: { in: ['PENDING', 'APPROVED'] } }, data: { status: 'REJECTED', decidedAt: new Date() } });
+  return voided.count;
 }
 
 async function applyIncrease(tx: Tx, a: ApprovalRow): Promise<void> {
@@ -273,27 +325,28 @@ export async function payoutApprovalStates(
 }
 
 /**
- * After an admin creates refunds (one per transfer): when together (and, for a wallet the
- * admin named, with the other refunds they directed to wallets of their choosing in the
- * last 24 hours) they are worth more than the threshold, or cannot be valued, each waits
- * for a second admin before it is paid. Returns the approvals asked for.
+ * Inside the transaction that creates an admin's refunds (one per transfer), so none is
+ * ever payable before this ran: when together (and, for a wallet the admin named, with
+ * the other refunds they directed to wallets of their choosing in the last 24 hours)
+ * they are worth more than the threshold, or cannot be valued, each waits for a second
+ * admin before it is paid. `price`: today's ETH price read before the transaction (null
+ * when none). Returns the approvals asked for.
  */
 export async function askRefundApprovals(
-  db: Db,
+  tx: Tx,
   config: Pick<AppConfig, 'approvalThresholdUsd'>,
   audit: AuditContext & { actor: { id: string; email: string } },
   refundIds: string[],
-  currentPrice: () => Promise<string>,
+  price: string | null,
   now = new Date(),
 ): Promise<ApprovalRow[]> {
   if (refundIds.length === 0) return [];
-  const refunds = await db.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, amountUsd: true, amountWei: true, walletSource: true } });
-  const price = refunds.some((r) => r.amountUsd === null) ? await currentPrice().catch(() => null) : null;
+  const refunds = await tx.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, amountUsd: true, amountWei: true, walletSource: true } });
   const worths = refunds.map((r) => refundWorth(r, price));
   let total = worths.reduce<Prisma.Decimal | null>((sum, w) => (sum === null || w === null ? null : sum.plus(w)), new Prisma.Decimal(0));
   if (total !== null && refunds.some((r) => r.walletSource === 'admin')) {
     const since = new Date(now.getTime() - APPROVAL_WINDOW_MS);
-    const others = await db.refund.findMany({
+    const others = await tx.refund.findMany({
       where: { createdAt: { gte: since }, requestedById: audit.actor.id, walletSource: 'admin', id: { notIn: refundIds } },
       select: { amountUsd: true, amountWei: true },
     });
@@ -303,7 +356,24 @@ export async function askRefundApprovals(
     }
   }
   if (!payoutNeedsApproval(config, total)) return [];
+  const valued = async () => price ?? Promise.reject(new Error('no ETH price'));
   const asked: ApprovalRow[] = [];
-  for (const r of refunds) asked.push(await askPayoutApproval(db, config, audit, { kind: 'refund', id: r.id }, currentPrice, { together: true }));
+  for (const r of refunds) asked.push(await openPayoutApproval(tx, config, audit, { kind: 'refund', id: r.id }, valued, { together: true }));
   return asked;
+}
+
+/**
+ * The operator makes a user an admin from a shell (`npm run admin:grant -- <e-mail>`): the
+ * way to a shop's second admin, since an admin's own grant waits for a second admin.
+ * Audited with no actor (the shell).
+ */
+export async function grantAdminFromShell(db: Db, email: string): Promise<{ id: string; already: boolean }> {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findFirst({ where: { email: email.trim().toLowerCase(), deletedAt: null }, select: { id: true, isAdmin: true } });
+    if (!user) throw notFound(`No user has the e-mail ${email}: they register first.`);
+    if (user.isAdmin) return { id: user.id, already: true };
+    await tx.user.update({ where: { id: user.id }, data: { isAdmin: true } });
+    await recordAudit(tx, { actor: null, ip: null, userAgent: 'npm run admin:grant' }, { action: 'user.update', subject: { type: 'user', id: user.id }, before: { isAdmin: false }, after: { isAdmin: true } });
+    return { id: user.id, already: false };
+  });
 }

@@ -177,8 +177,8 @@ export async function usePasskey(deps: Deps, rp: RelyingParty, purpose: 'login' 
   return moved === 1;
 }
 
-/** Removes one of the user's passkeys (a step-up is asked for by the route); recovery codes go with the last second factor. */
-export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: AuditContext, userId: string, passkeyId: string, opts: { keepOneFactor: boolean }): Promise<void> {
+/** Removes one of the user's passkeys (a step-up is asked for by the route) and ends the user's other sessions; recovery codes go with the last second factor. */
+export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: AuditContext, userId: string, passkeyId: string, opts: { keepOneFactor: boolean; sessionId?: string }): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
     const row = await tx.passkey.findFirst({ where: { id: passkeyId, userId } });
@@ -187,6 +187,8 @@ export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: Au
     const stillOn = await secondFactorOn(tx, userId);
     if (!stillOn && opts.keepOneFactor) throw new UserError(400, 'Admins of this shop must keep a second factor: add another passkey or an authenticator app first.');
     if (!stillOn) await tx.recoveryCode.deleteMany({ where: { userId } });
+    // A session a thief opened with a passkey they planted ends with it.
+    await revokeUserSessions(tx, userId, { except: opts.sessionId });
     await recordAudit(tx, audit, { action: '2fa.passkey_removed', subject: { type: 'user', id: userId }, before: { passkey: row.id, name: row.name } });
   });
 }

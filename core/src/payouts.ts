@@ -1,5 +1,5 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
-import { payoutWorth, requirePayoutApproval } from './approvals.ts';
+import { payoutWorth, requirePayoutApproval, voidPayoutApprovals } from './approvals.ts';
 import { cashoutEventData, payoutWallet } from './balances.ts';
 import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
@@ -35,6 +35,7 @@ type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer };
 export async function refundPayment(
   deps: Pick<Deps, 'db' | 'chain' | 'config'>,
   input: { paymentId: string; actorId: string; wallet?: string },
+  afterCreate?: Parameters<typeof refundTransfer>[2],
 ): Promise<{ refundId: string }> {
   const { db, chain, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockNumber: true } });
@@ -45,7 +46,7 @@ export async function refundPayment(
     }
   }
   const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
-  const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId });
+  const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'explained') throw conflict('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
   if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
@@ -88,6 +89,8 @@ export async function changeRefundWallet(
     if (current.wallet.toLowerCase() === wallet.toLowerCase()) return;
     // A payout the admin sent to the former wallet before it changed still pays it.
     await tx.refund.update({ where: { id: refund.id }, data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet } } });
+    // An approval was for the former wallet: a large refund is asked for again.
+    await voidPayoutApprovals(tx, refund.id);
   });
 }
 
@@ -138,7 +141,7 @@ export async function requestPayoutCheck(
       if (hold) throw conflict(hold);
       // A large payout is sent only once a second admin approved it (approvals.ts).
       const { worth } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
-      await requirePayoutApproval(tx, deps.config, input, worth);
+      await requirePayoutApproval(tx, deps.config, input, worth, wallet);
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });

@@ -8,13 +8,16 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 /** An approval as the admin pages show it (GET /api/admin/approvals). */
 export type ApprovalJson = {
   _id: string;
-  /** BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved. */
-  kind: 'BALANCE_INCREASE' | 'PAYOUT';
+  /** BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved; ADMIN_GRANT: admin rights for a user, given on approval. */
+  kind: 'BALANCE_INCREASE' | 'PAYOUT' | 'ADMIN_GRANT';
   status: ApprovalStatus;
   subject: { type: 'user' | 'cashout' | 'refund'; id: string };
   /** Who the money goes to, when a user. */
   beneficiary: { _id: string; name: string; email: string } | null;
-  amountUsd: number;
+  /** USD; null: a payout that could not be valued (no ETH price when asked). */
+  amountUsd: number | null;
+  /** PAYOUT: the wallet the ETH goes to, as approved. */
+  wallet: string | null;
   /** BALANCE_INCREASE: the change to each balance, USD (exact strings, signed). */
   change: { active: string; passive: string } | null;
   requestedBy: { _id: string; email: string } | null;

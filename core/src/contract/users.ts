@@ -116,6 +116,8 @@ export type UserJson = {
   referralCount: number;
   /** PUT /api/users/:id (202): the balance increase held for a second admin's approval. */
   pendingApproval?: { _id: string; amountUsd: number };
+  /** PUT /api/users/:id (202): admin rights for this user, held for a second admin's approval. */
+  pendingAdminGrant?: { _id: string };
 };
 
 /** How many referred people the user JSON carries; referralCount is the whole count. */

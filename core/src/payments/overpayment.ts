@@ -171,6 +171,8 @@ export async function refundOverpayment(
   db: Db,
   config: Pick<AppConfig, 'receivingAddress'>,
   input: { orderId: string; actorId: string; buyerId?: string; wallet?: string },
+  /** Runs in the creating transaction with the new refunds (an admin's: their approvals). */
+  afterCreate?: (tx: Prisma.TransactionClient, refundIds: string[]) => Promise<unknown>,
 ): Promise<{ refundIds: string[]; left: number }> {
   const named = input.wallet ? payoutWallet(config, input.wallet) : undefined;
   return db.$transaction(async (tx) => {
@@ -205,6 +207,7 @@ export async function refundOverpayment(
       refundIds.push(refund.id);
     }
     await settle(tx, order.id, over, false);
+    await afterCreate?.(tx, refundIds);
     return { refundIds, left: all.parts.length - parts.length };
   });
 }

@@ -402,6 +402,8 @@ export async function rejectTransfer(db: Db, paymentId: string, reason: string):
 export async function refundTransfer(
   db: Db,
   input: { paymentId: string; wallet?: string; actorId: string },
+  /** Runs in the creating transaction with the new refund (an admin's: its approval). */
+  afterCreate?: (tx: Prisma.TransactionClient, refundIds: string[]) => Promise<unknown>,
 ): Promise<{ refundId: string } | 'missing' | 'not-refundable' | 'no-sender' | 'no-single-payer' | 'explained'> {
   const seen = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockHash: true } });
   return db.$transaction(async (tx) => {
@@ -435,6 +437,7 @@ export async function refundTransfer(
     });
     await tx.payment.update({ where: { id: payment.id }, data: { status: 'REFUNDED', reason: `Its value is being refunded (refund ${refund.id})`, orderId: null } });
     if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+    await afterCreate?.(tx, [refund.id]);
     return { refundId: refund.id };
   });
 }

@@ -66,6 +66,30 @@ describe('refunds and payouts at the edges', () => {
     }
   });
 
+  it('a refund worth more than APPROVAL_THRESHOLD_USD is born waiting for a second admin: not payable until another admin approves it', async () => {
+    // 0.25 ETH at $3000 no order took: a $750 refund of a transfer (valued at today's price).
+    const big = await pay(kit, payer, kit.receiving, 250n * FINNEY);
+    await kit.runIndexer();
+    const payment = await kit.waitForPayment(big, ['UNRESOLVED']);
+    const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ wallet: target });
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe('Refund requested: a second admin must approve it before it is paid');
+    const refundId = created.body.refundId as string;
+    const approval = await kit.db.approval.findFirstOrThrow({ where: { subjectId: refundId } });
+    expect(approval).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', requestedById: admin.id });
+    expect(approval.amountUsd.toFixed(2)).toBe('750.00');
+
+    const sent = await pay(kit, treasury, target, 250n * FINNEY);
+    const refused = await kit.markPayoutPaid(admin, 'refunds', refundId, sent);
+    expect(refused.status).toBe(409);
+    expect(refused.body.approvalRequired).toBe(true);
+    expect((await (await kit.as(admin)).post(`/api/admin/approvals/${approval.id}/approve`)).status).toBe(403);
+    const second = await kit.createUser({ isAdmin: true });
+    expect((await (await kit.as(second)).post(`/api/admin/approvals/${approval.id}/approve`)).status).toBe(200);
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, sent)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
+  });
+
   it("a payout sent before the sender redirected the refund still pays it; once a hash is given the wallet stays", async () => {
     const round = await pay(kit, payer, kit.receiving, 7n * FINNEY);
     await kit.runIndexer();

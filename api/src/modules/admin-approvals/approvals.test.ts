@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { applyLedger, askRefundApprovals, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
+import { applyLedger, askRefundApprovals, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
 import type { ApprovalJson, CashoutJson, UserJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { expectBooksBalanced } from '../../../../scripts/testing/books.ts';
@@ -101,6 +101,16 @@ describe('a large balance increase', () => {
     await expectBooksBalance();
   });
 
+  it('one admin\'s edits sent at once are counted one after another: they cannot each see the day\'s window empty', async () => {
+    const admin = await kit.createUser({ isAdmin: true });
+    const targets = await Promise.all(Array.from({ length: 4 }, () => kit.createUser()));
+    const results = await Promise.all(targets.map((t) => editActive(admin, t, '400.00')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 202, 202, 202]);
+    const credited = await Promise.all(targets.map(balances));
+    expect(credited.filter((b) => b.active === '400.00')).toHaveLength(1);
+    await expectBooksBalance();
+  });
+
   it('two admins approving at once apply it once; the requester may withdraw it, never approve it', async () => {
     const user = await kit.createUser();
     const edit = await editActive(alice, user, '900.00');
@@ -184,21 +194,21 @@ describe('large refunds', () => {
     });
   }
   const audit = (admin: TestUser) => ({ actor: { id: admin.id, email: admin.email }, ip: null, userAgent: null });
-  const price = async () => '3000.00000000';
+  const ask = (admin: TestUser, refundId: string) => kit.db.$transaction((tx) => askRefundApprovals(tx, kit.env.config, audit(admin), [refundId], '3000.00000000'));
 
   it('wait for a second admin when one creation (or an admin\'s refunds to wallets of their choosing within 24 hours) is worth more than the threshold', async () => {
     const small = await refundRow('200.00', 'sender', alice.id);
-    expect(await askRefundApprovals(kit.db, kit.env.config, audit(alice), [small.id], price)).toEqual([]);
+    expect(await ask(alice, small.id)).toEqual([]);
     const paidSmall = await (await kit.as(alice)).post(`/api/admin/refunds/${small.id}/paid`).send({ payoutTxHash: HASH(10) });
     expect(paidSmall.status).toBe(202);
 
     // Three refunds the admin directed to a wallet they named: the third takes the day past $500.
     for (let i = 0; i < 2; i++) {
       const named = await refundRow('200.00', 'admin', carol.id);
-      expect(await askRefundApprovals(kit.db, kit.env.config, audit(carol), [named.id], price)).toEqual([]);
+      expect(await ask(carol, named.id)).toEqual([]);
     }
     const third = await refundRow('200.00', 'admin', carol.id);
-    const asked = await askRefundApprovals(kit.db, kit.env.config, audit(carol), [third.id], price);
+    const asked = await ask(carol, third.id);
     expect(asked).toHaveLength(1);
     const paid = await (await kit.as(carol)).post(`/api/admin/refunds/${third.id}/paid`).send({ payoutTxHash: HASH(11) });
     expect(paid.status).toBe(409);
@@ -206,6 +216,47 @@ describe('large refunds', () => {
     expect((await approve(carol, asked[0]!.id)).status).toBe(403);
     expect((await approve(alice, asked[0]!.id)).status).toBe(200);
     expect((await (await kit.as(carol)).post(`/api/admin/refunds/${third.id}/paid`).send({ payoutTxHash: HASH(11) })).status).toBe(202);
+  });
+
+  it('the admin who created a refund does not approve it, whoever asked; an approval holds only for the wallet it was given for', async () => {
+    const refund = await refundRow('900.00', 'admin', bob.id);
+    const [asked] = await ask(bob, refund.id);
+    expect((await reject(alice, asked!.id)).status).toBe(200);
+    // Alice asks again: Bob created the refund, so Bob still may not approve it.
+    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'refund', id: refund.id });
+    expect(again.body.wallet).toBe(WALLET);
+    expect((await approve(bob, again.body._id)).status).toBe(403);
+    expect((await approve(carol, again.body._id)).status).toBe(200);
+    // Its wallet changes afterwards (as a sender's signed claim would): the approval no longer pays it.
+    await kit.db.refund.update({ where: { id: refund.id }, data: { wallet: '0x2222222222222222222222222222222222222222' } });
+    const paid = await (await kit.as(alice)).post(`/api/admin/refunds/${refund.id}/paid`).send({ payoutTxHash: HASH(12) });
+    expect(paid.status).toBe(409);
+    expect(paid.body.approvalRequired).toBe(true);
+  });
+});
+
+describe('admin rights', () => {
+  it('an admin making a user an admin waits for a second admin; the rest of the edit is saved', async () => {
+    const user = await kit.createUser();
+    const loaded = await balances(user);
+    const res = await (await kit.as(alice)).put(`/api/users/${user.id}`).send({
+      name: 'Renamed', email: user.email, isAdmin: true, activeBalance: loaded.active, passiveBalance: loaded.passive, loadedActiveBalance: loaded.active, loadedPassiveBalance: loaded.passive,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ name: 'Renamed', isAdmin: false, pendingAdminGrant: { _id: expect.any(String) } });
+    const id = res.body.pendingAdminGrant._id as string;
+    expect((await approve(alice, id)).status).toBe(403);
+    expect((await (await kit.as(user)).get('/api/admin/approvals')).status).toBe(403);
+    expect((await approve(bob, id)).body).toMatchObject({ kind: 'ADMIN_GRANT', status: 'APPROVED' });
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
+  });
+
+  it('an operator gives the shop its second admin from the shell, audited', async () => {
+    const user = await kit.createUser();
+    expect(await grantAdminFromShell(kit.db, user.email.toUpperCase())).toEqual({ id: user.id, already: false });
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
+    expect(await kit.db.auditEntry.findFirst({ where: { subjectId: user.id, action: 'user.update' } })).toMatchObject({ actorId: null, userAgent: 'npm run admin:grant', after: { isAdmin: true } });
+    await expect(grantAdminFromShell(kit.db, 'nobody@example.com')).rejects.toThrow('No user has the e-mail nobody@example.com');
   });
 });
 

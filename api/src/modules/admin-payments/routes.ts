@@ -38,10 +38,15 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
   router.post('/:id/refund', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
-    const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id });
+    // A large refund waits for a second admin: asked for in the creating transaction.
+    const price = await priceOf(deps)().catch(() => null);
+    const actor = { ...auditContext(req), actor: req.user! };
+    let asked = 0;
+    const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id }, async (tx, ids) => {
+      asked = (await askRefundApprovals(tx, deps.config, actor, ids, price)).length;
+    });
     await audited(req, deps.db, { action: 'refund.create', subject: { type: 'payment', id }, after: { refundId, wallet: body.wallet ?? null } });
-    const approvals = await askRefundApprovals(deps.db, deps.config, { ...auditContext(req), actor: req.user! }, [refundId], priceOf(deps));
-    res.status(201).json({ message: approvals.length ? 'Refund requested: a second admin must approve it before it is paid' : 'Refund requested', refundId });
+    res.status(201).json({ message: asked ? 'Refund requested: a second admin must approve it before it is paid' : 'Refund requested', refundId });
   });
   return router;
 }

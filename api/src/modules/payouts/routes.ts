@@ -46,7 +46,12 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   });
   router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createRefundBody, req.body);
-    const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id });
+    // A large refund waits for a second admin: asked for in the creating transaction.
+    const price = await priceOf(deps)().catch(() => null);
+    const actor = { ...auditContext(req), actor: req.user! };
+    const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, (tx, ids) =>
+      askRefundApprovals(tx, deps.config, actor, ids, price),
+    );
     // One refund per transfer that overpaid, each to its own sender (unless a wallet is named).
     const created = await service.refundsJson(deps.db, { id: { in: refundIds } });
     await audited(req, deps.db, {
@@ -54,7 +59,6 @@ export function adminRefundRoutes(deps: AppDeps): Router {
       subject: { type: 'order', id: body.orderId.toLowerCase() },
       after: { refunds: created.map((r) => ({ id: r._id, wallet: r.wallet, amountWei: r.amountWei })) },
     });
-    await askRefundApprovals(deps.db, deps.config, { ...auditContext(req), actor: req.user! }, refundIds, priceOf(deps));
     res.status(201).json(await service.refundsJson(deps.db, { id: { in: refundIds } }, await approvalView(deps)));
   });
   router.post('/:id/paid', requireStepUp, async (req, res) => {

@@ -163,8 +163,12 @@ describe('step-up and removal', () => {
     const fresh = await browser(user);
     expect((await fresh.delete(`/api/users/2fa/passkeys/${body.passkey._id}`)).body.stepUpRequired).toBe(true);
     await fresh.post('/api/users/2fa/step-up', { passkey: passkey.assert((await fresh.post('/api/users/2fa/step-up/options')).body) });
+    const planted = await browser(user);
     expect((await fresh.delete(`/api/users/2fa/passkeys/${body.passkey._id}`)).status).toBe(200);
     expect(await kit.db.recoveryCode.count({ where: { userId: user.id } })).toBe(0);
+    // Every other session ends with it (one a thief opened with a passkey they planted).
+    expect((await planted.get('/api/users/profile')).status).toBe(401);
+    expect((await fresh.get('/api/users/profile')).status).toBe(200);
     expect((await login(user)).status).toBe(200);
 
     const strict = await createApiTestKit({ env: { ADMIN_2FA_REQUIRED: 'true' } });

@@ -129,7 +129,7 @@ export function userRoutes(deps: AppDeps): Router {
   });
   router.delete('/2fa/passkeys/:id', requireUser, requireStepUp, async (req, res) => {
     const keepOneFactor = (req.user!.isAdmin || req.user!.mustEnrol) && config.admin2faRequired;
-    await removePasskey(deps, auditContext(req), req.user!.id, parseId(req.params.id, 'Passkey'), { keepOneFactor });
+    await removePasskey(deps, auditContext(req), req.user!.id, parseId(req.params.id, 'Passkey'), { keepOneFactor, sessionId: req.sessionId });
     res.json({ message: 'Passkey removed' });
   });
 
@@ -218,8 +218,8 @@ export function userRoutes(deps: AppDeps): Router {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
     const user = await users.adminUpdateUser(db, config, { ...auditContext(req), actor: req.user! }, id, input);
-    // 202: saved, but a large balance increase waits for a second admin (pendingApproval).
-    res.status(user.pendingApproval ? 202 : 200).json(user);
+    // 202: saved, but a large balance increase or admin rights wait for a second admin.
+    res.status(user.pendingApproval || user.pendingAdminGrant ? 202 : 200).json(user);
   });
 
   router.delete('/:id', requireAdmin, requireStepUp, async (req, res) => {

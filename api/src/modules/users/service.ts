@@ -1,5 +1,5 @@
 import {
-  adjustBalancesFromForm, CODE_WRONG, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit, revokeUserSessions,
+  adjustBalancesFromForm, CODE_WRONG, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit, revokeUserSessions,
   secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
 import { REFERRALS_SHOWN, type AdminUserListItem, type UserJson } from '@shop/core/contract';
@@ -119,7 +119,11 @@ export async function login(
       // The password was right: worth a line in the log (a guessed password shows here).
       await failed('code needed');
       // The second step: a code, or (with a passkey) the answer to this challenge.
-      const passkey = await passkeyAssertionOptions(deps, rp, 'login', user.id, user.id);
+      // No origin to bind a passkey to (a client that is not a browser): the code alone is offered.
+      const passkey = await passkeyAssertionOptions(deps, rp, 'login', user.id, user.id).catch((err: unknown) => {
+        if (err instanceof UserError) return null;
+        throw err;
+      });
       const message = user.totpEnabledAt ? CODE_NEEDED : PASSKEY_NEEDED;
       throw new UserError(401, message, undefined, { twoFactorRequired: true, totp: Boolean(user.totpEnabledAt), ...(passkey ? { passkey } : {}) });
     } else {
@@ -225,9 +229,10 @@ export async function adminUpdateUser(
     loadedPassiveBalance: string;
     password?: string;
   },
-): Promise<UserJson & { pendingApproval?: { _id: string; amountUsd: number } }> {
+): Promise<UserJson> {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   let held: { id: string; amountUsd: Prisma.Decimal } | null = null;
+  let grant: { id: string } | null = null;
   try {
     await db.$transaction(async (tx) => {
       const actor = audit.actor;
@@ -238,6 +243,9 @@ export async function adminUpdateUser(
       const self = target.id === actor.id;
       if (target.isAdmin && !self) throw forbidden('Admins cannot edit other admins');
       if (self && !input.isAdmin) throw badRequest('You cannot remove your own admin rights');
+      // Admin rights for another user wait for a second admin; the rest of the edit is saved.
+      const promotes = !target.isAdmin && input.isAdmin && !self;
+      if (promotes) grant = await holdAdminGrant(tx, audit, target.id);
       ({ held } = await adjustBalancesFromForm(
         tx,
         {
@@ -249,7 +257,7 @@ export async function adminUpdateUser(
       ));
       await tx.user.update({
         where: { id: target.id },
-        data: { name: input.name, email: input.email, isAdmin: input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
+        data: { name: input.name, email: input.email, isAdmin: promotes ? false : input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
       });
       // A new password or e-mail signs the user out everywhere. (Admin rights are read
       // from the database on every request; no API call takes them from another admin.)
@@ -268,7 +276,12 @@ export async function adminUpdateUser(
   }
   const user = await getUserJson(db, targetId);
   const pending = held as { id: string; amountUsd: Prisma.Decimal } | null;
-  return pending ? { ...user, pendingApproval: { _id: pending.id, amountUsd: Number(pending.amountUsd.toFixed(2)) } } : user;
+  const granted = grant as { id: string } | null;
+  return {
+    ...user,
+    ...(pending ? { pendingApproval: { _id: pending.id, amountUsd: Number(pending.amountUsd.toFixed(2)) } } : {}),
+    ...(granted ? { pendingAdminGrant: { _id: granted.id } } : {}),
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ const approval = (over: Partial<ApprovalJson>): ApprovalJson => ({
   subject: { type: 'cashout', id: 'c1' },
   beneficiary: { _id: 'u1', name: 'Buyer', email: 'buyer@example.com' },
   amountUsd: 700,
+  wallet: null,
   change: null,
   requestedBy: { _id: 'a2', email: 'grace@example.com' },
   decidedBy: null,
@@ -63,7 +64,7 @@ describe('ApprovalsPage', () => {
     renderRoutes(routes, '/admin/approvals');
     const table = await screen.findByRole('table');
     const [row] = within(table).getAllByRole('row').slice(1);
-    expect(within(row!).getByText('the sender')).toBeInTheDocument();
+    expect(within(row!).getByText('the sender', { exact: true })).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('You cannot approve your own request: another admin must.')).toBeInTheDocument();
   });

@@ -13,19 +13,35 @@ import { useApprovals, useDecideApproval } from '../api/approvals';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (n: number) => `USD $${n.toFixed(2)}`;
+
+/** What the request is worth: admin rights are worth no amount; a payout no price could value says so. */
+const worth = (a: ApprovalJson) => (a.kind === 'ADMIN_GRANT' ? '-' : a.amountUsd === null ? 'not valued (no ETH price)' : usd(a.amountUsd));
+
+/** Where the money goes: the payout's wallet (and its user), or the user. */
+const destination = (a: ApprovalJson) => [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || 'the sender';
 const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
 
 /** On a phone, where the AMOUNT, TO and ASKED BY columns are hidden: the same in one line. */
 function Who({ approval }: { approval: ApprovalJson }) {
   return (
     <span className="block text-xs text-muted-foreground md:hidden">
-      {usd(approval.amountUsd)} to {approval.beneficiary?.email ?? 'the sender'}, asked by {approval.requestedBy?.email ?? '-'}
+      {worth(approval)} to {destination(approval)}, asked by {approval.requestedBy?.email ?? '-'}
     </span>
   );
 }
 
 /** 'Balance increase' with the change to each balance, or 'Cashout payout' / 'Refund payout'. */
 function What({ approval }: { approval: ApprovalJson }) {
+  if (approval.kind === 'ADMIN_GRANT') {
+    return (
+      <span>
+        <Link className="underline-offset-4 hover:underline" to={`/admin/user/${approval.subject.id}/edit`}>
+          Admin rights
+        </Link>
+        <Who approval={approval} />
+      </span>
+    );
+  }
   if (approval.kind === 'BALANCE_INCREASE') {
     const { change } = approval;
     return (
@@ -54,6 +70,12 @@ function What({ approval }: { approval: ApprovalJson }) {
   );
 }
 
+const APPROVED_MESSAGE: Record<ApprovalJson['kind'], string> = {
+  BALANCE_INCREASE: 'Approved: the balance was changed',
+  PAYOUT: 'Approved: the payout can be sent and marked paid',
+  ADMIN_GRANT: 'Approved: the user is an admin now',
+};
+
 /** Approve / reject for a pending request: the requester may only withdraw it. */
 function Decide({ approval }: { approval: ApprovalJson }) {
   const me = useUserInfo();
@@ -73,7 +95,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
     decide.mutate(
       { id: approval._id, approve },
       {
-        onSuccess: () => toast.success(approve ? (approval.kind === 'BALANCE_INCREASE' ? 'Approved: the balance was changed' : 'Approved: the payout can be sent and marked paid') : 'Rejected'),
+        onSuccess: () => toast.success(approve ? APPROVED_MESSAGE[approval.kind] : 'Rejected'),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
@@ -96,8 +118,8 @@ function Decide({ approval }: { approval: ApprovalJson }) {
 const COLUMNS: ColumnDef<ApprovalJson>[] = [
   { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
   { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
-  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => usd(row.original.amountUsd), meta: { className: 'whitespace-nowrap', hideOnPhone: true } },
-  { id: 'for', header: 'TO', cell: ({ row }) => row.original.beneficiary?.email ?? <span className="text-muted-foreground">the sender</span>, meta: { hideOnPhone: true } },
+  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap', hideOnPhone: true } },
+  { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal', hideOnPhone: true } },
   { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
   { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right' } },
 ];
@@ -117,8 +139,8 @@ export function ApprovalsPage() {
     <section className="flex flex-col gap-6">
       <PageHeader title="Approvals" />
       <p className="text-sm text-muted-foreground">
-        Balance increases, refunds and cashout payouts worth more than one admin may move alone wait here for a second admin. Nobody approves their own request, nor money
-        that goes to them.
+        Balance increases, refunds and cashout payouts worth more than one admin may move alone, and new admins, wait here for a second admin. Nobody approves their own
+        request, nor money that goes to them.
       </p>
       <DataTable
         columns={COLUMNS}

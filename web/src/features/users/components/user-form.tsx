@@ -40,8 +40,12 @@ export function UserForm({ user }: { user: UserJson }) {
       {
         onSuccess: (user) => {
           // One message: saved, or saved with the balance increase waiting for a second admin.
-          if (user.pendingApproval) {
-            toast.info(`Saved. The balance increase of $${user.pendingApproval.amountUsd.toFixed(2)} waits for a second admin's approval (Admin > Approvals).`);
+          if (user.pendingApproval || user.pendingAdminGrant) {
+            const waiting = [
+              user.pendingApproval ? `the balance increase of $${user.pendingApproval.amountUsd.toFixed(2)}` : null,
+              user.pendingAdminGrant ? 'admin rights' : null,
+            ].filter(Boolean);
+            toast.info(`Saved. ${waiting.join(' and ').replace(/^./, (c) => c.toUpperCase())} ${waiting.length > 1 ? 'wait' : 'waits'} for a second admin's approval (Admin > Approvals).`);
           } else {
             toast.success('user updated successfully');
           }
