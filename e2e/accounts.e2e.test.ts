@@ -187,7 +187,7 @@ describe('an admin with a passkey', () => {
     await gracePage.goto('/admin/approvals');
     const waiting = gracePage.getByRole('table').getByRole('row').filter({ hasText: buyer.email });
     await waiting.getByText('Cashout payout').waitFor();
-    await waiting.getByText('USD $800.00').waitFor();
+    await waiting.getByRole('cell', { name: 'USD $800.00', exact: true }).waitFor();
     await shop.screenshot(gracePage, '81-approvals-page');
     await waiting.getByRole('button', { name: 'Approve' }).click();
     await toast(gracePage, 'Approved: the payout can be sent and marked paid').waitFor();
