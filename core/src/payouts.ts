@@ -140,8 +140,8 @@ export async function requestPayoutCheck(
       const hold = await payoutHold(tx, input);
       if (hold) throw conflict(hold);
       // A large payout is sent only once a second admin approved it (approvals.ts).
-      const { worth } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
-      await requirePayoutApproval(tx, deps.config, input, worth, wallet);
+      const { counted } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
+      await requirePayoutApproval(tx, deps.config, input, counted, wallet);
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });

@@ -166,6 +166,20 @@ describe('a large cashout payout', () => {
     expect((await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: small })).status).toBe(409);
   });
 
+  it("counts a user's cashouts of the 24 hours before it: a balance cashed out in small pieces is judged as a whole", async () => {
+    const splitter = await kit.createUser();
+    const first = await cashout(splitter, '300.00');
+    const second = await cashout(splitter, '300.00');
+    expect((await markPaid(alice, first, 20)).status).toBe(202);
+    const refused = await markPaid(alice, second, 21);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/with the same user's cashouts of the 24 hours before it\) is worth \$600\.00/);
+    const list = (await (await kit.as(alice)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[];
+    expect(list.find((c) => c._id === second)?.approval.needed).toBe(true);
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: second });
+    expect(asked.body).toMatchObject({ status: 'PENDING', amountUsd: 300 });
+  });
+
   it('an admin cannot approve the payout of their own cashout', async () => {
     const id = await cashout(carol, '650.00');
     const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
+import { cashoutsCounted, payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
 import { usdToEth, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
@@ -18,10 +18,8 @@ async function cashoutJson(db: Db, config: AppConfig, id: string): Promise<Casho
 
 /** A page of cashouts with their payout holds and approval states (two queries for the page). */
 async function rowsJson(db: Db, config: AppConfig, rows: Awaited<ReturnType<typeof listRows>>): Promise<CashoutJson[]> {
-  const [holds, approvals] = await Promise.all([
-    holdsOf(db, rows.map((r) => r.id)),
-    payoutApprovalStates(db, config, rows.map((r) => ({ id: r.id, worth: r.amountUsd }))),
-  ]);
+  const [holds, counted] = await Promise.all([holdsOf(db, rows.map((r) => r.id)), cashoutsCounted(db, rows.map((r) => r.id))]);
+  const approvals = await payoutApprovalStates(db, config, rows.map((r) => ({ id: r.id, worth: counted.get(r.id) ?? r.amountUsd })));
   return rows.map((r) => toJson(r, holds, approvals));
 }
 
