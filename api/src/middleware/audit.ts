@@ -7,6 +7,12 @@ export function auditContext(req: Request, actor?: { id: string; email: string }
   return { actor: user ? { id: user.id, email: user.email } : null, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null };
 }
 
+/** The signed-in admin acting, for core functions that record their own audit entries (approvals, user edits). */
+export function signedInActor(req: Request): AuditContext & { actor: { id: string; email: string } } {
+  const user = req.user!;
+  return { ...auditContext(req), actor: { id: user.id, email: user.email } };
+}
+
 /**
  * Appends the audit entry of an admin action that committed in its own transaction (the
  * money core's payout, refund and assignment steps). Written once the action succeeded;

@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { askPayoutApproval, decideApproval, getEthUsd, Prisma, type Db } from '@shop/core';
+import { askPayoutApproval, decideApproval, Prisma, type Db } from '@shop/core';
 import { APPROVAL_STATUSES, askApprovalBody, type ApprovalJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
-import { auditContext } from '../../middleware/audit.ts';
+import { signedInActor } from '../../middleware/audit.ts';
+import { priceOf } from '../payouts/routes.ts';
 import { byCreatedAt, enumList, keysetOrder, keysetWhere, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 
@@ -47,7 +48,6 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
   const { db, config } = deps;
   const router = Router();
   router.use(requireAdmin);
-  const actorOf = (req: Parameters<typeof auditContext>[0]) => ({ ...auditContext(req), actor: { id: req.user!.id, email: req.user!.email } });
 
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
@@ -62,17 +62,17 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
 
   router.post('/', async (req, res) => {
     const target = parseBody(askApprovalBody, req.body);
-    const row = await askPayoutApproval(db, config, actorOf(req), { kind: target.kind, id: target.id.toLowerCase() }, async () => (await getEthUsd(deps)).price);
+    const row = await askPayoutApproval(db, config, signedInActor(req), { kind: target.kind, id: target.id.toLowerCase() }, priceOf(deps));
     res.status(201).json((await approvalsJson(db, [row]))[0]);
   });
 
   router.post('/:id/approve', requireStepUp, async (req, res) => {
-    const row = await decideApproval(db, actorOf(req), { id: parseId(req.params.id, 'Approval'), approve: true });
+    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: true });
     res.json((await approvalsJson(db, [row]))[0]);
   });
 
   router.post('/:id/reject', async (req, res) => {
-    const row = await decideApproval(db, actorOf(req), { id: parseId(req.params.id, 'Approval'), approve: false });
+    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: false });
     res.json((await approvalsJson(db, [row]))[0]);
   });
   return router;

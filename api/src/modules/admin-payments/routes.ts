@@ -4,7 +4,7 @@ import { askRefundApprovals, assignTransfer, currentAnswerOf, jobs, refundPaymen
 import { ethAddress } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
-import { audited, auditContext } from '../../middleware/audit.ts';
+import { audited, signedInActor } from '../../middleware/audit.ts';
 import { priceOf } from '../payouts/routes.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -40,7 +40,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
     // A large refund waits for a second admin: asked for in the creating transaction.
     const price = await priceOf(deps)().catch(() => null);
-    const actor = { ...auditContext(req), actor: req.user! };
+    const actor = signedInActor(req);
     let asked = 0;
     const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id }, async (tx, ids) => {
       asked = (await askRefundApprovals(tx, deps.config, actor, ids, price)).length;

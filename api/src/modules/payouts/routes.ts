@@ -3,7 +3,7 @@ import { answerOrNull, askRefundApprovals, changeRefundWallet, getEthUsd, jobs, 
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
-import { audited, auditContext } from '../../middleware/audit.ts';
+import { audited, signedInActor } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -48,7 +48,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     const body = parseBody(createRefundBody, req.body);
     // A large refund waits for a second admin: asked for in the creating transaction.
     const price = await priceOf(deps)().catch(() => null);
-    const actor = { ...auditContext(req), actor: req.user! };
+    const actor = signedInActor(req);
     const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, (tx, ids) =>
       askRefundApprovals(tx, deps.config, actor, ids, price),
     );

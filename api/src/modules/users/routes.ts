@@ -11,7 +11,7 @@ import {
 } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { endSession, requireAdmin, requireStepUp, requireUser, startSession } from '../../middleware/auth.ts';
-import { auditContext, audited } from '../../middleware/audit.ts';
+import { auditContext, audited, signedInActor } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
@@ -217,7 +217,7 @@ export function userRoutes(deps: AppDeps): Router {
   router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
-    const user = await users.adminUpdateUser(db, config, { ...auditContext(req), actor: req.user! }, id, input);
+    const user = await users.adminUpdateUser(db, config, signedInActor(req), id, input);
     // 202: saved, but a large balance increase or admin rights wait for a second admin.
     res.status(user.pendingApproval || user.pendingAdminGrant ? 202 : 200).json(user);
   });
