@@ -25,7 +25,7 @@ const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`)
 function Who({ approval }: { approval: ApprovalJson }) {
   return (
     <span className="block text-xs text-muted-foreground md:hidden">
-      {worth(approval)} to {destination(approval)}, asked by {approval.requestedBy?.email ?? '-'}
+      {approval.kind === 'ADMIN_GRANT' ? 'for' : `${worth(approval)} to`} {destination(approval)}, asked by {approval.requestedBy?.email ?? '-'}
     </span>
   );
 }
