@@ -1,6 +1,6 @@
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
-import { postEntries } from './ledger.ts';
+import { postCredits, type LedgerEntryInput } from './ledger.ts';
 import type { Redis } from './redis.ts';
 
 const DAY = 24 * 3600_000;
@@ -72,7 +72,7 @@ export async function creditDaily(db: Db, now = new Date(), opts: { since?: Date
   return result;
 }
 
-/** The day keys of a page of items (from `from`, within each term, up to now), looked up together, then posted item by item. */
+/** The day keys of a page of items (from `from`, within each term, up to now), looked up together, then posted together (item by item if that fails). */
 async function creditPage(db: Db, items: TermItem[], from: Date, now: Date, result: DailyCreditResult, failedOrders: Map<string, string>): Promise<void> {
   const keysOf = new Map<string, string[]>();
   for (const item of items) {
@@ -89,23 +89,30 @@ async function creditPage(db: Db, items: TermItem[], from: Date, now: Date, resu
     const found = await db.ledgerEntry.findMany({ where: { idempotencyKey: { in: all.slice(i, i + KEYS_PER_LOOKUP) } }, select: { idempotencyKey: true } });
     for (const e of found) done.add(e.idempotencyKey);
   }
+  const todo = new Map<TermItem, LedgerEntryInput[]>();
   for (const item of items) {
-    const todo = (keysOf.get(item.id) ?? []).filter((k) => !done.has(k));
-    if (todo.length === 0 || failedOrders.has(item.orderId)) continue;
+    const keys = (keysOf.get(item.id) ?? []).filter((k) => !done.has(k));
+    if (keys.length === 0 || failedOrders.has(item.orderId)) continue;
     const perDay = item.dailyCredit.times(item.qty);
+    todo.set(item, keys.map((key) => ({ userId: item.userId, account: 'ACTIVE', amount: perDay, kind: 'DAILY_CREDIT', reference: `order:${item.orderId}`, idempotencyKey: key })));
+  }
+  if (todo.size === 0) return;
+  const count = (posted: { posted: number; amount: Prisma.Decimal }) => {
+    result.entries += posted.posted;
+    result.amount = result.amount.plus(posted.amount);
+  };
+  // The page in one transaction; if it fails, item by item, so one order that cannot be
+  // credited (a fault) does not hold back the others.
+  try {
+    count(await db.$transaction((tx) => postCredits(tx, [...todo.values()].flat())));
+    return;
+  } catch {
+    // Retried below, one item at a time.
+  }
+  for (const [item, entries] of todo) {
+    if (failedOrders.has(item.orderId)) continue;
     try {
-      let posted = 0;
-      await db.$transaction(async (tx) => {
-        posted = 0;
-        for (const key of todo) {
-          const ok = await postEntries(tx, [
-            { userId: item.userId, account: 'ACTIVE', amount: perDay, kind: 'DAILY_CREDIT', reference: `order:${item.orderId}`, idempotencyKey: key },
-          ]);
-          if (ok) posted++;
-        }
-      });
-      result.entries += posted;
-      result.amount = result.amount.plus(perDay.times(posted));
+      count(await db.$transaction((tx) => postCredits(tx, entries)));
     } catch (err) {
       failedOrders.set(item.orderId, err instanceof Error ? err.message : String(err));
     }

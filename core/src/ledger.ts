@@ -81,6 +81,46 @@ export async function postEntries(tx: Tx, entries: LedgerEntryInput[], opts: { a
   return true;
 }
 
+/**
+ * Posts many credits inside the caller's transaction, each its own operation under its
+ * own idempotency key (daily credit: one entry per item and day): one insert for all of
+ * them, then one balance update per user for what was inserted. Keys already used are
+ * skipped, as postEntries skips an operation. Only credits: a batch cannot overdraw.
+ * The users are locked first, in id order, so two batches never wait on each other in
+ * a cycle. Returns the number of entries written and their total.
+ */
+export async function postCredits(tx: Tx, entries: LedgerEntryInput[]): Promise<{ posted: number; amount: Prisma.Decimal }> {
+  if (entries.length === 0) return { posted: 0, amount: new Prisma.Decimal(0) };
+  const amounts = entries.map((e) => new Prisma.Decimal(e.amount));
+  if (amounts.some((a) => !a.gt(0))) throw new Error('postCredits posts credits only');
+  const typed = entries.map((e) => typedReference(e.reference));
+  const users = [...new Set(entries.map((e) => e.userId))].sort();
+  await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${users}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
+  const [row] = await tx.$queryRaw<{ posted: bigint; amount: Prisma.Decimal; wanted: bigint; updated: bigint }[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${entries.map((e) => e.userId)}::uuid[], ${entries.map((e) => e.account)}::text[], ${amounts.map((a) => a.toFixed())}::numeric[],
+                           ${entries.map((e) => e.kind)}::text[], ${entries.map((e) => e.reference ?? null)}::text[], ${entries.map((e) => e.idempotencyKey)}::text[],
+                           ${typed.map((t) => t.orderId)}::uuid[], ${typed.map((t) => t.cashoutId)}::uuid[])
+        AS t("userId", "account", "amount", "kind", "reference", "key", "orderId", "cashoutId")
+    ), ins AS (
+      INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "reference", "idempotencyKey", "orderId", "cashoutId")
+      SELECT gen_random_uuid(), "userId", "account"::"LedgerAccount", "amount", "kind"::"LedgerKind", "reference", "key", "orderId", "cashoutId" FROM input
+      ON CONFLICT ("idempotencyKey") DO NOTHING
+      RETURNING "userId", "account", "amount"
+    ), sums AS (
+      SELECT "userId", COALESCE(SUM("amount") FILTER (WHERE "account" = 'ACTIVE'), 0) AS active, COALESCE(SUM("amount") FILTER (WHERE "account" = 'PASSIVE'), 0) AS passive
+      FROM ins GROUP BY "userId"
+    ), upd AS (
+      UPDATE "User" u SET "activeBalance" = u."activeBalance" + s.active, "passiveBalance" = u."passiveBalance" + s.passive, "updatedAt" = now()
+      FROM sums s WHERE u."id" = s."userId"
+      RETURNING u."id"
+    )
+    SELECT (SELECT COUNT(*) FROM ins) AS posted, (SELECT COALESCE(SUM("amount"), 0) FROM ins) AS amount,
+           (SELECT COUNT(*) FROM sums) AS wanted, (SELECT COUNT(*) FROM upd) AS updated`;
+  if (!row || row.wanted !== row.updated) throw new Error('postCredits: a credited user is missing');
+  return { posted: Number(row.posted), amount: new Prisma.Decimal(row.amount) };
+}
+
 /** Posts entries in a transaction of their own. */
 export async function applyLedger(db: Db, entries: LedgerEntryInput[]): Promise<boolean> {
   return db.$transaction((tx) => postEntries(tx, entries));

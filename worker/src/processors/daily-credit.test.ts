@@ -120,6 +120,44 @@ describe('daily credit', () => {
     expect(run).toMatchObject({ items: 0, entries: 0 });
   });
 
+  it('credits a page of many buyers at once; two runs at the same moment credit nothing twice', async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => kit.createUser()));
+    for (const [n, user] of users.entries()) {
+      await paidOrder(user.id, new Date('2023-05-01T10:00:00Z'), [
+        { dailyCredit: '0.50', qty: n + 1, durationDays: 20 },
+        { dailyCredit: '0.25', qty: 1, durationDays: 3 },
+      ]);
+    }
+    const now = new Date('2023-05-08T00:05:00Z');
+    const runs = await Promise.all([1, 2, 3].map(() => creditDaily(kit.db, now, { since: new Date('2023-05-01T00:00:00Z') })));
+    // 7 days of the 20-day item and 3 of the 3-day one, per user, once between the three runs.
+    expect(runs.reduce((n, r) => n + r.entries, 0)).toBe(6 * (7 + 3));
+    expect(runs.flatMap((r) => r.failed)).toEqual([]);
+    for (const [n, user] of users.entries()) {
+      const balance = (await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).activeBalance;
+      expect(balance.toFixed(2)).toBe(new Prisma.Decimal('0.50').times(n + 1).times(7).plus(new Prisma.Decimal('0.75')).toFixed(2));
+      expect((await ledgerSums(kit.db, user.id)).active.toFixed(2)).toBe(balance.toFixed(2));
+    }
+  });
+
+  it('an order that cannot be credited (the database refuses its entries) holds back no other', async () => {
+    const [stuck, fine] = [await kit.createUser(), await kit.createUser()];
+    const stuckOrder = await paidOrder(stuck.id, new Date('2022-07-01T10:00:00Z'), [{ dailyCredit: '1.00', qty: 1, durationDays: 10 }]);
+    await paidOrder(fine.id, new Date('2022-07-01T11:00:00Z'), [{ dailyCredit: '1.00', qty: 1, durationDays: 10 }]);
+    await kit.db.$executeRawUnsafe(`CREATE FUNCTION refuse_credit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`);
+    await kit.db.$executeRawUnsafe(`CREATE TRIGGER refuse_credit BEFORE INSERT ON "LedgerEntry" FOR EACH ROW WHEN (NEW."userId" = '${stuck.id}') EXECUTE FUNCTION refuse_credit()`);
+    try {
+      const run = await creditDaily(kit.db, new Date('2022-07-04T00:05:00Z'), { since: new Date('2022-07-01T00:00:00Z') });
+      expect(run.failed.map((f) => f.orderId)).toEqual([stuckOrder.id]);
+      expect(run.entries).toBe(3);
+      expect((await kit.db.user.findUniqueOrThrow({ where: { id: fine.id } })).activeBalance.toFixed(2)).toBe('3.00');
+      expect((await kit.db.user.findUniqueOrThrow({ where: { id: stuck.id } })).activeBalance.toFixed(2)).toBe('0.00');
+    } finally {
+      await kit.db.$executeRawUnsafe('DROP TRIGGER refuse_credit ON "LedgerEntry"');
+      await kit.db.$executeRawUnsafe('DROP FUNCTION refuse_credit()');
+    }
+  });
+
   it('the job remembers its last completed run: within the window it reads the window, after a long stop it reaches back', async () => {
     const { runtime } = kit.env;
     const windowDays = runtime.config.dailyCreditCatchUpDays;
