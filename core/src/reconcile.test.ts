@@ -237,4 +237,22 @@ describe('the scheduled run: what changed since the last one', () => {
     await db().ledgerEntry.deleteMany({ where: { userId: u.id } });
     await db().cashoutRequest.delete({ where: { id: cashout.id } });
   });
+
+  it("an order's daily credit does not make it a subject again; a referral reward on it does", async () => {
+    const u = await user();
+    const order = await db().order.create({ data: { userId: u.id, status: 'EXPIRED', itemsPrice: new Prisma.Decimal('10'), totalPrice: new Prisma.Decimal('10'), updatedAt: longAgo } });
+    const since = new Date();
+    await applyLedger(db(), [{ userId: u.id, account: 'ACTIVE', amount: '1', kind: 'DAILY_CREDIT', reference: `order:${order.id}`, idempotencyKey: `d-${order.id}` }]);
+    const credited = await reconcile(deps(), { since, blockWindow: 'all' });
+    expect(credited.checked.users).toBe(1);
+    expect(credited.checked.orders).toBe(0);
+    // A reward on an order that is not PAID: the run reads the order through the entry.
+    await applyLedger(db(), [{ userId: u.id, account: 'ACTIVE', amount: '2', kind: 'REFERRAL_REWARD', reference: `order:${order.id}`, idempotencyKey: `r-${order.id}` }]);
+    const rewarded = await reconcile(deps(), { since, blockWindow: 'all' });
+    expect(rewarded.checked.orders).toBe(1);
+    expect(rewarded.discrepancies.filter((d) => d.ids.orderId === order.id).map((d) => d.check)).toEqual(['referral-reward']);
+    await db().ledgerEntry.deleteMany({ where: { userId: u.id } });
+    await db().order.delete({ where: { id: order.id } });
+    await db().user.update({ where: { id: u.id }, data: { activeBalance: new Prisma.Decimal(0) } });
+  });
 });

@@ -31,6 +31,13 @@ export async function checkBalances(db: Db, ids: string[], add: Add): Promise<vo
 }
 
 /**
+ * The ledger kinds an order's checks read (rewards and overpayment credits): an entry of
+ * another kind that names an order (its daily credit) changes nothing they check, so the
+ * scheduled run does not check the order again for it.
+ */
+export const ORDER_LEDGER_KINDS = ['REFERRAL_REWARD', 'REFERRAL_REVERSAL', 'OVERPAYMENT_CREDIT'];
+
+/**
  * Each order against its counted transfers, its referral rewards, its settled
  * overpayment and the stock its lines hold.
  */
