@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
@@ -18,7 +18,8 @@ import { webBench } from './web.ts';
 /**
  * `npm run bench`: every benchmark, one after the other, each with its baseline measured
  * in the same run; prints the tables and writes bench/RESULTS.md. `--only=api,web` runs a
- * subset and leaves RESULTS.md (and bench/soak.svg) alone. Exits 1 when a benchmark could not run; a missed
+ * subset and replaces only those sections of RESULTS.md, each marked with its own date
+ * (bench/soak.svg is left alone). Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
 const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, twoYearBench, webBench, lighthouseBench, drillsBench, soakBench];
@@ -32,7 +33,7 @@ if (only && selected.length !== only.length) {
 }
 
 installSignalCleanup();
-// A full run writes its figures (RESULTS.md, and the soak's plot beside it); a partial one leaves them.
+// A full run writes its figures (RESULTS.md, and the soak's plot beside it); a partial one its sections only.
 if (!only) process.env.BENCH_WRITE_RESULTS = '1';
 const started = new Date();
 const loadBefore = os.loadavg();
@@ -81,5 +82,22 @@ if (!only) {
   ].join('\n');
   await writeFile(RESULTS, doc);
   console.log(`[bench] wrote ${path.relative(process.cwd(), RESULTS)}`);
+} else {
+  // A partial run replaces its own sections (or adds them), each saying when and how it
+  // was measured; the others keep the figures of the run that wrote them.
+  let doc = await readFile(RESULTS, 'utf8');
+  for (const s of sections) {
+    const [heading, ...body] = renderSection(s).replace(/^### /, '## ').split('\n');
+    const block = [heading, '', `Measured ${started.toISOString()} by \`npm run bench -- --only=${only.join(',')}\` (${seconds.toFixed(0)} s; ${machine}), apart from the full run above.`, ...body].join('\n').trimEnd();
+    const at = doc.indexOf(`${heading}\n`);
+    if (at < 0) {
+      doc = `${doc.trimEnd()}\n\n${block}\n`;
+      continue;
+    }
+    const next = doc.indexOf('\n## ', at + heading!.length);
+    doc = `${doc.slice(0, at)}${block}\n${next < 0 ? '' : doc.slice(next)}`;
+  }
+  await writeFile(RESULTS, doc);
+  console.log(`[bench] updated ${sections.map((s) => s.id).join(', ')} in ${path.relative(process.cwd(), RESULTS)}`);
 }
 process.exit(errors.length > 0 ? 1 : 0);

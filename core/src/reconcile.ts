@@ -95,7 +95,8 @@ export async function* allIds(db: Db, table: 'User' | 'Order' | 'CashoutRequest'
 }
 
 async function* chunks(ids: Promise<string[]>, size: number): AsyncGenerator<string[]> {
-  const all = await ids;
+  // In id order: each batch spans a range the checks' index scans start from.
+  const all = (await ids).sort();
   for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
 }
 
@@ -195,13 +196,15 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
   // The same ETH twice: an inflow recorded for a block while it could not be traced, and a
   // transfer through a contract in that block found by tracing later (a node that gained
   // tracing, workers on differently able nodes). An admin must not refund the inflow too.
-  // Inflows are rare; the join reads them by their status and block hash.
+  // Inflows are rare; the join reads them by their status and block hash. The scheduled
+  // run looks only in the blocks of transfers changed since (Payment(updatedAt), then
+  // Payment(blockHash)): "either side changed" as an OR across the join was a scan.
   const doubled = await db.$queryRaw<{ inflowId: string; paymentId: string; blockNumber: bigint }[]>`
     SELECT i."id" AS "inflowId", p."id" AS "paymentId", i."blockNumber"
     FROM "Payment" i JOIN "Payment" p ON p."blockHash" = i."blockHash" AND p."source" <> 'INFLOW' AND p."viaContract"
     WHERE i."source" = 'INFLOW' AND i."status" IN ('UNRESOLVED', 'REFUNDED') AND p."status" IN ('COUNTED', 'UNRESOLVED', 'LATE')
       AND p."explainsInflowOf" IS DISTINCT FROM i."blockHash"
-      ${scoped ? Prisma.sql`AND (i."updatedAt" > ${scoped} OR p."updatedAt" > ${scoped})` : Prisma.empty}`;
+      ${scoped ? Prisma.sql`AND i."blockHash" IN (SELECT "blockHash" FROM "Payment" WHERE "updatedAt" > ${scoped} AND "blockHash" IS NOT NULL)` : Prisma.empty}`;
   for (const d of doubled) {
     add('inflow-also-traced', `Block ${d.blockNumber}'s unexplained inflow may be the transfer later found through a contract in it: settle one of them, not both`, {
       inflowId: d.inflowId,

@@ -199,6 +199,17 @@ describe('paging', () => {
     const search = await guest.get('/api/products?q=package%207');
     expect(search.body.map((p: { name: string }) => p.name).sort()).toEqual(['Package 7', 'Package 70', 'Package 71', 'Package 72', 'Package 73', 'Package 74', 'Package 75']);
 
+    // Transfers needing an admin: two states, read one per state and merged, newest first.
+    await kit.db.$executeRaw`
+      INSERT INTO "Payment" ("id", "txHash", "source", "status", "reason", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), '0x' || lpad(to_hex(g), 64, 'a'), 'INDEXED', (CASE WHEN g % 3 = 0 THEN 'LATE' ELSE 'UNRESOLVED' END)::"PaymentStatus", 'test',
+             now() - (g / 2) * interval '1 minute', now()
+      FROM generate_series(1, 13) g`;
+    const waiting = await walk('/api/admin/payments?limit=4');
+    expect(waiting.pages.map((p) => p.length)).toEqual([4, 4, 4, 1]);
+    const expected = await kit.db.payment.findMany({ where: { status: { in: ['UNRESOLVED', 'LATE'] } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+    expect(waiting.rows.map((r) => r._id)).toEqual(expected.map((p) => p.id));
+
     for (const path of ['/api/admin/payments', '/api/admin/refunds', '/api/admin/refunds/overpaid', '/api/admin/webhooks', '/api/admin/refunds?status=REQUESTED', '/api/admin/payments?status=COUNTED']) {
       const res = await agent.get(`${path}${path.includes('?') ? '&' : '?'}limit=5`);
       expect(res.status, path).toBe(200);

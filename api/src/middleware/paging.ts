@@ -80,7 +80,10 @@ export function pageQuery(req: Request, kind: KeyKind = 'time'): PageQuery {
 export function keysetWhere(field: string, dir: 'asc' | 'desc', after: Cursor | null): Record<string, unknown> {
   if (!after) return {};
   const op = dir === 'desc' ? 'lt' : 'gt';
-  return { OR: [{ [field]: { [op]: after.key } }, { [field]: after.key, id: { [op]: after.id } }] };
+  // The plain bound (`field <= key`) is what the index scan starts from; the OR alone is
+  // only a filter, read over every row before the cursor (a page 100,000 rows deep
+  // would read 100,000 index entries).
+  return { AND: [{ [field]: { [`${op}e`]: after.key } }, { OR: [{ [field]: { [op]: after.key } }, { [field]: after.key, id: { [op]: after.id } }] }] };
 }
 
 export function keysetOrder(field: string, dir: 'asc' | 'desc'): Record<string, 'asc' | 'desc'>[] {

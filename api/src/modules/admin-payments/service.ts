@@ -1,14 +1,25 @@
-import type { Db, PaymentStatus, Prisma } from '@shop/core';
+import type { Db, Payment, PaymentStatus, Prisma } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import type { AdminPaymentJson } from '@shop/core/contract';
 
-/** One page of transfers in the given states, newest first (index Payment(status, createdAt, id)). */
-export function paymentsPage(db: Db, statuses: PaymentStatus[], page: PageQuery) {
-  return db.payment.findMany({
-    where: { status: { in: statuses }, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.PaymentWhereInput) },
-    orderBy: keysetOrder('createdAt', 'desc') as Prisma.PaymentOrderByWithRelationInput[],
-    take: page.limit + 1,
-  });
+/**
+ * One page of transfers in the given states, newest first: one read per state through
+ * Payment(status, createdAt, id), merged. A `status IN (...)` list cannot be read from
+ * that index in createdAt order, and the planner read every transfer in those states
+ * (600,000 waiting for an admin in the two-year shop) to sort them for each page.
+ */
+export async function paymentsPage(db: Db, statuses: PaymentStatus[], page: PageQuery) {
+  const pages = await Promise.all(
+    [...new Set(statuses)].map((status) =>
+      db.payment.findMany({
+        where: { status, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.PaymentWhereInput) },
+        orderBy: keysetOrder('createdAt', 'desc') as Prisma.PaymentOrderByWithRelationInput[],
+        take: page.limit + 1,
+      }),
+    ),
+  );
+  const newestFirst = (a: Payment, b: Payment) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  return pages.flat().sort(newestFirst).slice(0, page.limit + 1);
 }
 
 export async function listPayments(db: Db, rows: Awaited<ReturnType<typeof paymentsPage>>): Promise<AdminPaymentJson[]> {

@@ -52,7 +52,7 @@ export function createMetrics(deps: AppDeps) {
       }
     },
   );
-  // Payments waiting for the worker or an admin, counted through Payment(status, ...):
+  // Payments waiting for the worker or an admin, counted through the partial index x_payment_open_status_source:
   // a scrape reads the open ones, never every transfer the shop ever received.
   stateGauge(
     {
@@ -62,9 +62,11 @@ export function createMetrics(deps: AppDeps) {
       source: 'database',
     },
     async (g) => {
+      // Grouped by the enums themselves, from the partial index alone; cast after.
       const rows = await deps.db.$queryRaw<{ status: string; source: string; n: number }[]>`
-        SELECT "status"::text, "source"::text, count(*)::int AS "n" FROM "Payment"
-        WHERE "status" IN ('PENDING', 'UNRESOLVED', 'LATE') GROUP BY 1, 2`;
+        SELECT "status"::text, "source"::text, "n" FROM (
+          SELECT "status", "source", count(*)::int AS "n" FROM "Payment"
+          WHERE "status" IN ('PENDING', 'UNRESOLVED', 'LATE') GROUP BY 1, 2) open`;
       g.reset();
       for (const r of rows) g.set({ status: r.status, source: r.source }, r.n);
     },
