@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { allIds, creditDaily, PrismaClient, reconcile, type Runtime } from '@shop/core';
+import { allIds, creditDaily, indexBlocks, PrismaClient, reconcile, type Runtime } from '@shop/core';
+import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
+import { jsonRpc } from '../lib/rpc.ts';
 import { checkBalances, checkCashouts, checkOrders, checkPackages, checkRefunds } from '../../core/src/reconcile/subjects.ts';
 import { createApp } from '../../api/src/app.ts';
 import { openSession } from '../../api/src/middleware/auth.ts';
@@ -116,6 +118,14 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
     for (const [name, path, cookie] of calls) await list(name, path, cookie);
     source = 'order detail';
     await get(`/api/orders/${someOrder}`, admin);
+
+    // The indexer reading one new block that pays the shop (a chain runs behind the bench's shop).
+    source = 'setup';
+    await jsonRpc(runtime.config.ethRpcUrl).call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68000' }]);
+    await indexBlocks(deps, { maxBlocks: 100_000 });
+    await jsonRpc(runtime.config.ethRpcUrl).call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68001' }]);
+    source = 'job: the indexer, one block';
+    await indexBlocks(deps, { maxBlocks: 1 });
 
     source = 'job: daily credit';
     await creditDaily(db, new Date());

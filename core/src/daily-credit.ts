@@ -104,7 +104,7 @@ async function creditPage(db: Db, items: TermItem[], from: Date, now: Date, resu
   // The page in one transaction; if it fails, item by item, so one order that cannot be
   // credited (a fault) does not hold back the others.
   try {
-    count(await db.$transaction((tx) => postCredits(tx, [...todo.values()].flat())));
+    count(await postStillPaid(db, [...todo]));
     return;
   } catch {
     // Retried below, one item at a time.
@@ -112,11 +112,28 @@ async function creditPage(db: Db, items: TermItem[], from: Date, now: Date, resu
   for (const [item, entries] of todo) {
     if (failedOrders.has(item.orderId)) continue;
     try {
-      count(await db.$transaction((tx) => postCredits(tx, entries)));
+      count(await postStillPaid(db, [[item, entries]]));
     } catch (err) {
       failedOrders.set(item.orderId, err instanceof Error ? err.message : String(err));
     }
   }
+}
+
+/**
+ * Posts the credit of the items whose order is still PAID. The page was read outside this
+ * transaction: an order unpaid since (a reorganisation took its transfer away, which
+ * clears its term in the same transaction) earns nothing for it. The orders are locked
+ * for share in id order before postCredits locks the users, as settlement locks an order
+ * before its buyer's and referrer's balances.
+ */
+function postStillPaid(db: Db, todo: [TermItem, LedgerEntryInput[]][]): Promise<{ posted: number; amount: Prisma.Decimal }> {
+  return db.$transaction(async (tx) => {
+    const orderIds = [...new Set(todo.map(([item]) => item.orderId))].sort();
+    const paid = await tx.$queryRaw<{ id: string }[]>`
+      SELECT "id"::text AS id FROM "Order" WHERE "id" = ANY(${orderIds}::uuid[]) AND "status" = 'PAID' ORDER BY "id" FOR SHARE`;
+    const stillPaid = new Set(paid.map((o) => o.id));
+    return postCredits(tx, todo.filter(([item]) => stillPaid.has(item.orderId)).flatMap(([, entries]) => entries));
+  });
 }
 
 /**

@@ -87,7 +87,8 @@ export async function postEntries(tx: Tx, entries: LedgerEntryInput[], opts: { a
  * them, then one balance update per user for what was inserted. Keys already used are
  * skipped, as postEntries skips an operation. Only credits: a batch cannot overdraw.
  * The users are locked first, in id order, so two batches never wait on each other in
- * a cycle. Returns the number of entries written and their total.
+ * a cycle (the caller must hold no user's row lock before it). Returns the number of
+ * entries written and their total.
  */
 export async function postCredits(tx: Tx, entries: LedgerEntryInput[]): Promise<{ posted: number; amount: Prisma.Decimal }> {
   if (entries.length === 0) return { posted: 0, amount: new Prisma.Decimal(0) };

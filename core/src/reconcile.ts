@@ -3,7 +3,7 @@ import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { verifyAuditChain } from './audit.ts';
 import { checkChain } from './reconcile/chain-checks.ts';
-import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_LEDGER_KINDS, type Add } from './reconcile/subjects.ts';
+import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_UNCHECKED_KINDS, type Add } from './reconcile/subjects.ts';
 
 export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './reconcile/chain-checks.ts';
 
@@ -128,7 +128,7 @@ function changedSince(db: Db, since: Date) {
       idsOf(db, Prisma.sql`
         SELECT "id"::text AS id FROM "Order" WHERE "updatedAt" > ${since}
         UNION SELECT "orderId"::text FROM "Payment" WHERE "updatedAt" > ${since} AND "orderId" IS NOT NULL
-        UNION SELECT "orderId"::text FROM "LedgerEntry" WHERE "createdAt" > ${since} AND "orderId" IS NOT NULL AND "kind" = ANY(${ORDER_LEDGER_KINDS}::"LedgerKind"[])
+        UNION SELECT "orderId"::text FROM "LedgerEntry" WHERE "createdAt" > ${since} AND "orderId" IS NOT NULL AND "kind" <> ALL(${ORDER_UNCHECKED_KINDS}::"LedgerKind"[])
         UNION SELECT "orderId"::text FROM "Refund" WHERE "updatedAt" > ${since} AND "orderId" IS NOT NULL
         UNION SELECT "orderId"::text FROM "StockMovement" WHERE "createdAt" > ${since} AND "orderId" IS NOT NULL`),
     cashouts: () =>

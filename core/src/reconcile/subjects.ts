@@ -43,11 +43,11 @@ export async function checkBalances(db: Db, ids: string[], add: Add): Promise<vo
 }
 
 /**
- * The ledger kinds an order's checks read (rewards and overpayment credits): an entry of
- * another kind that names an order (its daily credit) changes nothing they check, so the
- * scheduled run does not check the order again for it.
+ * Ledger kinds that name an order but that no order check reads (its daily credit):
+ * such an entry changes nothing checked here, so the scheduled run does not check the
+ * order again for it. (A list of the kinds left out, so a new kind is checked.)
  */
-export const ORDER_LEDGER_KINDS = ['REFERRAL_REWARD', 'REFERRAL_REVERSAL', 'OVERPAYMENT_CREDIT'];
+export const ORDER_UNCHECKED_KINDS = ['DAILY_CREDIT'];
 
 /**
  * Each order against its counted transfers, its referral rewards, its settled

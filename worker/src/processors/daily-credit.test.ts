@@ -158,6 +158,29 @@ describe('daily credit', () => {
     }
   });
 
+  it('an order unpaid while its page is being credited (a reorganisation took its transfer) earns nothing for it', async () => {
+    const user = await kit.createUser();
+    const order = await paidOrder(user.id, new Date('2021-04-01T10:00:00Z'), [{ dailyCredit: '1.00', qty: 1, durationDays: 10 }]);
+    // Settlement unpays the order in a transaction still open (as transferGone does).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const unpaying = kit.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Order" WHERE "id" = ${order.id}::uuid FOR UPDATE`;
+      await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING', paidAt: null } });
+      await tx.orderItem.updateMany({ where: { orderId: order.id }, data: { creditEndsAt: null } });
+      await held;
+    }, { timeout: 30_000 });
+    // The run reads the page (the order still PAID to it), then waits for the order's lock.
+    const run = creditDaily(kit.db, new Date('2021-04-04T00:05:00Z'), { since: new Date('2021-04-01T00:00:00Z') });
+    await expect.poll(async () => (await kit.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`)[0]!.n, { timeout: 10_000 }).toBe(1);
+    release();
+    await unpaying;
+    expect(await run).toMatchObject({ items: 1, entries: 0 });
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id } })).toBe(0);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).activeBalance.toFixed(2)).toBe('0.00');
+  });
+
   it('the job remembers its last completed run: within the window it reads the window, after a long stop it reaches back', async () => {
     const { runtime } = kit.env;
     const windowDays = runtime.config.dailyCreditCatchUpDays;

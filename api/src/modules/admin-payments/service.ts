@@ -9,7 +9,9 @@ import type { AdminPaymentJson } from '@shop/core/contract';
  * (600,000 waiting for an admin in the two-year shop) to sort them for each page.
  */
 export async function paymentsPage(db: Db, statuses: PaymentStatus[], page: PageQuery) {
-  const pages = await Promise.all(
+  // One snapshot for all of them: a transfer that moves from one state to another between
+  // two reads would otherwise be shown twice or not at all.
+  const pages = await db.$transaction(
     [...new Set(statuses)].map((status) =>
       db.payment.findMany({
         where: { status, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.PaymentWhereInput) },
@@ -17,6 +19,7 @@ export async function paymentsPage(db: Db, statuses: PaymentStatus[], page: Page
         take: page.limit + 1,
       }),
     ),
+    { isolationLevel: 'RepeatableRead' },
   );
   const newestFirst = (a: Payment, b: Payment) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   return pages.flat().sort(newestFirst).slice(0, page.limit + 1);
