@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createChainClient, createDb, createRuntime, creditDaily, indexBlocks, loadConfig, reconcile, type Db } from '@shop/core';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { createChainClient, createDb, createRuntime, creditDaily, indexBlocks, loadConfig, PrismaClient, reconcile, type Db } from '@shop/core';
 import { openSession } from '../api/src/middleware/auth.ts';
 import { ensureServices } from '../scripts/lib/services.ts';
 import { cloneTwoYear, ensureTwoYearTemplate, type TwoYearClone } from '../scripts/two-year/template.ts';
@@ -160,25 +161,35 @@ async function timeJob<T>(run: () => Promise<T>): Promise<{ seconds: number; res
  * The indexer following the chain one block at a time, as it does live: a transfer to
  * the receiving address is mined, then one indexBlocks call reads that block and commits
  * it (the payment, the block window, the checkpoint; the lookups by block number that
- * guard against reorganisations). Timed per call, the node's answers included. The
- * shop's worker is stopped first: its block watcher would index each block before us.
+ * guard against reorganisations). Its database time per block (the duration of every
+ * query it sent, Prisma's query events) is the figure; the whole call, the node's
+ * answers included, is shown beside it. The shop's worker is stopped first: its block
+ * watcher would index each block before us.
  */
-async function indexerPerBlock(scope: Scope, shop: Shop): Promise<{ p50: number; p99: number; payments: number }> {
+async function indexerPerBlock(scope: Scope, shop: Shop): Promise<{ db: { p50: number; p99: number }; call: { p50: number; p99: number }; payments: number }> {
   await shop.stopWorker();
   const runtime = createRuntime(loadConfig({ ...shop.vars, LOG_LEVEL: 'silent' }), 'script');
   scope.defer(`${shop.name} indexer runtime`, () => runtime.close());
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: shop.url, max: 2 }), log: [{ emit: 'event', level: 'query' }] });
+  scope.defer(`${shop.name} indexer database client`, () => db.$disconnect());
+  let dbMs = 0;
+  db.$on('query', (e) => (dbMs += e.duration));
+  const deps = { ...runtime, db } as typeof runtime;
   const rpc = jsonRpc(shop.vars.ETH_RPC_URL!);
-  await indexBlocks(runtime, { maxBlocks: 100_000 });
-  const times: number[] = [];
+  await indexBlocks(deps, { maxBlocks: 100_000 });
+  const calls: number[] = [];
+  const dbTimes: number[] = [];
   let payments = 0;
   for (let i = 0; i < INDEXER_ROUNDS; i++) {
     await rpc.call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: RECEIVING_ADDRESS, value: `0x${(10n ** 15n + BigInt(i)).toString(16)}` }]);
+    dbMs = 0;
     const t0 = performance.now();
-    const result = await indexBlocks(runtime, { maxBlocks: 1 });
-    times.push(performance.now() - t0);
+    const result = await indexBlocks(deps, { maxBlocks: 1 });
+    calls.push(performance.now() - t0);
+    dbTimes.push(dbMs);
     payments += result.transfers.length;
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), payments };
+  return { db: { p50: percentile(dbTimes, 50), p99: percentile(dbTimes, 99) }, call: { p50: percentile(calls, 50), p99: percentile(calls, 99) }, payments };
 }
 
 /** Jobs: daily credit for the next day, then the scheduled reconciler over what it changed. */
@@ -290,11 +301,11 @@ export const twoYearBench: Bench = {
     const smallIndexer = await indexerPerBlock(scope, small);
     const paymentRows = Number((await big.db.$queryRaw<{ n: bigint }[]>`SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'Payment'`)[0]?.n ?? 0);
     rows.push({
-      metric: `The indexer following the chain: one block (a transfer to the shop) read and committed, p99 of ${INDEXER_ROUNDS}`,
+      metric: `The indexer following the chain: database time to read and commit one block (a transfer to the shop), p99 of ${INDEXER_ROUNDS}`,
       target: `< ${INDEXER_COMMIT_MS} ms`,
-      figure: `${ms(bigIndexer.p99)} (p50 ${ms(bigIndexer.p50)}; about ${int(paymentRows)} payments)`,
-      baseline: `${ms(smallIndexer.p99)} (p50 ${ms(smallIndexer.p50)})`,
-      pass: bigIndexer.p99 < INDEXER_COMMIT_MS && bigIndexer.payments === INDEXER_ROUNDS,
+      figure: `${ms(bigIndexer.db.p99)} (p50 ${ms(bigIndexer.db.p50)}; the whole call with the node's answers p99 ${ms(bigIndexer.call.p99)}; about ${int(paymentRows)} payments)`,
+      baseline: `${ms(smallIndexer.db.p99)} (p50 ${ms(smallIndexer.db.p50)}; whole call p99 ${ms(smallIndexer.call.p99)})`,
+      pass: bigIndexer.db.p99 < INDEXER_COMMIT_MS && bigIndexer.payments === INDEXER_ROUNDS,
     });
 
     // Jobs, then again with the history doubled.

@@ -139,6 +139,13 @@ describe('paging', () => {
     expect(new Set((old.rows as unknown as { user: { name: string } }[]).map((o) => o.user.name))).toEqual(new Set(['Bob Stone']));
     const recent = await walk(`/api/orders?from=${ago(30).toISOString().slice(0, 10)}&q=alice`);
     expect(recent.rows.length).toBe(70);
+
+    // A search that names more buyers than are looked up first: every order of each, in order.
+    const many = await Promise.all(Array.from({ length: 105 }, (_, i) => kit.createUser({ name: `Manyfold ${i}`, email: `manyfold-${i}@shop.test` })));
+    for (const user of many) await insertOrders(user.id, 1, { status: 'PENDING_PAYMENT' });
+    const broad = await walk('/api/orders?q=manyfold');
+    expect(broad.rows.length).toBe(105);
+    expect(new Set(broad.rows.map((o) => o._id)).size).toBe(105);
   });
 
   it("pages a buyer's own orders and never shows another buyer's", async () => {

@@ -62,11 +62,16 @@ export function createMetrics(deps: AppDeps) {
       source: 'database',
     },
     async (g) => {
-      // Grouped by the enums themselves, from the partial index alone; cast after.
-      const rows = await deps.db.$queryRaw<{ status: string; source: string; n: number }[]>`
-        SELECT "status"::text, "source"::text, "n" FROM (
-          SELECT "status", "source", count(*)::int AS "n" FROM "Payment"
-          WHERE "status" IN ('PENDING', 'UNRESOLVED', 'LATE') GROUP BY 1, 2) open`;
+      // Grouped by the enums themselves, from the partial index alone; cast after. One
+      // process reads it: starting parallel workers to count a few hundred thousand index
+      // entries took longer than the count (120 ms against 40 ms in the two-year shop).
+      const [, rows] = await deps.db.$transaction([
+        deps.db.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`,
+        deps.db.$queryRaw<{ status: string; source: string; n: number }[]>`
+          SELECT "status"::text, "source"::text, "n" FROM (
+            SELECT "status", "source", count(*)::int AS "n" FROM "Payment"
+            WHERE "status" IN ('PENDING', 'UNRESOLVED', 'LATE') GROUP BY 1, 2) open`,
+      ]);
       g.reset();
       for (const r of rows) g.set({ status: r.status, source: r.source }, r.n);
     },

@@ -13,7 +13,7 @@ const userSelect = {
 } satisfies Prisma.UserSelect;
 type UserRow = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
-/** One page of the people a user referred, newest first (index User(referredById, createdAt, id)). */
+/** One page of the people a user referred, newest first (index x_user_live_referrals; their count too). */
 export function referralsPage(db: Db, userId: string, page: PageQuery) {
   return db.user.findMany({
     where: { referredById: userId, deletedAt: null, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.UserWhereInput) },
