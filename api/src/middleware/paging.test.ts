@@ -46,7 +46,7 @@ async function insertOrders(userId: string, n: number, opts: { status?: string; 
 }
 
 /** A cashout request with the ledger entries a real one has (the books stay balanced). */
-async function insertCashout(userId: string, status: 'REQUESTED' | 'REJECTED', createdAt: Date): Promise<string> {
+async function insertCashout(userId: string, status: 'REQUESTED' | 'NOTIFIED' | 'REJECTED', createdAt: Date): Promise<string> {
   const [row] = await kit.db.$queryRaw<{ id: string }[]>`
     INSERT INTO "CashoutRequest" ("id", "userId", "wallet", "amountUsd", "status", "createdAt", "updatedAt")
     VALUES (gen_random_uuid(), ${userId}::uuid, ${'0x' + '1'.repeat(40)}, 25, ${status}::"CashoutStatus", ${createdAt}, now()) RETURNING "id"`;
@@ -159,11 +159,15 @@ describe('paging', () => {
     const old = await insertCashout(alice.id, 'REQUESTED', ago(365));
     const newer: string[] = [];
     for (let i = 0; i < 60; i++) newer.push(await insertCashout(bob.id, 'REJECTED', ago(i / 10)));
-    const open = await agent.get('/api/admin/cashouts?status=REQUESTED,NOTIFIED');
-    expect(open.body.map((c: { _id: string }) => c._id)).toEqual([old]);
+    // Requests still waiting come oldest first: the one waiting longest on top.
+    const waiting: string[] = [];
+    for (let i = 0; i < 55; i++) waiting.push(await insertCashout(bob.id, i % 2 ? 'NOTIFIED' : 'REQUESTED', ago(200 - i)));
+    const open = await walk('/api/admin/cashouts?status=REQUESTED,NOTIFIED');
+    expect(open.rows.map((c) => c._id)).toEqual([old, ...waiting]);
+    // Every request, newest first: the year-old one last.
     const all = await walk('/api/admin/cashouts');
     expect(all.rows.map((c) => c._id).at(-1)).toBe(old);
-    expect(all.rows.length).toBe(61);
+    expect(all.rows.length).toBe(61 + 55);
     expect(all.pages[0]!.length).toBe(50);
   });
 

@@ -53,15 +53,20 @@ const include = { user: { select: { id: true, name: true, email: true } }, check
 
 const CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED', 'PAID', 'REJECTED'] as const;
 
+const OPEN: readonly string[] = ['REQUESTED', 'NOTIFIED'];
+
 /**
- * One page of cashout requests, newest first, optionally by status: an open request is
- * found however old it is (status=REQUESTED,NOTIFIED; index CashoutRequest(status, createdAt, id)).
+ * One page of cashout requests, optionally by status (index CashoutRequest(status,
+ * createdAt, id)). Newest first, except the requests still waiting to be paid: those
+ * oldest first, the one waiting longest on top however many came after it (a payout is
+ * promised within 24 hours).
  */
 function listRows(db: Db, status: (typeof CASHOUT_STATUSES)[number][] | undefined, page: PageQuery) {
+  const dir = status && status.every((s) => OPEN.includes(s)) ? 'asc' : 'desc';
   return db.cashoutRequest.findMany({
-    where: { ...(status ? { status: { in: status } } : {}), ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.CashoutRequestWhereInput) },
+    where: { ...(status ? { status: { in: status } } : {}), ...(keysetWhere('createdAt', dir, page.after) as Prisma.CashoutRequestWhereInput) },
     include,
-    orderBy: keysetOrder('createdAt', 'desc') as Prisma.CashoutRequestOrderByWithRelationInput[],
+    orderBy: keysetOrder('createdAt', dir) as Prisma.CashoutRequestOrderByWithRelationInput[],
     take: page.limit + 1,
   });
 }
