@@ -164,16 +164,20 @@ describe('daily credit', () => {
     // Settlement unpays the order in a transaction still open (as transferGone does).
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let unpaid!: () => void;
+    const written = new Promise<void>((resolve) => (unpaid = resolve));
     const unpaying = kit.db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT 1 FROM "Order" WHERE "id" = ${order.id}::uuid FOR UPDATE`;
       await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING', paidAt: null } });
       await tx.orderItem.updateMany({ where: { orderId: order.id }, data: { creditEndsAt: null } });
+      unpaid();
       await held;
     }, { timeout: 30_000 });
+    await written;
     // The run reads the page (the order still PAID to it), then waits for the order's lock.
     const run = creditDaily(kit.db, new Date('2021-04-04T00:05:00Z'), { since: new Date('2021-04-01T00:00:00Z') });
     await expect.poll(async () => (await kit.db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`)[0]!.n, { timeout: 10_000 }).toBe(1);
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR SHARE%'`)[0]!.n, { timeout: 10_000 }).toBe(1);
     release();
     await unpaying;
     expect(await run).toMatchObject({ items: 1, entries: 0 });
