@@ -121,9 +121,10 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
 
     // The indexer reading one new block that pays the shop (a chain runs behind the bench's shop).
     source = 'setup';
-    await jsonRpc(runtime.config.ethRpcUrl).call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68000' }]);
+    const rpc = jsonRpc(runtime.config.ethRpcUrl);
+    await rpc.call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68000' }]);
     await indexBlocks(deps, { maxBlocks: 100_000 });
-    await jsonRpc(runtime.config.ethRpcUrl).call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68001' }]);
+    await rpc.call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: runtime.config.receivingAddress, value: '0x38d7ea4c68001' }]);
     source = 'job: the indexer, one block';
     await indexBlocks(deps, { maxBlocks: 1 });
 

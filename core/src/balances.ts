@@ -6,6 +6,9 @@ import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
+
+/** A cashout request still waiting to be paid (or rejected). */
+export const OPEN_CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED'] as const;
 import { payoutHold } from './payout-hold.ts';
 import { emitEvent } from './webhooks.ts';
 
@@ -97,7 +100,7 @@ export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean>
     const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
     if (delivered) throw conflict(`ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it`);
     const changed = await tx.cashoutRequest.updateMany({
-      where: { id: cashoutId, status: { in: ['REQUESTED', 'NOTIFIED'] } },
+      where: { id: cashoutId, status: { in: [...OPEN_CASHOUT_STATUSES] } },
       data: { status: 'REJECTED' },
     });
     if (changed.count !== 1) return false;

@@ -1,6 +1,6 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
 import { payoutWorth, requirePayoutApproval, voidPayoutApprovals } from './approvals.ts';
-import { cashoutEventData, payoutWallet } from './balances.ts';
+import { cashoutEventData, OPEN_CASHOUT_STATUSES, payoutWallet } from './balances.ts';
 import { requireSignature } from './chain/signatures.ts';
 import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
 import type { AppConfig } from './config.ts';
@@ -513,7 +513,7 @@ async function acceptPayout(db: Db, checkId: string, delivered: { wei: bigint; b
     if (claimed.count !== 1) return { state: 'skipped' } as const;
     const paid = { status: 'PAID' as const, payoutTxHash: check.txHash, paidAt: now };
     if (target.kind === 'cashout') {
-      const changed = await tx.cashoutRequest.updateMany({ where: { id: target.id, status: { in: ['REQUESTED', 'NOTIFIED'] } }, data: paid });
+      const changed = await tx.cashoutRequest.updateMany({ where: { id: target.id, status: { in: [...OPEN_CASHOUT_STATUSES] } }, data: paid });
       if (changed.count !== 1) throw new Error(`cashout ${target.id} is not open: its check cannot be accepted`);
       const cashout = await tx.cashoutRequest.findUniqueOrThrow({ where: { id: target.id } });
       await emitEvent(tx, 'cashout.paid', `cashout:${cashout.id}`, { cashout: cashoutEventData(cashout) }, now);

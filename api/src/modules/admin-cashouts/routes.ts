@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { cashoutsCounted, payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
+import { cashoutsCounted, OPEN_CASHOUT_STATUSES, payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
 import { usdToEth, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
@@ -53,8 +53,6 @@ const include = { user: { select: { id: true, name: true, email: true } }, check
 
 const CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED', 'PAID', 'REJECTED'] as const;
 
-const OPEN: readonly string[] = ['REQUESTED', 'NOTIFIED'];
-
 /**
  * One page of cashout requests, optionally by status (index CashoutRequest(status,
  * createdAt, id)). Newest first, except the requests still waiting to be paid: those
@@ -62,7 +60,7 @@ const OPEN: readonly string[] = ['REQUESTED', 'NOTIFIED'];
  * promised within 24 hours).
  */
 function listRows(db: Db, status: (typeof CASHOUT_STATUSES)[number][] | undefined, page: PageQuery) {
-  const dir = status && status.every((s) => OPEN.includes(s)) ? 'asc' : 'desc';
+  const dir = status && status.every((s) => (OPEN_CASHOUT_STATUSES as readonly string[]).includes(s)) ? 'asc' : 'desc';
   return db.cashoutRequest.findMany({
     where: { ...(status ? { status: { in: status } } : {}), ...(keysetWhere('createdAt', dir, page.after) as Prisma.CashoutRequestWhereInput) },
     include,

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
+import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 /**
@@ -126,7 +126,7 @@ export function createMetrics(deps: AppDeps) {
   );
   stateGauge(
     { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)', source: 'database' },
-    async (g) => g.set(await deps.db.cashoutRequest.count({ where: { status: { in: ['REQUESTED', 'NOTIFIED'] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } })),
+    async (g) => g.set(await deps.db.cashoutRequest.count({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } })),
   );
   stateGauge(
     { name: 'shop_refunds_waiting', help: 'Refunds requested and not yet paid (a verified payout)', source: 'database' },
