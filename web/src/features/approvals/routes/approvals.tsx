@@ -102,7 +102,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {own || toMe ? (
-        <span className="self-center text-xs text-muted-foreground">{own ? 'Your request: another admin approves it' : 'Money to you: another admin approves it'}</span>
+        <span className="self-center text-right text-xs text-muted-foreground">{own ? 'Your request: another admin approves it' : 'Money to you: another admin approves it'}</span>
       ) : (
         <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending} onClick={() => run(true)}>
           Approve
@@ -121,7 +121,7 @@ const COLUMNS: ColumnDef<ApprovalJson>[] = [
   { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap', hideOnPhone: true } },
   { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal', hideOnPhone: true } },
   { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
-  { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right' } },
+  { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right whitespace-normal' } },
 ];
 
 const STATUS_OPTIONS = [
