@@ -6,6 +6,7 @@ export * from './common.ts';
 export * from './users.ts';
 export * from './products.ts';
 export * from './orders.ts';
+export * from './order-reference.ts';
 export * from './cashouts.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';

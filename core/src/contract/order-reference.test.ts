@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { orderReference, orderReferenceRange } from './order-reference.ts';
+
+describe('order reference', () => {
+  it('reads as ORD- and 8 unambiguous characters', () => {
+    expect(orderReference('00000000-0000-4000-8000-000000000000')).toBe('ORD-00000000');
+    expect(orderReference('ffffffff-ff00-4000-8000-000000000000')).toBe('ORD-ZZZZZZZZ');
+    expect(orderReference(randomUUID())).toMatch(/^ORD-[0-9A-HJKMNP-TV-Z]{8}$/);
+  });
+
+  it('turns back into the range of ids that holds its order, whatever way it is typed', () => {
+    for (let i = 0; i < 200; i += 1) {
+      const id = randomUUID();
+      const reference = orderReference(id);
+      for (const typed of [reference, reference.toLowerCase(), reference.slice(4), ` ${reference.slice(0, 8)} ${reference.slice(8)} `]) {
+        const range = orderReferenceRange(typed);
+        expect(range, typed).toBeDefined();
+        expect(range!.from <= id && id <= range!.to, `${typed} -> ${JSON.stringify(range)} holds ${id}`).toBe(true);
+      }
+    }
+  });
+
+  it('reads O as 0 and I, L as 1, and refuses what is not a reference', () => {
+    expect(orderReferenceRange('ord-o0il1000')).toEqual(orderReferenceRange('ORD-00111000'));
+    expect(orderReferenceRange('ORD-1234')).toBeUndefined();
+    expect(orderReferenceRange('ORD-UUUUUUUU')).toBeUndefined();
+    expect(orderReferenceRange('buyer@example.com')).toBeUndefined();
+  });
+});

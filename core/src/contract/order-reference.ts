@@ -1,0 +1,47 @@
+/**
+ * The short reference a person reads for an order (`ORD-7F3K2QXM`): the first 40 bits of
+ * the order's UUID in Crockford base32. The UUID stays the API's id; the reference is
+ * derived, never stored, so it needs no migration and no backfill.
+ *
+ * Why these 40 bits: a v4 UUID's first 40 bits are random, so two orders share a
+ * reference about once in 2M orders (a birthday bound over 2^40). A reference is turned
+ * back into a range of ids (`orderReferenceRange`), so an admin's search reads the
+ * primary key index and lists every order in the range: the rare pair shows both.
+ */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const PREFIX = 'ORD-';
+const CHARS = 8;
+
+export function orderReference(id: string): string {
+  const hex = id.replace(/-/g, '').slice(0, 10);
+  if (!/^[0-9a-fA-F]{10}$/.test(hex)) return id;
+  let bits = BigInt(`0x${hex}`);
+  let out = '';
+  for (let i = 0; i < CHARS; i += 1) {
+    out = ALPHABET[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return PREFIX + out;
+}
+
+/**
+ * The ids an order reference stands for, as an inclusive UUID range, or undefined when the
+ * text is not a reference. Accepts what a person types: any case, with or without `ORD-`,
+ * O for 0, I and L for 1, spaces and dashes.
+ */
+export function orderReferenceRange(text: string): { from: string; to: string } | undefined {
+  const cleaned = text.trim().toUpperCase().replace(/^ORD/, '').replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (cleaned.length !== CHARS) return undefined;
+  let bits = 0n;
+  for (const char of cleaned) {
+    const value = ALPHABET.indexOf(char);
+    if (value < 0) return undefined;
+    bits = (bits << 5n) | BigInt(value);
+  }
+  const hex = bits.toString(16).padStart(10, '0');
+  const uuid = (rest: string) => {
+    const all = hex + rest;
+    return `${all.slice(0, 8)}-${all.slice(8, 12)}-${all.slice(12, 16)}-${all.slice(16, 20)}-${all.slice(20)}`;
+  };
+  return { from: uuid('0'.repeat(22)), to: uuid('f'.repeat(22)) };
+}
