@@ -13,7 +13,7 @@ afterAll(async () => {
 
 /** The amount shown under a balance label on /profile or /profile/cashout. */
 const amountUnder = (page: Page, label: 'Active Balance' | 'Passive Balance') =>
-  page.getByText(label, { exact: true }).locator('xpath=following-sibling::span[1]');
+  page.getByText(label, { exact: true }).locator('xpath=following-sibling::span[1]/span[1]');
 
 async function newUser(page: Page, name: string) {
   const user = { name, email: `${unique(name.split(' ')[0]!.toLowerCase())}@example.com`, password: 'user-pass-123' };

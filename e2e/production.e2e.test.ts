@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import sharp from 'sharp';
 import { generate } from 'otplib';
 import { createDb, createRuntime, loadConfig, type Db } from '@shop/core';
+import { orderReference } from '@shop/core/contract';
 import { createApp } from '../api/src/app.ts';
 import { listRoutes, type RouteEntry } from '../api/src/route-table.ts';
 import { forkTs, type TsChild } from '../bench/lib/child.ts';
@@ -154,7 +155,7 @@ describe('the api and the worker as npm start runs them (production, default log
       return order.isPaid ? order : null;
     }, 30_000, 250);
     expect(paid).toMatchObject({ status: 'PAID', payments: [{ txHash: hash, status: 'COUNTED' }] });
-    await waitFor('the receipt e-mail', async () => smtp.messages.some((m) => m.subject === `Payment received for order ${orderId}`), 20_000);
+    await waitFor('the receipt e-mail', async () => smtp.messages.some((m) => m.subject === `Payment received for order ${orderReference(orderId)}`), 20_000);
   });
 
   it('serves the queue dashboard and its API to an admin, metrics to the scraper, uploads and the built pages', async () => {

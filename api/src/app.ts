@@ -8,6 +8,7 @@ import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
 import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { statementRoutes } from './modules/statement/routes.ts';
 import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
 import { requestLog } from './middleware/request-log.ts';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(loadSession(deps));
   const modules: [string, express.Router][] = [
     ['/users', userRoutes(deps)],
+    ['/users/profile', statementRoutes(deps)],
     ['/products', productRoutes(deps, catalogue)],
     ['/uploads', uploadRoutes(deps)],
     ['/orders', orderRoutes(deps, catalogue)],

@@ -11,7 +11,25 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (result.success) return result.data;
   const errors = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   const first = errors[0];
-  throw new UserError(400, first ? `${first.path || 'Input'} ${first.message}`.trim() : 'Invalid input', errors);
+  throw new UserError(400, first ? fieldMessage(first.path, first.message) : 'Invalid input', errors);
+}
+
+/** Fields whose name does not read as words once split: what the forms call them. */
+const FIELD_LABELS: Record<string, string> = { referredBy: 'Referral code', txHash: 'Transaction hash', url: 'URL', _id: 'Id' };
+
+/**
+ * A field's problem as a person reads it: 'Password must be at least 8 characters', not
+ * 'password must be at least 8 characters'. The field's name is split into words
+ * (loadedActiveBalance -> 'Loaded active balance'); the list path keeps its position.
+ */
+export function fieldMessage(path: string, message: string): string {
+  if (!path) return message;
+  const words = path
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? `#${Number(part) + 1}` : (FIELD_LABELS[part] ?? part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase())))
+    .join(' ');
+  const label = words.charAt(0).toUpperCase() + words.slice(1);
+  return /^[A-Z]/.test(message) ? `${label}: ${message}` : `${label} ${message}`;
 }
 
 /** Route ids are UUIDs; anything else cannot exist, so it is a 404, not a 500. */

@@ -37,7 +37,9 @@ export const emailField = z
   .email('must be a valid e-mail address')
   .transform((v) => v.toLowerCase());
 
-export const passwordField = z.string().min(8, 'must be at least 8 characters').max(200, 'is too long');
+/** The shortest password the shop accepts (the forms say so before the server does). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const passwordField = z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200, 'is too long');
 export const nameField = z.string().trim().min(1, 'is required').max(100, 'is too long (100 characters at most)');
 
 export const ethAddress = z.string().trim().regex(ETH_ADDRESS, 'must be an Ethereum address (0x followed by 40 hex characters)');

@@ -8,6 +8,7 @@ export * from './products.ts';
 export * from './orders.ts';
 export * from './order-reference.ts';
 export * from './cashouts.ts';
+export * from './statement.ts';
 export * from './payouts.ts';
 export * from './webhooks.ts';
 export * from './wallet.ts';

@@ -21,7 +21,18 @@ export const claimPaymentBody = z.object({
 export type OrderStatus = 'PENDING_PAYMENT' | 'VERIFYING' | 'UNDERPAID' | 'LATE' | 'PAID' | 'EXPIRED' | 'DELETED' | 'CANCELLED';
 export type PaymentStatus = 'PENDING' | 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED';
 
-export type OrderItemJson = { name: string; image: string; price: number; qty: number; product: string };
+export type OrderItemJson = {
+  name: string;
+  image: string;
+  price: number;
+  qty: number;
+  product: string;
+  /** The package's daily credit per unit and term, as bought. */
+  dailyCredit?: number;
+  durationDays?: number;
+  /** When the line's daily credit ends (set once the order is paid). */
+  creditEndsAt?: string | null;
+};
 
 export type QuoteJson = {
   ethUsd: string;

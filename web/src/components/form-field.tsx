@@ -13,11 +13,16 @@ export type FormFieldProps = Omit<ComponentProps<typeof Input>, 'id' | 'onChange
 /** A labelled text input, the building block of every form in the app. */
 export function FormField({ label, hint, onValueChange, className, ...inputProps }: FormFieldProps) {
   const id = useId();
+  const hintId = `${id}-hint`;
   return (
     <div className={cn('grid gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} onChange={(event) => onValueChange?.(event.target.value)} {...inputProps} />
-      {hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null}
+      <Input id={id} aria-describedby={hint ? hintId : undefined} onChange={(event) => onValueChange?.(event.target.value)} {...inputProps} />
+      {hint ? (
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, applyLedger, createRuntime, requestCashout, jobIds, jobs, Prisma, type Runtime } from '@shop/core';
+import { orderReference } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { waitFor } from '../../../scripts/testing/chain.ts';
@@ -82,7 +83,7 @@ describe('e-mail', () => {
       expect(smtp.messages).toHaveLength(1);
       const mail = smtp.messages[0]!;
       expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('bea@example.com');
-      expect(mail.subject).toBe(`Payment received for order ${order.id}`);
+      expect(mail.subject).toBe(`Payment received for order ${orderReference(order.id)}`);
       expect(mail.text).toContain('Gold Package: 2 x $25.00 = $50.00');
       expect(mail.text).toContain('2026-05-31');
     } finally {

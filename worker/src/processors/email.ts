@@ -1,5 +1,5 @@
 import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, formatEth, toCents, usdToEth } from '@shop/core/contract';
+import { centsToString, formatEth, orderReference, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
@@ -27,17 +27,17 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
     const expires = order.expiresAt ? order.expiresAt.toISOString().slice(0, 10) : '';
     const sent = await mailerFor(runtime).send({
       to: order.user.email,
-      subject: `Payment received for order ${order.id}`,
+      subject: `Payment received for order ${orderReference(order.id)}`,
       text: [
         `Hello ${order.user.name},`,
         '',
-        `Your payment for order ${order.id} was confirmed on Ethereum mainnet.`,
+        `Your payment for order ${orderReference(order.id)} was confirmed on Ethereum mainnet.`,
         '',
         ...lines,
         '',
         `Total: $${order.totalPrice.toFixed(2)}`,
         `Your packages run until ${expires}.`,
-        ...(config.publicUrl ? ['', `Your profile: ${config.publicUrl}/profile`] : []),
+        ...(config.publicUrl ? ['', `Your receipt: ${config.publicUrl}/order/${order.id}`, `Your profile: ${config.publicUrl}/profile`] : []),
       ].join('\n'),
     });
     await db.order.update({ where: { id: order.id }, data: { receiptSentAt: new Date() } });
@@ -97,7 +97,7 @@ async function payoutNotice(
     const r = await db.refund.findUnique({ where: { id: data.refundId } });
     const user = r?.userId ? await db.user.findUnique({ where: { id: r.userId } }) : null;
     if (!r || !user || r.status !== 'PAID' || r.paidNoticeSentAt || !r.payoutTxHash) return { skipped: true };
-    const what = r.source === 'OVERPAYMENT' ? `the overpayment of order ${r.orderId}` : r.orderId ? `your transfer for order ${r.orderId}` : 'your transfer';
+    const what = r.source === 'OVERPAYMENT' ? `the overpayment of order ${orderReference(r.orderId!)}` : r.orderId ? `your transfer for order ${orderReference(r.orderId)}` : 'your transfer';
     mail = {
       to: user.email,
       subject: `Refund of ${formatEth(r.amountWei.toFixed(0))} ETH sent`,

@@ -411,7 +411,7 @@ describe('webhooks at the edges', () => {
   it('a URL that grows past the limit once encoded is a 400', async () => {
     const res = await (await kit.as(admin)).post('/api/admin/webhooks').send({ url: `https://example.com/${'é'.repeat(900)}` });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('url is too long (2000 characters at most, once encoded)');
+    expect(res.body.message).toBe('URL is too long (2000 characters at most, once encoded)');
   });
 
   it('an endpoint that is down never holds back the events of another', async () => {

@@ -136,7 +136,7 @@ describe('webhooks', () => {
   it('admins register https endpoints only, with known event types', async () => {
     const asAdmin = await kit.as(admin);
     expect((await asAdmin.post('/api/admin/webhooks').send({ url: 'ftp://example.com/x' })).status).toBe(400);
-    expect((await asAdmin.post('/api/admin/webhooks').send({ url: 'http://example.com/x' })).body.message).toBe('url must use https://');
+    expect((await asAdmin.post('/api/admin/webhooks').send({ url: 'http://example.com/x' })).body.message).toBe('URL must use https://');
     expect((await asAdmin.post('/api/admin/webhooks').send({ url: 'https://user:pw@example.com/x' })).status).toBe(400);
     const bad = await asAdmin.post('/api/admin/webhooks').send({ url: 'https://example.com/x', events: ['order.paid', 'order.shipped'] });
     expect(bad.status).toBe(400);

@@ -44,7 +44,16 @@ export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): O
     itemsPrice: money(o.itemsPrice),
     totalPrice: money(o.totalPrice),
     paidUsd: money(o.paidUsd),
-    orderedItems: o.items.map((i) => ({ name: i.name, image: i.image, price: money(i.price), qty: i.qty, product: i.productId })),
+    orderedItems: o.items.map((i) => ({
+      name: i.name,
+      image: i.image,
+      price: money(i.price),
+      qty: i.qty,
+      product: i.productId,
+      dailyCredit: money(i.dailyCredit),
+      durationDays: i.durationDays,
+      creditEndsAt: i.creditEndsAt?.toISOString() ?? null,
+    })),
   };
 }
 

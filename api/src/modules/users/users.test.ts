@@ -57,12 +57,12 @@ describe('registration', () => {
     const cases: [unknown, number, RegExp][] = [
       [{ email: 'x1@example.com', password: 'hunter22', name: 'X', referredBy: 'NOPE123456' }, 400, /Unknown referral code/],
       [{ email: alice.email.toUpperCase(), password: 'hunter22', name: 'X' }, 409, /already exists/],
-      [{ email: 'not-an-email', password: 'hunter22', name: 'X' }, 400, /email/],
-      [{ email: 'x2@example.com', password: '123', name: 'X' }, 400, /password/],
-      [{ email: 'x5@example.com', password: 'seven77', name: 'X' }, 400, /password must be at least 8 characters/],
-      [{ email: 'x3@example.com', password: 'hunter22', name: 'x'.repeat(5000) }, 400, /name/],
-      [{ email: 'x4@example.com', password: 'hunter22' }, 400, /name/],
-      [{ email: 42, password: ['a'], name: {} }, 400, /email/],
+      [{ email: 'not-an-email', password: 'hunter22', name: 'X' }, 400, /^Email\b/],
+      [{ email: 'x2@example.com', password: '123', name: 'X' }, 400, /^Password\b/],
+      [{ email: 'x5@example.com', password: 'seven77', name: 'X' }, 400, /Password must be at least 8 characters/],
+      [{ email: 'x3@example.com', password: 'hunter22', name: 'x'.repeat(5000) }, 400, /^Name\b/],
+      [{ email: 'x4@example.com', password: 'hunter22' }, 400, /^Name\b/],
+      [{ email: 42, password: ['a'], name: {} }, 400, /^Email\b/],
       [['array'], 400, /JSON object/],
     ];
     for (const [body, status, message] of cases) {

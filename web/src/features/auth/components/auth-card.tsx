@@ -9,6 +9,9 @@ type AuthCardProps = {
 };
 
 /** The centred card around the sign-in and registration forms. */
+/** The one error toast of a sign-in or registration form: a new failure replaces it, success clears it. */
+export const AUTH_ERROR_TOAST = 'auth-error';
+
 export function AuthCard({ title, onSubmit, children, footer }: AuthCardProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -9,7 +9,7 @@ import { KeyRound } from 'lucide-react';
 import { login as loginRequest, useLogin } from '../api/login';
 import { answerWithPasskey, asksForCode, passkeyChallenge, passkeyErrorMessage } from '../api/two-factor';
 import { useUserInfo } from '../auth-store';
-import { AuthCard } from '../components/auth-card';
+import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
 import { isAdminRequiredState, useRedirectTarget, withRedirect } from '../redirect';
 
 export function LoginPage() {
@@ -37,7 +37,10 @@ export function LoginPage() {
     login.mutate(
       { email, password, ...(needsCode ? { code: code.trim() } : {}) },
       {
-        onSuccess: () => navigate(redirect, { replace: true }),
+        onSuccess: () => {
+          toast.dismiss(AUTH_ERROR_TOAST);
+          navigate(redirect, { replace: true });
+        },
         onError: (error) => {
           if (asksForCode(error) && !needsCode) {
             setNeedsCode(true);
@@ -45,7 +48,7 @@ export function LoginPage() {
             setHasTotp((error as { data?: { totp?: unknown } }).data?.totp !== false);
             return;
           }
-          toast.error(getErrorMessage(error));
+          toast.error(getErrorMessage(error), { id: AUTH_ERROR_TOAST });
         },
       },
     );
@@ -61,9 +64,10 @@ export function LoginPage() {
       if (!challenge) throw new Error('Sign in with a code: this account has no passkey.');
       const passkey = await answerWithPasskey(challenge);
       await login.mutateAsync({ email, password, passkey });
+      toast.dismiss(AUTH_ERROR_TOAST);
       navigate(redirect, { replace: true });
     } catch (error) {
-      toast.error(passkeyErrorMessage(error));
+      toast.error(passkeyErrorMessage(error), { id: AUTH_ERROR_TOAST });
     } finally {
       setPasskeyPending(false);
     }

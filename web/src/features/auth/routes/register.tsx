@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
+import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useRegister } from '../api/register';
 import { useUserInfo } from '../auth-store';
-import { AuthCard } from '../components/auth-card';
+import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
 import { useRedirectTarget, withRedirect } from '../redirect';
 
 export function RegisterPage() {
@@ -26,7 +27,11 @@ export function RegisterPage() {
     const referredBy = referralCode.trim();
     register.mutate(
       { email, password, name, ...(referredBy ? { referredBy } : {}) },
-      { onError: (error) => toast.error(getErrorMessage(error)) },
+      {
+        // The failed attempt's message goes once the account is made (one message at a time: a new failure replaces it).
+        onSuccess: () => toast.dismiss(AUTH_ERROR_TOAST),
+        onError: (error) => toast.error(getErrorMessage(error), { id: AUTH_ERROR_TOAST }),
+      },
     );
   };
 
@@ -62,6 +67,7 @@ export function RegisterPage() {
         required
         value={password}
         onValueChange={setPassword}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
       />
       <FormField
         label="Name"

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { FormField } from '@/components/form-field';
@@ -63,9 +64,9 @@ export function ResetPasswordPage() {
         type="password"
         name="password"
         autoComplete="new-password"
-        placeholder="At least 8 characters"
+        placeholder={`At least ${PASSWORD_MIN_LENGTH} characters`}
         required
-        minLength={8}
+        minLength={PASSWORD_MIN_LENGTH}
         value={password}
         onValueChange={setPassword}
       />

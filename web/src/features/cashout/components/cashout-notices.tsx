@@ -1,5 +1,7 @@
 import { Clock, TriangleAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { BALANCE_CURRENCY } from '@shop/core/contract';
+import { formatMoney } from '@/lib/format';
 import { CASHOUT_MINIMUM } from '../cashout-rules';
 
 /** SPEC.md /profile/cashout: the mainnet and 1-24 hours warnings, and the minimum. */
@@ -20,8 +22,9 @@ export function CashoutNotices() {
         <AlertDescription>Coins are sent to your wallet within 1-24 hours.</AlertDescription>
       </Alert>
       <p className="text-sm text-muted-foreground">
-        There is a <strong className="text-foreground">minimum cashout of {CASHOUT_MINIMUM} AZN</strong>: your
-        active balance must be above {CASHOUT_MINIMUM}.
+        There is a <strong className="text-foreground">minimum cashout of {CASHOUT_MINIMUM} AZN</strong>. Your balance
+        is kept in {BALANCE_CURRENCY}, and the minimum is applied to it as the same number: your active balance must
+        be above {formatMoney(CASHOUT_MINIMUM)} {BALANCE_CURRENCY}.
       </p>
     </div>
   );

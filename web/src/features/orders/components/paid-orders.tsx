@@ -1,37 +1,54 @@
 import { Link } from 'react-router-dom';
 import { PackageCheck } from 'lucide-react';
-import type { OrderItemJson, OrderJson } from '@shop/core/contract';
+import { orderReference, type OrderItemJson, type OrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDay, formatUsd } from '@/lib/format';
 import { LoadMore } from '@/components/load-more';
 import { useMyOrders } from '../api/get-my-orders';
+import { daysLeft } from './order-receipt';
+import { formatOrderLine } from '../line-total';
 
 const PAID = ['PAID'] as const;
 
-type PaidLine = { key: string; item: OrderItemJson; expiresAt: string | null };
+type PaidLine = { key: string; item: OrderItemJson; orderId: string; expiresAt: string | null };
 
 /** Each item of each paid order, with the order's expiry. */
 export function paidLines(orders: OrderJson[]): PaidLine[] {
   return orders
     .filter((order) => order.isPaid)
     .flatMap((order) =>
-      order.orderedItems.map((item, index) => ({ key: `${order._id}-${index}`, item, expiresAt: order.expiresAt })),
+      order.orderedItems.map((item, index) => ({ key: `${order._id}-${index}`, item, orderId: order._id, expiresAt: order.expiresAt })),
     );
 }
 
+function termLeft(line: PaidLine): string {
+  const days = daysLeft(line.item.creditEndsAt ?? line.expiresAt);
+  if (days === undefined) return '';
+  return days === 0 ? 'term ended' : `${days} ${days === 1 ? 'day' : 'days'} left`;
+}
+
+/** One package bought: SPEC.md's image, name, price and 'Expires in', with its quantity, total, term left and order. */
 function PaidLineRow({ line }: { line: PaidLine }) {
   const { item, expiresAt } = line;
+  const left = termLeft(line);
   return (
-    <li className="grid grid-cols-[3.5rem_minmax(0,1fr)] items-center gap-x-4 gap-y-1 py-3 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto_auto]">
-      <img src={item.image} alt={item.name} className="row-span-2 aspect-square w-full rounded-md border bg-muted object-cover sm:row-span-1" />
+    <li className="grid grid-cols-[3.5rem_minmax(0,1fr)] items-center gap-x-4 gap-y-1 py-3 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto]">
+      <img src={item.image} alt={item.name} className="row-span-3 aspect-square w-full rounded-md border bg-muted object-cover sm:row-span-2" />
       <Link to={`/product/${item.product}`} className="truncate font-medium hover:underline">
         {item.name}
       </Link>
-      <span className="text-sm font-semibold sm:text-right">{formatUsd(item.price)}</span>
-      <span className="col-start-2 text-sm text-muted-foreground sm:col-start-auto sm:text-right">
+      <span className="text-sm font-semibold sm:row-span-2 sm:text-right">{formatUsd(item.price)}</span>
+      <span className="col-start-2 flex flex-wrap gap-x-3 text-sm text-muted-foreground">
+        <span className="tabular-nums">{formatOrderLine(item.qty, item.price)}</span>
+        <Link to={`/order/${line.orderId}`} className="font-mono text-xs leading-5 underline underline-offset-4">
+          {orderReference(line.orderId)}
+        </Link>
+      </span>
+      <span className="col-start-2 text-sm text-muted-foreground sm:col-span-2">
         <span>Expires in</span> <time dateTime={formatDay(expiresAt)}>{formatDay(expiresAt) || '-'}</time>
+        {left ? <span> ({left})</span> : null}
       </span>
     </li>
   );

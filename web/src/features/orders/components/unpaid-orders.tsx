@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { orderReference } from '@shop/core/contract';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDay, formatUsd } from '@/lib/format';
@@ -31,7 +32,7 @@ export function UnpaidOrders() {
                   {order.orderedItems.map((i) => `${i.qty} x ${i.name}`).join(', ')}
                 </span>
                 <span className="text-sm text-muted-foreground">
-                  {formatDay(order.createdAt)} · {formatUsd(order.totalPrice)}
+                  <span className="font-mono text-xs">{orderReference(order._id)}</span> · {formatDay(order.createdAt)} · {formatUsd(order.totalPrice)}
                 </span>
               </div>
               <div className="flex flex-wrap items-center gap-3">

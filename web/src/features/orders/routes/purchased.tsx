@@ -4,15 +4,21 @@ import { CircleAlert, CircleCheck, ExternalLink } from 'lucide-react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useOrder } from '../api/get-order';
+import { OrderReceipt } from '../components/order-receipt';
 
 export const TX_MISSING_MESSAGE = 'Transaction not find';
 
 /** How long the missing-transaction error stays before the visitor is sent home. */
 export const TX_MISSING_REDIRECT_MS = 2500;
 
-/** SPEC.md /order/{id}/purchased: 'Success Pay' with the hash from `?tx=`. */
+/**
+ * SPEC.md /order/{id}/purchased: 'Success Pay' with the hash from `?tx=`, then the
+ * order's receipt (what was bought, what was paid, by which transactions).
+ */
 export function PurchasedPage() {
   const { id = '' } = useParams();
+  const { data: order } = useOrder(id);
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const tx = searchParams.get('tx')?.trim() ?? '';
@@ -35,29 +41,32 @@ export function PurchasedPage() {
   }
 
   return (
-    <section className="mx-auto flex w-full max-w-2xl flex-col items-center gap-5 rounded-xl border px-6 py-10 text-center">
-      <CircleCheck aria-hidden="true" className="size-12 text-success" />
-      <h1 className="text-2xl font-bold tracking-tight">Success Pay</h1>
-      <div className="flex w-full flex-col gap-1">
-        <span className="text-sm text-muted-foreground">Transaction hash</span>
-        <code data-testid="tx-hash" className="break-all rounded-md bg-muted px-3 py-2 font-mono text-sm">
-          {tx}
-        </code>
-      </div>
-      <div className="flex flex-wrap justify-center gap-2">
-        <Button asChild variant="outline">
-          <a href={`https://etherscan.io/tx/${encodeURIComponent(tx)}`} target="_blank" rel="noreferrer">
-            View on Etherscan
-            <ExternalLink aria-hidden="true" />
-          </a>
-        </Button>
-        <Button asChild variant="outline">
-          <Link to={`/order/${id}`}>Order details</Link>
-        </Button>
-        <Button asChild>
-          <Link to="/profile">My packages</Link>
-        </Button>
-      </div>
-    </section>
+    <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
+      <section className="flex w-full flex-col items-center gap-5 rounded-xl border px-6 py-10 text-center print:hidden">
+        <CircleCheck aria-hidden="true" className="size-12 text-success" />
+        <h1 className="text-2xl font-bold tracking-tight">Success Pay</h1>
+        <div className="flex w-full flex-col gap-1">
+          <span className="text-sm text-muted-foreground">Transaction hash</span>
+          <code data-testid="tx-hash" className="break-all rounded-md bg-muted px-3 py-2 font-mono text-sm">
+            {tx}
+          </code>
+        </div>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button asChild variant="outline">
+            <a href={`https://etherscan.io/tx/${encodeURIComponent(tx)}`} target="_blank" rel="noreferrer">
+              View on Etherscan
+              <ExternalLink aria-hidden="true" />
+            </a>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={`/order/${id}`}>Order details</Link>
+          </Button>
+          <Button asChild>
+            <Link to="/profile">My packages</Link>
+          </Button>
+        </div>
+      </section>
+      {order?.isPaid ? <OrderReceipt order={order} /> : null}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { OrderJson } from '@shop/core/contract';
+import { orderReference, type OrderJson } from '@shop/core/contract';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { OrderLines } from '@/features/orders/components/order-lines';
@@ -19,7 +19,7 @@ export function OrderSummaryCard({ order }: { order: OrderJson }) {
     <Card role="region" aria-label="Order summary">
       <CardHeader>
         <CardTitle className="text-lg">
-          <h2>Order {order._id}</h2>
+          <h2>Order {orderReference(order._id)}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">

@@ -8,8 +8,26 @@ import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
  * order's tag, so the text asks for the amount to be sent exactly. The page follows the
  * order by itself: the shop's indexer finds the transfer without a report.
  */
-export function PhonePay({ quote, primary }: { quote: QuoteJson; primary: boolean }) {
+export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJson; primary: boolean; withQrCode?: boolean }) {
   const link = paymentLink(quote);
+  if (!withQrCode) {
+    // On the phone itself: the request opens in a wallet app; there is nothing to scan.
+    return (
+      <section aria-label="Pay from a phone wallet" className="flex flex-col gap-2 rounded-lg border p-3 text-sm">
+        <h3 className="flex items-center gap-2 font-semibold">
+          <Smartphone aria-hidden="true" className="size-4" />
+          Or pay from another wallet app
+        </h3>
+        <p>
+          Send <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
+          shop which order it pays.
+        </p>
+        <a href={link} className="w-fit font-medium underline underline-offset-4">
+          Open the payment request in a wallet app
+        </a>
+      </section>
+    );
+  }
   return (
     <section aria-label="Pay from a phone wallet" className="flex flex-col gap-3 rounded-lg border p-3">
       <h3 className="flex items-center gap-2 text-sm font-semibold">

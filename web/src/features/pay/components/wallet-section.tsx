@@ -4,19 +4,25 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { DEV_WALLET_ENABLED } from '@/lib/wagmi-dev-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
-import { INSTALL_METAMASK, SWITCH_NETWORK } from '../wallet-messages';
+import { SWITCH_NETWORK } from '../wallet-messages';
 
-type WalletSectionProps = {
-  wallet: PayWallet;
-  /** Phones get the 'Open MetaMask' notice instead of the install message. */
-  isMobile: boolean;
-};
+/**
+ * The one message of a failed connect or payment (SPEC.md's texts), drawn beside the Pay
+ * button. Nothing shows before the buyer acts: a desktop without a wallet is offered the
+ * phone first, and learns 'Please,Install MetaMask!' when it tries to connect.
+ */
+export function WalletError({ wallet }: { wallet: PayWallet }) {
+  if (!wallet.error) return null;
+  return (
+    <Alert variant="destructive" className="w-full">
+      <CircleAlert aria-hidden="true" />
+      <AlertDescription>{wallet.error}</AlertDescription>
+    </Alert>
+  );
+}
 
-/** Connect to MetaMask (or the dev wallet), the connected address and wallet errors. */
-export function WalletSection({ wallet, isMobile }: WalletSectionProps) {
-  const showInstall = !wallet.hasWallet && !wallet.isConnected && !isMobile;
-  const error = wallet.error === INSTALL_METAMASK && showInstall ? undefined : wallet.error;
-
+/** Connect to MetaMask (or the dev wallet), the connected address and the network switch. */
+export function WalletSection({ wallet }: { wallet: PayWallet }) {
   return (
     <div className="flex flex-col gap-3">
       {wallet.isConnected && wallet.address ? (
@@ -44,13 +50,6 @@ export function WalletSection({ wallet, isMobile }: WalletSectionProps) {
         </div>
       )}
 
-      {showInstall ? (
-        <Alert variant="destructive">
-          <CircleAlert aria-hidden="true" />
-          <AlertDescription>{INSTALL_METAMASK}</AlertDescription>
-        </Alert>
-      ) : null}
-
       {wallet.wrongNetwork ? (
         <Alert variant="destructive">
           <CircleAlert aria-hidden="true" />
@@ -61,13 +60,6 @@ export function WalletSection({ wallet, isMobile }: WalletSectionProps) {
               Switch to Ethereum Mainnet
             </Button>
           </AlertDescription>
-        </Alert>
-      ) : null}
-
-      {error ? (
-        <Alert variant="destructive">
-          <CircleAlert aria-hidden="true" />
-          <AlertDescription>{error}</AlertDescription>
         </Alert>
       ) : null}
     </div>

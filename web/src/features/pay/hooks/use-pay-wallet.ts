@@ -17,7 +17,8 @@ import {
 /**
  * The wallet side of the pay page: connect (MetaMask, or the dev wallet in development),
  * switch to mainnet and send the quoted amount. Failures become the SPEC.md texts, kept
- * in `error` for the page's red alert and shown as a toast.
+ * in `error` for the one alert beside the Pay button: one message per failure, no toast
+ * on top of it.
  */
 export function usePayWallet() {
   const connection = useConnection();
@@ -28,10 +29,7 @@ export function usePayWallet() {
   const sendTransaction = useSendTransaction();
   const [error, setError] = useState<string>();
 
-  const fail = (message: string) => {
-    setError(message);
-    toast.error(message);
-  };
+  const fail = (message: string) => setError(message);
 
   const isConnected = connection.status === 'connected';
   const wrongNetwork = (isConnected && connection.chainId !== REQUIRED_CHAIN.id) || error === SWITCH_NETWORK;
@@ -39,7 +37,7 @@ export function usePayWallet() {
   /**
    * Connects MetaMask (or another browser wallet) unless one is connected already.
    * Resolves to undefined once a wallet is connected, otherwise to why not (that text is
-   * also toasted and kept in `error`).
+   * also kept in `error`).
    */
   const ensureConnected = async (): Promise<string | undefined> => {
     if (isConnected) return undefined;
@@ -83,7 +81,7 @@ export function usePayWallet() {
       { chainId: REQUIRED_CHAIN.id },
       {
         onSuccess: () => setError(undefined),
-        onError: (e) => toast.error(walletErrorMessage(e)),
+        onError: (e) => setError(walletErrorMessage(e)),
       },
     );
   };

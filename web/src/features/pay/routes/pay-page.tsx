@@ -1,14 +1,12 @@
 import { useContext, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck } from 'lucide-react';
-import { toast } from 'sonner';
 import { WagmiContext, WagmiProvider } from 'wagmi';
 import type { OrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
@@ -18,7 +16,7 @@ import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
-import { WalletSection } from '../components/wallet-section';
+import { WalletError, WalletSection } from '../components/wallet-section';
 import { paidTxHash, useFollowPayment } from '../hooks/use-follow-payment';
 import { secondsUntil, useNow } from '../hooks/use-now';
 import { usePayWallet, type PayWallet } from '../hooks/use-pay-wallet';
@@ -61,17 +59,17 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
     order.status !== 'UNDERPAID' &&
     !(order.payments ?? []).some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase() && p.status === 'REJECTED');
   const canPay = !order.isPaid && order.status !== 'EXPIRED' && order.status !== 'CANCELLED';
-  const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobileDevice();
+  const isMobile = isMobileDevice();
+  const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobile;
 
   const onPay = async () => {
     if (!quote) return;
     const hash = await wallet.pay(quote);
     if (!hash) return;
     setSentHash(hash);
-    report.mutate(hash, {
-      // The transfer is on its way either way: the chain indexer attributes it by its tag.
-      onError: (error) => toast.error(getErrorMessage(error)),
-    });
+    // The transfer is on its way either way: the chain indexer attributes it by its tag.
+    // A failed report shows once, as the alert below.
+    report.mutate(hash);
   };
 
   return (
@@ -90,8 +88,9 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
             {/* Without a browser wallet on a desktop, the phone is the way to pay: shown first. */}
             {quote && noBrowserWallet ? <PhonePay quote={quote} primary /> : null}
-            <WalletSection wallet={wallet} isMobile={isMobileDevice()} />
-            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} /> : null}
+            <WalletSection wallet={wallet} />
+            {/* A phone is not offered a code to scan with itself: it opens the request instead. */}
+            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile} /> : null}
             <ClaimTransfer orderId={order._id} wallet={wallet} />
           </>
         ) : null}
@@ -99,7 +98,8 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
         <PaymentProgress order={order} sentHash={sentHash} />
       </CardContent>
       {canPay ? (
-        <CardFooter>
+        <CardFooter className="flex-col gap-3">
+          <WalletError wallet={wallet} />
           <Button pending={wallet.isSending}
             className="w-full"
             size="lg"

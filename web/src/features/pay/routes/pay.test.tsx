@@ -81,13 +81,19 @@ async function connectWallet(address: string) {
 }
 
 describe('PayPage', () => {
-  it("is the lazy /order/:id route: title 'Pay', the order and 'Please,Install MetaMask!' without a wallet", async () => {
+  it("is the lazy /order/:id route: title 'Pay', the order, nothing red until the buyer acts, then 'Please,Install MetaMask!' once", async () => {
     signIn();
     mockShop();
     renderRoutes(routes, '/order/o1');
     // The route loads the wallet code on demand; the first import is slow in jsdom.
     expect(await screen.findByRole('heading', { name: 'Pay', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
-    expect(await screen.findByText('Please,Install MetaMask!', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    const connectButton = await screen.findByRole('button', { name: 'Connect to MetaMask' }, { timeout: 10_000 });
+    expect(screen.queryByText('Please,Install MetaMask!')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await userEvent.click(connectButton);
+    expect(await screen.findAllByText('Please,Install MetaMask!')).toHaveLength(1);
+    // One message: no toast on top of the alert.
+    expect(document.querySelector('[data-sonner-toast]')).toBeNull();
     const summary = screen.getByRole('region', { name: 'Order summary' });
     expect(within(summary).getByText('2 x $10.50 = $21.00')).toBeInTheDocument();
     expect(within(summary).getByText('Awaiting payment')).toBeInTheDocument();
@@ -118,10 +124,10 @@ describe('PayPage', () => {
       `ethereum:${RECEIVING}@1?value=7000000000000123`,
     );
     expect(within(phone).getByText('0.007000000000000123 ETH')).toBeInTheDocument();
-    // The phone section comes before the MetaMask button; SPEC's message still shows.
+    // The phone section comes before the MetaMask button; nothing red shows before the buyer acts.
     const connect = screen.getByRole('button', { name: 'Connect to MetaMask' });
     expect(phone.compareDocumentPosition(connect) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(screen.getByText('Please,Install MetaMask!')).toBeInTheDocument();
+    expect(screen.queryByText('Please,Install MetaMask!')).not.toBeInTheDocument();
   });
 
   it("offers 'Open MetaMask' with the wallet's deep link to this page on android", async () => {
@@ -130,6 +136,11 @@ describe('PayPage', () => {
     renderPay();
     const link = await screen.findByRole('link', { name: 'Open MetaMask' });
     expect(link).toHaveAttribute('href', `https://metamask.app.link/dapp/${window.location.host}/order/o1`);
+    // The phone is not offered a code to scan with itself: the request opens in a wallet app.
+    const phone = await screen.findByRole('region', { name: 'Pay from a phone wallet' });
+    expect(within(phone).queryByRole('img', { name: 'QR code of the payment request' })).not.toBeInTheDocument();
+    expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute('href', `ethereum:${RECEIVING}@1?value=7000000000000123`);
+    expect(link.compareDocumentPosition(phone) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("labels the button 'Pay {total} USD ({eth} ETH)' from the order and its quote, with the live price", async () => {

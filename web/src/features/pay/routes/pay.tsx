@@ -1,5 +1,6 @@
 import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { orderReference } from '@shop/core/contract';
 import { CircleAlert } from 'lucide-react';
 import { ErrorAlert } from '@/components/error-alert';
 import { LoadBoundary } from '@/components/load-boundary';
@@ -8,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useOrder } from '@/features/orders/api/get-order';
 import { CancelOrder } from '@/features/orders/components/cancel-order';
+import { OrderReceipt } from '@/features/orders/components/order-receipt';
 import { hasInjectedProvider } from '@/lib/injected-provider';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { OrderSummaryCard } from '../components/order-summary-card';
@@ -74,12 +76,19 @@ export function PayPage() {
   const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
   const offerDeepLink = isMobileDevice() && !hasInjectedProvider();
   const summaryShown = useShownAfterPaint(order !== undefined, walletLoaded);
+  const paidTitle = order?.isPaid ? `Order ${orderReference(order._id)}` : undefined;
+  useEffect(() => {
+    if (!paidTitle) return;
+    // After the layout's own title effect, which runs after this one in the same commit.
+    queueMicrotask(() => (document.title = `${paidTitle} | ETH Shop`));
+  }, [paidTitle]);
 
   return (
     // A screen tall while it loads, so the footer does not move when the wallet side comes in.
     <section className="flex min-h-svh flex-col gap-6">
-      {offerDeepLink ? <OpenInMetaMask /> : null}
-      <h1 className="text-2xl font-bold tracking-tight">Pay</h1>
+      {offerDeepLink && !order?.isPaid ? <OpenInMetaMask /> : null}
+      {/* SPEC.md's title 'Pay' while there is something to pay; a paid order's page is its receipt. */}
+      <h1 className="text-2xl font-bold tracking-tight">{paidTitle ?? 'Pay'}</h1>
       {/* A failed refresh of an order already shown is an alert above it: the wallet side
           (a connection, a payment being sent) stays as it is. */}
       {isError ? <ErrorAlert error={error} /> : null}
@@ -88,14 +97,16 @@ export function PayPage() {
       ) : order ? (
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="flex flex-col gap-4">
-            <OrderSummaryCard order={order} />
-            <div className="flex justify-end">
+            {order.isPaid ? <OrderReceipt order={order} /> : <OrderSummaryCard order={order} />}
+            <div className="flex justify-end print:hidden">
               <CancelOrder orderId={order._id} status={order.status} />
             </div>
           </div>
-          <LoadBoundary failed={walletLoadFailed}>
-            <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
-          </LoadBoundary>
+          <div className="print:hidden">
+            <LoadBoundary failed={walletLoadFailed}>
+              <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
+            </LoadBoundary>
+          </div>
         </div>
       ) : null}
     </section>

@@ -3,6 +3,7 @@ import type { ExchangeResult, UserJson } from '@shop/core/contract';
 import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
 import { profileQueryKey } from './get-profile';
+import { statementQueryKey } from './get-statement';
 
 export const exchangeBalance = (): Promise<ExchangeResult> => api.post<ExchangeResult>('/api/users/exchange');
 
@@ -17,6 +18,7 @@ export function useExchangeBalance() {
       queryClient.setQueryData<UserJson>(profileQueryKey, (old) =>
         old ? { ...old, activeBalance, passiveBalance } : old,
       );
+      void queryClient.invalidateQueries({ queryKey: statementQueryKey });
     },
   });
 }

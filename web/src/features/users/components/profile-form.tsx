@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import type { UserJson } from '@shop/core/contract';
+import { PASSWORD_MIN_LENGTH, type UserJson } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -52,7 +52,7 @@ export function ProfileForm({ user }: { user: UserJson }) {
             name="password"
             autoComplete="new-password"
             placeholder="New password"
-            hint="Leave empty to keep the current password."
+            hint={`Leave empty to keep the current password; a new one has at least ${PASSWORD_MIN_LENGTH} characters.`}
             value={password}
             onValueChange={setPassword}
           />

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
+import type { MyCashoutJson, StatementEntryJson } from '@shop/core/contract';
 import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
 import { byStatus, mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
@@ -34,12 +35,52 @@ const orders = [
 
 function renderProfile(extra: Record<string, unknown> = {}) {
   signIn(makeUser({ name: 'Alice Buyer' }));
-  const api = mockApi({ 'GET /api/users/profile': profile, 'GET /api/orders/mine': byStatus(orders), ...extra });
+  const api = mockApi({
+    'GET /api/users/profile': profile,
+    'GET /api/orders/mine': byStatus(orders),
+    'GET /api/users/profile/statement': [],
+    'GET /api/users/profile/cashouts': [],
+    ...extra,
+  });
   const result = renderRoutes(routes, '/profile');
   return { ...api, ...result };
 }
 
+const cashout: MyCashoutJson = {
+  _id: 'c1',
+  status: 'REQUESTED',
+  amountUsd: '40.00',
+  wallet: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  payoutTxHash: null,
+  paidAt: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+};
+const PAID_HASH = `0x${'ab'.repeat(32)}`;
+const statement: StatementEntryJson[] = [
+  { _id: 'e4', createdAt: '2026-11-22T10:00:00.000Z', kind: 'CASHOUT', account: 'ACTIVE', amount: '-12.00', currency: 'USD', cashout: { ...cashout, _id: 'c0', status: 'PAID', amountUsd: '12.00', payoutTxHash: PAID_HASH } },
+  { _id: 'e3', createdAt: '2026-11-21T10:00:00.000Z', kind: 'CASHOUT', account: 'ACTIVE', amount: '-40.00', currency: 'USD', cashout },
+  { _id: 'e2', createdAt: '2026-11-20T09:00:00.000Z', kind: 'REFERRAL_REWARD', account: 'ACTIVE', amount: '10.00', currency: 'USD', from: 'Bob' },
+  { _id: 'e1', createdAt: '2026-11-19T00:00:00.000Z', kind: 'DAILY_CREDIT', account: 'ACTIVE', amount: '2.50', currency: 'USD', order: { _id: 'o1' } },
+];
+
 describe('ProfilePage', () => {
+  it('shows the statement with units and where each cashout stands, and the cashout still waiting under the balance', async () => {
+    renderProfile({ 'GET /api/users/profile/statement': statement, 'GET /api/users/profile/cashouts': [cashout] });
+    const list = await screen.findByRole('list', { name: 'Statement' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/^Cashout requested-12\.00 USD.*Paid.*paid by 0xabababab…abababab/),
+      expect.stringMatching(/^Cashout requested-40\.00 USD.*Waiting to be paid.*to 0x3C44…93BC/),
+      expect.stringMatching(/^Referral reward from Bob\+10\.00 USD/),
+      expect.stringMatching(/^Daily package credit\+2\.50 USD/),
+    ]);
+    expect(within(rows[3]!).getByRole('link', { name: 'o1' })).toHaveAttribute('href', '/order/o1');
+    const waiting = screen.getByRole('list', { name: 'Cashouts waiting to be paid' });
+    expect(waiting).toHaveTextContent('40.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20');
+    // Every balance carries its unit.
+    expect(screen.getAllByText('USD').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('shows the form, the referral tools, the balances and only the paid orders', async () => {
     renderProfile();
     expect(await screen.findByLabelText('Name')).toHaveValue('Alice Buyer');

@@ -6,6 +6,7 @@ import { useProfile } from '../api/get-profile';
 import { BalanceCard } from '../components/balance-card';
 import { ProfileForm } from '../components/profile-form';
 import { ReferralCard } from '../components/referral-card';
+import { StatementCard } from '../components/statement-card';
 
 export function ProfilePage() {
   const { data: user, isPending, isError, error } = useProfile();
@@ -27,6 +28,7 @@ export function ProfilePage() {
             <BalanceCard user={user} />
             <UnpaidOrders />
             <PaidOrders />
+            <StatementCard />
           </div>
         </div>
       )}

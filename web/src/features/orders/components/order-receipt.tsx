@@ -1,0 +1,115 @@
+import { Printer } from 'lucide-react';
+import { formatEth, orderReference, type OrderJson } from '@shop/core/contract';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime, formatDay, formatMoney } from '@/lib/format';
+import { lineTotal } from '../line-total';
+
+/** The ETH that paid the order: its counted transfers, summed exactly in wei. */
+export function paidWei(order: OrderJson): bigint {
+  return (order.payments ?? []).filter((p) => p.status === 'COUNTED' && p.valueWei).reduce((sum, p) => sum + BigInt(p.valueWei!), 0n);
+}
+
+/** Whole days from now until `iso` (0 once it has passed), or undefined without a date. */
+export function daysLeft(iso: string | null | undefined, now = Date.now()): number | undefined {
+  if (!iso) return undefined;
+  const ms = new Date(iso).getTime() - now;
+  return Number.isNaN(ms) ? undefined : Math.max(0, Math.ceil(ms / 86_400_000));
+}
+
+/**
+ * A paid order as a receipt: what was bought (quantity, unit price, line total, daily
+ * credit and term), the total, what was paid in USD and in ETH and by which
+ * transactions. Printed with the browser's own print (a print stylesheet, not a PDF
+ * library: see docs/decisions.md); the page's header, footer and buttons are left out.
+ */
+export function OrderReceipt({ order }: { order: OrderJson }) {
+  const wei = paidWei(order);
+  const counted = (order.payments ?? []).filter((p) => p.status === 'COUNTED');
+  return (
+    <Card role="region" aria-label="Receipt" className="print:border-0 print:shadow-none">
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid gap-1">
+          <CardTitle className="text-lg">
+            <h2>Receipt {orderReference(order._id)}</h2>
+          </CardTitle>
+          <p className="text-sm text-muted-foreground">
+            Placed {formatDateTime(order.createdAt)} UTC{order.paidAt ? ` · paid ${formatDateTime(order.paidAt)} UTC` : ''}
+          </p>
+        </div>
+        <Button variant="outline" size="sm" className="print:hidden" onClick={() => window.print()}>
+          <Printer aria-hidden="true" />
+          Print receipt
+        </Button>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Packages bought</caption>
+            <thead>
+              <tr className="border-b text-left text-muted-foreground">
+                <th scope="col" className="py-2 pr-3 font-medium">Package</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Qty</th>
+                <th scope="col" className="hidden py-2 pr-3 text-right font-medium sm:table-cell print:table-cell">Price</th>
+                <th scope="col" className="py-2 text-right font-medium">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.orderedItems.map((item, index) => (
+                <tr key={`${item.product}-${index}`} className="border-b align-top">
+                  <td className="py-2 pr-3">
+                    <span className="font-medium">{item.name}</span>
+                    {item.dailyCredit !== undefined && item.durationDays !== undefined ? (
+                      <span className="block text-xs text-muted-foreground">
+                        ${formatMoney(item.dailyCredit)} a day for {item.durationDays} days
+                        {item.creditEndsAt ? `, until ${formatDay(item.creditEndsAt)}` : ''}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{item.qty}</td>
+                  <td className="hidden py-2 pr-3 text-right tabular-nums sm:table-cell print:table-cell">${formatMoney(item.price)}</td>
+                  <td className="py-2 text-right tabular-nums">${lineTotal(item.price, item.qty)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+          <dt className="text-muted-foreground">Total</dt>
+          <dd className="text-right text-base font-semibold tabular-nums">${formatMoney(order.totalPrice)} USD</dd>
+          <dt className="text-muted-foreground">Paid</dt>
+          <dd className="text-right tabular-nums">
+            ${formatMoney(order.paidUsd)} USD
+            {wei > 0n ? <span className="block text-muted-foreground">{formatEth(wei, 6)} ETH</span> : null}
+          </dd>
+          {order.expiresAt ? (
+            <>
+              <dt className="text-muted-foreground">Term ends</dt>
+              <dd className="text-right">
+                <time dateTime={order.expiresAt}>{formatDay(order.expiresAt)}</time>
+                <span className="text-muted-foreground"> ({daysLeft(order.expiresAt)} days left)</span>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {counted.length ? (
+          <div className="grid gap-2 text-sm">
+            <h3 className="font-medium">{counted.length === 1 ? 'Transaction' : 'Transactions'}</h3>
+            <ul className="grid gap-2">
+              {counted.map((p) => (
+                <li key={p.txHash} className="grid gap-0.5">
+                  <code className="break-all font-mono text-xs">{p.txHash}</code>
+                  <span className="text-xs text-muted-foreground">
+                    {p.valueWei ? `${formatEth(p.valueWei, 6)} ETH` : ''}
+                    {p.usdValue !== null ? ` · $${formatMoney(p.usdValue)} USD` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <p className="text-xs text-muted-foreground">Order id {order._id}</p>
+      </CardContent>
+    </Card>
+  );
+}
