@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { orderReference, orderReferenceRange } from './order-reference.ts';
+
+const randomUUID = () => globalThis.crypto.randomUUID();
 
 describe('order reference', () => {
   it('reads as ORD- and 8 unambiguous characters', () => {
