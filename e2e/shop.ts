@@ -38,7 +38,8 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
     ethUsd: '3000',
     env: {
       SERVE_WEB: 'true',
-      WEB_DIST_DIR: path.join(REPO_ROOT, 'web/dist'),
+      // E2E_WEB_DIST_DIR: a build of one's own, while others in the same checkout rebuild web/dist.
+      WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? path.join(REPO_ROOT, 'web/dist'),
       SMTP_URL: smtp.url,
       OPERATOR_EMAIL: 'ops@example.com',
       INDEXER_INTERVAL_MS: '500',

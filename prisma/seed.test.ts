@@ -20,6 +20,8 @@ describe('seed', () => {
     expect(again).toMatchObject({ admin: 'exists', products: 6 });
     const boss = await env.runtime.db.user.findUniqueOrThrow({ where: { email: 'boss@example.com' } });
     expect(boss.isAdmin).toBe(true);
+    // A person's name: the header shows it on the user menu, next to the admin menu.
+    expect(boss.name).toBe('Ada Admin');
     expect(await verifyPassword(boss.passwordHash, 'boss-pass-1')).toBe(true);
   });
 

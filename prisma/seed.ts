@@ -3,7 +3,8 @@ import { createDb, createProduct, getConfig, hashPassword, newReferralCode, Pris
 /**
  * Idempotent demo data: the package catalogue (matched by name, so a rerun adds only
  * what is missing) and the admin from SEED_ADMIN_EMAIL / SEED_ADMIN_PASSWORD. The admin
- * is created only when the e-mail is free: an existing account is never promoted or
+ * (named 'Ada Admin', so the header's user menu is told from its admin menu) is created
+ * only when the e-mail is free: an existing account is never promoted or
  * changed (whoever registered that address would otherwise become an admin).
  */
 export const demoProducts = [
@@ -39,7 +40,7 @@ export async function seed(db: Db, admin: { email: string; password: string }): 
   if (!existing) {
     try {
       await db.user.create({
-        data: { name: 'Admin', email, passwordHash: await hashPassword(admin.password), isAdmin: true, referralCode: newReferralCode() },
+        data: { name: 'Ada Admin', email, passwordHash: await hashPassword(admin.password), isAdmin: true, referralCode: newReferralCode() },
       });
     } catch (err) {
       // Registered between the check and the insert: that account stays as it is.

@@ -39,18 +39,16 @@ export function securityHeaders(config: AppConfig): RequestHandler {
 }
 
 /**
- * The queue dashboard (bull-board) is a separate app: its stylesheet asks for Google's
- * fonts. Still no framing and only its own scripts.
+ * The queue dashboard (bull-board) is a separate app, served with nothing from another
+ * host (queue-dashboard.ts leaves out its template's Google fonts link): this CSP refuses
+ * any such load there, images and the dev wallet's node included. Still no framing and
+ * only its own scripts.
  */
 export function dashboardCsp(config: AppConfig): RequestHandler {
   const base = appDirectives(config);
   return helmet.contentSecurityPolicy({
     useDefaults: false,
-    directives: {
-      ...base,
-      'style-src': [...(base['style-src'] ?? []), 'https://fonts.googleapis.com'],
-      'font-src': [...(base['font-src'] ?? []), 'https://fonts.gstatic.com'],
-    },
+    directives: { ...base, 'img-src': ["'self'", 'data:'], 'connect-src': ["'self'"] },
   });
 }
 

@@ -15,5 +15,6 @@ export function AdminTableState({ isPending, error, isEmpty, emptyText, children
   if (isPending) return <PageSpinner />;
   if (error) return <ErrorAlert error={error} />;
   if (isEmpty) return <p className="rounded-xl border border-dashed px-6 py-10 text-center text-muted-foreground">{emptyText}</p>;
-  return <div className="rounded-xl border">{children}</div>;
+  // Clipped to its rounded corners: a sticky actions cell (DataTable) paints its own background.
+  return <div className="overflow-hidden rounded-xl border">{children}</div>;
 }

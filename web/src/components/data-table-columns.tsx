@@ -7,7 +7,8 @@ export function dayColumn<TData extends { createdAt: string }>(header = 'DATE'):
 }
 
 /**
- * The last column: a row's buttons, right-aligned, under a header only screen readers read.
+ * The last column: a row's buttons, right-aligned, under a header only screen readers read;
+ * kept in view (DataTable: stuck to the right edge, or across the bottom of a phone's card).
  * `render` returns a component that holds its own mutation, so each row's button shows its
  * own pending state.
  */
@@ -16,6 +17,6 @@ export function actionsColumn<TData>(render: (row: TData) => ReactNode): ColumnD
     id: 'actions',
     header: () => <span className="sr-only">Actions</span>,
     cell: ({ row }) => render(row.original),
-    meta: { className: 'text-right' },
+    meta: { className: 'text-right', actions: true },
   };
 }

@@ -37,6 +37,29 @@ describe('queue dashboard', () => {
     expect(names).toEqual(['chain-index', 'daily-credit', 'email', 'order-expire', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention', 'webhook-deliver', 'webhook-dispatch']);
   });
 
+  it('loads nothing from another host: no link to one in the page, and a CSP that refuses any', async () => {
+    const asAdmin = await kit.as(admin);
+    const page = await asAdmin.get('/admin/queues');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/(href|src)="(https?:)?\/\//);
+    expect(page.text).not.toContain('googleapis');
+    // Its own stylesheet and scripts are still there.
+    expect(page.text).toMatch(/<link href="static\/css\/main\.[0-9a-f]+\.css" rel="stylesheet">/);
+    const csp = Object.fromEntries(
+      String(page.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    for (const directive of ['default-src', 'script-src', 'style-src', 'font-src', 'img-src', 'connect-src']) {
+      expect(csp[directive].filter((source: string) => !["'self'", "'unsafe-inline'", 'data:'].includes(source)), directive).toEqual([]);
+    }
+    // The way back to the shop, in the board's settings.
+    expect(JSON.parse(/<script id="__UI_CONFIG__" type="application\/json">(.*?)<\/script>/s.exec(page.text)![1]!)).toMatchObject({
+      miscLinks: [{ text: 'Back to the shop', url: '/' }],
+    });
+  });
+
   it("answers an action on a job no longer in the state it needs with 409, and a missing job with 404, never 500", async () => {
     const job = await kit.env.runtime.queues.email.add('receipt', { kind: 'receipt', orderId: '00000000-0000-4000-8000-000000000000' } as never, { jobId: 'dashboard-probe' });
     const asAdmin = await kit.as(admin);

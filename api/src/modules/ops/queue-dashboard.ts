@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Application, type RequestHandler } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -6,6 +6,30 @@ import { queueNames } from '@shop/core';
 import type { AppDeps } from '../../deps.ts';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * bull-board's page template links Google's fonts (IBM Plex), the one thing it would load
+ * from another host: the page leaves out every <link> to an absolute URL, and its
+ * stylesheet falls back to the system fonts it names next. The dashboard's CSP
+ * (dashboardCsp) refuses any other host anyway.
+ */
+const LINK_TO_ANOTHER_HOST = /<link\b[^>]*\bhref="(?:https?:)?\/\/[^"]*"[^>]*>\s*/gi;
+function withoutLinksToOtherHosts(html: string): string {
+  return html.replace(LINK_TO_ANOTHER_HOST, '');
+}
+
+type ViewEngine = (file: string, options: object, callback: (err: Error | null, html?: string) => void) => void;
+
+/** Passes bull-board's page through withoutLinksToOtherHosts as its view engine renders it. */
+function stripLinksToOtherHosts(board: Application): void {
+  // Express keeps an app's view engines by extension; bull-board registers ejs's.
+  const engines = (board as unknown as { engines: Record<string, ViewEngine | undefined> }).engines;
+  const render = engines['.ejs'];
+  if (!render) throw new Error('bull-board no longer renders its page with ejs: check that it loads nothing from other hosts');
+  board.engine('ejs', (file, options, callback) =>
+    render(file, options, (err, html) => callback(err, html === undefined ? html : withoutLinksToOtherHosts(html))),
+  );
+}
 
 /**
  * The BullMQ dashboard (bull-board) for operators, admins only: a guest is sent to the
@@ -18,8 +42,16 @@ export function queueDashboard(deps: AppDeps): Router {
   createBullBoard({
     queues: queueNames.map((name) => new BullMQAdapter(deps.queues[name])),
     serverAdapter,
-    options: { uiConfig: { boardTitle: 'ETH Shop queues' } },
+    options: {
+      uiConfig: {
+        boardTitle: 'ETH Shop queues',
+        // The way back to the shop (in the board's header menu); no link to bull-board's docs.
+        miscLinks: [{ text: 'Back to the shop', url: '/' }],
+        hideDocsLink: true,
+      },
+    },
   });
+  stripLinksToOtherHosts(serverAdapter.getRouter() as Application);
   // bull-board answers 500 for anything a handler throws, and BullMQ throws when a job is
   // no longer where the dashboard saw it (promoted, retried or removed meanwhile): that
   // is a conflict or a missing job, not a fault.

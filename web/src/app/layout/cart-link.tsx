@@ -3,12 +3,12 @@ import { ShoppingCart } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useCartCount } from '@/features/cart/cart-store';
-import { navButton } from './nav-items';
 
+/** The cart and its count: always in the header's top row, on a phone too (never inside the small-screen menu). */
 export function CartLink() {
   const count = useCartCount();
   return (
-    <Button asChild variant="ghost" className={navButton}>
+    <Button asChild variant="ghost">
       <Link to="/cart">
         <ShoppingCart aria-hidden="true" />
         Cart

@@ -17,6 +17,15 @@ export function UserMenuLabel({ name }: { name: string }) {
   );
 }
 
+/**
+ * The admin menu's accessible name: its button shows 'Admin', which an admin's own name
+ * may contain too, so screen readers and tests tell it from the user menu by this.
+ */
+export const ADMIN_MENU_NAME = 'Admin menu';
+
+/** The queue dashboard: the api's page (bull-board), not a screen of this app. */
+export const QUEUE_DASHBOARD_HREF = '/admin/queues';
+
 export function AdminMenuLabel() {
   return (
     <>

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { useUserInfo } from '@/features/auth/auth-store';
 import { cn } from '@/lib/utils';
 import { CartLink } from './cart-link';
-import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
+import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // The signed-in menus (Radix's dropdown, about 28 kB compressed) load when the user
 // reaches for one, not with the page: loaded with it, they stood in front of every
@@ -22,7 +22,7 @@ const AdminMenu = lazy(async () => ({ default: (await loadMenus()).AdminMenu }))
  * shown keeps it), and the menu then takes its place, open. If the menu's code cannot be
  * loaded, the button reloads the page instead.
  */
-function MenuOnDemand({ label, menu }: { label: ReactNode; menu: (openedByKeyboard: boolean) => ReactNode }) {
+function MenuOnDemand({ label, name, menu }: { label: ReactNode; name?: string; menu: (openedByKeyboard: boolean) => ReactNode }) {
   const [wanted, setWanted] = useState<{ byKeyboard: boolean } | null>(null);
   const [loading, startLoading] = useTransition();
   const preload = () => void loadMenus().catch(() => {});
@@ -30,6 +30,7 @@ function MenuOnDemand({ label, menu }: { label: ReactNode; menu: (openedByKeyboa
     <Button
       variant="ghost"
       className={navButton}
+      aria-label={name}
       aria-haspopup="menu"
       aria-expanded={false}
       aria-busy={loading}
@@ -43,7 +44,7 @@ function MenuOnDemand({ label, menu }: { label: ReactNode; menu: (openedByKeyboa
     </Button>
   );
   const failed = (
-    <Button variant="ghost" className={navButton} title="The menu could not be loaded: reload the page" onClick={() => window.location.reload()}>
+    <Button variant="ghost" className={navButton} aria-label={name} title="The menu could not be loaded: reload the page" onClick={() => window.location.reload()}>
       {label}
     </Button>
   );
@@ -66,11 +67,13 @@ export function SiteHeader() {
 
   return (
     <header className="border-b bg-background">
-      <nav aria-label="Main" className="container flex flex-wrap items-center justify-between gap-x-4 py-3">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight">
+      <nav aria-label="Main" className="container flex flex-wrap items-center gap-x-2 py-3 md:gap-x-4">
+        <Link to="/" className="mr-auto flex items-center gap-2 text-lg font-bold tracking-tight">
           <Gem aria-hidden="true" className="size-6" />
           {SITE_NAME}
         </Link>
+        {/* The cart and its count stay in the top row on a phone; the menu holds the rest. */}
+        <CartLink />
         <Button
           variant="ghost"
           size="icon"
@@ -89,7 +92,6 @@ export function SiteHeader() {
             open ? 'flex' : 'hidden',
           )}
         >
-          <CartLink />
           {user ? (
             <MenuOnDemand label={<UserMenuLabel name={user.name} />} menu={(byKeyboard) => <UserMenu user={user} openedByKeyboard={byKeyboard} />} />
           ) : (
@@ -100,7 +102,9 @@ export function SiteHeader() {
               </Link>
             </Button>
           )}
-          {user?.isAdmin ? <MenuOnDemand label={<AdminMenuLabel />} menu={(byKeyboard) => <AdminMenu openedByKeyboard={byKeyboard} />} /> : null}
+          {user?.isAdmin ? (
+            <MenuOnDemand label={<AdminMenuLabel />} name={ADMIN_MENU_NAME} menu={(byKeyboard) => <AdminMenu openedByKeyboard={byKeyboard} />} />
+          ) : null}
         </div>
       </nav>
     </header>

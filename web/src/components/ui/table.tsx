@@ -5,7 +5,8 @@ export function Table({ className, ...props }: ComponentProps<'table'>) {
   return (
     // Wide admin tables scroll sideways on small screens instead of breaking the layout.
     <div data-slot="table-container" className="relative w-full overflow-x-auto">
-      <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
+      {/* Explicit roles: a table laid out as cards on a phone (DataTable's phoneCards) stays a table to screen readers. */}
+      <table data-slot="table" role="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );
 }
@@ -32,6 +33,7 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
   return (
     <tr
       data-slot="table-row"
+      role="row"
       className={cn('border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted', className)}
       {...props}
     />
@@ -42,6 +44,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
   return (
     <th
       data-slot="table-head"
+      role="columnheader"
       className={cn('h-10 whitespace-nowrap px-2 text-left align-middle font-medium text-foreground', className)}
       {...props}
     />
@@ -49,7 +52,7 @@ export function TableHead({ className, ...props }: ComponentProps<'th'>) {
 }
 
 export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td data-slot="table-cell" className={cn('whitespace-nowrap p-2 align-middle', className)} {...props} />;
+  return <td data-slot="table-cell" role="cell" className={cn('whitespace-nowrap p-2 align-middle', className)} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: ComponentProps<'caption'>) {

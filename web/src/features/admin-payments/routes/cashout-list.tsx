@@ -20,7 +20,8 @@ const CASHOUT_FILTERS = [
 ];
 
 const CASHOUT_COLUMNS: ColumnDef<CashoutJson>[] = [
-  { accessorKey: '_id', header: 'ID', meta: { className: 'font-mono text-xs' } },
+  // Wrapped, like the wallet: in one line it pushed the row's actions off a 1280 px screen.
+  { accessorKey: '_id', header: 'ID', meta: { className: 'max-w-36 font-mono text-xs break-all whitespace-normal' } },
   userColumn('USER'),
   // In full: the admin copies it into the wallet that pays out.
   { accessorKey: 'wallet', header: 'WALLET', meta: { className: 'max-w-48 font-mono text-xs break-all whitespace-normal' } },

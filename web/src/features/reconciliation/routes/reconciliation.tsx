@@ -1,5 +1,6 @@
 import { RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
+import { phoneCards } from '@/components/data-table';
 import { ErrorAlert } from '@/components/error-alert';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -7,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/utils';
 import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
 
 const utc = (iso: string | null) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) : '-');
@@ -63,20 +65,25 @@ export function ReconciliationPage() {
           </Alert>
           {report.discrepancies.length ? (
             <div className="rounded-xl border">
-              <Table>
-                <TableHeader>
+              {/* A card per discrepancy on a phone, as in every admin list (DataTable). */}
+              <Table className={phoneCards.table}>
+                <TableHeader className={phoneCards.header}>
                   <TableRow>
                     <TableHead>CHECK</TableHead>
                     <TableHead>WHAT IS WRONG</TableHead>
                     <TableHead>IDS</TableHead>
                   </TableRow>
                 </TableHeader>
-                <TableBody>
+                <TableBody className={phoneCards.body}>
                   {report.discrepancies.map((d, i) => (
-                    <TableRow key={`${d.check}-${i}`}>
-                      <TableCell className="whitespace-nowrap">{checkName(d.check)}</TableCell>
-                      <TableCell className="max-w-96 whitespace-normal">{d.message}</TableCell>
-                      <TableCell className="font-mono text-xs whitespace-normal break-all">
+                    <TableRow key={`${d.check}-${i}`} className={phoneCards.row}>
+                      <TableCell data-label="CHECK" className={cn('whitespace-nowrap', phoneCards.cell)}>
+                        {checkName(d.check)}
+                      </TableCell>
+                      <TableCell data-label="WHAT IS WRONG" className={cn('max-w-96 whitespace-normal', phoneCards.cell)}>
+                        {d.message}
+                      </TableCell>
+                      <TableCell data-label="IDS" className={cn('font-mono text-xs whitespace-normal break-all', phoneCards.cell)}>
                         {Object.entries(d.ids).map(([k, v]) => (
                           <div key={k}>
                             {k}: {v}
