@@ -34,8 +34,13 @@ export type ProductJson = {
   countInStock: number;
   dailyCredit: number;
   durationDays: number;
+  /** When it went on sale; null for a draft (only admins see drafts: the storefront lists published packages). */
+  publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
+
+/** An admin puts a package on sale or takes it off (POST /api/admin/products/:id/publish). */
+export const publishProductBody = z.object({ published: z.boolean({ message: 'must be true or false' }) });
 
 export type UploadResult = { message: string; image: string };

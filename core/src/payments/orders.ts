@@ -209,6 +209,12 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
         results[i] = badRequest(`Package not found: ${missing._id}`);
         continue;
       }
+      // A draft (never published, or taken off sale) cannot be ordered, whatever a cart still holds.
+      const draft = input.orderedItems.find((l) => !packages.get(l._id.toLowerCase())!.publishedAt);
+      if (draft) {
+        results[i] = badRequest(`This package is not on sale: ${draft._id}`);
+        continue;
+      }
       const cents = lines.reduce((sum, l) => sum + toCents(packages.get(l.productId)!.price.toFixed(2)) * BigInt(l.qty), 0n);
       if (cents === 0n) {
         results[i] = conflict('This order comes to $0.00: a package without a price cannot be ordered');
@@ -522,6 +528,17 @@ export async function cancelOrder(db: Db, input: { orderId: string; userId: stri
  * as DELETED so its tag is kept through the monitoring window and a late transfer
  * carrying it is never taken for another order's.
  */
+/**
+ * Why an admin may not delete an order in this state, or null when they may: the one rule
+ * the delete itself and the admin screens (which offer 'Delete Order' only when it applies) share.
+ */
+export function deleteBlockedReason(status: OrderStatus): string | null {
+  if (status === 'PAID') return PAID_NOT_DELETABLE;
+  if (status === 'DELETED') return 'This order was deleted already';
+  return null;
+}
+export const PAID_NOT_DELETABLE = 'Paid orders cannot be deleted';
+
 export async function deleteOrder(db: Db, orderId: string, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
     // Locks in the order every payment path takes them: the order's payments first
@@ -530,7 +547,8 @@ export async function deleteOrder(db: Db, orderId: string, now = new Date()): Pr
     const rows = await tx.$queryRaw<{ status: OrderStatus }[]>`SELECT "status" FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
     const status = rows[0]?.status;
     if (!status || status === 'DELETED') throw notFound('Order not found');
-    if (status === 'PAID') throw badRequest('Paid orders cannot be deleted');
+    const blocked = deleteBlockedReason(status);
+    if (blocked) throw badRequest(blocked);
     await releaseStock(tx, orderId);
     // Value that arrived waits for an admin; a transfer still being verified is judged
     // again without the order (its tag now names a deleted order: UNRESOLVED too).

@@ -29,13 +29,15 @@ export type LockedPackage = {
   dailyCredit: Prisma.Decimal;
   durationDays: number;
   deletedAt: Date | null;
+  /** Null while the package is a draft: not on sale. */
+  publishedAt: Date | null;
 };
 
 /** Locks the packages (in id order) and reads them. */
 export async function lockPackages(tx: Tx, ids: string[]): Promise<Map<string, LockedPackage>> {
   const sorted = [...new Set(ids)].sort();
   const rows = await tx.$queryRaw<LockedPackage[]>`
-    SELECT "id", "countInStock", "name", "image", "price", "dailyCredit", "durationDays", "deletedAt"
+    SELECT "id", "countInStock", "name", "image", "price", "dailyCredit", "durationDays", "deletedAt", "publishedAt"
     FROM "Product" WHERE "id" = ANY(${sorted}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
   return new Map(rows.map((r) => [r.id, { ...r, price: new Prisma.Decimal(String(r.price)), dailyCredit: new Prisma.Decimal(String(r.dailyCredit)) }]));
 }

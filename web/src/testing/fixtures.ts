@@ -12,6 +12,7 @@ export function makeProduct(overrides: Partial<ProductJson> = {}): ProductJson {
     countInStock: 3,
     dailyCredit: 6,
     durationDays: 30,
+    publishedAt: '2026-01-01T00:00:00.000Z',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,

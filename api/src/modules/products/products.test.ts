@@ -73,6 +73,7 @@ describe('public reads', () => {
       countInStock: 7,
       dailyCredit: 1.25,
       durationDays: 30,
+      publishedAt: first.publishedAt!.toISOString(),
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: first.updatedAt.toISOString(),
     });
@@ -105,17 +106,23 @@ describe('public reads', () => {
 });
 
 describe('create (admin)', () => {
-  it('creates the sample package and lists it', async () => {
+  it('creates the sample package as a draft: the admin lists it, the storefront does not', async () => {
     const res = await (await kit.as(admin)).post('/api/products');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       name: 'Sample name', price: 0, image: '/images/sampler.svg', description: 'Sample description',
-      countInStock: 0, dailyCredit: 0, durationDays: 30, rating: 0, numReviews: 0,
+      countInStock: 0, dailyCredit: 0, durationDays: 30, rating: 0, numReviews: 0, publishedAt: null,
     });
     const stored = await kit.db.product.findUniqueOrThrow({ where: { id: res.body._id } });
-    expect(stored.name).toBe('Sample name');
-    const list = await (await kit.as(null)).get('/api/products');
-    expect(list.body.map((p: { _id: string }) => p._id)).toEqual([res.body._id]);
+    expect(stored).toMatchObject({ name: 'Sample name', publishedAt: null });
+    const guest = await kit.as(null);
+    expect((await guest.get('/api/products')).body).toEqual([]);
+    expect((await guest.get(`/api/products/${res.body._id}`)).status).toBe(404);
+    const adminList = await (await kit.as(admin)).get('/api/admin/products');
+    expect(adminList.status).toBe(200);
+    expect(adminList.body.map((p: { _id: string; publishedAt: string | null }) => [p._id, p.publishedAt])).toEqual([[res.body._id, null]]);
+    const adminRead = await (await kit.as(admin)).get(`/api/admin/products/${res.body._id}`);
+    expect(adminRead.body).toMatchObject({ _id: res.body._id, publishedAt: null });
   });
 
   it('refuses guests (401) and plain users (403), creating nothing', async () => {
@@ -325,5 +332,58 @@ describe('delete (admin)', () => {
     expect((await (await kit.as(alice)).delete(`/api/products/${product.id}/delete`)).status).toBe(403);
     const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
     expect(stored.deletedAt).toBeNull();
+  });
+});
+
+describe('drafts and publishing (admin)', () => {
+  it('publishing shows a draft on the storefront, unpublishing hides it again; both are audited', async () => {
+    const draft = await makeProduct({ name: 'Draft Package', publishedAt: null });
+    const guest = await kit.as(null);
+    expect((await guest.get('/api/products')).body).toEqual([]);
+    expect((await guest.get(`/api/products/${draft.id}`)).body).toEqual({ message: 'Product not found' });
+    // Edited while a draft, it stays one.
+    const edit = await (await kit.as(admin)).put(`/api/products/${draft.id}`).send({ ...validUpdate, name: 'Ruby Package' });
+    expect(edit.status).toBe(200);
+    expect(edit.body.publishedAt).toBeNull();
+
+    const published = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true });
+    expect(published.status).toBe(200);
+    expect(published.body).toMatchObject({ _id: draft.id, name: 'Ruby Package', publishedAt: expect.any(String) });
+    expect((await guest.get('/api/products')).body.map((p: { _id: string }) => p._id)).toEqual([draft.id]);
+    expect((await guest.get(`/api/products/${draft.id}`)).body).toMatchObject({ name: 'Ruby Package' });
+    // Publishing again keeps the date it went on sale.
+    const again = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true });
+    expect(again.body.publishedAt).toBe(published.body.publishedAt);
+
+    const unpublished = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: false });
+    expect(unpublished.body.publishedAt).toBeNull();
+    expect((await guest.get('/api/products')).body).toEqual([]);
+    const audit = await kit.db.auditEntry.findMany({ where: { subjectId: draft.id, action: { in: ['product.publish', 'product.unpublish'] } }, orderBy: { seq: 'asc' } });
+    expect(audit.map((a) => [a.action, a.actorId])).toEqual([
+      ['product.publish', admin.id],
+      ['product.publish', admin.id],
+      ['product.unpublish', admin.id],
+    ]);
+  });
+
+  it('refuses bad input (400), unknown or deleted packages (404), guests (401) and plain users (403)', async () => {
+    const draft = await makeProduct({ publishedAt: null });
+    const gone = await makeProduct({ deletedAt: new Date() });
+    const before = await snapshot();
+    const as = await kit.as(admin);
+    const bad = await as.post(`/api/admin/products/${draft.id}/publish`).send({ published: 'yes' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/published/);
+    for (const id of [MISSING_ID, gone.id]) {
+      const res = await as.post(`/api/admin/products/${id}/publish`).send({ published: true });
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ message: 'Product not found' });
+    }
+    expect((await as.get(`/api/admin/products/${gone.id}`)).status).toBe(404);
+    expect((await (await kit.as(null)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true })).status).toBe(401);
+    expect((await (await kit.as(alice)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true })).status).toBe(403);
+    expect((await (await kit.as(alice)).get('/api/admin/products')).status).toBe(403);
+    expect((await (await kit.as(alice)).get(`/api/admin/products/${draft.id}`)).status).toBe(403);
+    expect(await snapshot()).toBe(before);
   });
 });

@@ -1,13 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { Router, type Express, type Request, type Response } from 'express';
-import { updateProductBody, type ProductJson } from '@shop/core/contract';
+import { publishProductBody, updateProductBody, type ProductJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { notFound } from '@shop/core';
 import { serialiseLoaded, type CachedJson, type CatalogueCache, type Loaded } from './catalogue-cache.ts';
-import { byCreatedAt, pageOf, pageQuery, searchTerm, type PageQuery } from '../../middleware/paging.ts';
+import { byCreatedAt, pageOf, pageQuery, searchTerm, sendPage, type PageQuery } from '../../middleware/paging.ts';
 import * as products from './service.ts';
 
 /** Bodies this small are sent as they are (compressing them saves less than it costs). */
@@ -75,6 +75,39 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
   });
 }
 
+/**
+ * The admin's reads of the catalogue (drafts too), uncached, and putting a package on
+ * sale or taking it off (/api/admin/products): the public reads above show packages on sale only.
+ */
+export function adminProductRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
+  const router = Router();
+  router.use(requireAdmin);
+  router.get('/', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await products.productsPage(db, searchTerm(req), page, { drafts: true });
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map(products.toProductJson));
+  });
+  router.get('/:id', async (req, res) => {
+    const product = await products.findProduct(db, parseId(req.params.id, 'Product'), { drafts: true });
+    if (!product) throw notFound(products.NOT_FOUND);
+    res.json(product);
+  });
+  router.post('/:id/publish', requireStepUp, async (req, res) => {
+    const id = parseId(req.params.id, 'Product');
+    const { published } = parseBody(publishProductBody, req.body);
+    const { before, after } = await products.setPublished(db, id, published);
+    cache.invalidate();
+    await audited(req, db, {
+      action: published ? 'product.publish' : 'product.unpublish',
+      subject: { type: 'product', id },
+      before: { publishedAt: before.publishedAt },
+      after: { name: after.name, publishedAt: after.publishedAt },
+    });
+    res.json(after);
+  });
+  return router;
+}
+
 /** What the audit log keeps of a package: what the storefront sells it as. */
 const auditedProduct = (p: ProductJson) => ({ name: p.name, price: p.price.toFixed(2), countInStock: p.countInStock, dailyCredit: p.dailyCredit.toFixed(2), durationDays: p.durationDays });
 
@@ -92,7 +125,7 @@ export function productRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
   router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Product');
     const input = parseBody(updateProductBody, req.body);
-    const before = await products.findProduct(db, id);
+    const before = await products.findProduct(db, id, { drafts: true });
     const updated = await products.updateProduct(db, id, input, req.user!.id);
     cache.invalidate();
     await audited(req, db, { action: 'product.update', subject: { type: 'product', id }, before: before && auditedProduct(before), after: auditedProduct(updated) });

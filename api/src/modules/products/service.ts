@@ -36,19 +36,25 @@ export function toProductJson(p: Product): ProductJson {
     countInStock: p.countInStock,
     dailyCredit: money(p.dailyCredit),
     durationDays: p.durationDays,
+    publishedAt: p.publishedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
 }
 
+/** What the storefront shows: packages on sale (published, not deleted). */
+const ON_SALE = { deletedAt: null, publishedAt: { not: null } } satisfies Prisma.ProductWhereInput;
+
 /**
  * One page of the catalogue, oldest package first, optionally those whose name contains
- * `q` (any case; a trigram index serves it). Index Product(createdAt, id) WHERE not deleted.
+ * `q` (any case; a trigram index serves it). Read through Product(createdAt, id), the
+ * deleted and the drafts filtered on the way: a shop has tens of packages, not thousands.
+ * `drafts`: the admin's list, which shows drafts too.
  */
-export function productsPage(db: Db, q: string | undefined, page: PageQuery): Promise<Product[]> {
+export function productsPage(db: Db, q: string | undefined, page: PageQuery, opts: { drafts?: boolean } = {}): Promise<Product[]> {
   return db.product.findMany({
     where: {
-      deletedAt: null,
+      ...(opts.drafts ? { deletedAt: null } : ON_SALE),
       ...(q ? { name: { contains: q, mode: 'insensitive' } } : {}),
       ...(keysetWhere('createdAt', 'asc', page.after) as Prisma.ProductWhereInput),
     },
@@ -57,13 +63,30 @@ export function productsPage(db: Db, q: string | undefined, page: PageQuery): Pr
   });
 }
 
-export async function findProduct(db: Db, id: string): Promise<ProductJson | null> {
-  const row = await db.product.findFirst({ where: { id, deletedAt: null } });
+/** A package as the storefront shows it (on sale), or with `drafts` as an admin sees it. */
+export async function findProduct(db: Db, id: string, opts: { drafts?: boolean } = {}): Promise<ProductJson | null> {
+  const row = await db.product.findFirst({ where: { id, ...(opts.drafts ? { deletedAt: null } : ON_SALE) } });
   return row ? toProductJson(row) : null;
 }
 
+/** A draft: hidden from the storefront until the admin publishes it. */
 export async function createSampleProduct(db: Db): Promise<ProductJson> {
-  return toProductJson(await createProduct(db, { ...SAMPLE_PRODUCT }));
+  return toProductJson(await createProduct(db, { ...SAMPLE_PRODUCT, publishedAt: null }));
+}
+
+/** Puts a package on sale (published now) or takes it off (a draft again); the package as it is then. */
+export async function setPublished(db: Db, id: string, published: boolean): Promise<{ before: ProductJson; after: ProductJson }> {
+  const before = await findProduct(db, id, { drafts: true });
+  if (!before) throw notFound(NOT_FOUND);
+  // Publishing one already on sale keeps the date it went on sale.
+  const changed = await db.product.updateMany({
+    where: { id, deletedAt: null, ...(published ? { publishedAt: null } : {}) },
+    data: { publishedAt: published ? new Date() : null },
+  });
+  if (changed.count === 0 && !published) throw notFound(NOT_FOUND);
+  const after = await findProduct(db, id, { drafts: true });
+  if (!after) throw notFound(NOT_FOUND);
+  return { before, after };
 }
 
 const isRecordNotFound = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025';

@@ -1,6 +1,7 @@
 import { ListTree, Power, PowerOff, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { WebhookEndpointJson } from '@shop/core/contract';
+import { ConfirmAction } from '@/components/confirm-action';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
@@ -30,8 +31,7 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
       },
     );
 
-  const onDelete = () => {
-    if (!window.confirm(`Delete the endpoint ${endpoint.url}? It will receive no more events.`)) return;
+  const onDelete = () =>
     remove.mutate(endpoint._id, {
       onSuccess: () => {
         if (selected) onSelect(null);
@@ -39,7 +39,6 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
       },
       onError: (error) => toast.error(getErrorMessage(error)),
     });
-  };
 
   return (
     <article
@@ -92,16 +91,16 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
         >
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </Button>
-        <Button
-          size="sm"
-          variant="destructive"
-          pending={remove.isPending}
-          icon={<Trash2 aria-hidden="true" />}
-          disabled={remove.isPending}
-          onClick={onDelete}
+        <ConfirmAction
+          title={`Delete the endpoint ${endpoint.url}?`}
+          description="It will receive no more events. Its delivery log is kept."
+          confirmLabel="Delete"
+          onConfirm={onDelete}
         >
-          Delete
-        </Button>
+          <Button size="sm" variant="destructive" pending={remove.isPending} icon={<Trash2 aria-hidden="true" />} disabled={remove.isPending}>
+            Delete
+          </Button>
+        </ConfirmAction>
       </div>
     </article>
   );

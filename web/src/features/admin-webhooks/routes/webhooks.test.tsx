@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
@@ -135,7 +135,6 @@ describe('WebhooksPage', () => {
   });
 
   it('disables an endpoint, and deletes it only after confirming', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const { sent } = renderPage({
       'PATCH /api/admin/webhooks/w1': makeEndpoint({ enabled: false }),
       'DELETE /api/admin/webhooks/w1': { message: 'Webhook endpoint deleted' },
@@ -146,9 +145,11 @@ describe('WebhooksPage', () => {
     expect(sent('PATCH /api/admin/webhooks/w1')[0]?.body).toEqual({ enabled: false });
 
     await userEvent.click(within(endpoint).getByRole('button', { name: 'Delete' }));
-    expect(confirm).toHaveBeenCalledTimes(1);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete the endpoint https://hooks.example.com/shop?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(sent('DELETE /api/admin/webhooks/w1')).toHaveLength(0);
     await userEvent.click(within(endpoint).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Webhook endpoint deleted')).toBeInTheDocument();
     expect(sent('DELETE /api/admin/webhooks/w1')).toHaveLength(1);
   });

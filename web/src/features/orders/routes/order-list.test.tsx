@@ -10,6 +10,8 @@ const orders = [
   {
     ...makeOrder({ _id: 'o1', user: { _id: 'u1', name: 'Alice Buyer' }, totalPrice: 249.5, isPaid: true }),
     payments: [{ txHash: `0xabc123def4${'0'.repeat(54)}`, status: 'COUNTED', usdValue: 249.5 }],
+    canDelete: false,
+    deleteBlockedReason: 'Paid orders cannot be deleted',
   },
   { ...makeOrder({
     _id: 'o2',
@@ -18,7 +20,7 @@ const orders = [
     totalPrice: 20,
     isPaid: false,
     status: 'PENDING_PAYMENT',
-  }), payments: [] },
+  }), payments: [], canDelete: true, deleteBlockedReason: null },
 ];
 
 describe('OrderListPage', () => {
@@ -45,22 +47,34 @@ describe('OrderListPage', () => {
     expect(within(unpaid!).getByText('None')).toBeInTheDocument();
   });
 
-  it("deletes an order with 'Order deleted!' and reports 'Failed to delete order.'", async () => {
+  it("deletes an unpaid order after a confirmation naming it, with 'Order deleted!', and reports 'Failed to delete order.'", async () => {
     signIn({ isAdmin: true });
     let fail = false;
     const { sent } = mockApi({
       'GET /api/orders': orders,
-      'DELETE /api/orders/o1/delete': () => (fail ? reply(500, { message: 'boom' }) : { message: 'Order removed' }),
+      'DELETE /api/orders/o2/delete': () => (fail ? reply(500, { message: 'boom' }) : { message: 'Order removed' }),
     });
     renderRoutes(routes, '/admin/orderlist');
 
-    const [first] = await screen.findAllByRole('button', { name: 'Delete Order' });
-    await userEvent.click(first!);
+    // The paid order offers no delete: the reason stands in its place.
+    const [, paid, unpaid] = (await screen.findAllByRole('row')) as HTMLElement[];
+    expect(within(paid!).queryByRole('button', { name: 'Delete Order' })).not.toBeInTheDocument();
+    expect(within(paid!).getByText('Paid orders cannot be deleted')).toBeInTheDocument();
+    expect(within(paid!).getByRole('link', { name: 'o1' })).toHaveAttribute('href', '/admin/order/o1');
+
+    // Cancel keeps it; confirming deletes it.
+    await userEvent.click(within(unpaid!).getByRole('button', { name: 'Delete Order' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete order o2?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(sent('DELETE /api/orders/o2/delete')).toHaveLength(0);
+    await userEvent.click(within(unpaid!).getByRole('button', { name: 'Delete Order' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Order' }));
     expect(await screen.findByText('Order deleted!')).toBeInTheDocument();
-    expect(sent('DELETE /api/orders/o1/delete')).toHaveLength(1);
+    expect(sent('DELETE /api/orders/o2/delete')).toHaveLength(1);
 
     fail = true;
     await userEvent.click((await screen.findAllByRole('button', { name: 'Delete Order' }))[0]!);
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Order' }));
     expect(await screen.findByText('Failed to delete order.')).toBeInTheDocument();
   });
 

@@ -1,17 +1,15 @@
+import { Link } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
-import type { AdminOrderJson } from '@shop/core/contract';
+import { orderReference, type AdminOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
 import { SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { YesNoIcon } from '@/components/yes-no-icon';
 import { formatUsd } from '@/lib/format';
-import { useDeleteOrder } from '../api/delete-order';
 import { useOrders } from '../api/get-orders';
+import { DeleteOrderButton } from '../components/delete-order-button';
 
 function userName(user: AdminOrderJson['user']): string {
   return typeof user === 'object' && user ? user.name : '';
@@ -28,21 +26,6 @@ const STATUS_OPTIONS = [
   { value: 'PENDING_PAYMENT,VERIFYING,UNDERPAID,LATE', label: 'Unpaid' },
   ...(['PAID', 'PENDING_PAYMENT', 'VERIFYING', 'UNDERPAID', 'LATE', 'EXPIRED', 'CANCELLED'] as const).map((s) => ({ value: s, label: statusText(s) })),
 ];
-
-function DeleteOrderButton({ order }: { order: AdminOrderJson }) {
-  const remove = useDeleteOrder();
-  const onDelete = () =>
-    remove.mutate(order._id, {
-      onSuccess: () => toast.success('Order deleted!'),
-      onError: () => toast.error('Failed to delete order.'),
-    });
-  return (
-    <Button variant="destructive" size="sm" disabled={remove.isPending} onClick={onDelete}>
-      <Trash2 aria-hidden="true" />
-      Delete Order
-    </Button>
-  );
-}
 
 /** Each order's transfers: the admin sees what was sent and how it was counted. */
 function OrderPayments({ payments }: { payments: AdminOrderJson['payments'] }) {
@@ -61,7 +44,17 @@ function OrderPayments({ payments }: { payments: AdminOrderJson['payments'] }) {
 
 /** SPEC.md section 6: ID, USER, DATE, TOTAL, PAID, then what the admin needs to follow a payment. */
 const ORDER_COLUMNS: ColumnDef<AdminOrderJson>[] = [
-  { accessorKey: '_id', header: 'ID', meta: { className: 'font-mono text-xs' } },
+  {
+    // The order's reference, opening its page (the UUID stays in the URL).
+    id: 'reference',
+    header: 'ID',
+    cell: ({ row }) => (
+      <Link to={`/admin/order/${row.original._id}`} className="underline underline-offset-4">
+        {orderReference(row.original._id)}
+      </Link>
+    ),
+    meta: { className: 'font-mono text-xs' },
+  },
   { id: 'user', header: 'USER', accessorFn: (order) => userName(order.user) },
   dayColumn(),
   { id: 'total', header: 'TOTAL', accessorFn: (order) => formatUsd(order.totalPrice) },
@@ -72,7 +65,13 @@ const ORDER_COLUMNS: ColumnDef<AdminOrderJson>[] = [
     cell: ({ row }) => <Badge variant={row.original.isPaid ? 'success' : 'secondary'}>{statusText(row.original.status)}</Badge>,
   },
   { id: 'payments', header: 'PAYMENTS', cell: ({ row }) => <OrderPayments payments={row.original.payments} /> },
-  actionsColumn((order) => <DeleteOrderButton order={order} />),
+  actionsColumn((order) =>
+    order.canDelete ? (
+      <DeleteOrderButton orderId={order._id} />
+    ) : (
+      <span className="text-xs text-muted-foreground">{order.deleteBlockedReason}</span>
+    ),
+  ),
 ];
 
 export function OrderListPage() {
@@ -91,7 +90,7 @@ export function OrderListPage() {
         moreLabel="More orders"
         toolbar={
           <>
-            <SearchBox label="Search orders" placeholder="Buyer e-mail or name, order id, transaction hash" />
+            <SearchBox label="Search orders" placeholder="Buyer e-mail or name, order reference, transaction hash" />
             <StatusFilter label="Status" options={STATUS_OPTIONS} />
           </>
         }

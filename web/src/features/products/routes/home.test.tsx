@@ -15,6 +15,7 @@ const product = (overrides: Partial<Product>): Product => ({
   countInStock: 25,
   dailyCredit: 6,
   durationDays: 30,
+  publishedAt: '2026-01-01T00:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...overrides,

@@ -11,7 +11,7 @@ const product = makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dai
 describe('ProductEditPage', () => {
   it('starts from the stored package and offers the six fields, Update and Go Back', async () => {
     signIn({ isAdmin: true });
-    mockApi({ 'GET /api/products/p1': product });
+    mockApi({ 'GET /api/admin/products/p1': product });
     renderRoutes(routes, '/admin/products/p1/edit');
 
     expect(await screen.findByLabelText('Name')).toHaveValue('Gold Package');
@@ -30,10 +30,10 @@ describe('ProductEditPage', () => {
   it("uploads a file, sets the image from the reply, saves with 'Product updated' and returns to the list", async () => {
     signIn({ isAdmin: true });
     const { sent } = mockApi({
-      'GET /api/products/p1': product,
+      'GET /api/admin/products/p1': product,
       'POST /api/uploads': { message: 'Image uploaded', image: '/uploads/new-gold.png' },
       'PUT /api/products/p1': (request: { body: unknown }) => ({ ...product, ...(request.body as object) }),
-      'GET /api/products': [product],
+      'GET /api/admin/products': [product],
     });
     const { router } = renderRoutes(routes, '/admin/products/p1/edit');
 

@@ -3,12 +3,12 @@ import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useProduct } from '../api/get-product';
+import { useAdminProduct } from '../api/get-admin-products';
 import { ProductForm } from '../components/product-form';
 
 export function ProductEditPage() {
   const { id = '' } = useParams();
-  const { data: product, isPending, isError, error } = useProduct(id);
+  const { data: product, isPending, isError, error } = useAdminProduct(id);
 
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6">

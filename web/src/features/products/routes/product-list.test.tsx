@@ -11,13 +11,13 @@ const exact = 'Exactly thirty characters long';
 
 const products = [
   makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dailyCredit: 6, description: long }),
-  makeProduct({ _id: 'p2', name: 'Silver Package', price: 20, dailyCredit: 0.5, description: exact }),
+  makeProduct({ _id: 'p2', name: 'Silver Package', price: 20, dailyCredit: 0.5, description: exact, publishedAt: null }),
 ];
 
 describe('ProductListPage', () => {
   it('lists ID, NAME, PRICE, Daily Credit and the description cut to 30 characters', async () => {
     signIn({ isAdmin: true });
-    mockApi({ 'GET /api/products': products });
+    mockApi({ 'GET /api/admin/products': products });
     renderRoutes(routes, '/admin/productlist');
 
     const table = await screen.findByRole('table');
@@ -28,12 +28,32 @@ describe('ProductListPage', () => {
     expect(within(table).getByText(exact)).toBeInTheDocument();
     expect(within(table).getByText('USD $0.50')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit Gold Package' })).toHaveAttribute('href', '/admin/products/p1/edit');
+    // Drafts are listed with a badge; the storefront does not show them.
+    const [, gold, silver] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(within(gold!).getByText('Published')).toBeInTheDocument();
+    expect(within(silver!).getByText('Draft')).toBeInTheDocument();
+  });
+
+  it('publishes a draft and unpublishes a package on sale', async () => {
+    signIn({ isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/admin/products': products,
+      'POST /api/admin/products/p2/publish': { ...products[1], publishedAt: '2026-02-02T00:00:00.000Z' },
+      'POST /api/admin/products/p1/publish': { ...products[0], publishedAt: null },
+    });
+    renderRoutes(routes, '/admin/productlist');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
+    expect(await screen.findByText('Silver Package is on sale')).toBeInTheDocument();
+    expect(sent('POST /api/admin/products/p2/publish')[0]?.body).toEqual({ published: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Unpublish Gold Package' }));
+    expect(await screen.findByText('Gold Package is hidden from the shop')).toBeInTheDocument();
+    expect(sent('POST /api/admin/products/p1/publish')[0]?.body).toEqual({ published: false });
   });
 
   it("creates a package with 'Product created!' and opens its edit page", async () => {
     signIn({ isAdmin: true });
     const created = makeProduct({ _id: 'p9', name: 'Sample name' });
-    mockApi({ 'GET /api/products': products, 'POST /api/products': reply(201, created), 'GET /api/products/p9': created });
+    mockApi({ 'GET /api/admin/products': products, 'POST /api/products': reply(201, created), 'GET /api/admin/products/p9': created });
     const { router } = renderRoutes(routes, '/admin/productlist');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Create Package' }));
@@ -43,7 +63,7 @@ describe('ProductListPage', () => {
 
   it("reports 'Failed to create Product.'", async () => {
     signIn({ isAdmin: true });
-    mockApi({ 'GET /api/products': products, 'POST /api/products': reply(500, { message: 'boom' }) });
+    mockApi({ 'GET /api/admin/products': products, 'POST /api/products': reply(500, { message: 'boom' }) });
     renderRoutes(routes, '/admin/productlist');
     await userEvent.click(await screen.findByRole('button', { name: 'Create Package' }));
     expect(await screen.findByText('Failed to create Product.')).toBeInTheDocument();
@@ -52,17 +72,24 @@ describe('ProductListPage', () => {
   it("deletes with 'Product deleted!' and reports 'Failed to delete Product.'", async () => {
     signIn({ isAdmin: true });
     const { sent } = mockApi({
-      'GET /api/products': products,
+      'GET /api/admin/products': products,
       'DELETE /api/products/p1/delete': { message: 'Product removed' },
       'DELETE /api/products/p2/delete': reply(409, { message: 'In use' }),
     });
     renderRoutes(routes, '/admin/productlist');
 
+    // Asks first, naming the package: Cancel deletes nothing.
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Gold Package' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog', { name: 'Delete the package Gold Package?' })).getByRole('button', { name: 'Cancel' }));
+    expect(sent('DELETE /api/products/p1/delete')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Gold Package' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Product deleted!')).toBeInTheDocument();
     expect(sent('DELETE /api/products/p1/delete')).toHaveLength(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Silver Package' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Failed to delete Product.')).toBeInTheDocument();
   });
 });

@@ -1,16 +1,47 @@
 import { Link, useNavigate } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { Eye, EyeOff, Pencil, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
+import { ConfirmAction } from '@/components/confirm-action';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { getErrorMessage } from '@/lib/api-client';
 import { formatUsd, truncate } from '@/lib/format';
 import { useCreateProduct } from '../api/create-product';
 import { useDeleteProduct } from '../api/delete-product';
-import { useProducts } from '../api/get-products';
+import { useAdminProducts } from '../api/get-admin-products';
+import { usePublishProduct } from '../api/publish-product';
 import type { Product } from '../types';
+
+/** A draft is hidden from the storefront until it is published; Unpublish makes it a draft again. */
+function PublishButton({ product }: { product: Product }) {
+  const publish = usePublishProduct();
+  const published = product.publishedAt !== null;
+  const onClick = () =>
+    publish.mutate(
+      { id: product._id, published: !published },
+      {
+        onSuccess: () => toast.success(published ? `${product.name} is hidden from the shop` : `${product.name} is on sale`),
+        onError: (error) => toast.error(getErrorMessage(error)),
+      },
+    );
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      pending={publish.isPending}
+      disabled={publish.isPending}
+      icon={published ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+      aria-label={`${published ? 'Unpublish' : 'Publish'} ${product.name}`}
+      onClick={onClick}
+    >
+      {published ? 'Unpublish' : 'Publish'}
+    </Button>
+  );
+}
 
 function ProductActions({ product }: { product: Product }) {
   const remove = useDeleteProduct();
@@ -21,14 +52,22 @@ function ProductActions({ product }: { product: Product }) {
     });
   return (
     <div className="flex justify-end gap-2">
+      <PublishButton product={product} />
       <Button asChild variant="outline" size="icon" aria-label={`Edit ${product.name}`}>
         <Link to={`/admin/products/${product._id}/edit`}>
           <Pencil aria-hidden="true" />
         </Link>
       </Button>
-      <Button variant="destructive" size="icon" aria-label={`Delete ${product.name}`} disabled={remove.isPending} onClick={onDelete}>
-        <Trash2 aria-hidden="true" />
-      </Button>
+      <ConfirmAction
+        title={`Delete the package ${product.name}?`}
+        description="It leaves the shop at once. Orders that bought it keep it; a package no order refers to is removed for good."
+        confirmLabel="Delete"
+        onConfirm={onDelete}
+      >
+        <Button variant="destructive" size="icon" aria-label={`Delete ${product.name}`} disabled={remove.isPending}>
+          <Trash2 aria-hidden="true" />
+        </Button>
+      </ConfirmAction>
     </div>
   );
 }
@@ -44,12 +83,18 @@ const PRODUCT_COLUMNS: ColumnDef<Product>[] = [
     header: 'Description',
     cell: ({ row }) => <span title={row.original.description}>{truncate(row.original.description ?? '')}</span>,
   },
+  {
+    id: 'published',
+    header: 'STATUS',
+    cell: ({ row }) =>
+      row.original.publishedAt ? <Badge variant="success">Published</Badge> : <Badge variant="secondary">Draft</Badge>,
+  },
   actionsColumn((product) => <ProductActions product={product} />),
 ];
 
 export function ProductListPage() {
   const navigate = useNavigate();
-  const list = useProducts();
+  const list = useAdminProducts();
   const create = useCreateProduct();
 
   const onCreate = () =>

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
 import { makeListUser, signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
@@ -38,15 +38,17 @@ describe('UserListPage', () => {
 
   it("asks 'Are you sure' before deleting and sends nothing when cancelled", async () => {
     signIn({ _id: 'a1', isAdmin: true });
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const { sent } = mockApi({ 'GET /api/users': users, 'DELETE /api/users/u1': { message: 'User removed' } });
     renderRoutes(routes, '/admin/userlist');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Alice Buyer' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Are you sure' });
+    expect(dialog).toHaveTextContent('Delete the user Alice Buyer');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(sent('DELETE /api/users/u1')).toHaveLength(0);
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Alice Buyer' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('User removed')).toBeInTheDocument();
     expect(sent('DELETE /api/users/u1')).toHaveLength(1);
     // The list is refetched through the shared key.

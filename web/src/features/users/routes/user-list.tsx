@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { Pencil, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
 import type { AdminUserListItem } from '@shop/core/contract';
+import { ConfirmAction } from '@/components/confirm-action';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
@@ -16,13 +17,11 @@ import { useUsers } from '../api/get-users';
 function UserActions({ user }: { user: AdminUserListItem }) {
   const remove = useDeleteUser();
 
-  const onDelete = () => {
-    if (!window.confirm('Are you sure')) return;
+  const onDelete = () =>
     remove.mutate(user._id, {
       onSuccess: (result) => toast.success(result?.message || 'User deleted'),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
-  };
 
   // Admins cannot be edited or deleted from the list (SPEC.md section 6).
   if (user.isAdmin) return null;
@@ -33,9 +32,17 @@ function UserActions({ user }: { user: AdminUserListItem }) {
           <Pencil aria-hidden="true" />
         </Link>
       </Button>
-      <Button variant="destructive" size="icon" aria-label={`Delete ${user.name}`} disabled={remove.isPending} onClick={onDelete}>
-        <Trash2 aria-hidden="true" />
-      </Button>
+      {/* SPEC.md section 6: delete asks 'Are you sure'; the question names the user. */}
+      <ConfirmAction
+        title="Are you sure"
+        description={`Delete the user ${user.name} (${user.email})? They can no longer sign in; their orders and ledger are kept.`}
+        confirmLabel="Delete"
+        onConfirm={onDelete}
+      >
+        <Button variant="destructive" size="icon" aria-label={`Delete ${user.name}`} disabled={remove.isPending}>
+          <Trash2 aria-hidden="true" />
+        </Button>
+      </ConfirmAction>
     </div>
   );
 }

@@ -1,0 +1,148 @@
+import { Link } from 'react-router-dom';
+import type { AdminOrderDetailJson } from '@shop/core/contract';
+import { StatusBadge } from '@/components/status-badge';
+import { useRefundOverpayment } from '@/features/admin-payments/api/refund-overpayment';
+import { RequestRefundAction } from '@/features/admin-payments/components/request-refund-action';
+import { formatDateTime, formatUsd } from '@/lib/format';
+import { lineTotal } from '@/features/orders/line-total';
+import { CappedNote, DetailList, FullHex, SectionCard } from './detail-list';
+
+type Order = AdminOrderDetailJson;
+
+/** Money and dates: what was due, what arrived, what is left over. */
+export function OrderSummary({ order }: { order: Order }) {
+  return (
+    <SectionCard title="Summary">
+      <DetailList
+        items={[
+          ['Total', formatUsd(order.totalPrice)],
+          ['Received', formatUsd(order.paidUsd)],
+          ['Overpaid', order.overpaidUsd > 0 ? `${formatUsd(order.overpaidUsd)} (${formatUsd(order.overpaidSettledUsd)} refunded or credited)` : '—'],
+          ['Placed', formatDateTime(order.createdAt)],
+          ...(order.paymentDeadline && !order.isPaid ? [['Pay by', formatDateTime(order.paymentDeadline)] as [string, string]] : []),
+          ...(order.paidAt ? [['Paid', formatDateTime(order.paidAt)] as [string, string]] : []),
+          ...(order.expiresAt ? [['Runs until', formatDateTime(order.expiresAt)] as [string, string]] : []),
+          ...(order.cancelledAt ? [['Cancelled', formatDateTime(order.cancelledAt)] as [string, string]] : []),
+          ...(order.deletedAt ? [['Deleted', formatDateTime(order.deletedAt)] as [string, string]] : []),
+        ]}
+      />
+    </SectionCard>
+  );
+}
+
+export function OrderBuyer({ buyer }: { buyer: Order['buyer'] }) {
+  return (
+    <SectionCard title="Buyer">
+      <DetailList
+        items={[
+          [
+            'Name',
+            buyer.deleted ? (
+              `${buyer.name} (account deleted)`
+            ) : (
+              <Link key="name" to={`/admin/user/${buyer._id}/edit`} className="underline underline-offset-4">
+                {buyer.name}
+              </Link>
+            ),
+          ],
+          [
+            'E-mail',
+            <a key="email" href={`mailto:${buyer.email}`} className="break-all underline-offset-4 hover:underline">
+              {buyer.email}
+            </a>,
+          ],
+        ]}
+      />
+    </SectionCard>
+  );
+}
+
+export function OrderItems({ items }: { items: Order['items'] }) {
+  return (
+    <SectionCard title="Items">
+      <ul className="flex flex-col gap-2 text-sm">
+        {items.map((item) => (
+          <li key={item.product} className="flex flex-col gap-0.5">
+            <Link to={`/product/${item.product}`} className="font-medium underline-offset-4 hover:underline">
+              {item.name}
+            </Link>
+            <span className="text-muted-foreground">
+              {`${item.qty} x ${formatUsd(item.price)} = ${formatUsd(lineTotal(item.price, item.qty))}; ${formatUsd(item.dailyCredit)} a day for ${item.durationDays} days`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </SectionCard>
+  );
+}
+
+export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
+  return (
+    <SectionCard title="Quotes">
+      {quotes.items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No quote was issued.</p>
+      ) : (
+        <ul className="flex flex-col gap-2 text-sm">
+          {quotes.items.map((q) => (
+            <li key={q._id} className="flex flex-col gap-0.5">
+              <span className="tabular-nums">{`${q.amountEth} ETH for ${formatUsd(q.usdAmount)} at $${Number(q.ethUsd).toFixed(2)} per ETH`}</span>
+              <span className="text-xs text-muted-foreground">{`${formatDateTime(q.createdAt)} until ${formatDateTime(q.expiresAt)}`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <CappedNote shown={quotes.items.length} total={quotes.total} />
+    </SectionCard>
+  );
+}
+
+/** What is left of an overpayment, and its refund (paid out from the Cashouts page). */
+export function OrderOverpayment({ orderId, overpayment }: { orderId: string; overpayment: NonNullable<Order['overpayment']> }) {
+  const refund = useRefundOverpayment();
+  return (
+    <SectionCard title="Overpayment">
+      <DetailList
+        items={[
+          ['Left to settle', `${formatUsd(overpayment.usd)} (${overpayment.eth} ETH)`],
+          ['Sent by', overpayment.from ? <FullHex key="from" value={overpayment.from} /> : 'Several addresses'],
+        ]}
+      />
+      <div className="flex justify-start">
+        <RequestRefundAction
+          sender={overpayment.refundable ? (overpayment.from ?? "each transfer's own sender") : null}
+          label="Refund overpayment"
+          pending={refund.isPending}
+          mutate={(target, { onSuccess, onError }) => refund.mutate({ orderId, ...target }, { onSuccess: () => onSuccess(), onError })}
+        />
+      </div>
+    </SectionCard>
+  );
+}
+
+export function OrderDeliveries({ deliveries }: { deliveries: Order['deliveries'] }) {
+  return (
+    <SectionCard title="Webhook deliveries">
+      {deliveries.items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No event of this order went to a webhook endpoint.</p>
+      ) : (
+        <ul className="flex flex-col gap-3 text-sm">
+          {deliveries.items.map((d) => (
+            <li key={d._id} className="flex flex-col gap-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="font-mono">{d.type}</span>
+                <StatusBadge status={d.status} />
+              </div>
+              <span className="text-xs break-all text-muted-foreground">{d.endpoint.url}</span>
+              <span className="text-xs text-muted-foreground">
+                {`${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last answer ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}; ${
+                  d.deliveredAt ? `delivered ${formatDateTime(d.deliveredAt)}` : `queued ${formatDateTime(d.createdAt)}`
+                }`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <CappedNote shown={deliveries.items.length} total={deliveries.total} />
+    </SectionCard>
+  );
+}

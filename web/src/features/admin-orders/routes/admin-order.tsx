@@ -1,0 +1,67 @@
+import { useNavigate, useParams } from 'react-router-dom';
+import { BackLink } from '@/components/back-link';
+import { ErrorAlert } from '@/components/error-alert';
+import { Badge } from '@/components/ui/badge';
+import { PageSpinner } from '@/components/ui/spinner';
+import { statusText } from '@/components/status-badge';
+import { DeleteOrderButton } from '@/features/orders/components/delete-order-button';
+import { useAdminOrder } from '../api/get-admin-order';
+import { SectionCard } from '../components/detail-list';
+import { OrderRefunds } from '../components/order-refunds';
+import { OrderBuyer, OrderDeliveries, OrderItems, OrderOverpayment, OrderQuotes, OrderSummary } from '../components/order-sections';
+import { OrderTransfers } from '../components/order-transfers';
+
+/**
+ * One order for an admin (/admin/order/:id): what was bought and by whom, its quotes, the
+ * transfers with their confirmations and reasons, the overpayment and refunds with their
+ * payouts, the webhook deliveries, and the actions that apply to it now (the server says
+ * which: 'Delete Order' only on an unpaid order, otherwise the reason why not).
+ */
+export function AdminOrderPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { data: order, isPending, isError, error } = useAdminOrder(id);
+
+  if (isPending) return <PageSpinner label="Loading order" />;
+  if (isError) {
+    return (
+      <section className="flex flex-col gap-6">
+        <BackLink to="/admin/orderlist" />
+        <ErrorAlert error={error} />
+      </section>
+    );
+  }
+
+  return (
+    <section className="flex flex-col gap-6">
+      <BackLink to="/admin/orderlist" />
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="font-mono text-2xl font-bold tracking-tight">{order.reference}</h1>
+        <Badge variant={order.isPaid ? 'success' : order.status === 'DELETED' ? 'destructive' : 'secondary'}>{statusText(order.status)}</Badge>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <div className="flex min-w-0 flex-col gap-6">
+          <OrderSummary order={order} />
+          <OrderBuyer buyer={order.buyer} />
+          <OrderItems items={order.items} />
+          <SectionCard title="Actions">
+            {order.actions.canDelete ? (
+              <div className="flex justify-start">
+                <DeleteOrderButton orderId={order._id} onDeleted={() => navigate('/admin/orderlist')} />
+              </div>
+            ) : (
+              <p className="text-sm text-muted-foreground">{`Delete Order: ${order.actions.deleteBlockedReason ?? ''}.`}</p>
+            )}
+          </SectionCard>
+          <OrderQuotes quotes={order.quotes} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          <OrderTransfers payments={order.payments} />
+          {order.overpayment ? <OrderOverpayment orderId={order._id} overpayment={order.overpayment} /> : null}
+          <OrderRefunds refunds={order.refunds} />
+          <OrderDeliveries deliveries={order.deliveries} />
+        </div>
+      </div>
+    </section>
+  );
+}

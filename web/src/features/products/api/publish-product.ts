@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Product } from '../types';
+import { productsQueryKey } from './get-products';
+
+export type PublishProductInput = { id: string; published: boolean };
+
+/** Puts a package on sale (the storefront shows it) or takes it off (a draft again). */
+export const publishProduct = ({ id, published }: PublishProductInput): Promise<Product> =>
+  api.post<Product>(`/api/admin/products/${encodeURIComponent(id)}/publish`, { published });
+
+export function usePublishProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: publishProduct,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: productsQueryKey }),
+  });
+}
