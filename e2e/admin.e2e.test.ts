@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { orderReference } from '@shop/core/contract';
 import { ADMIN, startShop, type Shop } from './shop.ts';
 import { createUserInDb, registerThroughApi, signInThroughUi, toast, unique, writePng } from './journey-helpers.ts';
 
@@ -32,12 +33,9 @@ async function signInAsAdmin(): Promise<Page> {
   return page;
 }
 
-/**
- * Opens an entry of the 'Admin' menu. The seeded admin is called 'Admin' too, so the
- * header shows two buttons named 'Admin': the user menu first, then the admin menu.
- */
+/** Opens an entry of the 'Admin' menu (named 'Admin menu', apart from the user menu, 'Ada Admin'). */
 async function openAdminMenu(page: Page, item: 'Order List' | 'User List' | 'Product List' | 'Reconciliation') {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin', exact: true }).last().click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin menu' }).click();
   await page.getByRole('menuitem', { name: item }).click();
   await page.getByRole('heading', { name: item }).waitFor();
 }
@@ -84,6 +82,16 @@ describe('an admin', () => {
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();
     expect(cells.slice(0, 5)).toEqual([productId, name, 'USD $42.50', 'USD $1.25', `${description.slice(0, 30)}...`]);
+    // A new package is a draft until it is published: then the storefront shows it.
+    await row.getByText('Draft', { exact: true }).waitFor();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Available Packages :' }).waitFor();
+    await page.getByRole('link', { name: 'Gold Package' }).first().waitFor();
+    expect(await page.getByRole('link', { name }).count()).toBe(0);
+    await page.goto('/admin/productlist');
+    await row.getByRole('button', { name: `Publish ${name}` }).click();
+    await toast(page, `${name} is on sale`).waitFor();
+    await row.getByText('Published', { exact: true }).waitFor();
     await shop.screenshot(page, '52-admin-products-updated');
 
     const stored = await shop.db.product.findUniqueOrThrow({ where: { id: productId } });
@@ -111,11 +119,11 @@ describe('an admin', () => {
   it("sees a user's order in the Order List: user name, date, total and an unpaid cross", async () => {
     const page = await signInAsAdmin();
     await openAdminMenu(page, 'Order List');
-    const row = page.getByRole('row').filter({ hasText: orderId });
+    const row = page.getByRole('row').filter({ hasText: orderReference(orderId) });
     await row.waitFor();
     const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
     const cells = await row.getByRole('cell').allInnerTexts();
-    expect(cells.slice(0, 4)).toEqual([orderId, buyer.name, order.createdAt.toISOString().slice(0, 10), 'USD $99.99']);
+    expect(cells.slice(0, 4)).toEqual([orderReference(orderId), buyer.name, order.createdAt.toISOString().slice(0, 10), 'USD $99.99']);
     await row.getByRole('img', { name: 'Not paid' }).waitFor();
     expect(await row.getByRole('img', { name: 'Paid', exact: true }).count()).toBe(0);
     await row.getByRole('button', { name: 'Delete Order' }).waitFor();
@@ -165,24 +173,19 @@ describe('an admin', () => {
     await expect.poll(() => page.getByRole('form', { name: 'Edit User' }).getByLabel('Active Balance').inputValue()).toBe('123.45');
     await page.goto('/admin/userlist');
 
-    // Delete asks first: dismissing keeps the user, accepting removes them.
+    // Delete asks first ('Are you sure', naming the user): cancelling keeps the user, confirming removes them.
     const leaverRow = page.getByRole('row').filter({ hasText: leaver.email });
     await leaverRow.waitFor();
-    const dialogs: string[] = [];
-    let answer: 'dismiss' | 'accept' = 'dismiss';
-    page.on('dialog', (dialog) => {
-      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-      void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
-    });
     await leaverRow.getByRole('button', { name: `Delete ${leaver.name}` }).click();
-    await expect.poll(() => dialogs).toEqual(['confirm: Are you sure']);
-    await page.waitForTimeout(300);
+    const dialog = page.getByRole('alertdialog', { name: 'Are you sure' });
+    await dialog.getByText(`Delete the user ${leaver.name}`).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     expect(await leaverRow.count()).toBe(1);
     expect((await shop.db.user.findUniqueOrThrow({ where: { id: leaver.id } })).deletedAt).toBeNull();
 
-    answer = 'accept';
     await leaverRow.getByRole('button', { name: `Delete ${leaver.name}` }).click();
-    await expect.poll(() => dialogs.length).toBe(2);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
     await leaverRow.waitFor({ state: 'detached' });
     expect((await shop.db.user.findUniqueOrThrow({ where: { id: leaver.id } })).deletedAt).not.toBeNull();
     // The other users stay.

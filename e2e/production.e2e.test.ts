@@ -187,7 +187,7 @@ describe('the api and the worker as npm start runs them (production, default log
     const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(1);
     for (const asset of assets) expect((await call('GET', asset)).status, asset).toBe(200);
-    for (const page of [`/product/${productId}`, '/login', '/cart', `/order/${randomUUID()}`, '/admin/orderlist']) {
+    for (const page of [`/product/${productId}`, '/login', '/cart', `/order/${randomUUID()}`, '/admin', '/admin/orderlist']) {
       const res = await call('GET', page);
       expect(res.status, page).toBe(200);
       expect(res.headers.get('content-type'), page).toMatch(/text\/html/);
@@ -210,7 +210,7 @@ describe('the api and the worker as npm start runs them (production, default log
     const spareUserId = (await spareUser.json())._id as string;
     const spareProduct = (await (await call('POST', '/api/products', { cookie: adminCookie })).json())._id as string;
     const idFor = (route: string) =>
-      route.startsWith('/api/users') ? spareUserId : route.startsWith('/api/products') ? spareProduct : randomUUID();
+      route.startsWith('/api/users') ? spareUserId : route.startsWith('/api/products') || route.startsWith('/api/admin/products') ? spareProduct : randomUUID();
     const fill = (route: string) =>
       route.replace(/:(\w+)/g, (_m, name: string) => (name === 'id' ? idFor(route) : name === 'queueName' ? 'email' : name === 'queueStatus' ? 'failed' : 'none'));
 

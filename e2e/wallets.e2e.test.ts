@@ -29,7 +29,7 @@ afterAll(async () => {
 async function landsOnSuccess(page: Page, orderId: string, txHash: Hash) {
   await page.waitForURL((url) => url.pathname === `/order/${orderId}/purchased` && url.searchParams.get('tx') === txHash, { timeout: 30_000 });
   await page.getByText('Success Pay').waitFor();
-  await page.getByText(txHash).waitFor();
+  expect(await page.getByTestId('tx-hash').innerText()).toBe(txHash);
   const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { payments: true } });
   expect(order.status).toBe('PAID');
   expect(order.payments.filter((p) => p.status === 'COUNTED').map((p) => p.txHash)).toEqual([txHash]);

@@ -9,7 +9,8 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { loadSession } from './middleware/auth.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { statementRoutes } from './modules/statement/routes.ts';
-import { catalogueRoutes, productRoutes } from './modules/products/routes.ts';
+import { adminProductRoutes, catalogueRoutes, productRoutes } from './modules/products/routes.ts';
+import { adminOrderRoutes } from './modules/admin-orders/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { dashboardCsp, securityHeaders, UPLOAD_HEADERS } from './middleware/security-headers.ts';
@@ -23,6 +24,7 @@ import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
 import { adminWebhookRoutes } from './modules/admin-webhooks/routes.ts';
 import { adminAuditRoutes } from './modules/admin-audit/routes.ts';
 import { adminApprovalRoutes } from './modules/admin-approvals/routes.ts';
+import { adminExportRoutes, adminOverviewRoutes } from './modules/admin-overview/routes.ts';
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 import { webApp } from './web-app.ts';
@@ -60,6 +62,8 @@ export function createApp(deps: AppDeps): Express {
     ['/uploads', uploadRoutes(deps)],
     ['/orders', orderRoutes(deps, catalogue)],
     ['/crypto', cryptoRoutes(deps)],
+    ['/admin/orders', adminOrderRoutes(deps)],
+    ['/admin/products', adminProductRoutes(deps, catalogue)],
     ['/admin/payments', adminPaymentRoutes(deps)],
     ['/admin/cashouts', adminCashoutRoutes(deps)],
     ['/admin/reconciliation', adminReconciliationRoutes(deps)],
@@ -67,6 +71,8 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/webhooks', adminWebhookRoutes(deps)],
     ['/admin/audit', adminAuditRoutes(deps)],
     ['/admin/approvals', adminApprovalRoutes(deps)],
+    ['/admin/overview', adminOverviewRoutes(deps)],
+    ['/admin/export', adminExportRoutes(deps)],
     ['/refunds', refundRoutes(deps)],
   ];
   for (const [mount, router] of modules) api.use(mount, metrics.rememberMount, router);

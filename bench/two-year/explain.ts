@@ -113,9 +113,24 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
       ["the buyer's paid orders", '/api/orders/mine?status=PAID', buyer],
       ['the 50,000-referral profile', '/api/users/profile', referrer],
       ['the referral list', '/api/users/profile/referrals', referrer],
+      ["the 10,000-order buyer's statement", '/api/users/profile/statement', buyer],
+      ["the referrer's statement", '/api/users/profile/statement', referrer],
+      ["a user's waiting cashouts", '/api/users/profile/cashouts', buyer],
       ['reconciliation report', '/api/admin/reconciliation', admin],
     ];
     for (const [name, path, cookie] of calls) await list(name, path, cookie);
+    // The admin overview (a range's figures summed by day) and its CSV exports, every keyset
+    // page of a day's file captured (a month of the ledger is about 800,000 entries).
+    source = 'admin overview: the last 30 days';
+    await get('/api/admin/overview', admin);
+    source = 'admin overview: a month';
+    await get('/api/admin/overview?from=2026-01-01&to=2026-01-31', admin);
+    for (const file of ['paid-orders', 'orders', 'payments', 'ledger']) {
+      source = `csv export: ${file}.csv of a day`;
+      const res = await fetch(`${base}/api/admin/export/${file}.csv?from=2026-01-15&to=2026-01-15`, { headers: { cookie: admin } });
+      const csv = await res.text();
+      if (res.status !== 200) throw new Error(`GET ${file}.csv answered ${res.status}: ${csv.slice(0, 200)}`);
+    }
     source = 'order detail';
     await get(`/api/orders/${someOrder}`, admin);
 

@@ -80,4 +80,7 @@ export type OrderJson = {
 /** An order in the admin list: the user as {_id, name} and a summary of its transfers. */
 export type AdminOrderJson = Omit<OrderJson, 'payments'> & {
   payments: { txHash: string; status: PaymentStatus; usdValue: number | null }[];
+  /** Whether 'Delete Order' applies (decided on the server), and why not when it does not. */
+  canDelete: boolean;
+  deleteBlockedReason: string | null;
 };

@@ -138,12 +138,30 @@ export const pages: readonly PageEntry[] = [
     description: 'Request a cashout of your balance in ETH.',
   },
   {
+    // The admin's landing page.
+    path: 'admin',
+    module: 'features/admin-overview/routes/overview.tsx',
+    component: 'OverviewPage',
+    access: 'admin',
+    title: 'Overview',
+    description: 'Revenue and paid orders per day, work waiting, top packages and CSV exports (admin).',
+  },
+  {
     path: 'admin/orderlist',
     module: 'features/orders/routes/order-list.tsx',
     component: 'OrderListPage',
     access: 'admin',
     title: 'Orders',
     description: 'All orders (admin).',
+  },
+  {
+    path: 'admin/order/:id',
+    module: 'features/admin-orders/routes/admin-order.tsx',
+    component: 'AdminOrderPage',
+    access: 'admin',
+    data: ['/api/admin/orders/:id'],
+    title: 'Order',
+    description: 'One order with its transfers, refunds and webhook deliveries (admin).',
   },
   {
     path: 'admin/productlist',

@@ -53,6 +53,20 @@ describe('placing orders', () => {
     expect(again.body.quote.amountWei).toBe(q.amountWei);
   });
 
+  it('refuses a draft package (not on sale) with a 400 naming it, taking no stock; once published it can be ordered', async () => {
+    const p = await product({ price: '5.00', countInStock: 4 });
+    await kit.db.product.update({ where: { id: p.id }, data: { publishedAt: null } });
+    const body = { orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: '5.00', totalPrice: '5.00' };
+    const refused = await (await kit.as(alice)).post('/api/orders').send(body);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: `This package is not on sale: ${p.id}` });
+    expect((await kit.db.product.findUniqueOrThrow({ where: { id: p.id } })).countInStock).toBe(4);
+    expect(await kit.db.orderItem.count({ where: { productId: p.id } })).toBe(0);
+    const published = await (await kit.as(admin)).post(`/api/admin/products/${p.id}/publish`).send({ published: true });
+    expect(published.status).toBe(200);
+    expect((await (await kit.as(alice)).post('/api/orders').send(body)).status).toBe(201);
+  });
+
   it('orders sent together are each judged alone: a wrong total, a hidden package or too few items refuse only that order', async () => {
     const p = await product({ price: '5.00', countInStock: 4 });
     const hidden = await product({ price: '5.00', countInStock: 4 });

@@ -1,5 +1,5 @@
-import { answerOrNull, getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
-import { formatEth, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { answerOrNull, deleteBlockedReason, getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
+import { formatEth, orderReferenceRange, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
@@ -138,8 +138,9 @@ const TX_HASH = /^0x[0-9a-f]{64}$/i;
 const SEARCH_BUYERS_MAX = 100;
 
 /**
- * What an admin's search names: an order id, a transaction hash (an order it paid or was
- * reported for), or a buyer by e-mail or name (a part of either, any case; a trigram
+ * What an admin's search names: an order id or reference (ORD-XXXXXXXX: the range of ids
+ * it stands for, `id BETWEEN from AND to` on the primary key), a transaction hash (an order
+ * it paid or was reported for), or a buyer by e-mail or name (a part of either, any case; a trigram
  * index on each serves the match). The buyers are found first: given their ids, a page
  * is read from Order(userId, createdAt, id) in order, where a join on the match made the
  * planner sort every order of the buyer (10,000 for the busiest one). A search that
@@ -151,9 +152,15 @@ async function orderSearch(db: Db, q: string): Promise<Prisma.OrderWhereInput> {
     const txHash = q.toLowerCase();
     return { OR: [{ payments: { some: { txHash } } }, { reports: { some: { payment: { txHash } } } }] };
   }
+  const range = orderReferenceRange(q);
+  const byReference: Prisma.OrderWhereInput | undefined = range && { id: { gte: range.from, lte: range.to } };
+  // Typed with its ORD prefix, it is a reference only; eight bare characters may also be
+  // part of a name ('Smithson' reads as a reference too), so both are searched.
+  if (byReference && /^\s*ord/i.test(q)) return byReference;
   const buyer: Prisma.UserWhereInput = { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] };
   const buyers = await db.user.findMany({ where: buyer, select: { id: true }, take: SEARCH_BUYERS_MAX + 1 });
-  return buyers.length <= SEARCH_BUYERS_MAX ? { userId: { in: buyers.map((u) => u.id) } } : { user: buyer };
+  const byBuyer: Prisma.OrderWhereInput = buyers.length <= SEARCH_BUYERS_MAX ? { userId: { in: buyers.map((u) => u.id) } } : { user: buyer };
+  return byReference ? { OR: [byReference, byBuyer] } : byBuyer;
 }
 
 /** One page of every order, newest first, filtered by status, date and search. */
@@ -178,5 +185,12 @@ export function adminOrderJson(o: Awaited<ReturnType<typeof allOrdersPage>>[numb
   return {
     ...orderJson(o, { userAsObject: true }),
     payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? money(p.usdValue) : null })),
+    ...deleteAction(o.status),
   };
+}
+
+/** Whether 'Delete Order' applies to an order in this state (core's rule, the one the delete itself keeps). */
+function deleteAction(status: Parameters<typeof deleteBlockedReason>[0]) {
+  const reason = deleteBlockedReason(status);
+  return { canDelete: reason === null, deleteBlockedReason: reason };
 }

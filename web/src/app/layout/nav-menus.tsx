@@ -10,7 +10,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { useLogout } from '@/features/auth/api/logout';
 import type { UserInfo } from '@/features/auth/auth-store';
-import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
+import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
 // never sees it, so the header loads this module when a signed-in user reaches for a
@@ -63,6 +63,7 @@ export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDema
 }
 
 const adminLinks = [
+  { to: '/admin', label: 'Overview' },
   { to: '/admin/orderlist', label: 'Order List' },
   { to: '/admin/userlist', label: 'User List' },
   { to: '/admin/productlist', label: 'Product List' },
@@ -79,7 +80,7 @@ export function AdminMenu({ openedByKeyboard }: OnDemand) {
   return (
     <DropdownMenu defaultOpen>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className={navButton}>
+        <Button variant="ghost" className={navButton} aria-label={ADMIN_MENU_NAME}>
           <AdminMenuLabel />
         </Button>
       </DropdownMenuTrigger>
@@ -89,6 +90,10 @@ export function AdminMenu({ openedByKeyboard }: OnDemand) {
             <Link to={link.to}>{link.label}</Link>
           </DropdownMenuItem>
         ))}
+        {/* The api's page, not a screen of this app: a full page load. */}
+        <DropdownMenuItem asChild>
+          <a href={QUEUE_DASHBOARD_HREF}>Queues</a>
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   );

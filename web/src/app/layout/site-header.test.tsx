@@ -36,7 +36,7 @@ describe('SiteHeader', () => {
     renderPage(<SiteHeader />);
     expect(screen.getByRole('button', { name: 'Alice Buyer' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Enter' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Admin menu' })).not.toBeInTheDocument();
   });
 
   it("opens the user menu with 'Profile' and 'Log Out'", async () => {
@@ -66,15 +66,18 @@ describe('SiteHeader', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Alice Buyer' }));
   });
 
-  it("shows an admin's name and an 'Admin' menu with the admin lists", async () => {
+  it("shows an admin's name and an 'Admin' menu, named apart from the user menu, with the admin lists and the queue dashboard", async () => {
     window.localStorage.setItem('userInfo', JSON.stringify(admin));
     renderPage(<SiteHeader />);
     expect(screen.getByRole('button', { name: 'Ada Admin' })).toBeInTheDocument();
+    const adminButton = menuButton('Admin menu');
+    expect(adminButton).toHaveTextContent('Admin');
 
-    await userEvent.click(menuButton('Admin'));
+    await userEvent.click(adminButton);
     const menu = await screen.findByRole('menu');
     const items = within(menu).getAllByRole('menuitem');
     expect(items.map((item) => [item.textContent, item.getAttribute('href')])).toEqual([
+      ['Overview', '/admin'],
       ['Order List', '/admin/orderlist'],
       ['User List', '/admin/userlist'],
       ['Product List', '/admin/productlist'],
@@ -84,7 +87,20 @@ describe('SiteHeader', () => {
       ['Reconciliation', '/admin/reconciliation'],
       ['Webhooks', '/admin/webhooks'],
       ['Audit log', '/admin/audit'],
+      ['Queues', '/admin/queues'],
     ]);
+    expect(screen.getByRole('button', { name: 'Admin menu', hidden: true })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('keeps the Cart link and its count out of the small-screen menu', () => {
+    storeCart([{ _id: 'p1', qty: 2, price: 10 }]);
+    setUserInfo(alice);
+    renderPage(<SiteHeader />);
+    const cart = screen.getByRole('link', { name: /cart/i });
+    expect(cart).toHaveTextContent('Cart2');
+    const menu = document.getElementById(screen.getByRole('button', { name: 'Open menu' }).getAttribute('aria-controls')!);
+    expect(menu).toContainElement(screen.getByRole('button', { name: 'Alice Buyer' }));
+    expect(menu).not.toContainElement(cart);
   });
 
   it('shows no badge on the Cart link when the cart is empty', () => {

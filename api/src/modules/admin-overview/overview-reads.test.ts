@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import pg from 'pg';
+import { addDays, type AdminOverviewJson } from '@shop/core/contract';
+import { createApp } from '../../app.ts';
+import { openSession } from '../../middleware/auth.ts';
+import { createTestEnv, type TestEnv } from '../../../../scripts/testing/test-env.ts';
+import { seedHistory } from '../../../../scripts/testing/history.ts';
+import { readsOf, recordingDb } from '../../../../scripts/testing/query-plans.ts';
+
+/**
+ * The overview and its exports read the range asked for, never the history: on a shop
+ * with 20,000 orders, transfers, ledger entries and users spread over two years, a
+ * month's overview and a month's CSVs read about a month of rows (some 900 a table
+ * here), through indexes. Postgres reports what each scan read (EXPLAIN ANALYZE); the
+ * same queries on the two-year shop (2M orders, 20M ledger entries) are planned by
+ * bench/two-year/explain.ts.
+ */
+const HISTORY = 20_000;
+/** A month is about 900 rows of each table here; reading all of one would be 20,000. */
+const BOUND = 2_000;
+const TABLES = ['Order', 'OrderItem', 'Payment', 'LedgerEntry', 'User', 'CashoutRequest'];
+
+let env: TestEnv;
+let url: string;
+let adminCookie: string;
+// A month in the middle of the history.
+const to = addDays(new Date().toISOString().slice(0, 10), -300);
+const from = addDays(to, -29);
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  url = env.config.databaseUrl;
+  await seedHistory(url, HISTORY);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const at = `now() - interval '700 days' + g * (interval '670 days' / ${HISTORY})`;
+    // Users who registered over the two years, and their ledger: daily credit mostly, a referral reward now and then.
+    await client.query(`
+      INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), 'User ' || g, 'reads-' || g || '@example.com', 'x', 'reads-' || g, ${at}, ${at} FROM generate_series(1, ${HISTORY}) g`);
+    await client.query(`
+      INSERT INTO "LedgerEntry" ("id", "userId", "account", "amount", "kind", "idempotencyKey", "createdAt")
+      SELECT gen_random_uuid(), '00000000-0000-4000-8000-00000000a11c', 'ACTIVE', 1,
+        CASE WHEN g % 50 = 0 THEN 'REFERRAL_REWARD'::"LedgerKind" ELSE 'DAILY_CREDIT' END, 'reads-' || g, ${at}
+      FROM generate_series(1, ${HISTORY}) g`);
+    const admin = await client.query<{ id: string }>(`
+      INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "isAdmin", "updatedAt")
+      VALUES (gen_random_uuid(), 'Admin', 'admin-overview-reads@example.com', 'x', 'admin-overview-reads', true, now()) RETURNING "id"`);
+    adminCookie = (await openSession(env.runtime, admin.rows[0]!.id)).cookie;
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+async function recorded<T>(run: (app: ReturnType<typeof createApp>) => Promise<T>): Promise<{ result: T; tooMuch: string[] }> {
+  const rec = recordingDb(url);
+  let result: T;
+  try {
+    result = await run(createApp({ ...env.runtime, db: rec.db }));
+  } finally {
+    await rec.close();
+  }
+  const reads = await readsOf(url, rec.queries, TABLES);
+  const tooMuch = reads.flatMap(({ sql, scans }) =>
+    scans
+      .filter((s) => TABLES.includes(s.table) && (s.rows > BOUND || s.node === 'Seq Scan'))
+      .map((s) => `${s.node} on ${s.table} (${s.index ?? 'no index'}) read ${s.rows} rows: ${sql}`),
+  );
+  return { result, tooMuch };
+}
+
+describe("what the admin overview reads on a shop's two years", () => {
+  it("sums a month's revenue, states, packages, referrals and new users from that month's rows alone", async () => {
+    const { result, tooMuch } = await recorded(async (app) => request(app).get(`/api/admin/overview?from=${from}&to=${to}`).set('Cookie', adminCookie));
+    expect(result.status).toBe(200);
+    const body = result.body as AdminOverviewJson;
+    // The history's paid orders (four in five are paid, $10 each) fall about 30 a day.
+    expect(body.totals.paidOrders).toBeGreaterThan(500);
+    expect(body.totals.revenue).toBe(`${body.totals.paidOrders * 10}.00`);
+    expect(body.totals.newUsers).toBeGreaterThan(500);
+    expect(Number(body.totals.referralRewards)).toBeGreaterThan(5);
+    expect(body.topPackages[0]).toMatchObject({ name: 'History', revenue: body.totals.revenue });
+    expect(tooMuch).toEqual([]);
+  });
+
+  it("streams a month's paid orders, orders, transfers and ledger a page at a time through indexes", async () => {
+    for (const file of ['paid-orders', 'orders', 'payments', 'ledger']) {
+      const { result, tooMuch } = await recorded(async (app) => request(app).get(`/api/admin/export/${file}.csv?from=${from}&to=${to}`).set('Cookie', adminCookie));
+      expect(result.status, file).toBe(200);
+      expect(result.text.split('\r\n').length, file).toBeGreaterThan(500);
+      expect(tooMuch, file).toEqual([]);
+    }
+  });
+});

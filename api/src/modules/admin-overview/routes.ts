@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { EXPORT_FILES, type ExportFile } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { requireAdmin } from '../../middleware/auth.ts';
+import { audited } from '../../middleware/audit.ts';
+import { streamCsv } from './csv.ts';
+import { EXPORT_PAGE_SIZE, EXPORTS } from './export.ts';
+import { dayRange, overview } from './service.ts';
+
+/** Admins: the overview of a range of UTC days (`from`, `to`: YYYY-MM-DD; the last 30 days by default). */
+export function adminOverviewRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(requireAdmin);
+  router.get('/', async (req, res) => {
+    const range = dayRange(req.query);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await overview(deps.db, range));
+  });
+  return router;
+}
+
+/**
+ * Admins: the range's orders, payments and ledger as CSV downloads
+ * (`/api/admin/export/<file>.csv?from&to`), streamed a page at a time. Each export is
+ * written to the audit log (who took which file of which range) before its first row.
+ */
+export function adminExportRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(requireAdmin);
+  for (const file of Object.keys(EXPORT_FILES) as ExportFile[]) {
+    router.get(`/${file}.csv`, async (req, res) => {
+      const range = dayRange(req.query);
+      await audited(req, deps.db, { action: 'report.exported', subject: { type: 'export', id: `${file}.csv` }, after: { file: `${file}.csv`, from: range.from, to: range.to } });
+      const spec = EXPORTS[file](deps.db, range);
+      await streamCsv(req, res, { filename: `${file}_${range.from}_${range.to}.csv`, pageSize: EXPORT_PAGE_SIZE, ...spec });
+    });
+  }
+  return router;
+}

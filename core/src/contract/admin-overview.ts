@@ -1,0 +1,69 @@
+import type { OrderStatus } from './orders.ts';
+
+/**
+ * The admin overview (GET /api/admin/overview?from=YYYY-MM-DD&to=YYYY-MM-DD) and the CSV
+ * exports of the same range (GET /api/admin/export/<file>.csv?from&to). Days are UTC
+ * days; `from` and `to` are both included. Without them the range is the last
+ * OVERVIEW_DEFAULT_DAYS days, today included.
+ */
+export const OVERVIEW_DEFAULT_DAYS = 30;
+/** The longest range one request reads (a year, leap day included). */
+export const OVERVIEW_MAX_DAYS = 366;
+
+/** The CSV files an admin can export for a range, and what each holds. */
+export const EXPORT_FILES = {
+  'paid-orders': 'Orders paid in the range (by the time they were paid): the revenue on the chart',
+  orders: 'Orders placed in the range, in every state',
+  payments: 'Transfers seen in the range, in every state',
+  ledger: 'Balance movements (ledger entries) in the range',
+} as const;
+export type ExportFile = keyof typeof EXPORT_FILES;
+
+/** One UTC day of the chart: what orders paid that day brought in. */
+export type OverviewDayJson = {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** The sum of those orders' totalPrice, exact (2 decimals). */
+  revenue: string;
+  paidOrders: number;
+};
+
+export type OverviewPackageJson = {
+  productId: string;
+  name: string;
+  /** Price times quantity over the paid orders' lines, exact (2 decimals). */
+  revenue: string;
+  qty: number;
+  orders: number;
+};
+
+export type AdminOverviewJson = {
+  from: string;
+  to: string;
+  /** Every day of the range, oldest first, zero on a day with no paid order. */
+  days: OverviewDayJson[];
+  totals: {
+    revenue: string;
+    paidOrders: number;
+    /** Accounts registered in the range. */
+    newUsers: number;
+    /** Referral rewards credited in the range minus those taken back (exact, may be negative). */
+    referralRewards: string;
+  };
+  /** Orders placed in the range, by their state now. */
+  ordersByStatus: { status: OrderStatus; count: number }[];
+  /** Open work, whatever the range: transfers an admin must assign or refund, cashouts to pay. */
+  needsAction: { payments: number; cashouts: number; cashoutsUsd: string };
+  /** The packages that brought in most in the range, at most five. */
+  topPackages: OverviewPackageJson[];
+};
+
+/** The UTC day of a time, as YYYY-MM-DD. */
+export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** The YYYY-MM-DD day `n` days after `day` (before, when negative). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return utcDay(d);
+}
