@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { OverpaidOrderJson } from '@shop/core/contract';
+import { orderReference, type OverpaidOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn } from '@/components/data-table-columns';
 import { formatUsd } from '@/lib/format';
@@ -48,8 +48,8 @@ const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
     id: 'order',
     header: 'ORDER',
     cell: ({ row }) => (
-      <Link to={`/order/${row.original._id}`} className="underline underline-offset-4">
-        {row.original._id}
+      <Link to={`/admin/order/${row.original._id}`} className="underline underline-offset-4">
+        {orderReference(row.original._id)}
       </Link>
     ),
     meta: { className: 'font-mono text-xs' },

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { RefundJson } from '@shop/core/contract';
+import { orderReference, type RefundJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { StatusBadge } from '@/components/status-badge';
@@ -27,8 +27,8 @@ const REFUND_COLUMNS: ColumnDef<RefundJson>[] = [
     header: 'ORDER',
     cell: ({ row }) =>
       row.original.order ? (
-        <Link to={`/order/${row.original.order}`} className="underline underline-offset-4">
-          {row.original.order}
+        <Link to={`/admin/order/${row.original.order}`} className="underline underline-offset-4">
+          {orderReference(row.original.order)}
         </Link>
       ) : (
         '—'

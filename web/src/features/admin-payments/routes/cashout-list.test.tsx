@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { CashoutJson, PayoutCheckJson, RefundJson } from '@shop/core/contract';
+import { orderReference, type CashoutJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
 import { pollWhileChecking } from '../api/get-cashouts';
 import { makeRefund, signIn } from '@/testing/fixtures';
@@ -212,9 +212,10 @@ describe('CashoutListPage', () => {
     const [open, paid] = rows('Refunds');
     expect(within(open!).getByText('2026-05-08')).toBeInTheDocument();
     expect(within(open!).getByText('Overpayment')).toBeInTheDocument();
-    expect(within(open!).getByRole('link', { name: '5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c' })).toHaveAttribute(
+    // The order by its reference, opening the admin's order page.
+    expect(within(open!).getByRole('link', { name: orderReference('5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c') })).toHaveAttribute(
       'href',
-      '/order/5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
+      '/admin/order/5b0c2f8e-9d0a-4a7e-9f3c-1d2e3f4a5b6c',
     );
     expect(within(open!).getByText('Bob Buyer')).toBeInTheDocument();
     expect(within(open!).getByText(BUYER)).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AdminPaymentJson, OverpaidOrderJson } from '@shop/core/contract';
+import { orderReference, type AdminPaymentJson, type OverpaidOrderJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, type MockRequest } from '@/testing/mock-api';
@@ -159,7 +159,7 @@ describe('PaymentListPage', () => {
       'OVERPAYMENT',
       'FROM',
     ]);
-    expect(within(row!).getByRole('link', { name: ORDER_ID })).toHaveAttribute('href', `/order/${ORDER_ID}`);
+    expect(within(row!).getByRole('link', { name: orderReference(ORDER_ID) })).toHaveAttribute('href', `/admin/order/${ORDER_ID}`);
     expect(within(row!).getByText('Alice Buyer')).toBeInTheDocument();
     expect(within(row!).getByText('USD $21.00')).toBeInTheDocument();
     expect(within(row!).getByText('USD $24.00')).toBeInTheDocument();

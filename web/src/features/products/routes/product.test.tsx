@@ -21,6 +21,9 @@ describe('ProductPage', () => {
     expect(screen.getByText('A gold package with a daily credit.')).toBeInTheDocument();
     expect(screen.getByText('USD $249.50')).toBeInTheDocument();
     expect(screen.getByText('Available')).toBeInTheDocument();
+    // The package's term and what it credits in all (6.00 a day for 30 days).
+    expect(screen.getByText('30 days, from the day it is paid')).toBeInTheDocument();
+    expect(screen.getByText('USD $180.00 of credit in all')).toBeInTheDocument();
 
     const count = screen.getByRole('combobox', { name: 'Count:' });
     expect(within(count).getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3']);

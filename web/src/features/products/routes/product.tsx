@@ -1,4 +1,5 @@
 import { useParams } from 'react-router-dom';
+import { centsToString, toCents } from '@shop/core/contract';
 import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Rating } from '@/components/rating';
@@ -6,6 +7,11 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { formatUsd } from '@/lib/format';
 import { useProduct } from '../api/get-product';
 import { AddToCartCard } from '../components/add-to-cart-card';
+
+/** What a package credits over its whole term, in exact cents. */
+export function termCredit(dailyCredit: number, durationDays: number): string {
+  return centsToString(toCents(dailyCredit) * BigInt(Math.trunc(durationDays)));
+}
 
 export function ProductPage() {
   const { id = '' } = useParams();
@@ -33,10 +39,17 @@ export function ProductPage() {
           <div className="flex flex-col gap-4">
             <h1 className="text-2xl font-bold tracking-tight">{product.name}</h1>
             <Rating value={product.rating} text={`${product.numReviews} reviews`} />
-            <p className="text-sm">
-              <span className="text-muted-foreground">Daily credit: </span>
-              <span className="font-medium">{formatUsd(product.dailyCredit)}</span>
-            </p>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+              <dt className="text-muted-foreground">Daily credit:</dt>
+              <dd className="font-medium">{formatUsd(product.dailyCredit)}</dd>
+              <dt className="text-muted-foreground">Term:</dt>
+              <dd className="font-medium">
+                {product.durationDays} days, from the day it is paid
+                <span className="block font-normal text-muted-foreground">
+                  {formatUsd(termCredit(product.dailyCredit, product.durationDays))} of credit in all
+                </span>
+              </dd>
+            </dl>
             <p className="whitespace-pre-line leading-relaxed text-muted-foreground">{product.description}</p>
           </div>
           <div className="md:col-span-2 lg:col-span-1">
