@@ -24,16 +24,21 @@ export function orderReference(id: string): string {
   return PREFIX + out;
 }
 
+/** `ORD`, an optional dash or space, and the 8 characters: what a reference looks like typed. */
+const TYPED = /^ORD[-\s]?([0-9A-Z]{8})$/;
+
 /**
  * The ids an order reference stands for, as an inclusive UUID range, or undefined when the
- * text is not a reference. Accepts what a person types: any case, with or without `ORD-`,
- * O for 0, I and L for 1, spaces and dashes.
+ * text is not a reference. Accepts what a person types or pastes: any case, with or
+ * without the dash, O for 0 and I, L for 1. The `ORD` prefix is required: eight bare
+ * characters are as often a name ('Smithson') as a reference, and text that only starts
+ * with 'Ord' ('Ordway Smith') is a name.
  */
 export function orderReferenceRange(text: string): { from: string; to: string } | undefined {
-  const cleaned = text.trim().toUpperCase().replace(/^ORD/, '').replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-  if (cleaned.length !== CHARS) return undefined;
+  const match = TYPED.exec(text.trim().toUpperCase());
+  if (!match) return undefined;
   let bits = 0n;
-  for (const char of cleaned) {
+  for (const char of match[1]!.replace(/O/g, '0').replace(/[IL]/g, '1')) {
     const value = ALPHABET.indexOf(char);
     if (value < 0) return undefined;
     bits = (bits << 5n) | BigInt(value);

@@ -230,6 +230,10 @@ describe('GET /api/admin/overview', () => {
       ['?from=2026-03-05&to=2026-03-01', /from \(2026-03-05\) must not be after to \(2026-03-01\)/],
       ['?from=2025-01-01&to=2026-01-02', /367 days long: at most 366 days/],
       ['?from=2026-01-01&from=2026-02-01', /from must be given once/],
+      // Days the database's times cannot hold.
+      ['?from=0000-01-01&to=0000-01-02', /from must be a date from 1970-01-01 to 9999-12-30/],
+      ['?to=0000-01-05', /to must be a date from 1970-01-01/],
+      ['?from=9999-12-31', /from must be a date from 1970-01-01 to 9999-12-30/],
     ];
     for (const [query, message] of cases) {
       const res = await overviewOf(query);

@@ -24,6 +24,9 @@ export type DayRange = { from: string; to: string; start: Date; end: Date; days:
 
 const DAY_MS = 86_400_000;
 
+const FIRST_DAY = '1970-01-01';
+const LAST_DAY = '9999-12-30';
+
 function dayParam(value: unknown, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string') throw new UserError(400, `${name} must be given once`);
@@ -32,6 +35,8 @@ function dayParam(value: unknown, name: string): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)) || utcDay(new Date(`${text}T00:00:00Z`)) !== text) {
     throw new UserError(400, `${name} must be a date (YYYY-MM-DD)`);
   }
+  // The years the database's times hold, as the lists' date filters take them (paging.ts).
+  if (text < FIRST_DAY || text > LAST_DAY) throw new UserError(400, `${name} must be a date from ${FIRST_DAY} to ${LAST_DAY}`);
   return text;
 }
 

@@ -152,15 +152,13 @@ async function orderSearch(db: Db, q: string): Promise<Prisma.OrderWhereInput> {
     const txHash = q.toLowerCase();
     return { OR: [{ payments: { some: { txHash } } }, { reports: { some: { payment: { txHash } } } }] };
   }
+  // A reference (ORD-XXXXXXXX) is the range of ids it stands for, on the primary key.
   const range = orderReferenceRange(q);
-  const byReference: Prisma.OrderWhereInput | undefined = range && { id: { gte: range.from, lte: range.to } };
-  // Typed with its ORD prefix, it is a reference only; eight bare characters may also be
-  // part of a name ('Smithson' reads as a reference too), so both are searched.
-  if (byReference && /^\s*ord/i.test(q)) return byReference;
+  if (range) return { id: { gte: range.from, lte: range.to } };
   const buyer: Prisma.UserWhereInput = { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] };
   const buyers = await db.user.findMany({ where: buyer, select: { id: true }, take: SEARCH_BUYERS_MAX + 1 });
   const byBuyer: Prisma.OrderWhereInput = buyers.length <= SEARCH_BUYERS_MAX ? { userId: { in: buyers.map((u) => u.id) } } : { user: buyer };
-  return byReference ? { OR: [byReference, byBuyer] } : byBuyer;
+  return byBuyer;
 }
 
 /** One page of every order, newest first, filtered by status, date and search. */
