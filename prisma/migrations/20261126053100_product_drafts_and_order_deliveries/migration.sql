@@ -9,4 +9,4 @@ UPDATE "Product" SET "publishedAt" = "createdAt";
 -- An order's webhook deliveries (subject 'order:<id>' and its transfers' 'payment:<id>'),
 -- newest first, for the admin order page: WebhookDelivery's other indexes lead with the endpoint.
 -- CreateIndex
-CREATE INDEX "WebhookDelivery_subject_seq_idx" ON "WebhookDelivery"("subject", "seq");
+CREATE INDEX IF NOT EXISTS "WebhookDelivery_subject_seq_idx" ON "WebhookDelivery"("subject", "seq");
