@@ -204,9 +204,11 @@ describe('an admin on a desktop (1280 px)', () => {
     expect(elsewhere).toEqual([]);
     await shop.screenshot(page, '74-queues', { thirdParty: true });
 
-    // The way back: in the board's header menu.
-    await page.locator('header').getByRole('button').last().click();
-    await page.getByRole('menuitem', { name: 'Back to the shop' }).click();
+    // The way back: a link on screen at phone width.
+    const back = page.getByRole('link', { name: '← Back to the shop' });
+    const box = (await back.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await back.click();
     await page.waitForURL((url) => url.pathname === '/');
     await header(page).getByRole('button', { name: 'Admin menu' }).waitFor();
     expect(elsewhere).toEqual([]);

@@ -54,7 +54,8 @@ describe('queue dashboard', () => {
     for (const directive of ['default-src', 'script-src', 'style-src', 'font-src', 'img-src', 'connect-src']) {
       expect(csp[directive].filter((source: string) => !["'self'", "'unsafe-inline'", 'data:'].includes(source)), directive).toEqual([]);
     }
-    // The way back to the shop, in the board's settings.
+    // The way back to the shop: a link on screen, and in the board's own menu.
+    expect(page.text).toContain('<a href="/" id="back-to-shop"');
     expect(JSON.parse(/<script id="__UI_CONFIG__" type="application\/json">(.*?)<\/script>/s.exec(page.text)![1]!)).toMatchObject({
       miscLinks: [{ text: 'Back to the shop', url: '/' }],
     });

@@ -14,8 +14,18 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
  * (dashboardCsp) refuses any other host anyway.
  */
 const LINK_TO_ANOTHER_HOST = /<link\b[^>]*\bhref="(?:https?:)?\/\/[^"]*"[^>]*>\s*/gi;
+
+/**
+ * The way back, on screen at every width: bull-board's own 'Back to the shop' (miscLinks)
+ * sits in a menu behind an unnamed icon. Plain markup, styled by attributes the
+ * dashboard's CSP allows (style-src 'unsafe-inline'); no script.
+ */
+export const BACK_TO_SHOP =
+  '<a href="/" id="back-to-shop" style="position:fixed;left:12px;bottom:12px;z-index:2000;padding:8px 14px;border-radius:6px;' +
+  'background:#18181b;color:#fff;font:500 14px/1.4 system-ui,sans-serif;text-decoration:none">&larr; Back to the shop</a>';
+
 function withoutLinksToOtherHosts(html: string): string {
-  return html.replace(LINK_TO_ANOTHER_HOST, '');
+  return html.replace(LINK_TO_ANOTHER_HOST, '').replace(/<body([^>]*)>/i, (body) => `${body}${BACK_TO_SHOP}`);
 }
 
 type ViewEngine = (file: string, options: object, callback: (err: Error | null, html?: string) => void) => void;
