@@ -80,14 +80,14 @@ export async function webhookUrl(config: Pick<AppConfig, 'webhookAllowHttp' | 'w
   try {
     url = new URL(raw.trim());
   } catch {
-    throw badRequest('url must be a full https:// address');
+    throw badRequest('URL must be a full https:// address');
   }
   const loopback = LOOPBACK.has(url.hostname) || (isIP(url.hostname) === 4 && url.hostname.startsWith('127.'));
-  if (url.protocol === 'http:' && !(loopback && config.webhookAllowHttp)) throw badRequest('url must use https://');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('url must use https://');
-  if (url.username || url.password) throw badRequest('url must not carry a user name or password');
+  if (url.protocol === 'http:' && !(loopback && config.webhookAllowHttp)) throw badRequest('URL must use https://');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('URL must use https://');
+  if (url.username || url.password) throw badRequest('URL must not carry a user name or password');
   const normalized = url.toString();
-  if (normalized.length > 2000) throw badRequest('url is too long (2000 characters at most, once encoded)');
+  if (normalized.length > 2000) throw badRequest('URL is too long (2000 characters at most, once encoded)');
   if (!config.webhookAllowPrivate) {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) ? [host] : await lookupAll(host, { all: true }).then((found) => found.map((a) => a.address), () => null);
