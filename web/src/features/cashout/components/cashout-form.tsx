@@ -4,12 +4,12 @@ import { CircleAlert, Wallet } from 'lucide-react';
 import { toast } from 'sonner';
 import type { UserJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
+import { BalanceAmount } from '@/components/balance-amount';
 import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage, getServerMessage } from '@/lib/api-client';
-import { formatMoney } from '@/lib/format';
 import { useEthPrice } from '../api/get-eth-price';
 import { useRequestCashout } from '../api/request-cashout';
 import { canCashout, NOT_ENOUGH_MONEY } from '../cashout-rules';
@@ -67,9 +67,7 @@ export function CashoutForm({ user }: { user: UserJson }) {
     <form className="grid gap-5" aria-label="Cashout" onSubmit={submit}>
       <div className="grid gap-1">
         <span className="text-sm text-muted-foreground">Active Balance</span>
-        <span className="text-2xl font-semibold tabular-nums">
-          {formatMoney(user.activeBalance ?? 0)}
-        </span>
+        <BalanceAmount value={user.activeBalance ?? 0} />
       </div>
       <FormField
         label="Wallet Address"

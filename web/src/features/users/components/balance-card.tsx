@@ -1,13 +1,12 @@
 import { Link } from 'react-router-dom';
 import { ArrowRightLeft, Wallet } from 'lucide-react';
 import { toast } from 'sonner';
-import { BALANCE_CURRENCY, type UserJson } from '@shop/core/contract';
+import type { UserJson } from '@shop/core/contract';
+import { BalanceAmount } from '@/components/balance-amount';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { getServerMessage } from '@/lib/api-client';
-import { formatMoney } from '@/lib/format';
-import { cn } from '@/lib/utils';
 import { useExchangeBalance } from '../api/exchange-balance';
 import { NegativeBalanceNote } from './negative-balance-note';
 import { OpenCashouts } from './open-cashouts';
@@ -16,9 +15,7 @@ function Amount({ label, value }: { label: string; value: number }) {
   return (
     <div className="grid gap-1">
       <span className="text-sm text-muted-foreground">{label}</span>
-      <span className={cn('text-2xl font-semibold tabular-nums', value < 0 && 'text-destructive')}>
-        <span>{formatMoney(value ?? 0)}</span> <span className="text-base font-normal text-muted-foreground">{BALANCE_CURRENCY}</span>
-      </span>
+      <BalanceAmount value={value} />
       {value < 0 ? <NegativeBalanceNote /> : null}
     </div>
   );
