@@ -1,12 +1,44 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/components/ui/sonner';
 import { clearUserInfo, useUserInfo } from '@/features/auth/auth-store';
 
+import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
+import { createQueryClient } from '@/lib/query-client';
+
 // Money actions need a signed-in user: the step-up dialog (and Radix's dialog) load only then.
 const StepUpDialog = lazy(() => import('@/features/auth/components/step-up-dialog').then((m) => ({ default: m.StepUpDialog })));
-import { onUnauthorized } from '@/lib/api-client';
-import { createQueryClient } from '@/lib/query-client';
+
+/** How long after the page opens the dialog's code loads anyway, with nothing asked of it. */
+const STEP_UP_IDLE_MS = 5_000;
+
+/**
+ * True once the step-up dialog should be in the page: at the visitor's first press of a
+ * key or pointer, a few seconds after the page opened, or when a call asks for a second
+ * factor first. Until then its code (and Radix's dialog, 25 kB) stays out of the way of
+ * the page's own first paint; a call that asks meanwhile loads it and is handed over.
+ */
+function useStepUpDialogWanted(signedIn: boolean): boolean {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (!signedIn || wanted) return;
+    const want = () => setWanted(true);
+    onStepUp(async () => {
+      const handler = nextStepUpHandler();
+      want();
+      return (await handler)();
+    });
+    const timer = setTimeout(want, STEP_UP_IDLE_MS);
+    window.addEventListener('pointerdown', want, { capture: true, once: true });
+    window.addEventListener('keydown', want, { capture: true, once: true });
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('pointerdown', want, { capture: true });
+      window.removeEventListener('keydown', want, { capture: true });
+    };
+  }, [signedIn, wanted]);
+  return wanted;
+}
 
 // Any 401 means the session cookie is gone: forget the stored user, and the route
 // guards send the visitor to /login with a way back.
@@ -16,13 +48,14 @@ export function AppProviders({ children }: { children: ReactNode }) {
   // One client per app instance (and per test render), never shared across them.
   const [queryClient] = useState(createQueryClient);
   const user = useUserInfo();
+  const stepUpWanted = useStepUpDialogWanted(user !== null);
   return (
     <QueryClientProvider client={queryClient}>
       {/* First in the page: sonner sends the focus back where it came from when it leaves the
           toasts, so after the footer they would hold a keyboard user in a loop. */}
       <Toaster />
       {children}
-      {user ? (
+      {user && stepUpWanted ? (
         <Suspense fallback={null}>
           <StepUpDialog />
         </Suspense>

@@ -62,6 +62,14 @@ let stepUpHandler: (() => Promise<boolean>) | undefined;
  */
 export function onStepUp(handler: (() => Promise<boolean>) | undefined): void {
   stepUpHandler = handler;
+  if (handler) for (const take of stepUpWaiters.splice(0)) take(handler);
+}
+
+const stepUpWaiters: ((handler: () => Promise<boolean>) => void)[] = [];
+
+/** The next handler registered with onStepUp (the dialog, once its code is in). */
+export function nextStepUpHandler(): Promise<() => Promise<boolean>> {
+  return new Promise((resolve) => stepUpWaiters.push(resolve));
 }
 
 export type RequestOptions = {

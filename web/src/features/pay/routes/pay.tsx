@@ -9,7 +9,6 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useOrder } from '@/features/orders/api/get-order';
 import { CancelOrder } from '@/features/orders/components/cancel-order';
-import { OrderReceipt } from '@/features/orders/components/order-receipt';
 import { hasInjectedProvider } from '@/lib/injected-provider';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { OrderSummaryCard } from '../components/order-summary-card';
@@ -57,6 +56,9 @@ function useShownAfterPaint(ready: boolean, already: boolean) {
 
 const walletLoading = <PageSpinner label="Loading the wallet" />;
 
+// A paid order's receipt: its own chunk, so the page a buyer pays on loads none of it.
+const OrderReceipt = lazy(async () => ({ default: (await import('@/features/orders/components/order-receipt')).OrderReceipt }));
+
 /** The wallet side failed to load (a dropped connection, or a release since the page was opened). */
 const walletLoadFailed = (
   <Alert variant="destructive">
@@ -97,7 +99,13 @@ export function PayPage() {
       ) : order ? (
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="flex flex-col gap-4">
-            {order.isPaid ? <OrderReceipt order={order} /> : <OrderSummaryCard order={order} />}
+            {order.isPaid ? (
+              <Suspense fallback={<PageSpinner label="Loading the receipt" />}>
+                <OrderReceipt order={order} />
+              </Suspense>
+            ) : (
+              <OrderSummaryCard order={order} />
+            )}
             <div className="flex justify-end print:hidden">
               <CancelOrder orderId={order._id} status={order.status} />
             </div>
