@@ -72,12 +72,15 @@ describe('a shopper on a phone', () => {
     await shop.screenshot(page, 'shopper-02-pay');
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
     await page.getByText(`Connected: ${BUYER_WALLET}`, { exact: false }).waitFor();
+    await toast(page, 'MetaMask Successfully Connected').waitFor();
     await page.getByRole('button', { name: /^Pay 299\.50 USD/ }).click();
     await page.waitForURL(/\/purchased\?tx=0x[0-9a-f]{64}$/, { timeout: 30_000 });
     const tx = new URL(page.url()).searchParams.get('tx')!;
 
     // 'Success Pay' with the hash, then the receipt: quantities, line totals, the total, ETH paid, the term.
     await page.getByText('Success Pay').waitFor();
+    // The pay page's news stays with the pay page: nothing lies over the hash.
+    await toast(page, 'MetaMask Successfully Connected').waitFor({ state: 'hidden', timeout: 1_000 });
     const receipt = page.getByRole('region', { name: 'Receipt' });
     await receipt.getByRole('heading', { name: `Receipt ${orderReference(orderId)}` }).waitFor();
     const rows = receipt.getByRole('row');

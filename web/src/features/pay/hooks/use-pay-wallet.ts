@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import type { Address } from 'viem';
 import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain } from 'wagmi';
@@ -20,6 +20,9 @@ import {
  * in `error` for the one alert beside the Pay button: one message per failure, no toast
  * on top of it.
  */
+/** One toast for a connected wallet: a second connection replaces it, and it leaves with the page. */
+const WALLET_CONNECTED_TOAST = 'wallet-connected';
+
 export function usePayWallet() {
   const connection = useConnection();
   const connectors = useConnectors();
@@ -28,6 +31,9 @@ export function usePayWallet() {
   const switchChain = useSwitchChain();
   const sendTransaction = useSendTransaction();
   const [error, setError] = useState<string>();
+  // 'Success Pay' follows within seconds on a fast chain: the connection's news is not
+  // carried onto it, over the hash the buyer came to read.
+  useEffect(() => () => void toast.dismiss(WALLET_CONNECTED_TOAST), []);
 
   const fail = (message: string) => setError(message);
 
@@ -54,7 +60,7 @@ export function usePayWallet() {
       fail(message);
       return message;
     }
-    toast.success(METAMASK_CONNECTED);
+    toast.success(METAMASK_CONNECTED, { id: WALLET_CONNECTED_TOAST });
     return undefined;
   };
 
@@ -69,7 +75,7 @@ export function usePayWallet() {
         connect.mutate(
           { connector: devConnector },
           {
-            onSuccess: () => toast.success('Dev wallet (anvil) connected'),
+            onSuccess: () => toast.success('Dev wallet (anvil) connected', { id: WALLET_CONNECTED_TOAST }),
             onError: (e) => fail(`Connection Error: ${walletErrorMessage(e)}`),
           },
         );
