@@ -1,8 +1,10 @@
-import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
+import type { Hash, PublicClient } from 'viem';
 import { payoutWorth, requirePayoutApproval, voidPayoutApprovals } from './approvals.ts';
 import { cashoutEventData, OPEN_CASHOUT_STATUSES, payoutWallet } from './balances.ts';
 import { requireSignature } from './chain/signatures.ts';
-import { isMethodUnsupported, isStateUnavailable, type Tracer } from './chain/trace.ts';
+import { isMethodUnsupported, isStateUnavailable } from './chain/errors.ts';
+import type { Tracer } from './chain/trace.ts';
+import { confirmationsAt, notFinalReason, receiptOrNull, transactionOrNull } from './chain/transfer-reader.ts';
 import type { AppConfig } from './config.ts';
 import { formatEth, toCents } from './contract/money.ts';
 import { refundWalletMessage } from './contract/wallet.ts';
@@ -10,7 +12,7 @@ import { Prisma, type Db } from './db.ts';
 import { conflict, notFound } from './errors.ts';
 import { payoutHold } from './payout-hold.ts';
 import { priceToAnswer, usdCentsToWei } from './payments/amounts.ts';
-import { indexerHalt } from './payments/indexer.ts';
+import { indexerHalt } from './chain/cursor.ts';
 import { refundTransfer } from './payments/settle.ts';
 import type { PayoutTarget } from './queues.ts';
 import { emitEvent } from './webhooks.ts';
@@ -40,7 +42,7 @@ export async function refundPayment(
   const { db, chain, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockNumber: true } });
   if (payment?.source === 'INFLOW' && payment.blockNumber !== null) {
-    const confirmations = Number((await chain.getBlockNumber({ cacheTime: 0 })) - payment.blockNumber + 1n);
+    const confirmations = confirmationsAt(await chain.getBlockNumber({ cacheTime: 0 }), payment.blockNumber);
     if (confirmations < config.paymentConfirmations) {
       throw conflict(`Its block has ${confirmations} of ${config.paymentConfirmations} confirmations: refund it once the block is final`);
     }
@@ -176,10 +178,7 @@ export async function withdrawPayoutCheck(deps: Pick<Deps, 'db' | 'chain' | 'con
   }
   const tx = check.fromAddress
     ? { from: check.fromAddress, nonce: check.nonce as bigint }
-    : await chain.getTransaction({ hash: check.txHash as Hash }).catch((err: unknown) => {
-        if (err instanceof TransactionNotFoundError) return null;
-        throw err;
-      });
+    : await transactionOrNull(chain, check.txHash as Hash);
   let reason = 'Withdrawn by an admin: the node never showed this transaction';
   if (tx) {
     const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
@@ -267,10 +266,7 @@ async function nonceUsedElsewhere(deps: Pick<Deps, 'chain' | 'config'>, hash: Ha
   if (final < 0n) return null;
   const used = await chain.getTransactionCount({ address: sender.fromAddress as `0x${string}`, blockNumber: final });
   if (BigInt(used) <= sender.nonce) return null;
-  const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  });
+  const receipt = await receiptOrNull(chain, hash);
   return receipt === null ? final : null;
 }
 
@@ -408,10 +404,7 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     }
     return followReplacement(db, row, s, replacement, (await payoutTarget(db, row)).wallets);
   };
-  const tx = await chain.getTransaction({ hash }).catch((err: unknown) => {
-    if (err instanceof TransactionNotFoundError) return null;
-    throw err;
-  });
+  const tx = await transactionOrNull(chain, hash);
   if (!tx) {
     if (seen) {
       const final = await nonceUsedElsewhere(deps, hash, seen);
@@ -427,10 +420,7 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
   if (!seen) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { ...sender, toAddress: tx.to?.toLowerCase() ?? null } });
   const current = { ...check, toAddress: check.toAddress ?? tx.to?.toLowerCase() ?? null };
-  const receipt = await chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  });
+  const receipt = await receiptOrNull(chain, hash);
   if (!receipt) {
     const final = await nonceUsedElsewhere(deps, hash, sender);
     if (final !== null) return replaced(sender, final, current);
@@ -444,9 +434,8 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     return refuse('It was mined before this payout was requested: it cannot be its payout');
   }
   // Confirmed first: what it delivered is read (and traced) once, from a final block.
-  const confirmations = Number(head - receipt.blockNumber + 1n);
-  if (confirmations < config.paymentConfirmations) return wait(`It has ${confirmations} of ${config.paymentConfirmations} confirmations`);
-  if (block.hash !== receipt.blockHash) return wait('Its block is being reorganized');
+  const notFinal = notFinalReason({ confirmations: confirmationsAt(head, receipt.blockNumber), canonical: block.hash === receipt.blockHash }, config.paymentConfirmations);
+  if (notFinal) return wait(notFinal);
   // The shop's payout: sent by one of its payout addresses, or through a contract (its
   // multisig) whose call from one of them delivered it.
   const payoutFrom = (address: string) => config.payoutAddresses.includes(address.toLowerCase());

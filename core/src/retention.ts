@@ -1,6 +1,6 @@
 import type { AppConfig } from './config.ts';
 import type { Db } from './db.ts';
-import { INDEXED_BLOCK_WINDOW } from './payments/indexer.ts';
+import { INDEXED_BLOCK_WINDOW } from './chain/follower.ts';
 import { prunePasswordResets } from './password-reset.ts';
 import { pruneSessions } from './sessions.ts';
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { createChainClient, isNodeFailure, redactNodeUrl } from './public-client.ts';
+import { isNodeFailure } from './errors.ts';
+import { createChainClient, redactNodeUrl } from './public-client.ts';
 
 /**
  * A provider's URL carries its API key (in the path, the query or as credentials), and

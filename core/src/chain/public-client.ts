@@ -113,35 +113,3 @@ export function withoutNodeUrl<T extends Transport>(transport: T, url: string): 
     return { ...made, request };
   }) as T;
 }
-
-/** viem's errors for a node that did not answer or answered with a failure of its own. */
-const NODE_ERROR_NAMES = new Set([
-  'HttpRequestError',
-  'TimeoutError',
-  'SocketClosedError',
-  'WebSocketRequestError',
-  'RpcRequestError',
-  'InternalRpcError',
-  'LimitExceededRpcError',
-  'ResourceUnavailableRpcError',
-  'ResourceNotFoundRpcError',
-  'MethodNotFoundRpcError',
-  'MethodNotSupportedRpcError',
-  'UnknownRpcError',
-]);
-
-/**
- * True when a chain read failed because of the node (unreachable, timed out, refused the
- * method, lacks the state), not because of what was asked: the api answers such a
- * failure with 503 and a request to try again.
- */
-export function isNodeFailure(err: unknown): boolean {
-  let failure = false;
-  for (let e = err as { name?: unknown; message?: unknown; details?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 10; e = e.cause as typeof e, depth++) {
-    // A call that reverted is the contract's answer, not the node failing.
-    if (typeof e.name === 'string' && /Revert/.test(e.name)) return false;
-    if (/execution reverted/i.test(`${String(e.message ?? '')} ${String(e.details ?? '')}`)) return false;
-    if (typeof e.name === 'string' && NODE_ERROR_NAMES.has(e.name)) failure = true;
-  }
-  return failure;
-}

@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
 import { forbidden, unavailable } from '../errors.ts';
-import { isNodeFailure } from './public-client.ts';
+import { isNodeFailure } from './errors.ts';
 
 /**
  * Checks that `address` signed `message` (EIP-191; a smart-contract wallet answers for it

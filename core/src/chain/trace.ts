@@ -1,4 +1,6 @@
-import { hexToBigInt, numberToHex, type Hex, type PublicClient } from 'viem';
+import { hexToBigInt, type PublicClient } from 'viem';
+import { isMethodUnsupported } from './errors.ts';
+import { debugTraceBlock, debugTraceTransaction, parityTraceBlock, parityTraceTransaction, type CallFrame, type ParityTrace } from './rpc.ts';
 
 /**
  * ETH that reaches an address through internal calls: what smart-contract wallets (Safe,
@@ -41,17 +43,6 @@ export type Tracer = {
   block(block: { number: bigint; hash: string }, to: string): Promise<Map<string, Delivery> | null>;
   /** Value one transaction delivered to `to`; null when the node cannot trace. */
   transaction(hash: string, to: string): Promise<Delivery | null>;
-};
-
-type CallFrame = { type?: string; from?: string; to?: string; value?: Hex; error?: string; calls?: CallFrame[] };
-type ParityTrace = {
-  type: string;
-  action: { from?: string; to?: string; value?: Hex; callType?: string; address?: string; refundAddress?: string; balance?: Hex };
-  result?: { address?: string } | null;
-  error?: string;
-  traceAddress: number[];
-  transactionHash?: string;
-  blockHash?: string;
 };
 
 /** The ETH one transaction moved, frame by frame: what reached the address, and what every account received. */
@@ -127,30 +118,8 @@ function walkParity(traces: ParityTrace[], target: string, into: Map<string, Flo
   }
 }
 
-function errorText(err: unknown): string {
-  const e = err as { code?: unknown; message?: string; details?: string; cause?: { code?: unknown; message?: string } };
-  return `${e?.code ?? ''} ${e?.cause?.code ?? ''} ${e?.message ?? ''} ${e?.details ?? ''} ${e?.cause?.message ?? ''}`;
-}
-
-/**
- * True for the errors of a node that does not offer a method (so the next kind is
- * tried), and only for those: a node that offers it but lacks one block's state says so
- * differently (isStateUnavailable), and must not switch tracing off for good.
- */
-export function isMethodUnsupported(err: unknown): boolean {
-  if (isStateUnavailable(err)) return false;
-  const text = errorText(err);
-  return /(^|\s)-32601(\s|$)|(^|\s)-32004(\s|$)|method not found|unknown method|method .*(does not exist|is not available|not supported|unsupported)|namespace .*(disabled|not enabled)/i.test(text);
-}
-
-/** True for a node's answer that it no longer keeps the state of that block (a pruned node). */
-export function isStateUnavailable(err: unknown): boolean {
-  return /missing trie node|historical state|state (is )?(not available|unavailable)|state .*pruned|pruned|required .*state|state not found|header not found for state/i.test(errorText(err));
-}
-
 export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
   let kind: 'debug' | 'parity' | 'none' | undefined = mode === 'off' ? 'none' : mode === 'auto' ? undefined : mode;
-  const rpc = (method: string, params: unknown[]) => chain.request({ method: method as never, params: params as never }) as Promise<unknown>;
 
   /** Runs `debug`, else `parity`, remembering which one the node answers. */
   async function traced<T>(debug: () => Promise<T>, parity: () => Promise<T>): Promise<T | null> {
@@ -174,14 +143,14 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
       return traced(
         async () => {
           const flows = new Map<string, Flows>();
-          const result = (await rpc('debug_traceBlockByHash', [block.hash, { tracer: 'callTracer' }])) as { txHash?: string; result: CallFrame }[];
+          const result = await debugTraceBlock(chain, block.hash);
           for (const entry of result) if (entry.txHash) walkCalls(entry.result, target, flowsOf(flows, entry.txHash));
           return deliveries(flows);
         },
         async () => {
           const flows = new Map<string, Flows>();
           // trace_block takes a number only: traces of another block at that height are refused.
-          const traces = (await rpc('trace_block', [numberToHex(block.number)])) as ParityTrace[];
+          const traces = await parityTraceBlock(chain, block.number);
           if (traces.some((t) => t.blockHash && t.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
             throw new Error(`the node traced another block at height ${block.number} (reorganized)`);
           }
@@ -195,12 +164,12 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
       const found = await traced(
         async () => {
           const flows = new Map<string, Flows>();
-          walkCalls((await rpc('debug_traceTransaction', [hash, { tracer: 'callTracer' }])) as CallFrame, target, flowsOf(flows, hash));
+          walkCalls(await debugTraceTransaction(chain, hash), target, flowsOf(flows, hash));
           return flows;
         },
         async () => {
           const flows = new Map<string, Flows>();
-          walkParity(((await rpc('trace_transaction', [hash])) as ParityTrace[]).map((t) => ({ ...t, transactionHash: hash })), target, flows);
+          walkParity((await parityTraceTransaction(chain, hash)).map((t) => ({ ...t, transactionHash: hash })), target, flows);
           return flows;
         },
       );

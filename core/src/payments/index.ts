@@ -1,6 +1,7 @@
 export * from './amounts.ts';
 export * from './eth-price.ts';
 export * from './settle.ts';
+export * from './reasons.ts';
 export * from './verifier.ts';
 export * from './indexer.ts';
 export * from './maintenance.ts';

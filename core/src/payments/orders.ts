@@ -4,13 +4,14 @@ import type { AppConfig } from '../config.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db, type OrderStatus } from '../db.ts';
 import { badRequest, conflict, isUnavailable, notFound, unavailable, UserError } from '../errors.ts';
-import { isNodeFailure } from '../chain/public-client.ts';
+import { isNodeFailure } from '../chain/errors.ts';
 import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
 import { getEthUsd, PriceUnavailableError, type EthUsd } from './eth-price.ts';
 import { lockPackages, releaseStock, shortageOf, writeReservations } from './stock.ts';
 import { chainHead } from '../chain/head.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
+import { ORDER_CANCELLED, ORDER_DELETED } from './reasons.ts';
 
 /**
  * The order lifecycle, in one place: placement (price, tag, first quote, stock), quotes,
@@ -19,9 +20,6 @@ import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts
  */
 type Tx = Prisma.TransactionClient;
 const HOUR = 3600_000;
-
-export const ORDER_DELETED = 'Its order was deleted; an admin will assign or refund it';
-export const ORDER_CANCELLED = 'Its order was cancelled; an admin will refund it';
 
 /** Orders a buyer can still pay: they get quotes and count toward the open-orders cap. */
 export const PAYABLE_STATUSES = ['PENDING_PAYMENT', 'UNDERPAID', 'VERIFYING'] as const satisfies readonly OrderStatus[];

@@ -7,7 +7,7 @@ import { claimMessage } from '../contract/wallet.ts';
 import { conflict, notFound, unavailable, UserError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { settleTransfer } from './settle.ts';
-import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
+import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts';
 import { verifyPayment } from './verifier.ts';
 
 /**
@@ -40,7 +40,7 @@ export async function assignTransfer(
   if (payment.source === 'INFLOW') throw conflict('ETH that no transaction explains cannot be assigned to an order: refund it');
   const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
   if (!order || order.status === 'DELETED') throw notFound('Order not found');
-  const reading = await readTransfer(deps, payment.txHash);
+  const reading = await readPaymentTransfer(deps, payment.txHash);
   if (reading.state === 'halted') throw unavailable(`Payment verification is halted: ${reading.reason}`);
   if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
   const refusal = noValueReason(reading.transfer, config) ?? notYetReason(reading.transfer, config);

@@ -4,7 +4,8 @@ import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
-import { dueCents, isPayable, ORDER_CANCELLED, ORDER_DELETED } from './orders.ts';
+import { dueCents, isPayable } from './orders.ts';
+import { DUST, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS } from './reasons.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';
 
@@ -28,18 +29,6 @@ export type CountOutcome =
 const HOUR = 3600_000;
 /** A quote counts for a transfer mined up to a minute before it was issued (clocks differ). */
 const QUOTE_SLACK_MS = 60_000;
-
-export const NOT_FOUND = 'Transaction not found on chain';
-export const NEVER_MINED = 'Transaction was never mined';
-/** A transaction sent to another contract, on a node that could not trace what it passed on. */
-export const UNTRACEABLE =
-  "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)";
-/** A transaction that paid the shop in several calls (a batch): its tags cannot be told apart. */
-export const SEVERAL_CALLS = 'It paid the shop in several calls of one transaction (a batch), whose tags cannot be told apart; an admin will assign or refund it';
-
-export const DUST = 'Worth less than a cent: it pays no order; an admin will refund it';
-export const NO_MATCHING_ORDER = 'No open order matches this amount; an admin will assign or refund it';
-export const MINED_BEFORE_ORDER = 'Mined before the order was placed; an admin will assign or refund it';
 
 async function lockPayment(tx: Tx, paymentId: string) {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Payment" WHERE "id" = ${paymentId}::uuid FOR UPDATE`;

@@ -3,8 +3,9 @@ import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Tracer } from '../chain/trace.ts';
-import { followBlock, NEVER_MINED, NOT_FOUND, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
-import { noValueReason, notYetReason, readTransfer } from './transfer.ts';
+import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
+import { followBlock, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
+import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts';
 
 /**
  * Verifies one transfer on chain, whoever reported or found it: reads it
@@ -42,7 +43,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   const age = now.getTime() - payment.createdAt.getTime();
   const settled = payment.status === 'COUNTED' || payment.status === 'UNRESOLVED' || payment.status === 'LATE';
 
-  const reading = await readTransfer(deps, payment.txHash);
+  const reading = await readPaymentTransfer(deps, payment.txHash);
   switch (reading.state) {
     case 'halted':
       return { state: 'wait', reason: `verification halted: ${reading.reason}`, retryInMs: 30_000 };

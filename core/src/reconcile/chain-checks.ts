@@ -1,7 +1,8 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
-import { indexerHalt } from '../payments/indexer.ts';
+import { indexerHalt } from '../chain/cursor.ts';
+import { confirmationsAt } from '../chain/transfer-reader.ts';
 import type { Add } from './subjects.ts';
 
 /** A confirmed transfer still PENDING this long after it was last looked at is stuck. */
@@ -104,7 +105,7 @@ export async function checkChain(
   if (waiting.length > 0 && !halt) {
     const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
     for (const p of waiting) {
-      const confirmations = Number(head - (p.blockNumber as bigint) + 1n);
+      const confirmations = confirmationsAt(head, p.blockNumber as bigint);
       if (confirmations >= deps.config.paymentConfirmations) {
         add('payment-stuck', `A transfer with ${confirmations} confirmations has been waiting since ${p.updatedAt.toISOString()} without being settled`, { paymentId: p.id, txHash: p.txHash });
       }

@@ -1,0 +1,68 @@
+import { hexToBigInt, type PublicClient } from 'viem';
+import type { Logger } from '../logger.ts';
+import { isStateUnavailable } from './errors.ts';
+import type { RpcBlock } from './rpc.ts';
+import type { Delivery, Tracer } from './trace.ts';
+
+/** A block as the follower reads it: its transactions, and the followed address's balance after it (null when the node no longer serves that state). */
+export type ScannedBlock = RpcBlock & { balance: bigint | null };
+
+/** What reached the address in a block beyond plain transfers: internal ones, and ETH nothing explains. */
+export type AddressActivity = { internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[]; inflowWei: bigint };
+
+type Deps = { chain: PublicClient; tracer: Tracer; logger: Logger };
+
+/**
+ * Does the address's balance change in this block add up with the plain transfers to
+ * it? When it does not (a smart-contract wallet paid through an internal call, a transfer
+ * reverted, the address itself sent something), the block's traces say what arrived and
+ * from which transaction; ETH that even they do not explain (or that arrived while the
+ * node cannot trace) is an inflow someone must see, never nothing. Transactions the
+ * address sent itself are never deliveries to it (change coming back is its own money),
+ * but they count in the arithmetic. `before` is the balance after the parent block.
+ */
+export async function addressActivity(deps: Deps, block: ScannedBlock, before: bigint | null, address: string): Promise<AddressActivity> {
+  const none: AddressActivity = { internal: [], inflowWei: 0n };
+  const toAddress = block.transactions.filter((t) => t.to?.toLowerCase() === address);
+  const sent = block.transactions.filter((t) => t.from.toLowerCase() === address);
+  const ownHashes = new Set(sent.map((t) => t.hash.toLowerCase()));
+  const directHashes = new Set(toAddress.map((t) => t.hash.toLowerCase()));
+  const internalOf = (deliveries: Map<string, Delivery>) =>
+    [...deliveries]
+      .filter(([hash, d]) => !directHashes.has(hash) && !ownHashes.has(hash) && d.valueWei > 0n)
+      .map(([hash, d]) => ({ hash, from: d.from, payer: d.payer, valueWei: d.valueWei }));
+  if (block.balance === null || before === null) {
+    // The node no longer serves the state of this block (a pruned node, a follower far
+    // behind): nothing to compare with, so the block's traces are read. A node that
+    // cannot trace it either (a pruned node re-executes nothing) leaves it unseen: said
+    // in the log, and README says which node the shop needs.
+    const deliveries = await deps.tracer.block(block, address).catch((err: unknown) => {
+      if (isStateUnavailable(err)) return null;
+      throw err;
+    });
+    if (deliveries) return { internal: internalOf(deliveries), inflowWei: 0n };
+    deps.logger.warn(
+      { block: block.number.toString() },
+      'the node serves neither the balance nor the traces of this block: ETH that reached the shop through an internal call in it cannot be seen (use a node that keeps the state of the blocks indexed, or one that traces)',
+    );
+    return none;
+  }
+  const delta = block.balance - before;
+  const directSum = toAddress.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
+  if (sent.length === 0 && delta === directSum) return none;
+  // What the address spent itself: value (when the transaction succeeded) and its fee.
+  let spent = 0n;
+  for (const t of sent) {
+    const receipt = await deps.chain.getTransactionReceipt({ hash: t.hash });
+    spent += receipt.gasUsed * receipt.effectiveGasPrice + (receipt.status === 'success' ? hexToBigInt(t.value) : 0n);
+  }
+  const deliveries = await deps.tracer.block(block, address);
+  if (!deliveries) {
+    // No traces: what the plain transfers do not explain is recorded as an inflow.
+    const unexplained = delta + spent - directSum;
+    return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
+  }
+  const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
+  const unexplained = delta + spent - traced;
+  return { internal: internalOf(deliveries), inflowWei: unexplained > 0n ? unexplained : 0n };
+}

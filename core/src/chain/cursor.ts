@@ -1,0 +1,52 @@
+import type { PublicClient } from 'viem';
+import type { Db } from '../db.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * The block follower's checkpoint: the last block followed (number and hash), the chain
+ * it belongs to (chain id and genesis hash), and the halt flag. While halted, the chain
+ * is neither followed nor trusted: payment and payout verification wait too.
+ */
+export const CURSOR_ID = 'receiving-address';
+
+export type Cursor = NonNullable<Awaited<ReturnType<Db['chainCursor']['findUnique']>>>;
+
+export function readCursor(db: Db): Promise<Cursor | null> {
+  return db.chainCursor.findUnique({ where: { id: CURSOR_ID } });
+}
+
+/** Why following (and so verification) is halted, or null while it runs. */
+export async function indexerHalt(db: Db): Promise<{ since: Date; reason: string } | null> {
+  const cursor = await db.chainCursor.findUnique({ where: { id: CURSOR_ID }, select: { haltedAt: true, haltReason: true } });
+  return cursor?.haltedAt ? { since: cursor.haltedAt, reason: cursor.haltReason ?? 'halted' } : null;
+}
+
+/**
+ * Stops following the chain (and, through `indexerHalt`, verification) until an operator
+ * acts. Nothing is rewound or unpaid: the books stay as they were when the chain looked right.
+ */
+export async function haltFollowing(deps: { db: Db; logger: Logger }, reason: string): Promise<void> {
+  await deps.db.chainCursor.updateMany({ where: { id: CURSOR_ID, haltedAt: null }, data: { haltedAt: new Date(), haltReason: reason.slice(0, 500) } });
+  deps.logger.error({ msg: 'indexer halted: payments are neither indexed nor verified until an operator acts (README, Operating it)', reason });
+}
+
+/**
+ * An operator's answer to a halt: `retry` clears it (after ETH_RPC_URL points at the
+ * right node again; a node that is still wrong halts it again); `acceptReorg` also lets
+ * the next rewind go deeper than FINALITY_DEPTH once, unpaying what the chain dropped.
+ */
+export async function resumeIndexer(db: Db, opts: { acceptReorg?: boolean } = {}): Promise<boolean> {
+  const cleared = await db.chainCursor.updateMany({
+    where: { id: CURSOR_ID, haltedAt: { not: null } },
+    data: { haltedAt: null, haltReason: null, acceptDeepRewind: opts.acceptReorg ?? false },
+  });
+  return cleared.count === 1;
+}
+
+/** Blocks the checkpoint is behind the node's head, or null before the first run. */
+export async function indexerLag(deps: { db: Db; chain: PublicClient }): Promise<bigint | null> {
+  const cursor = await readCursor(deps.db);
+  if (!cursor) return null;
+  const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
+  return head - cursor.blockNumber;
+}

@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
+import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
+import { createLogger } from '../logger.ts';
+import { createChainClient } from './public-client.ts';
+import { followChain, type FollowerDeps, type LinkedBlock } from './follower.ts';
+import { isRetryable, InvalidRpcAnswer } from './errors.ts';
+import { blockWithTransactions } from './rpc.ts';
+import { createTracer } from './trace.ts';
+
+/**
+ * The block follower alone, on anvil: it hears blocks linked by parent hash, a reorg
+ * with its depth and ancestor, blocks leaving the window as final, and knows nothing of
+ * orders (its consumer here only records what it heard).
+ */
+let env: TestEnv;
+let deps: FollowerDeps;
+let chain: ReturnType<typeof anvilDriver>;
+const heard: string[] = [];
+const linked: LinkedBlock[] = [];
+
+const follow = () =>
+  followChain(deps, {
+    async reorg({ ancestor, depth }) {
+      heard.push(`reorg to ${ancestor} (${depth} deep)`);
+    },
+    async blocks(_tx, blocks) {
+      linked.push(...blocks);
+      heard.push(`blocks ${blocks[0]!.number}-${blocks[blocks.length - 1]!.number}`);
+    },
+    async finalized(_tx, below) {
+      heard.push(`final below ${below}`);
+    },
+  });
+
+beforeAll(async () => {
+  env = await createTestEnv({ chain: true, env: { FINALITY_DEPTH: '3' } });
+  chain = anvilDriver(env.anvil!.rpcUrl);
+  const client = createChainClient(env.anvil!.rpcUrl);
+  deps = { config: env.config, db: env.runtime.db, chain: client, tracer: createTracer(client, 'auto'), logger: createLogger({ level: 'silent' }) };
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('the block follower', () => {
+  it('links new blocks onto its checkpoint, finds what reached the address, rewinds a reorg and names the ancestor', async () => {
+    const start = await follow();
+    expect(start.state).toBe('followed');
+    await chain.sendAndWait(ANVIL_ACCOUNTS[3], env.config.receivingAddress as `0x${string}`, 10n ** 15n);
+    await chain.mine(2);
+    heard.length = 0;
+    const first = await follow();
+    const head = await chain.blockNumber();
+    expect(first).toMatchObject({ state: 'followed', to: head, reorg: null });
+    expect(heard).toEqual([`blocks ${head - 2n}-${head}`, `final below ${head - 128n}`]);
+    // Each block names its parent, and the payment is in the first of them.
+    const [a, b, c] = linked.slice(-3);
+    expect(b!.parentHash).toBe(a!.hash);
+    expect(c!.parentHash).toBe(b!.hash);
+    expect(a!.transactions.map((t) => t.to?.toLowerCase())).toContain(env.config.receivingAddress.toLowerCase());
+
+    await chain.reorg(2);
+    heard.length = 0;
+    const after = await follow();
+    expect(after).toMatchObject({ state: 'followed', reorg: { ancestor: head - 2n, depth: 2 } });
+    expect(heard[0]).toBe(`reorg to ${head - 2n} (2 deep)`);
+    expect(heard[1]).toBe(`blocks ${head - 1n}-${head}`);
+  });
+
+  it('halts for an operator on a rewind deeper than FINALITY_DEPTH, and says so from then on', async () => {
+    await chain.mine(5);
+    await follow();
+    await chain.reorg(5);
+    const halted = await follow();
+    expect(halted).toMatchObject({ state: 'halted', reason: expect.stringMatching(/deeper than FINALITY_DEPTH \(3 blocks\)/) });
+    expect((await follow()).state).toBe('halted');
+  });
+});
+
+describe('the node answers', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // A node that answers eth_getBlockByNumber with something that is not a block.
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { number: '0x1', hash: 'not-a-hash', parentHash: '0x00', transactions: [] } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('are checked before anything reads them: a malformed block is a retryable InvalidRpcAnswer', async () => {
+    const err = await blockWithTransactions(createChainClient(url, { retryCount: 0 }), 1n).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidRpcAnswer);
+    expect((err as Error).message).toMatch(/eth_getBlockByNumber is not valid: hash/);
+    expect(isRetryable(err)).toBe(true);
+  });
+});

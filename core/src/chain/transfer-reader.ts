@@ -1,0 +1,109 @@
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
+import type { Tracer } from './trace.ts';
+
+/**
+ * What the chain says about one transaction and the value it delivered to one address
+ * (top-level or through internal calls), read the same way for a payment to the shop and
+ * for the shop's own payouts. Nothing here writes or decides: the payments and payouts
+ * modules judge what it read. The confirmation rule lives here, once.
+ */
+export type MinedTransfer = {
+  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose (first) internal call paid. */
+  from: string;
+  /**
+   * The one address that sent all of it from its own funds (trace.ts, Delivery.payer): the
+   * transaction's sender for a plain transfer; null when no single address did. Only it
+   * may sign a claim or a refund's new wallet, and only it is refunded by default.
+   */
+  payer: string | null;
+  /** The address when value reached it (top-level or internal), else the transaction's recipient. */
+  to: string | null;
+  /** The value that reached the address (the transaction's value when it did not). */
+  valueWei: bigint;
+  /** It arrived through internal calls (a smart-contract wallet), read from the node's traces. */
+  internal: boolean;
+  /** The transaction's recipient is another address and the node could not trace what it passed on. */
+  untraced: boolean;
+  /** The account that signed the transaction. */
+  sender: string;
+  /** In how many calls the value reached the address: more than one (a batch) cannot be told apart by tag. */
+  calls: number;
+  chainId: number | undefined;
+  success: boolean;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  confirmations: number;
+  /** The chain still has this transaction's block at its height. */
+  canonical: boolean;
+};
+
+export type TransferReading =
+  | { state: 'unknown' }
+  | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
+  /** The node says it is mined but serves no receipt yet (a replica catching up). */
+  | { state: 'receipt-missing' }
+  | { state: 'mined'; transfer: MinedTransfer };
+
+/** A transaction the node does not know is null, not an error. */
+export function transactionOrNull(chain: PublicClient, hash: Hash) {
+  return chain.getTransaction({ hash }).catch((err: unknown) => {
+    if (err instanceof TransactionNotFoundError) return null;
+    throw err;
+  });
+}
+
+/** A receipt the node does not have (not mined, or not served yet) is null, not an error. */
+export function receiptOrNull(chain: PublicClient, hash: Hash) {
+  return chain.getTransactionReceipt({ hash }).catch((err: unknown) => {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  });
+}
+
+/** How many confirmations a transaction mined in `blockNumber` has at `head` (its own block counts as one). */
+export const confirmationsAt = (head: bigint, blockNumber: bigint): number => Number(head - blockNumber + 1n);
+
+/**
+ * Why a mined transaction cannot be relied on yet, or null: fewer confirmations than
+ * `required` (PAYMENT_CONFIRMATIONS, for payments and payouts alike), or its block is
+ * being reorganized.
+ */
+export function notFinalReason(t: { confirmations: number; canonical: boolean }, required: number): string | null {
+  if (t.confirmations < required) return `It has ${t.confirmations} of ${required} confirmations`;
+  if (!t.canonical) return 'Its block is being reorganized';
+  return null;
+}
+
+/** The transaction and its receipt, read at once (one round trip), then its block and what it delivered to `address`. */
+export async function readTransfer({ chain, tracer }: { chain: PublicClient; tracer: Tracer }, hash: string, address: string): Promise<TransferReading> {
+  const [tx, receipt] = await Promise.all([transactionOrNull(chain, hash as Hash), receiptOrNull(chain, hash as Hash)]);
+  if (!tx) return { state: 'unknown' };
+  if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
+  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  // Sent to another address (a smart-contract wallet, say): what did it pass on to `address`?
+  const target = address.toLowerCase();
+  const direct = tx.to?.toLowerCase() === target;
+  const delivered = !direct && receipt.status === 'success' ? await tracer.transaction(hash, target) : undefined;
+  const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
+  return {
+    state: 'mined',
+    transfer: {
+      from: internal ? delivered.from || tx.from : tx.from,
+      payer: internal ? delivered.payer : direct ? tx.from : null,
+      to: internal ? target : (tx.to ?? null),
+      valueWei: internal ? delivered.valueWei : tx.value,
+      internal,
+      untraced: delivered === null,
+      sender: tx.from,
+      calls: internal ? delivered.calls : 1,
+      chainId: tx.chainId,
+      success: receipt.status === 'success',
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      blockTimestamp: new Date(Number(block.timestamp) * 1000),
+      confirmations: confirmationsAt(head, receipt.blockNumber),
+      canonical: block.hash === receipt.blockHash,
+    },
+  };
+}
