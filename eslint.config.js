@@ -2,6 +2,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const root = import.meta.dirname;
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'core/src/generated/**', 'web/dist/**', '.data/**', '.cache/**', 'uploads/**', 'test-results/**'] },
@@ -12,6 +16,24 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/generated/prisma/*'], message: 'Import the Prisma client from @shop/core (core/src/db.ts).' }] }],
+    },
+  },
+  {
+    // No import cycles anywhere (core, api, worker, web, scripts, e2e, bench): a cycle means
+    // two modules are one concern split in two, or one holds something both need. Imports
+    // resolve as tsc resolves them: the root project, and web's own for its `@/` alias.
+    // Type-only imports are erased at build time and do not count.
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/resolver-next': [
+        // Each file is resolved with the project that includes it; two projects are expected here.
+        createTypeScriptImportResolver({ project: [`${root}/tsconfig.json`, `${root}/web/tsconfig.json`], noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
     },
   },
   {
