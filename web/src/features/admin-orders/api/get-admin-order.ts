@@ -1,15 +1,12 @@
 import { useEffect } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
-import { ordersQueryKey } from '@/features/orders/api/get-orders';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { adminOrderQueryKey } from '@/lib/query-keys';
 
 export const getAdminOrder = (id: string, { signal }: { signal?: AbortSignal } = {}): Promise<AdminOrderDetailJson> =>
   api.get<AdminOrderDetailJson>(`/api/admin/orders/${encodeURIComponent(id)}`, signal ? { signal } : {});
-
-/** Under the orders key: a delete, an assignment or a refund request refreshes it with the lists. */
-export const adminOrderQueryKey = (id: string) => [...ordersQueryKey, 'admin', id] as const;
 
 /** How often the page asks again while the worker is still deciding something on it. */
 const POLL_MS = 4000;

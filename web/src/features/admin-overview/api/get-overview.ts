@@ -2,11 +2,10 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AdminOverviewJson, ExportFile } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { overviewQueryKey } from '@/lib/query-keys';
 
 /** A range of UTC days, both included (YYYY-MM-DD). */
 export type DayRange = { from: string; to: string };
-
-export const overviewQueryKey = ['admin', 'overview'] as const;
 
 export const getOverview = (range: DayRange, signal?: AbortSignal): Promise<AdminOverviewJson> =>
   api.get<AdminOverviewJson>('/api/admin/overview', { query: range, ...(signal ? { signal } : {}) });

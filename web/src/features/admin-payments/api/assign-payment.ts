@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderStatus } from '@shop/core/contract';
-import { ordersQueryKey } from '@/features/orders/api/get-orders';
 import { api } from '@/lib/api-client';
-import { adminPaymentsQueryKey } from './get-admin-payments';
+import { ordersQueryKey, adminPaymentsQueryKey } from '@/lib/query-keys';
 
 export type AssignPaymentInput = { id: string; orderId: string };
 export type AssignPaymentResult = { status: string; orderStatus: OrderStatus };

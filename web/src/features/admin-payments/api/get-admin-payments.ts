@@ -1,5 +1,6 @@
 import type { AdminPaymentJson, PaymentStatus } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
+import { adminPaymentsQueryKey } from '@/lib/query-keys';
 
 /** Transfers that need an admin: no live order tag, or mined after the quote expired. */
 export const ATTENTION_STATUSES = ['UNRESOLVED', 'LATE'] as const;
@@ -8,8 +9,6 @@ export const ATTENTION_STATUSES = ['UNRESOLVED', 'LATE'] as const;
 export const REFUNDED_STATUSES = ['REFUNDED'] as const;
 
 type Statuses = readonly PaymentStatus[];
-
-export const adminPaymentsQueryKey = ['admin', 'payments'] as const;
 
 /** Admin: transfers in these states, newest first, a page at a time. */
 export function useAdminPayments(statuses: Statuses = ATTENTION_STATUSES) {

@@ -1,7 +1,6 @@
 import type { CashoutJson, PayoutCheckJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
-
-export const cashoutsQueryKey = ['admin', 'cashouts'] as const;
+import { cashoutsQueryKey } from '@/lib/query-keys';
 
 /** How often a payout list is asked for again while the worker checks one of its payouts. */
 export const PAYOUT_CHECK_POLL_INTERVAL = 4000;

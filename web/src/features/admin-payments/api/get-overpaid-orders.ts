@@ -1,8 +1,6 @@
 import type { OverpaidOrderJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
-import { refundsQueryKey } from './get-refunds';
-
-export const overpaidOrdersQueryKey = [...refundsQueryKey, 'overpaid'] as const;
+import { overpaidOrdersQueryKey } from '@/lib/query-keys';
 
 /** Admin: paid orders with overpayment the buyer has neither refunded nor added to a balance, a page at a time. */
 export function useOverpaidOrders() {

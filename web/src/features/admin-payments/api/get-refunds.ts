@@ -1,10 +1,7 @@
 import type { RefundJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
+import { refundListQueryKey } from '@/lib/query-keys';
 import { pollWhileChecking } from './get-cashouts';
-
-/** Refunds and overpaid orders: a refund request changes both. */
-export const refundsQueryKey = ['admin', 'refunds'] as const;
-export const refundListQueryKey = [...refundsQueryKey, 'list'] as const;
 
 /** Admin: refunds of transfers and overpayments in the payout queue, newest first, a page at a time. */
 export function useRefunds(status?: string) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CashoutJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { cashoutsQueryKey } from './get-cashouts';
+import { cashoutsQueryKey } from '@/lib/query-keys';
 
 export type MarkCashoutPaidInput = { id: string; payoutTxHash: string };
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RefundJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { adminPaymentsQueryKey } from './get-admin-payments';
-import { refundsQueryKey } from './get-refunds';
+import { adminPaymentsQueryKey, refundsQueryKey } from '@/lib/query-keys';
 
 export type MarkRefundPaidInput = { id: string; payoutTxHash: string };
 

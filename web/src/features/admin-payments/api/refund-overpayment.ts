@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RefundJson } from '@shop/core/contract';
-import { ordersQueryKey } from '@/features/orders/api/get-orders';
 import { api } from '@/lib/api-client';
-import { refundsQueryKey } from './get-refunds';
+import { ordersQueryKey, refundsQueryKey } from '@/lib/query-keys';
 
 export type RefundOverpaymentInput = { orderId: string; wallet?: string };
 

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { adminPaymentsQueryKey } from './get-admin-payments';
-import { refundsQueryKey } from './get-refunds';
+import { adminPaymentsQueryKey, refundsQueryKey } from '@/lib/query-keys';
 
 export type RefundPaymentInput = { id: string; wallet?: string };
 export type RefundPaymentResult = { message: string; refundId: string };

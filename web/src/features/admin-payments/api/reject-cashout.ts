@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CashoutJson } from '@shop/core/contract';
-import { usersQueryKey } from '@/features/users/api/get-users';
 import { api } from '@/lib/api-client';
-import { cashoutsQueryKey } from './get-cashouts';
+import { usersQueryKey, cashoutsQueryKey } from '@/lib/query-keys';
 
 export const rejectCashout = (id: string): Promise<CashoutJson> =>
   api.post<CashoutJson>(`/api/admin/cashouts/${encodeURIComponent(id)}/reject`);

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { cashoutsQueryKey } from './get-cashouts';
-import { refundsQueryKey } from './get-refunds';
+import { cashoutsQueryKey, refundsQueryKey } from '@/lib/query-keys';
 
 export type WithdrawPayoutHashInput = { kind: 'cashouts' | 'refunds'; id: string };
 

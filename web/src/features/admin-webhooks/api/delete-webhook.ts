@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { webhookListQueryKey } from './get-webhooks';
+import { webhookListQueryKey } from '@/lib/query-keys';
 
 export const deleteWebhook = (id: string): Promise<{ message: string }> =>
   api.delete<{ message: string }>(`/api/admin/webhooks/${encodeURIComponent(id)}`);

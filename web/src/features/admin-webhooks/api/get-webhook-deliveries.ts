@@ -1,8 +1,6 @@
 import type { WebhookDeliveryJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
-import { webhooksQueryKey } from './get-webhooks';
-
-export const webhookDeliveriesQueryKey = (endpointId: string) => [...webhooksQueryKey, 'deliveries', endpointId] as const;
+import { webhookDeliveriesQueryKey } from '@/lib/query-keys';
 
 /** How often the log is asked for again while one of its deliveries is still being sent. */
 export const DELIVERIES_POLL_INTERVAL = 5000;

@@ -1,8 +1,6 @@
 import type { WebhookEndpointJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
-
-export const webhooksQueryKey = ['admin', 'webhooks'] as const;
-export const webhookListQueryKey = [...webhooksQueryKey, 'list'] as const;
+import { webhookListQueryKey } from '@/lib/query-keys';
 
 /** Admin: the webhook endpoints, oldest first, a page at a time, with their delivery counts. */
 export function useWebhooks() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { webhooksQueryKey } from './get-webhooks';
+import { webhooksQueryKey } from '@/lib/query-keys';
 
 /** 202: the event goes again with the same webhook-id (receivers that saw it drop it) and a fresh set of retries. */
 export const redeliverWebhook = (deliveryId: string): Promise<{ message: string }> =>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpointJson, WebhookEventType } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { webhookListQueryKey } from './get-webhooks';
+import { webhookListQueryKey } from '@/lib/query-keys';
 
 export type UpdateWebhookInput = {
   id: string;

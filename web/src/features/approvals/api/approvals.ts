@@ -1,12 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalJson } from '@shop/core/contract';
-import { cashoutsQueryKey } from '@/features/admin-payments/api/get-cashouts';
-import { refundsQueryKey } from '@/features/admin-payments/api/get-refunds';
-import { usersQueryKey } from '@/features/users/api/get-users';
 import { api } from '@/lib/api-client';
 import { usePagedQuery } from '@/lib/paged-query';
+import { usersQueryKey, cashoutsQueryKey, refundsQueryKey, approvalsQueryKey } from '@/lib/query-keys';
 
-export const approvalsQueryKey = ['approvals'] as const;
 /** The payout lists show approval states: they are refreshed with the approvals. */
 const payoutKeys = [cashoutsQueryKey, refundsQueryKey];
 

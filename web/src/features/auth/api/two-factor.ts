@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PasskeyJson, TwoFactorStatus } from '@shop/core/contract';
 import { api, getErrorMessage, isApiError } from '@/lib/api-client';
-
-export const twoFactorQueryKey = ['two-factor'] as const;
+import { twoFactorQueryKey } from '@/lib/query-keys';
 
 /** The signed-in user's second factors, and whether this shop requires one of them. */
 export function useTwoFactorStatus(enabled = true) {

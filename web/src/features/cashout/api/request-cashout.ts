@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { setUserInfo } from '@/features/auth/auth-store';
-import { profileQueryKey } from '@/features/users/api/get-profile';
 import { api } from '@/lib/api-client';
+import { profileQueryKey } from '@/lib/query-keys';
 
 export type CashoutInput = { wallet: string };
 

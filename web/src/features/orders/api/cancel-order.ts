@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { orderQueryKey } from './get-order';
-import { myOrdersQueryKey } from './get-my-orders';
+import { myOrdersQueryKey, orderQueryKey } from '@/lib/query-keys';
 
 export const cancelOrder = (id: string): Promise<{ message: string; order: OrderJson }> =>
   api.post<{ message: string; order: OrderJson }>(`/api/orders/${encodeURIComponent(id)}/cancel`, {});

@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderJson } from '@shop/core/contract';
 import type { Cart } from '@/features/cart/cart-store';
 import { api } from '@/lib/api-client';
-import { ordersQueryKey } from './get-orders';
-import { orderQueryKey } from './get-order';
+import { ordersQueryKey, orderQueryKey } from '@/lib/query-keys';
 
 export type CreateOrderBody = Pick<Cart, 'itemsPrice' | 'totalPrice'> & { orderedItems: Cart['cartItems'] };
 

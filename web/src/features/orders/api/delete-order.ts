@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { ordersQueryKey } from './get-orders';
+import { ordersQueryKey } from '@/lib/query-keys';
 
 export const deleteOrder = (id: string): Promise<{ message?: string }> =>
   api.delete(`/api/orders/${encodeURIComponent(id)}/delete`);

@@ -2,12 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrderJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
-import { ordersQueryKey } from './get-orders';
+import { orderQueryKey } from '@/lib/query-keys';
 
 export const getOrder = (id: string, { signal }: { signal?: AbortSignal } = {}): Promise<OrderJson> =>
   api.get<OrderJson>(`/api/orders/${encodeURIComponent(id)}`, signal ? { signal } : {});
-
-export const orderQueryKey = (id: string) => [...ordersQueryKey, 'detail', id] as const;
 
 /** How often the pay page asks for the order while a payment may still change it. */
 export const ORDER_POLL_INTERVAL = 1500;

@@ -1,9 +1,6 @@
 import type { AdminOrderJson } from '@shop/core/contract';
 import { usePagedQuery } from '@/lib/paged-query';
-
-/** Every order query (all, mine, one) sits under this key. */
-export const ordersQueryKey = ['orders'] as const;
-export const orderListQueryKey = [...ordersQueryKey, 'list'] as const;
+import { orderListQueryKey } from '@/lib/query-keys';
 
 /** What the admin's order list is filtered by (kept in the page's URL). */
 export type OrderListFilter = { status?: string; q?: string; from?: string; to?: string };

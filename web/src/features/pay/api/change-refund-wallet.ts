@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RefundJson } from '@shop/core/contract';
-import { orderQueryKey } from '@/features/orders/api/get-order';
 import { api } from '@/lib/api-client';
+import { orderQueryKey } from '@/lib/query-keys';
 
 export type RefundWalletInput = { refundId: string; wallet: string; signature: string };
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { orderQueryKey } from '@/features/orders/api/get-order';
 import { api } from '@/lib/api-client';
+import { orderQueryKey } from '@/lib/query-keys';
 
 /** Claims a transfer that lost its tag, with a signature of the address that sent it. */
 export const claimTransfer = (orderId: string, body: { txHash: string; signature: string }) =>

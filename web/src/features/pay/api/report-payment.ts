@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderStatus } from '@shop/core/contract';
-import { orderQueryKey } from '@/features/orders/api/get-order';
 import { api } from '@/lib/api-client';
+import { orderQueryKey } from '@/lib/query-keys';
 
 /**
  * Tells the server where to look for a payment. The worker verifies the transaction on

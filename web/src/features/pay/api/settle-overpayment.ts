@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { orderQueryKey } from '@/features/orders/api/get-order';
-import { profileQueryKey } from '@/features/users/api/get-profile';
 import { api } from '@/lib/api-client';
+import { orderQueryKey, profileQueryKey } from '@/lib/query-keys';
 
 /** balance: credited to the active balance; refund: sent back to the address that paid. */
 export type OverpaymentAction = 'balance' | 'refund';

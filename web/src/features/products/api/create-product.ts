@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { productsQueryKey } from '@/lib/query-keys';
 import type { Product } from '../types';
-import { productsQueryKey } from './get-products';
 
 /** Admin: creates a sample package to be edited next. */
 export const createProduct = (): Promise<Product> => api.post<Product>('/api/products');

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { productsQueryKey } from './get-products';
+import { productsQueryKey } from '@/lib/query-keys';
 
 export const deleteProduct = (id: string): Promise<{ message?: string }> =>
   api.delete(`/api/products/${encodeURIComponent(id)}/delete`);

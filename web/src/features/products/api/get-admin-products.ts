@@ -2,11 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { usePagedQuery } from '@/lib/paged-query';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { adminProductsQueryKey, adminProductQueryKey } from '@/lib/query-keys';
 import type { Product } from '../types';
-import { productsQueryKey } from './get-products';
-
-/** Under the products key: creating, editing, publishing or deleting a package refreshes them. */
-export const adminProductsQueryKey = [...productsQueryKey, 'admin'] as const;
 
 /** Admin: every package, drafts too (the storefront's list shows only those on sale), a page at a time. */
 export function useAdminProducts() {
@@ -20,7 +17,7 @@ export const getAdminProduct = (id: string, { signal }: { signal?: AbortSignal }
 export function useAdminProduct(id: string) {
   return useQuery(
     queryOptions({
-      queryKey: [...adminProductsQueryKey, 'detail', id],
+      queryKey: adminProductQueryKey(id),
       queryFn: ({ signal }) => getAdminProduct(id, { signal }),
       staleTime: SHORT_STALE_TIME,
     }),

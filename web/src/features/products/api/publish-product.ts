@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { productsQueryKey } from '@/lib/query-keys';
 import type { Product } from '../types';
-import { productsQueryKey } from './get-products';
 
 export type PublishProductInput = { id: string; published: boolean };
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { productsQueryKey } from '@/lib/query-keys';
 import type { Product, ProductInput } from '../types';
-import { productsQueryKey } from './get-products';
 
 export const updateProduct = (input: ProductInput): Promise<Product> =>
   api.put<Product>(`/api/products/${encodeURIComponent(input.productId)}`, input);

@@ -2,11 +2,10 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { ReconciliationJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
+import { reconciliationQueryKey } from '@/lib/query-keys';
 
 type Reply = { report: ReconciliationJson | null };
 type RunReply = Reply & { message: string };
-
-export const reconciliationQueryKey = ['admin', 'reconciliation'] as const;
 
 /** How often the page asks for the report while an audit it asked for is running. */
 export const AUDIT_POLL_INTERVAL = 2000;

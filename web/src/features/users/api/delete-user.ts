@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { usersQueryKey } from './get-users';
+import { usersQueryKey } from '@/lib/query-keys';
 
 export const deleteUser = (id: string): Promise<{ message?: string }> =>
   api.delete(`/api/users/${encodeURIComponent(id)}`);

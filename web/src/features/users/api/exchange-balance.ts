@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ExchangeResult, UserJson } from '@shop/core/contract';
 import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
-import { profileQueryKey } from './get-profile';
-import { statementQueryKey } from './get-statement';
+import { profileQueryKey, statementQueryKey } from '@/lib/query-keys';
 
 export const exchangeBalance = (): Promise<ExchangeResult> => api.post<ExchangeResult>('/api/users/exchange');
 

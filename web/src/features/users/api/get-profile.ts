@@ -2,12 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
-import { usersQueryKey } from './get-users';
+import { profileQueryKey } from '@/lib/query-keys';
 
 export const getProfile = ({ signal }: { signal?: AbortSignal } = {}): Promise<UserJson> =>
   api.get<UserJson>('/api/users/profile', signal ? { signal } : {});
-
-export const profileQueryKey = [...usersQueryKey, 'profile'] as const;
 
 /** The signed-in user's own record, cached 5 s like the other user details. */
 export const getProfileQueryOptions = () =>

@@ -3,11 +3,7 @@ import type { MyCashoutJson, StatementEntryJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { usePagedQuery } from '@/lib/paged-query';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
-import { profileQueryKey } from './get-profile';
-
-/** Under the profile's key: whatever changes the balance (exchange, cashout) marks these stale too. */
-export const statementQueryKey = [...profileQueryKey, 'statement'] as const;
-export const myCashoutsQueryKey = [...profileQueryKey, 'cashouts'] as const;
+import { statementQueryKey, myCashoutsQueryKey } from '@/lib/query-keys';
 
 /** The signed-in user's ledger, newest first, a page at a time (GET /api/users/profile/statement). */
 export function useStatement() {

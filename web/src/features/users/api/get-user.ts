@@ -2,12 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { SHORT_STALE_TIME } from '@/lib/query-client';
-import { usersQueryKey } from './get-users';
+import { userQueryKey } from '@/lib/query-keys';
 
 export const getUser = (id: string, { signal }: { signal?: AbortSignal } = {}): Promise<UserJson> =>
   api.get<UserJson>(`/api/users/${encodeURIComponent(id)}`, signal ? { signal } : {});
-
-export const userQueryKey = (id: string) => [...usersQueryKey, 'detail', id] as const;
 
 /** Admin: one user's details, cached 5 s. */
 export const getUserQueryOptions = (id: string) =>

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
-import { profileQueryKey } from './get-profile';
+import { profileQueryKey } from '@/lib/query-keys';
 
 /** An empty password leaves the password unchanged. */
 export type ProfileInput = { _id: string; name: string; email: string; password: string };

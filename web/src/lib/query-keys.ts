@@ -1,0 +1,50 @@
+/**
+ * Every TanStack Query key of the web app, in one place. A key is a prefix of the keys
+ * below it, and invalidating a prefix marks everything under it stale: a mutation in one
+ * feature refreshes what another feature shows (an order deleted or a transfer assigned
+ * by an admin refreshes the admin's order page; a cashout refreshes the profile) through
+ * these keys, without the features importing each other. A query appends its parameters
+ * (a list's filters, a range) to its key where it is used.
+ */
+
+/** Every order query (the admin's list and order page, the buyer's list, one order) sits under this key. */
+export const ordersQueryKey = ['orders'] as const;
+export const orderListQueryKey = [...ordersQueryKey, 'list'] as const;
+export const myOrdersQueryKey = [...ordersQueryKey, 'mine'] as const;
+export const orderQueryKey = (id: string) => [...ordersQueryKey, 'detail', id] as const;
+/** Under the orders key: a delete, an assignment or a refund request refreshes it with the lists. */
+export const adminOrderQueryKey = (id: string) => [...ordersQueryKey, 'admin', id] as const;
+
+/** Every user query (list, details, profile) sits under this key. */
+export const usersQueryKey = ['users'] as const;
+export const userListQueryKey = [...usersQueryKey, 'list'] as const;
+export const userQueryKey = (id: string) => [...usersQueryKey, 'detail', id] as const;
+export const profileQueryKey = [...usersQueryKey, 'profile'] as const;
+/** Under the profile's key: whatever changes the balance (exchange, cashout) marks these stale too. */
+export const statementQueryKey = [...profileQueryKey, 'statement'] as const;
+export const myCashoutsQueryKey = [...profileQueryKey, 'cashouts'] as const;
+
+export const twoFactorQueryKey = ['two-factor'] as const;
+
+/** The storefront's packages; the admin's under it, so creating, editing, publishing or deleting a package refreshes both. */
+export const productsQueryKey = ['products'] as const;
+export const productQueryKey = (id: string) => [...productsQueryKey, id] as const;
+export const adminProductsQueryKey = [...productsQueryKey, 'admin'] as const;
+export const adminProductQueryKey = (id: string) => [...adminProductsQueryKey, 'detail', id] as const;
+
+export const adminPaymentsQueryKey = ['admin', 'payments'] as const;
+export const cashoutsQueryKey = ['admin', 'cashouts'] as const;
+/** Refunds and overpaid orders: a refund request changes both. */
+export const refundsQueryKey = ['admin', 'refunds'] as const;
+export const refundListQueryKey = [...refundsQueryKey, 'list'] as const;
+export const overpaidOrdersQueryKey = [...refundsQueryKey, 'overpaid'] as const;
+
+export const approvalsQueryKey = ['approvals'] as const;
+
+export const overviewQueryKey = ['admin', 'overview'] as const;
+export const reconciliationQueryKey = ['admin', 'reconciliation'] as const;
+export const auditQueryKey = ['audit'] as const;
+
+export const webhooksQueryKey = ['admin', 'webhooks'] as const;
+export const webhookListQueryKey = [...webhooksQueryKey, 'list'] as const;
+export const webhookDeliveriesQueryKey = (endpointId: string) => [...webhooksQueryKey, 'deliveries', endpointId] as const;
