@@ -28,6 +28,7 @@ import { adminExportRoutes, adminOverviewRoutes } from './modules/admin-overview
 import { queueDashboard, QUEUE_DASHBOARD_PATH } from './modules/ops/queue-dashboard.ts';
 import { createMetrics } from './modules/ops/metrics.ts';
 import { webApp } from './web-app.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 
 /** Builds the HTTP app; the listener lives in server.ts so tests can mount the app alone. */
 export function createApp(deps: AppDeps): Express {
@@ -54,6 +55,8 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use('/health', loadSession(deps, { guestWhenUnavailable: true }), healthRoutes(deps));
+  // The published contract and its reference page: public, no session needed.
+  api.use(openApiRoutes(config));
   api.use(loadSession(deps));
   const modules: [string, express.Router][] = [
     ['/users', userRoutes(deps)],

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { UserError } from '@shop/core';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@shop/core/contract/queries';
 
 /**
  * One way every list the api serves is paged: `limit` (default 50, at most 200) and an
@@ -10,8 +11,7 @@ import { UserError } from '@shop/core';
  * (sort key, id): its cost does not depend on how deep the page is or how long the
  * history has grown (an OFFSET would read and throw away every row before it).
  */
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** A sort key as the cursor carries it: a time, or a whole number (a sequence). */
 export type KeyValue = Date | bigint;

@@ -1,81 +1,88 @@
-import type { AdminPaymentJson } from './cashouts.ts';
-import type { OrderItemJson, OrderStatus } from './orders.ts';
-import type { OverpaymentJson, RefundJson } from './payouts.ts';
-import type { WebhookDeliveryStatus, WebhookEventType } from './webhooks.ts';
+import { z } from 'zod';
+import { adminPaymentJson } from './cashouts.ts';
+import { isoTime, money, weiString } from './common.ts';
+import { ORDER_STATUSES, orderItemJson } from './orders.ts';
+import { overpaymentJson, refundJson } from './payouts.ts';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './webhooks.ts';
 
 /** One of an order's quotes: the price its ETH amount was locked at. */
-export type AdminOrderQuoteJson = {
-  _id: string;
-  ethUsd: string;
-  usdAmount: number;
-  amountWei: string;
+export const adminOrderQuoteJson = z.object({
+  _id: z.string(),
+  ethUsd: z.string(),
+  usdAmount: money,
+  amountWei: weiString,
   /** 6 decimals. */
-  amountEth: string;
-  createdAt: string;
-  expiresAt: string;
-};
+  amountEth: z.string(),
+  createdAt: isoTime,
+  expiresAt: isoTime,
+});
+export type AdminOrderQuoteJson = z.infer<typeof adminOrderQuoteJson>;
 
 /**
  * A transfer on the admin order page: the Payments page's row (so its actions apply) with
  * how far it is confirmed, the block it is in, and how it relates to this order.
  */
-export type AdminOrderPaymentJson = AdminPaymentJson & {
-  confirmations: number;
-  requiredConfirmations: number;
-  blockHash: string | null;
+export const adminOrderPaymentJson = adminPaymentJson.extend({
+  confirmations: z.number().int(),
+  requiredConfirmations: z.number().int(),
+  blockHash: z.string().nullable(),
   /** The address that sent all of its value (refunds go there by default), when one did. */
-  payer: string | null;
+  payer: z.string().nullable(),
   /** Reported by the buyer for this order but attributed to another one (or to none yet). */
-  reportedOnly: boolean;
-};
+  reportedOnly: z.boolean(),
+});
+export type AdminOrderPaymentJson = z.infer<typeof adminOrderPaymentJson>;
 
-export type AdminOrderDeliveryJson = {
-  _id: string;
-  type: WebhookEventType;
-  subject: string;
-  endpoint: { _id: string; url: string };
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-};
+export const adminOrderDeliveryJson = z.object({
+  _id: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
+  subject: z.string(),
+  endpoint: z.object({ _id: z.string(), url: z.string() }),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: isoTime,
+  deliveredAt: isoTime.nullable(),
+});
+export type AdminOrderDeliveryJson = z.infer<typeof adminOrderDeliveryJson>;
 
 /** A capped list: the newest `items`, and how many there are in all. */
 export type Capped<T> = { items: T[]; total: number };
+const capped = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
 /** GET /api/admin/orders/:id: one order with everything an admin acts on. */
-export type AdminOrderDetailJson = {
-  _id: string;
+export const adminOrderDetailJson = z.object({
+  _id: z.string(),
   /** ORD-XXXXXXXX (orderReference). */
-  reference: string;
-  status: OrderStatus;
-  isPaid: boolean;
-  createdAt: string;
-  paidAt: string | null;
-  expiresAt: string | null;
-  paymentDeadline: string | null;
-  deletedAt: string | null;
-  cancelledAt: string | null;
-  itemsPrice: number;
-  totalPrice: number;
-  paidUsd: number;
+  reference: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  isPaid: z.boolean(),
+  createdAt: isoTime,
+  paidAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable(),
+  paymentDeadline: isoTime.nullable(),
+  deletedAt: isoTime.nullable(),
+  cancelledAt: isoTime.nullable(),
+  itemsPrice: money,
+  totalPrice: money,
+  paidUsd: money,
   /** USD received beyond the total, and the part of it already refunded or credited. */
-  overpaidUsd: number;
-  overpaidSettledUsd: number;
-  items: (OrderItemJson & { dailyCredit: number; durationDays: number })[];
-  buyer: { _id: string; name: string; email: string; deleted: boolean };
-  quotes: Capped<AdminOrderQuoteJson>;
-  payments: Capped<AdminOrderPaymentJson>;
+  overpaidUsd: money,
+  overpaidSettledUsd: money,
+  items: z.array(orderItemJson.extend({ dailyCredit: money, durationDays: z.number().int() })),
+  buyer: z.object({ _id: z.string(), name: z.string(), email: z.string(), deleted: z.boolean() }),
+  quotes: capped(adminOrderQuoteJson),
+  payments: capped(adminOrderPaymentJson),
   /** What is left of the overpayment to refund or credit (null when nothing is). */
-  overpayment: OverpaymentJson | null;
-  refunds: Capped<RefundJson>;
-  deliveries: Capped<AdminOrderDeliveryJson>;
+  overpayment: overpaymentJson.nullable(),
+  refunds: capped(refundJson),
+  deliveries: capped(adminOrderDeliveryJson),
   /** What an admin may do now, decided on the server from the order's state. */
-  actions: {
-    canDelete: boolean;
-    deleteBlockedReason: string | null;
-    canRefundOverpayment: boolean;
-  };
-};
+  actions: z.object({
+    canDelete: z.boolean(),
+    deleteBlockedReason: z.string().nullable(),
+    canRefundOverpayment: z.boolean(),
+  }),
+});
+export type AdminOrderDetailJson = z.infer<typeof adminOrderDetailJson>;

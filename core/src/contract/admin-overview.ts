@@ -1,4 +1,5 @@
-import type { OrderStatus } from './orders.ts';
+import { z } from 'zod';
+import { ORDER_STATUSES } from './orders.ts';
 
 /**
  * The admin overview (GET /api/admin/overview?from=YYYY-MM-DD&to=YYYY-MM-DD) and the CSV
@@ -20,43 +21,46 @@ export const EXPORT_FILES = {
 export type ExportFile = keyof typeof EXPORT_FILES;
 
 /** One UTC day of the chart: what orders paid that day brought in. */
-export type OverviewDayJson = {
+export const overviewDayJson = z.object({
   /** YYYY-MM-DD (UTC). */
-  day: string;
+  day: z.string(),
   /** The sum of those orders' totalPrice, exact (2 decimals). */
-  revenue: string;
-  paidOrders: number;
-};
+  revenue: z.string(),
+  paidOrders: z.number().int(),
+});
+export type OverviewDayJson = z.infer<typeof overviewDayJson>;
 
-export type OverviewPackageJson = {
-  productId: string;
-  name: string;
+export const overviewPackageJson = z.object({
+  productId: z.string(),
+  name: z.string(),
   /** Price times quantity over the paid orders' lines, exact (2 decimals). */
-  revenue: string;
-  qty: number;
-  orders: number;
-};
+  revenue: z.string(),
+  qty: z.number().int(),
+  orders: z.number().int(),
+});
+export type OverviewPackageJson = z.infer<typeof overviewPackageJson>;
 
-export type AdminOverviewJson = {
-  from: string;
-  to: string;
+export const adminOverviewJson = z.object({
+  from: z.string(),
+  to: z.string(),
   /** Every day of the range, oldest first, zero on a day with no paid order. */
-  days: OverviewDayJson[];
-  totals: {
-    revenue: string;
-    paidOrders: number;
+  days: z.array(overviewDayJson),
+  totals: z.object({
+    revenue: z.string(),
+    paidOrders: z.number().int(),
     /** Accounts registered in the range. */
-    newUsers: number;
+    newUsers: z.number().int(),
     /** Referral rewards credited in the range minus those taken back (exact, may be negative). */
-    referralRewards: string;
-  };
+    referralRewards: z.string(),
+  }),
   /** Orders placed in the range, by their state now. */
-  ordersByStatus: { status: OrderStatus; count: number }[];
+  ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),
   /** Open work, whatever the range: transfers an admin must assign or refund, cashouts to pay. */
-  needsAction: { payments: number; cashouts: number; cashoutsUsd: string };
+  needsAction: z.object({ payments: z.number().int(), cashouts: z.number().int(), cashoutsUsd: z.string() }),
   /** The packages that brought in most in the range, at most five. */
-  topPackages: OverviewPackageJson[];
-};
+  topPackages: z.array(overviewPackageJson),
+});
+export type AdminOverviewJson = z.infer<typeof adminOverviewJson>;
 
 /** The UTC day of a time, as YYYY-MM-DD. */
 export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);

@@ -1,38 +1,40 @@
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { idParam, isoTime, money, personWithEmailJson } from './common.ts';
 
 /** Large money moves waiting for a second admin (Admin > Approvals). */
 export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 /** An approval as the admin pages show it (GET /api/admin/approvals). */
-export type ApprovalJson = {
-  _id: string;
+export const approvalJson = z.object({
+  _id: z.string(),
   /** BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved; ADMIN_GRANT: admin rights for a user, given on approval. */
-  kind: 'BALANCE_INCREASE' | 'PAYOUT' | 'ADMIN_GRANT';
-  status: ApprovalStatus;
-  subject: { type: 'user' | 'cashout' | 'refund'; id: string };
+  kind: z.enum(['BALANCE_INCREASE', 'PAYOUT', 'ADMIN_GRANT']),
+  status: z.enum(APPROVAL_STATUSES),
+  subject: z.object({ type: z.enum(['user', 'cashout', 'refund']), id: z.string() }),
   /** Who the money goes to, when a user. */
-  beneficiary: { _id: string; name: string; email: string } | null;
+  beneficiary: personWithEmailJson.nullable(),
   /** USD; null: a payout that could not be valued (no ETH price when asked). */
-  amountUsd: number | null;
+  amountUsd: money.nullable(),
   /** PAYOUT: the wallet the ETH goes to, as approved. */
-  wallet: string | null;
+  wallet: z.string().nullable(),
   /** BALANCE_INCREASE: the change to each balance, USD (exact strings, signed). */
-  change: { active: string; passive: string } | null;
-  requestedBy: { _id: string; email: string } | null;
-  decidedBy: { _id: string; email: string } | null;
-  decidedAt: string | null;
-  createdAt: string;
-};
+  change: z.object({ active: z.string(), passive: z.string() }).nullable(),
+  requestedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
+  decidedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
+  decidedAt: isoTime.nullable(),
+  createdAt: isoTime,
+});
+export type ApprovalJson = z.infer<typeof approvalJson>;
 
 /** A payout's approval state on the cashout and refund lists. */
-export type PayoutApprovalJson = {
+export const payoutApprovalJson = z.object({
   /** Worth more than APPROVAL_THRESHOLD_USD: it may be marked paid only once approved. */
-  needed: boolean;
+  needed: z.boolean(),
   /** Its open (pending or approved) approval, or the latest rejected one. */
-  current: { _id: string; status: ApprovalStatus; requestedBy: string } | null;
-};
+  current: z.object({ _id: z.string(), status: z.enum(APPROVAL_STATUSES), requestedBy: z.string() }).nullable(),
+});
+export type PayoutApprovalJson = z.infer<typeof payoutApprovalJson>;
 
 /** POST /api/admin/approvals: ask a second admin to approve paying a cashout or a refund. */
 export const askApprovalBody = z.object({ kind: z.enum(['cashout', 'refund']), id: idParam });

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { isoTime } from './common.ts';
+
 /** Every action the audit log records (the admin page filters by these). */
 export const AUDIT_ACTIONS = [
   'user.login',
@@ -36,17 +39,18 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** GET /api/admin/audit: one entry of the log, newest first. */
-export type AuditEntryJson = {
-  _id: string;
-  seq: string;
-  at: string;
-  actor: { id: string | null; email: string | null } | null;
-  action: string;
-  subject: { type: string; id: string } | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  userAgent: string | null;
-  prevHash: string;
-  hash: string;
-};
+export const auditEntryJson = z.object({
+  _id: z.string(),
+  seq: z.string(),
+  at: isoTime,
+  actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }).nullable(),
+  action: z.string(),
+  subject: z.object({ type: z.string(), id: z.string() }).nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export type AuditEntryJson = z.infer<typeof auditEntryJson>;

@@ -1,56 +1,67 @@
-import type { PaymentStatus } from './orders.ts';
-import type { PayoutApprovalJson } from './approvals.ts';
-import type { PayoutCheckJson } from './payouts.ts';
+import { z } from 'zod';
+import { PAYMENT_STATUSES } from './orders.ts';
+import { payoutApprovalJson } from './approvals.ts';
+import { payoutCheckJson } from './payouts.ts';
+import { isoTime, money, personWithEmailJson, weiString } from './common.ts';
 
-export type CashoutStatus = 'REQUESTED' | 'NOTIFIED' | 'PAID' | 'REJECTED';
+export const CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED', 'PAID', 'REJECTED'] as const;
+export type CashoutStatus = (typeof CASHOUT_STATUSES)[number];
 
-export type CashoutJson = {
-  _id: string;
-  user: { _id: string; name: string; email: string };
-  wallet: string;
-  amountUsd: number;
+export const cashoutJson = z.object({
+  _id: z.string(),
+  user: personWithEmailJson,
+  wallet: z.string(),
+  amountUsd: money,
   /** ETH/USD when requested (8 decimals), and the ETH amount it buys, 6 decimals. */
-  ethUsd: string | null;
-  amountEth: string | null;
-  status: CashoutStatus;
+  ethUsd: z.string().nullable(),
+  amountEth: z.string().nullable(),
+  status: z.enum(CASHOUT_STATUSES),
   /** Set once the worker verified the payout transaction on chain. */
-  payoutTxHash: string | null;
+  payoutTxHash: z.string().nullable(),
   /** The latest payout hash an admin gave and the worker's verdict (CHECKING, ACCEPTED, REFUSED with the reason). */
-  check: PayoutCheckJson | null;
+  check: payoutCheckJson.nullable(),
   /** A replaced payout sent through a contract holds the request (it may still run) until an admin withdraws the hold: its hash. */
-  heldBy: string | null;
+  heldBy: z.string().nullable(),
   /** Whether a second admin must approve paying it, and where that stands. */
-  approval: PayoutApprovalJson;
-  paidAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+  approval: payoutApprovalJson,
+  paidAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type CashoutJson = z.infer<typeof cashoutJson>;
 
 /** Transfers the worker could not attribute, for admins (GET /api/admin/payments). */
-export type AdminPaymentJson = {
-  _id: string;
-  txHash: string;
-  status: PaymentStatus;
+export const adminPaymentJson = z.object({
+  _id: z.string(),
+  txHash: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
   /** INFLOW: ETH that arrived with no transaction to show for it (only a refund applies). */
-  source: 'REPORTED' | 'INDEXED' | 'INFLOW';
-  order: string | null;
-  from: string | null;
-  valueWei: string | null;
-  usdValue: number | null;
-  blockNumber: string | null;
-  reason: string | null;
+  source: z.enum(['REPORTED', 'INDEXED', 'INFLOW']),
+  order: z.string().nullable(),
+  from: z.string().nullable(),
+  valueWei: weiString.nullable(),
+  usdValue: money.nullable(),
+  blockNumber: z.string().nullable(),
+  reason: z.string().nullable(),
   /** The refund its value belongs to (status REFUNDED). */
-  refund: { _id: string; status: 'REQUESTED' | 'PAID'; wallet: string; payoutTxHash: string | null } | null;
-  createdAt: string;
-};
+  refund: z.object({ _id: z.string(), status: z.enum(['REQUESTED', 'PAID']), wallet: z.string(), payoutTxHash: z.string().nullable() }).nullable(),
+  createdAt: isoTime,
+});
+export type AdminPaymentJson = z.infer<typeof adminPaymentJson>;
 
 /** The reconciler's report for admins (GET /api/admin/reconciliation). */
-export type ReconciliationJson = {
-  startedAt: string;
-  durationMs: number;
-  discrepancies: { check: string; message: string; ids: Record<string, string> }[];
-  checked: Record<string, number | string>;
+export const reconciliationJson = z.object({
+  startedAt: isoTime,
+  durationMs: z.number(),
+  discrepancies: z.array(z.object({ check: z.string(), message: z.string(), ids: z.record(z.string(), z.string()) })),
+  checked: z.record(z.string(), z.union([z.number(), z.string()])),
   /** 'changes': what changed since `since` (the schedule); 'audit': everything. */
-  scope: 'audit' | 'changes';
-  since: string | null;
-};
+  scope: z.enum(['audit', 'changes']),
+  since: isoTime.nullable(),
+});
+export type ReconciliationJson = z.infer<typeof reconciliationJson>;
+
+/** GET /api/admin/reconciliation: the latest report, null before the first run. */
+export const reconciliationStateJson = z.object({ report: reconciliationJson.nullable() });
+/** POST /api/admin/reconciliation/run (202): whether an audit started, and the latest report. */
+export const reconciliationRunJson = z.object({ message: z.string(), report: reconciliationJson.nullable() });

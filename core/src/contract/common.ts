@@ -13,15 +13,22 @@ export const usdAmount = z.union([z.number(), z.string().trim().max(20)]).transf
   return z.NEVER;
 });
 
-/** A USD amount that may be negative (a balance after a reversal): number or numeric string, at most 2 decimals. */
-export const signedUsdAmount = z.union([z.number(), z.string().trim().max(21)]).transform((v, ctx) => {
-  const text = typeof v === 'number' ? String(v) : v;
-  const negative = text.startsWith('-');
-  const parsed = usdAmount.safeParse(negative ? (typeof v === 'number' ? -v : text.slice(1)) : v);
-  if (parsed.success) return negative && parsed.data !== '0.00' ? `-${parsed.data}` : parsed.data;
-  ctx.addIssue({ code: 'custom', message: 'must be an amount with at most 2 decimals' });
-  return z.NEVER;
-});
+/**
+ * A USD amount that may be negative (a balance after a reversal): number or numeric
+ * string, at most 2 decimals. `missing`: the message when the field is not sent at all.
+ */
+export const signedUsd = (opts: { missing?: string } = {}) =>
+  z
+    .union([z.number(), z.string().trim().max(21)], { error: (issue) => (issue.input === undefined ? opts.missing : undefined) })
+    .transform((v, ctx) => {
+      const text = typeof v === 'number' ? String(v) : v;
+      const negative = text.startsWith('-');
+      const parsed = usdAmount.safeParse(negative ? (typeof v === 'number' ? -v : text.slice(1)) : v);
+      if (parsed.success) return negative && parsed.data !== '0.00' ? `-${parsed.data}` : parsed.data;
+      ctx.addIssue({ code: 'custom', message: 'must be an amount with at most 2 decimals' });
+      return z.NEVER;
+    });
+export const signedUsdAmount = signedUsd();
 
 export const intInRange = (min: number, max: number) =>
   z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, 'must be a whole number').transform(Number)]).pipe(
@@ -48,3 +55,19 @@ export const txHash = z
   .trim()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash (0x followed by 64 hex characters)')
   .transform((v) => v.toLowerCase());
+
+// Response building blocks: what the api's JSON answers are made of.
+
+/** A USD amount in a response: a JSON number with at most 2 decimals. */
+export const money = z.number();
+/** A time in a response: ISO 8601 in UTC (`2026-01-31T12:00:00.000Z`). */
+export const isoTime = z.iso.datetime();
+/** An amount of wei: a decimal string (it does not fit a JSON number). */
+export const weiString = z.string().regex(/^\d+$/, 'must be a decimal string of wei');
+/** An answer that only says what happened (`{ message: 'Order deleted' }`). */
+export const messageJson = z.object({ message: z.string() });
+export type MessageJson = z.infer<typeof messageJson>;
+/** A user as lists name them. */
+export const personJson = z.object({ _id: z.string(), name: z.string() });
+/** A user with the e-mail an admin reads. */
+export const personWithEmailJson = z.object({ _id: z.string(), name: z.string(), email: z.string() });

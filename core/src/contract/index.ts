@@ -16,3 +16,4 @@ export * from './wallet.ts';
 export * from './audit.ts';
 export * from './approvals.ts';
 export * from './admin-overview.ts';
+export * from './ops.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, nameField, passwordField, signedUsdAmount, ethAddress } from './common.ts';
+import { emailField, ethAddress, isoTime, money, nameField, passwordField, personJson, signedUsd, signedUsdAmount } from './common.ts';
 
 export const registerBody = z.object({
   email: emailField,
@@ -67,10 +67,12 @@ export const twoFactorCodeBody = z.object({ code: z.string().trim().min(1, 'is r
 export const passwordCheckBody = z.object({ password: z.string().min(1, 'is required').max(200, 'is too long') });
 
 /** A passkey of the signed-in user (Profile > Security). */
-export type PasskeyJson = { _id: string; name: string; createdAt: string; lastUsedAt: string | null };
+export const passkeyJson = z.object({ _id: z.string(), name: z.string(), createdAt: isoTime, lastUsedAt: isoTime.nullable() });
+export type PasskeyJson = z.infer<typeof passkeyJson>;
 
 /** GET /api/users/2fa: the signed-in user's second factors (`on`: any of them). */
-export type TwoFactorStatus = { on: boolean; totp: boolean; passkeys: PasskeyJson[]; recoveryCodesLeft: number; required: boolean };
+export const twoFactorStatus = z.object({ on: z.boolean(), totp: z.boolean(), passkeys: z.array(passkeyJson), recoveryCodesLeft: z.number().int(), required: z.boolean() });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
 export const passwordResetBody = z.object({ email: emailField });
 export const passwordResetConfirmBody = z.object({
@@ -85,6 +87,10 @@ export const updateProfileBody = z.object({
   password: z.union([passwordField, z.literal('')]).optional(),
 });
 
+/** A balance edit without the balances its form showed: what to send, and why (a stale-form guard). */
+export const LOADED_BALANCES_MISSING =
+  'is missing: send loadedActiveBalance and loadedPassiveBalance, the balances your form was loaded with, so a balance that changed since is not overwritten. Reload the user and save again.';
+
 export const adminUpdateUserBody = z.object({
   userId: z.string().optional(),
   name: nameField,
@@ -93,36 +99,49 @@ export const adminUpdateUserBody = z.object({
   activeBalance: signedUsdAmount,
   passiveBalance: signedUsdAmount,
   // The balances the form showed: a balance that moved since is not overwritten (409).
-  loadedActiveBalance: signedUsdAmount,
-  loadedPassiveBalance: signedUsdAmount,
+  loadedActiveBalance: signedUsd({ missing: LOADED_BALANCES_MISSING }),
+  loadedPassiveBalance: signedUsd({ missing: LOADED_BALANCES_MISSING }),
   password: z.union([passwordField, z.literal('')]).optional(),
 });
 
 export const cashoutBody = z.object({ wallet: ethAddress });
 
-export type ReferralPerson = { _id: string; name: string };
+export const referralPerson = personJson;
+export type ReferralPerson = z.infer<typeof referralPerson>;
 
-export type UserJson = {
-  _id: string;
-  name: string;
-  email: string;
-  isAdmin: boolean;
-  activeBalance: number;
-  passiveBalance: number;
-  referralCode: string;
+export const userJson = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  activeBalance: money,
+  passiveBalance: money,
+  referralCode: z.string(),
   /** The newest REFERRALS_SHOWN people referred; the whole list is paged at GET /api/users/profile/referrals. */
-  referralCommand: ReferralPerson[];
+  referralCommand: z.array(referralPerson),
   /** How many people this user referred (the profile's count). */
-  referralCount: number;
+  referralCount: z.number().int(),
   /** PUT /api/users/:id (202): the balance increase held for a second admin's approval. */
-  pendingApproval?: { _id: string; amountUsd: number };
+  pendingApproval: z.object({ _id: z.string(), amountUsd: money }).optional(),
   /** PUT /api/users/:id (202): admin rights for this user, held for a second admin's approval. */
-  pendingAdminGrant?: { _id: string };
-};
+  pendingAdminGrant: z.object({ _id: z.string() }).optional(),
+});
+export type UserJson = z.infer<typeof userJson>;
 
 /** How many referred people the user JSON carries; referralCount is the whole count. */
 export const REFERRALS_SHOWN = 50;
 
-export type AdminUserListItem = Omit<UserJson, 'referralCommand' | 'referralCount'> & { createdAt: string };
+export const adminUserListItem = userJson.omit({ referralCommand: true, referralCount: true }).extend({ createdAt: isoTime });
+export type AdminUserListItem = z.infer<typeof adminUserListItem>;
 
-export type ExchangeResult = { message: string; activeBalance: number; passiveBalance: number };
+export const exchangeResult = z.object({ message: z.string(), activeBalance: money, passiveBalance: money });
+export type ExchangeResult = z.infer<typeof exchangeResult>;
+
+/** POST /api/users/2fa/totp: the secret to scan (as an otpauth:// URL for the QR code). */
+export const totpEnrolmentJson = z.object({ secret: z.string(), otpauthUrl: z.string() });
+/** POST /api/users/2fa/totp/confirm: the recovery codes, shown once. */
+export const recoveryCodesJson = z.object({ recoveryCodes: z.array(z.string()) });
+/** POST /api/users/2fa/passkeys (201): the new passkey, and recovery codes when it is the account's first factor. */
+export const passkeyRegisteredJson = z.object({ passkey: passkeyJson, recoveryCodes: z.array(z.string()).optional() });
+/** WebAuthn options for the browser (PublicKeyCredentialCreationOptionsJSON or ...RequestOptionsJSON, as @simplewebauthn makes them). */
+export const webAuthnOptionsJson = z.looseObject({ challenge: z.string() });

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { cashoutsCounted, OPEN_CASHOUT_STATUSES, payoutApprovalStates, Prisma, rejectCashout, withdrawPayoutCheck, type AppConfig, type Db } from '@shop/core';
-import { usdToEth, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
+import { CASHOUT_STATUSES, usdToEth, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 import { markPayoutPaid } from '../payouts/routes.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -50,8 +50,6 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<stri
 }
 
 const include = { user: { select: { id: true, name: true, email: true } }, checks: latestCheck } as const;
-
-const CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED', 'PAID', 'REJECTED'] as const;
 
 /**
  * One page of cashout requests, optionally by status (index CashoutRequest(status,

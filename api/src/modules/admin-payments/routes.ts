@@ -1,16 +1,12 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { askRefundApprovals, assignTransfer, currentAnswerOf, jobs, refundPayment } from '@shop/core';
-import { ethAddress } from '@shop/core/contract';
+import { askRefundApprovals, assignTransfer, jobs, refundPayment } from '@shop/core';
+import { assignPaymentBody, PAYMENT_STATUSES, refundTransferBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { audited, signedInActor } from '../../middleware/audit.ts';
-import { priceOf } from '../payouts/routes.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as service from './service.ts';
-
-const STATUSES = ['PENDING', 'COUNTED', 'REJECTED', 'UNRESOLVED', 'LATE', 'REFUNDED'] as const;
 
 /** Admin view of transfers no order claimed by itself: assign them, or request their refund. */
 export function adminPaymentRoutes(deps: AppDeps): Router {
@@ -19,16 +15,16 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
 
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
-    const statuses = enumList(req, 'status', STATUSES) ?? ['UNRESOLVED', 'LATE'];
+    const statuses = enumList(req, 'status', PAYMENT_STATUSES) ?? ['UNRESOLVED', 'LATE'];
     const rows = await service.paymentsPage(deps.db, statuses, page);
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.listPayments(deps.db, shown));
   });
 
   router.post('/:id/assign', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
-    const { orderId } = parseBody(z.object({ orderId: z.string().uuid('is not a valid order id') }), req.body);
+    const { orderId } = parseBody(assignPaymentBody, req.body);
     const order = orderId.toLowerCase();
-    const result = await assignTransfer({ ...deps, currentAnswer: currentAnswerOf(deps) }, id, order);
+    const result = await assignTransfer({ ...deps, currentAnswer: deps.prices.answer }, id, order);
     await audited(req, deps.db, { action: 'payment.assign', subject: { type: 'payment', id }, after: { orderId: order, status: result.status, orderStatus: result.orderStatus } });
     if (result.paidNow) await jobs.sendReceipt(deps.queues, order);
     res.json({ status: result.status, orderStatus: result.orderStatus });
@@ -37,9 +33,9 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
   // A refund request in the payout queue (paid and verified from the Cashouts page).
   router.post('/:id/refund', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
-    const body = parseBody(z.object({ wallet: ethAddress.optional() }), req.body ?? {});
+    const body = parseBody(refundTransferBody, req.body ?? {});
     // A large refund waits for a second admin: asked for in the creating transaction.
-    const price = await priceOf(deps)().catch(() => null);
+    const price = await deps.prices.price().catch(() => null);
     const actor = signedInActor(req);
     let asked = 0;
     const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id }, async (tx, ids) => {

@@ -1,6 +1,6 @@
 import { creditCents, overpaymentOf, overpaymentsOf, payoutApprovalStates, Prisma, refundWorth, soleSender, type AppConfig, type Db, type Overpayment } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
-import { formatEth, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
+import { formatEth, REFUND_STATUSES, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
 const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
@@ -26,7 +26,7 @@ export async function refundsJson(db: Db, where: Prisma.RefundWhereInput, approv
 /** For admins: the threshold, and today's price (null when none) to value refunds no order priced. */
 export type ApprovalView = { config: Pick<AppConfig, 'approvalThresholdUsd'>; price: string | null };
 
-export const REFUND_STATUSES = ['REQUESTED', 'PAID'] as const;
+export { REFUND_STATUSES };
 
 /**
  * One page of the refund queue, newest first, optionally by status: a refund still
