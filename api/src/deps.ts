@@ -1,4 +1,4 @@
-import type { AppConfig, Db, Logger, Queues, Redis, Tracer } from '@shop/core';
+import type { AppConfig, Db, Logger, PriceSource, Queues, Redis, Tracer } from '@shop/core';
 import type { PublicClient } from 'viem';
 
 /** Everything the HTTP app needs; built by server.ts, or by a test with its own services. */
@@ -9,5 +9,7 @@ export type AppDeps = {
   queues: Queues;
   chain: PublicClient;
   tracer: Tracer;
+  /** The ETH price source (Runtime.prices). */
+  prices: PriceSource;
   logger: Logger;
 };

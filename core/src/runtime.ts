@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from './config.ts';
 import { createChainClient } from './chain/public-client.ts';
 import { createTracer, type Tracer } from './chain/trace.ts';
+import { createPriceSource, type PriceSource } from './payments/eth-price.ts';
 import { createDb, type Db } from './db.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createQueues, type Queues } from './queues.ts';
@@ -17,6 +18,8 @@ export type Runtime = {
   chain: PublicClient;
   /** Internal transfers from the node's call traces (smart-contract wallets). */
   tracer: Tracer;
+  /** The ETH price (the Chainlink feed, shared through Redis). */
+  prices: PriceSource;
   close(): Promise<void>;
 };
 
@@ -42,6 +45,7 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
     queues,
     chain,
     tracer,
+    prices: createPriceSource({ config, redis, chain }),
     async close() {
       await queues.close().catch((err) => logger.warn({ err }, 'closing queues failed'));
       redis.disconnect();

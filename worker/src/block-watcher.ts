@@ -1,6 +1,6 @@
 import { createPublicClient, webSocket } from 'viem';
 import { mainnet } from 'viem/chains';
-import { jobs, keepPriceFresh, publishHead, takeDue, withoutNodeUrl, type Logger, type Runtime } from '@shop/core';
+import { jobs, publishHead, takeDue, withoutNodeUrl, type Logger, type Runtime } from '@shop/core';
 
 /**
  * Follows the chain's head for the whole worker: by subscription (eth_subscribe
@@ -87,7 +87,7 @@ export function startBlockWatcher(runtime: Runtime, logger: Logger): { close(): 
       lastPoll = Date.now();
       await chain.getBlockNumber({ cacheTime: 0 }).then(handle, report);
     }
-    await keepPriceFresh(runtime).then(
+    await runtime.prices.keepFresh().then(
       () => {
         if (priceFailing) log.info({ msg: 'block watcher: the ETH price is read again' });
         priceFailing = false;

@@ -21,7 +21,7 @@ const priceKey = (config: AppConfig) => `${config.queuePrefix}:eth-usd`;
  * keepPriceFresh). A cached answer is re-checked for staleness; a Redis failure falls
  * back to reading the feed.
  */
-export async function getEthUsd(deps: Deps, now: () => Date = () => new Date()): Promise<EthUsd> {
+async function getEthUsd(deps: Deps, now: () => Date = () => new Date()): Promise<EthUsd> {
   const { config, redis } = deps;
   if (config.priceCacheSeconds > 0) {
     const cached = await redis.get(priceKey(config)).catch(() => null);
@@ -52,7 +52,7 @@ async function readAndShare({ config, redis, chain }: Deps, now: () => Date): Pr
  * left, so the api always finds one and never reads the feed for a buyer. Returns
  * whether it read. A feed that cannot be read (or is stale) throws.
  */
-export async function keepPriceFresh(deps: Deps): Promise<boolean> {
+async function keepPriceFresh(deps: Deps): Promise<boolean> {
   const { config, redis } = deps;
   if (config.priceCacheSeconds === 0) return false;
   const left = await redis.pttl(priceKey(config));
@@ -61,15 +61,38 @@ export async function keepPriceFresh(deps: Deps): Promise<boolean> {
   return true;
 }
 
-/** The price the money rules take as an argument: today's answer, read only when a rule needs it. */
-export const currentAnswerOf = (deps: Deps) => async (): Promise<bigint> => (await getEthUsd(deps)).answer;
+/**
+ * The one price source of a process (Runtime.prices): every rule and screen that needs
+ * the ETH price asks it, so what the shop prices in and where that price comes from is
+ * one object. A second payment asset would be a second source of this shape.
+ */
+export type PriceSource = {
+  /** Today's price, shared through Redis; PriceUnavailableError while no trustworthy one can be read. */
+  current(): Promise<EthUsd>;
+  /** Today's feed answer (8 decimals): what the money rules take as an argument, read only when a rule needs it. */
+  answer(): Promise<bigint>;
+  /** Today's price as a decimal string (USD per ETH). */
+  price(): Promise<string>;
+  /** Today's answer, or null while no trustworthy price can be read (for what only shows it). */
+  answerOrNull(): Promise<bigint | null>;
+  /** Reads the feed again when the shared price is about to expire (the worker's block watcher). */
+  keepFresh(): Promise<boolean>;
+};
 
-/** Today's answer, or null while no trustworthy price can be read (for what only shows it). */
-export async function answerOrNull(deps: Deps): Promise<bigint | null> {
-  try {
-    return (await getEthUsd(deps)).answer;
-  } catch (err) {
-    if (err instanceof PriceUnavailableError) return null;
-    throw err;
-  }
+export function createPriceSource(deps: Deps): PriceSource {
+  const current = () => getEthUsd(deps);
+  return {
+    current,
+    answer: async () => (await current()).answer,
+    price: async () => (await current()).price,
+    async answerOrNull() {
+      try {
+        return (await current()).answer;
+      } catch (err) {
+        if (err instanceof PriceUnavailableError) return null;
+        throw err;
+      }
+    },
+    keepFresh: () => keepPriceFresh(deps),
+  };
 }

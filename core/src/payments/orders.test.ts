@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, custom } from 'viem';
 import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
-import { PriceUnavailableError } from './eth-price.ts';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { Prisma } from '../db.ts';
-import { getEthUsd } from './eth-price.ts';
+import { createPriceSource, PriceUnavailableError } from './eth-price.ts';
 import { createOrderDesk, openQuote } from './orders.ts';
 import { createProduct } from './stock.ts';
 
@@ -26,7 +25,7 @@ describe('quotes', () => {
     await kit.db.paymentQuote.updateMany({ where: { orderId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const quote = await openQuote(kit.db, kit.env.config, orderId, async () => {
       await kit.db.order.update({ where: { id: orderId }, data: { status: 'UNDERPAID', paidUsd: new Prisma.Decimal('15.00') } });
-      return getEthUsd(kit.env.runtime);
+      return kit.env.runtime.prices.current();
     });
     expect(quote?.usdAmount.toFixed(2)).toBe('5.00');
     // Set back: this order has no transfer behind the paid amount.
@@ -76,7 +75,8 @@ describe('the order desk when a dependency is down', () => {
         },
       }),
     });
-    const desk = createOrderDesk({ ...runtime, chain: chain as never, config: { ...runtime.config, priceCacheSeconds: 0 } });
+    const deps = { ...runtime, chain: chain as never, config: { ...runtime.config, priceCacheSeconds: 0 } };
+    const desk = createOrderDesk({ ...deps, prices: createPriceSource(deps) });
     await setEthUsdPrice(kit.env.anvil!.rpcUrl, '3000', { updatedAt: BigInt(Math.floor(Date.now() / 1000) - 7200) });
     try {
       const line = { orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: '5.00', totalPrice: '5.00' };

@@ -7,7 +7,7 @@ import { badRequest, conflict, isUnavailable, notFound, unavailable, UserError }
 import { isNodeFailure } from '../chain/errors.ts';
 import type { Redis } from '../redis.ts';
 import { MAX_TAG, quoteAmountWei } from './amounts.ts';
-import { getEthUsd, PriceUnavailableError, type EthUsd } from './eth-price.ts';
+import { PriceUnavailableError, type EthUsd, type PriceSource } from './eth-price.ts';
 import { lockPackages, releaseStock, shortageOf, writeReservations } from './stock.ts';
 import { chainHead } from '../chain/head.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
@@ -111,7 +111,7 @@ function stockShareCap(config: Pick<AppConfig, 'maxUnpaidStockSharePercent'>, st
 /** Rounds of fresh tags an order gets when the one it drew is held by another order. */
 const TAG_ROUNDS = 16;
 
-export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient };
+export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; prices: PriceSource };
 export type OrderLine = { _id: string; qty: number };
 export type OrderInput = { orderedItems: OrderLine[]; itemsPrice: string; totalPrice: string };
 export type OrderRequest = { userId: string; input: OrderInput };
@@ -124,7 +124,7 @@ class PlaceAlone extends Error {}
 
 /** The price and the head block orders are placed at (Redis, the node only when Redis has none fresh). */
 export async function placingAt(deps: PlaceOrderDeps): Promise<PlacingAt> {
-  const price = await getEthUsd(deps);
+  const price = await deps.prices.current();
   const head = await chainHead(deps).catch(() => {
     throw unavailable('The Ethereum network is unreachable right now; please try again shortly');
   });

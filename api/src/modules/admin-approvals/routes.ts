@@ -4,7 +4,6 @@ import { APPROVAL_STATUSES, askApprovalBody, type ApprovalJson } from '@shop/cor
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { signedInActor } from '../../middleware/audit.ts';
-import { priceOf } from '../payouts/routes.ts';
 import { byCreatedAt, enumList, keysetOrder, keysetWhere, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 
@@ -62,7 +61,7 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
 
   router.post('/', async (req, res) => {
     const target = parseBody(askApprovalBody, req.body);
-    const row = await askPayoutApproval(db, config, signedInActor(req), { kind: target.kind, id: target.id.toLowerCase() }, priceOf(deps));
+    const row = await askPayoutApproval(db, config, signedInActor(req), { kind: target.kind, id: target.id.toLowerCase() }, deps.prices.price);
     res.status(201).json((await approvalsJson(db, [row]))[0]);
   });
 

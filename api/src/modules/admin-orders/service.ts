@@ -1,4 +1,4 @@
-import { answerOrNull, deleteBlockedReason, notFound, Prisma, type Db, type Runtime } from '@shop/core';
+import { deleteBlockedReason, notFound, Prisma, type Db, type Runtime } from '@shop/core';
 import {
   formatEth,
   orderReference,
@@ -17,7 +17,7 @@ import { latestCheck, overpaymentJson, refundRowsJson, type ApprovalView } from 
  * Order (primary key), OrderItem(orderId), PaymentQuote(orderId, expiresAt),
  * Payment(orderId) and PaymentReport(orderId), Refund(orderId), WebhookDelivery(subject, seq).
  */
-type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain'>;
+type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices'>;
 
 /** The newest this many of each list are shown; an order rarely has more than a few. */
 export const DETAIL_CAP = { quotes: 20, payments: 50, refunds: 50, deliveries: 50 } as const;
@@ -112,7 +112,7 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
   const payments = await orderPayments(db, orderId, refundedPaymentIds, config.paymentConfirmations);
   const overpaid = order.status === 'PAID' && order.overpaidUsd.gt(order.overpaidSettledUsd);
   const [overpayment, refunds, deliveries] = await Promise.all([
-    overpaid ? overpaymentJson(db, orderId, await answerOrNull(deps)) : null,
+    overpaid ? overpaymentJson(db, orderId, await deps.prices.answerOrNull()) : null,
     refundRowsJson(db, refundRows, approvals),
     orderDeliveries(db, [`order:${orderId}`, ...payments.ids.map((id) => `payment:${id}`)]),
   ]);

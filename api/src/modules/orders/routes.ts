@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, currentAnswerOf, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
 import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -81,7 +81,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.put('/:id/claim', requireUser, ...claimLimits, async (req, res) => {
     const orderId = parseId(req.params.id, 'Order');
     const { txHash, signature } = parseBody(claimPaymentBody, req.body);
-    const result = await claimTransfer({ ...deps, currentAnswer: currentAnswerOf(deps) }, {
+    const result = await claimTransfer({ ...deps, currentAnswer: deps.prices.answer }, {
       userId: req.user!.id,
       orderId,
       txHash,
@@ -98,7 +98,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const { action } = parseBody(overpaymentBody, req.body);
     const user = req.user!;
     if (action === 'balance') {
-      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: currentAnswerOf(deps) });
+      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.prices.answer });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
       const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });

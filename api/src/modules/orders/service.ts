@@ -1,4 +1,4 @@
-import { answerOrNull, deleteBlockedReason, getEthUsd, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
+import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
 import { formatEth, orderReferenceRange, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -8,7 +8,7 @@ import { overpaymentJson, refundsJson } from '../payouts/service.ts';
  * The orders the api shows: reads and their JSON. The rules (placement, reports,
  * quotes, expiry, deletion) live in core (payments/orders.ts).
  */
-type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain'>;
+type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices'>;
 const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
 const orderInclude = {
@@ -75,7 +75,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   let quote: Quote | null = null;
   let quoteError: string | undefined;
   try {
-    quote = await openQuote(db, config, order.id, () => getEthUsd(deps));
+    quote = await openQuote(db, config, order.id, deps.prices.current);
   } catch (err) {
     if (!(err instanceof PriceUnavailableError)) throw err;
     quoteError = PRICE_UNAVAILABLE;
@@ -107,7 +107,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
-  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await answerOrNull(deps)) : null, refundsJson(db, { orderId: order.id })]);
+  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await deps.prices.answerOrNull()) : null, refundsJson(db, { orderId: order.id })]);
   return {
     ...orderJson(fresh),
     quote: quote ? quoteJson(quote) : null,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { answerOrNull, askRefundApprovals, changeRefundWallet, getEthUsd, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
+import { askRefundApprovals, changeRefundWallet, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -15,17 +15,14 @@ import * as service from './service.ts';
  */
 export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 'refund'; id: string }, body: unknown, actorId: string): Promise<void> {
   const { payoutTxHash } = parseBody(markPaidBody, body);
-  const { checkId } = await requestPayoutCheck({ db: deps.db, config: deps.config, currentPrice: priceOf(deps) }, { ...target, txHash: payoutTxHash, actorId });
+  const { checkId } = await requestPayoutCheck({ db: deps.db, config: deps.config, currentPrice: deps.prices.price }, { ...target, txHash: payoutTxHash, actorId });
   // Stored first; the sweeper queues it again if this fails.
   await jobs.checkPayout(deps.queues, checkId).catch(() => {});
 }
 
-/** Today's ETH price (8 decimals), read when asked. */
-export const priceOf = (deps: AppDeps) => async () => (await getEthUsd(deps)).price;
-
 /** What the admin lists need to show whether a payout waits for a second admin. */
 export async function approvalView(deps: AppDeps): Promise<service.ApprovalView> {
-  return { config: deps.config, price: await priceOf(deps)().catch(() => null) };
+  return { config: deps.config, price: await deps.prices.price().catch(() => null) };
 }
 
 /** Admin: refunds (of transfers and overpayments) in the payout queue, overpaid orders and their refunds. */
@@ -41,13 +38,13 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   router.get('/overpaid', async (req, res) => {
     const page = pageQuery(req);
     const rows = await service.overpaidPage(deps.db, page);
-    const answer = await answerOrNull(deps);
+    const answer = await deps.prices.answerOrNull();
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, answer));
   });
   router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createRefundBody, req.body);
     // A large refund waits for a second admin: asked for in the creating transaction.
-    const price = await priceOf(deps)().catch(() => null);
+    const price = await deps.prices.price().catch(() => null);
     const actor = signedInActor(req);
     const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, (tx, ids) =>
       askRefundApprovals(tx, deps.config, actor, ids, price),
