@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/components/ui/sonner';
-import { clearUserInfo, useUserInfo } from '@/features/auth/auth-store';
 
 import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
+import { clearUserInfo, useUserInfo } from '@/stores/auth-store';
 
 // Money actions need a signed-in user: the step-up dialog (and Radix's dialog) load only then.
 const StepUpDialog = lazy(() => import('@/features/auth/components/step-up-dialog').then((m) => ({ default: m.StepUpDialog })));

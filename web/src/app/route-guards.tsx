@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useTwoFactorStatus } from '@/features/auth/api/two-factor';
-import { useUserInfo } from '@/features/auth/auth-store';
 import { ADMIN_REQUIRED_STATE } from '@/features/auth/redirect';
+import { useUserInfo } from '@/stores/auth-store';
 
 function useLoginRedirect(): string {
   const { pathname, search } = useLocation();

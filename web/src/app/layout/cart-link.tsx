@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { ShoppingCart } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { useCartCount } from '@/features/cart/cart-store';
+import { useCartCount } from '@/stores/cart-store';
 
 /** The cart and its count: always in the header's top row, on a phone too (never inside the small-screen menu). */
 export function CartLink() {

@@ -9,7 +9,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { useLogout } from '@/features/auth/api/logout';
-import type { UserInfo } from '@/features/auth/auth-store';
+import type { UserInfo } from '@/stores/auth-store';
 import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { setUserInfo, type UserInfo } from '@/features/auth/auth-store';
-import { addToCart } from '@/features/cart/cart-store';
+import { setUserInfo, type UserInfo } from '@/stores/auth-store';
+import { addToCart } from '@/stores/cart-store';
 import { renderPage } from '@/testing/render-app';
 import { SiteHeader } from './site-header';
 

@@ -3,8 +3,8 @@ import { Link, useLocation } from 'react-router-dom';
 import { Gem, LogIn, Menu, X } from 'lucide-react';
 import { LoadBoundary } from '@/components/load-boundary';
 import { Button } from '@/components/ui/button';
-import { useUserInfo } from '@/features/auth/auth-store';
 import { cn } from '@/lib/utils';
+import { useUserInfo } from '@/stores/auth-store';
 import { CartLink } from './cart-link';
 import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 

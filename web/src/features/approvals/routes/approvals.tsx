@@ -7,8 +7,8 @@ import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
-import { useUserInfo } from '@/features/auth/auth-store';
 import { getErrorMessage } from '@/lib/api-client';
+import { useUserInfo } from '@/stores/auth-store';
 import { useApprovals, useDecideApproval } from '../api/approvals';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { setUserInfo } from '../auth-store';
+import { setUserInfo } from '@/stores/auth-store';
 
 /** `passkey`: the browser's answer to the challenge the first step gave (as SimpleWebAuthn encodes it). */
 export type LoginInput = { email: string; password: string; code?: string; passkey?: unknown };

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { clearUserInfo } from '../auth-store';
+import { clearUserInfo } from '@/stores/auth-store';
 
 export const logout = (): Promise<unknown> => api.post('/api/users/logout');
 

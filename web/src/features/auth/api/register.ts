@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
-import { setUserInfo } from '../auth-store';
+import { setUserInfo } from '@/stores/auth-store';
 
 export type RegisterInput = { email: string; password: string; name: string; referredBy?: string };
 

@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
+import { getUserInfo } from '@/stores/auth-store';
 import { makeUser, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
-import { getUserInfo } from '../auth-store';
 
 async function fillIn(email: string, password: string) {
   await userEvent.type(screen.getByLabelText('Email Address'), email);

@@ -5,10 +5,10 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { useUserInfo } from '@/stores/auth-store';
 import { KeyRound } from 'lucide-react';
 import { login as loginRequest, useLogin } from '../api/login';
 import { answerWithPasskey, asksForCode, passkeyChallenge, passkeyErrorMessage } from '../api/two-factor';
-import { useUserInfo } from '../auth-store';
 import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
 import { isAdminRequiredState, useRedirectTarget, withRedirect } from '../redirect';
 

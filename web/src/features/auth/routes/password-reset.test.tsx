@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
+import { getUserInfo } from '@/stores/auth-store';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
-import { getUserInfo } from '../auth-store';
 
 describe('Forgot password', () => {
   it("is linked from the sign-in page and shows the server's one answer after sending the e-mail", async () => {

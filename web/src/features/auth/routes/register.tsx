@@ -5,8 +5,8 @@ import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { useUserInfo } from '@/stores/auth-store';
 import { useRegister } from '../api/register';
-import { useUserInfo } from '../auth-store';
 import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
 import { useRedirectTarget, withRedirect } from '../redirect';
 

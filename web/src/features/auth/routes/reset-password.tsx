@@ -5,8 +5,8 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { clearUserInfo } from '@/stores/auth-store';
 import { useConfirmPasswordReset } from '../api/password-reset';
-import { clearUserInfo } from '../auth-store';
 import { AuthCard } from '../components/auth-card';
 
 const linkClass = 'font-medium text-foreground underline-offset-4 hover:underline';

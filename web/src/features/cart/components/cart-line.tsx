@@ -4,7 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
 import { formatUsd } from '@/lib/format';
-import { addToCart, removeFromCart, type CartItem } from '../cart-store';
+import { addToCart, removeFromCart, type CartItem } from '@/stores/cart-store';
 
 export function CartLine({ item }: { item: CartItem }) {
   const qtyId = useId();

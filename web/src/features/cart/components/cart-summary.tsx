@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatUsd } from '@/lib/format';
-import { countCartItems, type Cart } from '../cart-store';
+import { countCartItems, type Cart } from '@/stores/cart-store';
 
 /** Where 'Submit Order' goes: /placeorder, through the login page for signed-out visitors. */
 export const SUBMIT_ORDER_TARGET = '/login?redirect=/placeorder';

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@/app/router';
+import { addToCart, getCart } from '@/stores/cart-store';
 import { makeProduct, signIn } from '@/testing/fixtures';
 import { renderRoutes } from '@/testing/render-app';
-import { addToCart, getCart } from '../cart-store';
 
 function fillCart() {
   addToCart({ ...makeProduct({ _id: 'p1', name: 'Gold Package', price: 0.1, countInStock: 4 }), qty: 3 });

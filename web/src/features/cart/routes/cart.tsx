@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
 import { ShoppingBasket } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { useCart } from '@/stores/cart-store';
 import { CartLine } from '../components/cart-line';
 import { CartSummary } from '../components/cart-summary';
-import { useCart } from '../cart-store';
 
 export function CartPage() {
   const cart = useCart();

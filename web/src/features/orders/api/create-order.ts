@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderJson } from '@shop/core/contract';
-import type { Cart } from '@/features/cart/cart-store';
 import { api } from '@/lib/api-client';
 import { ordersQueryKey, orderQueryKey } from '@/lib/query-keys';
+import type { Cart } from '@/stores/cart-store';
 
 export type CreateOrderBody = Pick<Cart, 'itemsPrice' | 'totalPrice'> & { orderedItems: Cart['cartItems'] };
 

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { useCart } from '@/features/cart/cart-store';
 import { getErrorMessage } from '@/lib/api-client';
+import { useCart } from '@/stores/cart-store';
 import { useCreateOrder } from '../api/create-order';
 import { OrderLines, type OrderLine } from '../components/order-lines';
 import { PlaceOrderSummary } from '../components/place-order-summary';

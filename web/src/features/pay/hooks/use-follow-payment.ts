@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { OrderJson } from '@shop/core/contract';
-import { clearCart } from '@/features/cart/cart-store';
+import { clearCart } from '@/stores/cart-store';
 
 /** The hash to show on the success page: the one sent from here, else the last counted transfer. */
 export function paidTxHash(order: OrderJson, sentHash: string | undefined): string | undefined {

@@ -4,8 +4,8 @@ import { ShoppingCart } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
-import { addToCart } from '@/features/cart/cart-store';
 import { formatUsd } from '@/lib/format';
+import { addToCart } from '@/stores/cart-store';
 import type { Product } from '../types';
 import { StockStatus } from './stock-status';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ExchangeResult, UserJson } from '@shop/core/contract';
-import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
 import { profileQueryKey, statementQueryKey } from '@/lib/query-keys';
+import { getUserInfo, setUserInfo } from '@/stores/auth-store';
 
 export const exchangeBalance = (): Promise<ExchangeResult> => api.post<ExchangeResult>('/api/users/exchange');
 

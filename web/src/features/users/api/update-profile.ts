@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
-import { setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/query-keys';
+import { setUserInfo } from '@/stores/auth-store';
 
 /** An empty password leaves the password unchanged. */
 export type ProfileInput = { _id: string; name: string; email: string; password: string };

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserJson } from '@shop/core/contract';
-import { getUserInfo, setUserInfo } from '@/features/auth/auth-store';
 import { api } from '@/lib/api-client';
 import { usersQueryKey } from '@/lib/query-keys';
+import { getUserInfo, setUserInfo } from '@/stores/auth-store';
 
 /** Admin edit of a user; an empty password leaves it unchanged. */
 export type UserInput = {
