@@ -37,6 +37,28 @@ export default tseslint.config(
     },
   },
   {
+    // The chain layer knows nothing of the shop: it may use the process's infrastructure
+    // (config, database client, logger, Redis, errors) and itself, never a domain module
+    // (payments, payouts, ledger, balances...). docs/architecture.md.
+    files: ['core/src/chain/**/*.ts'],
+    ignores: ['core/src/chain/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './core/src/chain',
+              from: './core/src',
+              except: ['./chain', './config.ts', './db.ts', './logger.ts', './redis.ts', './errors.ts', './generated'],
+              message: 'core/src/chain is the chain layer: it imports no domain module (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['core/src/db.ts', 'core/src/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

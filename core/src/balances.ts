@@ -9,7 +9,7 @@ import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
 
 /** A cashout request still waiting to be paid (or rejected). */
 export const OPEN_CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED'] as const;
-import { payoutHold } from './payout-hold.ts';
+import { payoutHold } from './payouts/payout-hold.ts';
 import { emitEvent } from './webhooks.ts';
 
 /**

@@ -22,7 +22,7 @@ export * from './chain/cursor.ts';
 export * from './chain/follower.ts';
 export * from './chain/transfer-reader.ts';
 export * from './chain/head.ts';
-export * from './payouts.ts';
+export * from './payouts/index.ts';
 export * from './webhooks.ts';
 export * from './secrets.ts';
 export * from './audit.ts';

@@ -1,12 +1,12 @@
-import type { Db } from './db.ts';
-import type { Tx } from './ledger.ts';
-import type { PayoutTarget } from './queues.ts';
+import type { Db } from '../db.ts';
+import type { Tx } from '../ledger.ts';
+import type { PayoutTarget } from '../queues.ts';
 
 /**
  * Why a cashout or a refund can be neither rejected nor given another payout hash now,
  * or null: a payout transaction is being checked for it (it may still land), or a
  * replaced payout sent through a contract holds it until an admin withdraws the hold
- * (its operation may still run). The one home of that rule, for payouts.ts and
+ * (its operation may still run). The one home of that rule, for the payout checks and
  * balances.ts alike.
  */
 export async function payoutHold(tx: Db | Tx, target: PayoutTarget): Promise<string | null> {

@@ -1,0 +1,5 @@
+export type { PayoutVerdict } from './types.ts';
+export * from './refunds.ts';
+export * from './payout-checks.ts';
+export * from './verify-payout.ts';
+export * from './payout-hold.ts';
