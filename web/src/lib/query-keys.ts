@@ -39,6 +39,9 @@ export const refundsQueryKey = ['admin', 'refunds'] as const;
 export const refundListQueryKey = [...refundsQueryKey, 'list'] as const;
 export const overpaidOrdersQueryKey = [...refundsQueryKey, 'overpaid'] as const;
 
+/** The live ETH price (the pay page and the cashout's estimate share it). */
+export const ethPriceQueryKey = ['crypto', 'eth-price'] as const;
+
 export const approvalsQueryKey = ['approvals'] as const;
 
 export const overviewQueryKey = ['admin', 'overview'] as const;

@@ -1,13 +1,20 @@
 import type { QuoteJson } from '@shop/core/contract';
 import { CircleAlert } from 'lucide-react';
+import { useEthPrice } from '@/api/get-eth-price';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
-import { ethPriceErrorMessage, useEthPrice } from '../api/get-eth-price';
 import { formatDuration } from '../hooks/use-now';
 
-/** The live ETH price (GET /api/crypto/eth-price), or SPEC.md's error text when it fails. */
+/** SPEC.md /order/{id}: 'Provider error.' when the request never got an answer, else the error's text. */
+function ethPriceErrorMessage(error: unknown): string {
+  if (isApiError(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR')) return 'Provider error.';
+  return getErrorMessage(error);
+}
+
+/** The live ETH price (GET /api/crypto/eth-price, asked again every 30 s), or SPEC.md's error text when it fails. */
 export function LiveEthPrice() {
-  const price = useEthPrice();
+  const price = useEthPrice({ follow: true });
   if (price.isError) {
     return (
       <Alert variant="destructive">
