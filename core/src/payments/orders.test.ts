@@ -4,7 +4,8 @@ import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { Prisma } from '../db.ts';
 import { createPriceSource, PriceUnavailableError } from './eth-price.ts';
-import { createOrderDesk, openQuote } from './orders.ts';
+import { createOrderDesk } from './order-desk.ts';
+import { openQuote } from './quotes.ts';
 import { createProduct } from './stock.ts';
 
 let kit: ApiTestKit;

@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
-import { dueCents, isPayable } from './orders.ts';
+import { dueCents, isPayable } from './order-states.ts';
 import { DUST, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS } from './reasons.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';

@@ -1,0 +1,56 @@
+import type { AppConfig } from '../config.ts';
+import { Prisma, type Db } from '../db.ts';
+import { conflict, notFound } from '../errors.ts';
+
+/**
+ * The buyer reports a transaction hash. It never pays the order: it records the hash
+ * for the worker, which attributes the transfer by its tag, and the report (which order
+ * it was reported for, by whom: PaymentReport), so a transaction still in the mempool
+ * holds that order whoever reported it first. A hash that already pays another order is
+ * a conflict; an order takes only a few new hashes still waiting to be found or
+ * confirmed. Returns the payment and its status (the caller queues a PENDING one).
+ */
+export async function recordPaymentReport(
+  db: Db,
+  config: AppConfig,
+  user: { id: string },
+  orderId: string,
+  txHash: string,
+): Promise<{ paymentId: string; status: string }> {
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { userId: true, status: true } });
+  if (!order || order.userId !== user.id || order.status === 'DELETED') throw notFound('Order not found');
+  const check = (p: { id: string; orderId: string | null; status: string }) => {
+    if (p.orderId && p.orderId !== orderId) throw conflict('This transaction was already used for another order');
+    return p;
+  };
+  const report = async (p: { id: string; status: string }) => {
+    await db.paymentReport.createMany({ data: [{ paymentId: p.id, orderId, userId: user.id }], skipDuplicates: true });
+    return { paymentId: p.id, status: p.status };
+  };
+  const existing = await db.payment.findUnique({ where: { txHash } });
+  if (existing) return report(check(existing));
+  try {
+    const created = await db.$transaction(async (tx) => {
+      // New hashes of one order are counted under its row lock, so the cap holds under
+      // concurrency; the same hash reported at once by several requests is one report.
+      await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
+      const raced = await tx.payment.findUnique({ where: { txHash } });
+      if (raced) return raced;
+      const waiting = await tx.paymentReport.count({ where: { orderId, payment: { source: 'REPORTED', status: 'PENDING' } } });
+      if (waiting >= config.maxPendingReportsPerOrder) {
+        throw conflict(
+          `This order already has ${waiting} reported payments waiting to be found or confirmed on chain. Wait until they are confirmed or rejected before reporting another.`,
+        );
+      }
+      return tx.payment.create({ data: { txHash, source: 'REPORTED', status: 'PENDING', reports: { create: { orderId, userId: user.id } } } });
+    });
+    return report(check(created));
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      // A concurrent report of the same hash won the insert.
+      return report(check(await db.payment.findUniqueOrThrow({ where: { txHash } })));
+    }
+    throw err;
+  }
+}
+
