@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { ORDER_STATUSES } from './orders.ts';
-
 /**
  * The admin overview (GET /api/admin/overview?from=YYYY-MM-DD&to=YYYY-MM-DD) and the CSV
  * exports of the same range (GET /api/admin/export/<file>.csv?from&to). Days are UTC
@@ -19,48 +16,6 @@ export const EXPORT_FILES = {
   ledger: 'Balance movements (ledger entries) in the range',
 } as const;
 export type ExportFile = keyof typeof EXPORT_FILES;
-
-/** One UTC day of the chart: what orders paid that day brought in. */
-export const overviewDayJson = z.object({
-  /** YYYY-MM-DD (UTC). */
-  day: z.string(),
-  /** The sum of those orders' totalPrice, exact (2 decimals). */
-  revenue: z.string(),
-  paidOrders: z.number().int(),
-});
-export type OverviewDayJson = z.infer<typeof overviewDayJson>;
-
-export const overviewPackageJson = z.object({
-  productId: z.string(),
-  name: z.string(),
-  /** Price times quantity over the paid orders' lines, exact (2 decimals). */
-  revenue: z.string(),
-  qty: z.number().int(),
-  orders: z.number().int(),
-});
-export type OverviewPackageJson = z.infer<typeof overviewPackageJson>;
-
-export const adminOverviewJson = z.object({
-  from: z.string(),
-  to: z.string(),
-  /** Every day of the range, oldest first, zero on a day with no paid order. */
-  days: z.array(overviewDayJson),
-  totals: z.object({
-    revenue: z.string(),
-    paidOrders: z.number().int(),
-    /** Accounts registered in the range. */
-    newUsers: z.number().int(),
-    /** Referral rewards credited in the range minus those taken back (exact, may be negative). */
-    referralRewards: z.string(),
-  }),
-  /** Orders placed in the range, by their state now. */
-  ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),
-  /** Open work, whatever the range: transfers an admin must assign or refund, cashouts to pay. */
-  needsAction: z.object({ payments: z.number().int(), cashouts: z.number().int(), cashoutsUsd: z.string() }),
-  /** The packages that brought in most in the range, at most five. */
-  topPackages: z.array(overviewPackageJson),
-});
-export type AdminOverviewJson = z.infer<typeof adminOverviewJson>;
 
 /** The UTC day of a time, as YYYY-MM-DD. */
 export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);

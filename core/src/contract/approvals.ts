@@ -1,40 +1,7 @@
 import { z } from 'zod';
-import { idParam, isoTime, money, personWithEmailJson } from './common.ts';
-
-/** Large money moves waiting for a second admin (Admin > Approvals). */
-export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-
-/** An approval as the admin pages show it (GET /api/admin/approvals). */
-export const approvalJson = z.object({
-  _id: z.string(),
-  /** BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved; ADMIN_GRANT: admin rights for a user, given on approval. */
-  kind: z.enum(['BALANCE_INCREASE', 'PAYOUT', 'ADMIN_GRANT']),
-  status: z.enum(APPROVAL_STATUSES),
-  subject: z.object({ type: z.enum(['user', 'cashout', 'refund']), id: z.string() }),
-  /** Who the money goes to, when a user. */
-  beneficiary: personWithEmailJson.nullable(),
-  /** USD; null: a payout that could not be valued (no ETH price when asked). */
-  amountUsd: money.nullable(),
-  /** PAYOUT: the wallet the ETH goes to, as approved. */
-  wallet: z.string().nullable(),
-  /** BALANCE_INCREASE: the change to each balance, USD (exact strings, signed). */
-  change: z.object({ active: z.string(), passive: z.string() }).nullable(),
-  requestedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
-  decidedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
-  decidedAt: isoTime.nullable(),
-  createdAt: isoTime,
-});
-export type ApprovalJson = z.infer<typeof approvalJson>;
-
-/** A payout's approval state on the cashout and refund lists. */
-export const payoutApprovalJson = z.object({
-  /** Worth more than APPROVAL_THRESHOLD_USD: it may be marked paid only once approved. */
-  needed: z.boolean(),
-  /** Its open (pending or approved) approval, or the latest rejected one. */
-  current: z.object({ _id: z.string(), status: z.enum(APPROVAL_STATUSES), requestedBy: z.string() }).nullable(),
-});
-export type PayoutApprovalJson = z.infer<typeof payoutApprovalJson>;
+import { idParam } from './common.ts';
 
 /** POST /api/admin/approvals: ask a second admin to approve paying a cashout or a refund. */
 export const askApprovalBody = z.object({ kind: z.enum(['cashout', 'refund']), id: idParam });
+
+export type { ApprovalJson, ApprovalStatus, PayoutApprovalJson } from './approvals-json.ts';

@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { isoTime } from './common.ts';
-
 /** Every action the audit log records (the admin page filters by these). */
 export const AUDIT_ACTIONS = [
   'user.login',
@@ -38,19 +35,3 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** GET /api/admin/audit: one entry of the log, newest first. */
-export const auditEntryJson = z.object({
-  _id: z.string(),
-  seq: z.string(),
-  at: isoTime,
-  actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }).nullable(),
-  action: z.string(),
-  subject: z.object({ type: z.string(), id: z.string() }).nullable(),
-  before: z.unknown(),
-  after: z.unknown(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  prevHash: z.string(),
-  hash: z.string(),
-});
-export type AuditEntryJson = z.infer<typeof auditEntryJson>;

@@ -7,7 +7,6 @@ export * from './users.ts';
 export * from './products.ts';
 export * from './orders.ts';
 export * from './order-reference.ts';
-export * from './admin-orders.ts';
 export * from './cashouts.ts';
 export * from './statement.ts';
 export * from './payouts.ts';
@@ -16,4 +15,18 @@ export * from './wallet.ts';
 export * from './audit.ts';
 export * from './approvals.ts';
 export * from './admin-overview.ts';
-export * from './ops.ts';
+// Response schemas (and their types): what the api answers. In modules of their own, so
+// the web app, which imports only their types, loads none of them.
+export * from './json-parts.ts';
+export * from './users-json.ts';
+export * from './products-json.ts';
+export * from './orders-json.ts';
+export * from './payouts-json.ts';
+export * from './approvals-json.ts';
+export * from './cashouts-json.ts';
+export * from './statement-json.ts';
+export * from './audit-json.ts';
+export * from './webhooks-json.ts';
+export * from './admin-orders-json.ts';
+export * from './admin-overview-json.ts';
+export * from './ops-json.ts';

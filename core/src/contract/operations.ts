@@ -1,28 +1,8 @@
 import { z } from 'zod';
-import { adminOrderDetailJson } from './admin-orders.ts';
-import { adminOverviewJson, EXPORT_FILES } from './admin-overview.ts';
-import { approvalJson, APPROVAL_STATUSES, askApprovalBody } from './approvals.ts';
-import { auditEntryJson } from './audit.ts';
-import { adminPaymentJson, CASHOUT_STATUSES, cashoutJson, reconciliationRunJson, reconciliationStateJson } from './cashouts.ts';
-import { idParam, messageJson, personJson } from './common.ts';
-import { ethPriceJson, healthJson } from './ops.ts';
 import {
-  adminOrderJson, cancelOrderJson, claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderJson, PAYMENT_STATUSES, paymentClaimJson, paymentReportJson,
-  reportPaymentBody,
-} from './orders.ts';
-import {
-  assignPaymentBody, createRefundBody, markPaidBody, overpaidOrderJson, overpaymentBody, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody,
-  refundWalletBody,
-} from './payouts.ts';
-import { productJson, publishProductBody, updateProductBody, uploadResult } from './products.ts';
+  adminOrderDetailJson, adminOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, cancelOrderJson, CASHOUT_STATUSES, cashoutBody, cashoutJson, claimPaymentBody, createOrderBody, createRefundBody, createWebhookBody, ethPriceJson, exchangeResult, EXPORT_FILES, healthJson, idParam, LISTED_ORDER_STATUSES, loginBody, markPaidBody, messageJson, myCashoutJson, orderJson, overpaidOrderJson, overpaymentBody, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, PAYMENT_STATUSES, paymentClaimJson, paymentReportJson, personJson, productJson, publishProductBody, reconciliationRunJson, reconciliationStateJson, recoveryCodesJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, registerBody, reportPaymentBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProductBody, updateProfileBody, updateWebhookBody, uploadResult, userJson, webAuthnOptionsJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
+} from './index.ts';
 import { adminOrdersQuery, auditQuery, dayRangeQuery, pageQuery, searchPageQuery, statusPageQuery } from './queries.ts';
-import { myCashoutJson, statementEntryJson } from './statement.ts';
-import {
-  adminUpdateUserBody, adminUserListItem, cashoutBody, exchangeResult, loginBody, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody,
-  passwordResetConfirmBody, recoveryCodesJson, registerBody, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson,
-  webAuthnOptionsJson,
-} from './users.ts';
-import { createWebhookBody, updateWebhookBody, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson } from './webhooks.ts';
 
 /**
  * Every operation of the api, once: what it takes (path, query, body), what it answers

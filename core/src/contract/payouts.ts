@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { payoutApprovalJson } from './approvals.ts';
-import { ethAddress, isoTime, money, personWithEmailJson, txHash, weiString } from './common.ts';
+import { ethAddress, txHash } from './common.ts';
 
 /** Marking a cashout or a refund paid: the worker checks this transaction on chain first. */
 export const markPaidBody = z.object({ payoutTxHash: txHash });
@@ -26,78 +25,6 @@ export const refundWalletBody = z.object({
   signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(20_000, 'is too long'),
 });
 
-export const payoutCheckJson = z.object({
-  txHash: z.string(),
-  status: z.enum(['CHECKING', 'ACCEPTED', 'REFUSED']),
-  /** Why it was refused, or what the worker waits for. */
-  reason: z.string().nullable(),
-  /** The node has shown the transaction (pending or mined): it can no longer be withdrawn, only replaced. */
-  seen: z.boolean(),
-  createdAt: isoTime,
-});
-export type PayoutCheckJson = z.infer<typeof payoutCheckJson>;
-
 export const REFUND_STATUSES = ['REQUESTED', 'PAID'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-export const refundJson = z.object({
-  _id: z.string(),
-  source: z.enum(['TRANSFER', 'OVERPAYMENT']),
-  order: z.string().nullable(),
-  /** The refunded transfer (or, for an overpayment, the transfer that overpaid). */
-  txHash: z.string().nullable(),
-  user: personWithEmailJson.nullable(),
-  wallet: z.string(),
-  /** sender (the address that paid), admin (an admin named it), claim (the sender signed for it). */
-  walletSource: z.enum(['sender', 'admin', 'claim']),
-  amountWei: weiString,
-  /** 6 decimals. */
-  amountEth: z.string(),
-  amountUsd: money.nullable(),
-  status: z.enum(REFUND_STATUSES),
-  payoutTxHash: z.string().nullable(),
-  /** The latest payout hash an admin gave and the worker's verdict. */
-  check: payoutCheckJson.nullable(),
-  /** A replaced payout sent through a contract holds the refund (it may still run) until an admin withdraws the hold: its hash. */
-  heldBy: z.string().nullable(),
-  /** Admin lists: whether a second admin must approve paying it, and where that stands. */
-  approval: payoutApprovalJson.optional(),
-  createdAt: isoTime,
-  paidAt: isoTime.nullable(),
-});
-export type RefundJson = z.infer<typeof refundJson>;
-
-/** One transfer's part of an overpayment: a refund of it goes back to the address that paid that transfer. */
-export const overpaymentPartJson = z.object({ txHash: z.string(), from: z.string().nullable(), wei: weiString, eth: z.string(), usd: money });
-export type OverpaymentPartJson = z.infer<typeof overpaymentPartJson>;
-
-/** An order's overpayment and what is left of it to refund or credit (GET /api/admin/refunds/overpaid, order JSON). */
-export const overpaymentJson = z.object({
-  /** USD left to settle, as valued when it arrived. */
-  usd: money,
-  /** What adding it to the balance gives now: per transfer, the lower of that value and its ETH at today's price (null while no price can be read). */
-  creditUsd: money.nullable(),
-  /** What is left in the ETH it arrived as (a refund sends back exactly this). */
-  wei: weiString,
-  eth: z.string(),
-  /** The one address all of it goes back to, or null when it came from several (or from none alone). */
-  from: z.string().nullable(),
-  /** Some part has an address that paid it alone, so it can be refunded there without naming a wallet (parts without one are left). */
-  refundable: z.boolean(),
-  /** Per transfer that overpaid: each part is refunded to its own sender. */
-  parts: z.array(overpaymentPartJson),
-});
-export type OverpaymentJson = z.infer<typeof overpaymentJson>;
-
-export const overpaidOrderJson = z.object({
-  _id: z.string(),
-  user: personWithEmailJson,
-  totalPrice: money,
-  paidUsd: money,
-  overpayment: overpaymentJson,
-  paidAt: isoTime.nullable(),
-});
-export type OverpaidOrderJson = z.infer<typeof overpaidOrderJson>;
-
-/** POST /api/admin/payments/:id/refund (201). */
-export const refundRequestedJson = z.object({ message: z.string(), refundId: z.string() });

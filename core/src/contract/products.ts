@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intInRange, isoTime, money, usdAmount } from './common.ts';
+import { intInRange, usdAmount } from './common.ts';
 
 /** An image reference: a path under /uploads or /images, or an http(s) URL. */
 export const imageRef = z
@@ -23,26 +23,6 @@ export const updateProductBody = z.object({
   durationDays: intInRange(1, 3650).optional(),
 });
 
-export const productJson = z.object({
-  _id: z.string(),
-  name: z.string(),
-  image: z.string(),
-  description: z.string(),
-  price: money,
-  rating: z.number(),
-  numReviews: z.number().int(),
-  countInStock: z.number().int(),
-  dailyCredit: money,
-  durationDays: z.number().int(),
-  /** When it went on sale; null for a draft (only admins see drafts: the storefront lists published packages). */
-  publishedAt: isoTime.nullable(),
-  createdAt: isoTime,
-  updatedAt: isoTime,
-});
-export type ProductJson = z.infer<typeof productJson>;
-
 /** An admin puts a package on sale or takes it off (POST /api/admin/products/:id/publish). */
 export const publishProductBody = z.object({ published: z.boolean({ message: 'must be true or false' }) });
 
-export const uploadResult = z.object({ message: z.string(), image: z.string() });
-export type UploadResult = z.infer<typeof uploadResult>;

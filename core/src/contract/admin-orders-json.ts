@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { adminPaymentJson } from './cashouts.ts';
-import { isoTime, money, weiString } from './common.ts';
-import { ORDER_STATUSES, orderItemJson } from './orders.ts';
-import { overpaymentJson, refundJson } from './payouts.ts';
+import { ORDER_STATUSES } from './orders.ts';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './webhooks.ts';
+import { adminPaymentJson } from './cashouts-json.ts';
+import { orderItemJson } from './orders-json.ts';
+import { isoTime, money, weiString } from './json-parts.ts';
+import { overpaymentJson, refundJson } from './payouts-json.ts';
 
 /** One of an order's quotes: the price its ETH amount was locked at. */
 export const adminOrderQuoteJson = z.object({

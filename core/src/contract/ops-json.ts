@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime } from './common.ts';
+import { isoTime } from './json-parts.ts';
 
 const dependencyState = z.enum(['ok', 'degraded']);
 

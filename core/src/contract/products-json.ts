@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { isoTime, money } from './json-parts.ts';
+
+export const productJson = z.object({
+  _id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  description: z.string(),
+  price: money,
+  rating: z.number(),
+  numReviews: z.number().int(),
+  countInStock: z.number().int(),
+  dailyCredit: money,
+  durationDays: z.number().int(),
+  /** When it went on sale; null for a draft (only admins see drafts: the storefront lists published packages). */
+  publishedAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type ProductJson = z.infer<typeof productJson>;
+export const uploadResult = z.object({ message: z.string(), image: z.string() });
+export type UploadResult = z.infer<typeof uploadResult>;
