@@ -1,8 +1,8 @@
+import { useProfile } from '@/api/get-profile';
 import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useProfile } from '@/features/users/api/get-profile';
 import { CashoutForm } from '../components/cashout-form';
 import { CashoutNotices } from '../components/cashout-notices';
 

@@ -1,8 +1,8 @@
+import { useProfile } from '@/api/get-profile';
 import { ErrorAlert } from '@/components/error-alert';
 import { PageSpinner } from '@/components/ui/spinner';
 import { PaidOrders } from '@/features/orders/components/paid-orders';
 import { UnpaidOrders } from '@/features/orders/components/unpaid-orders';
-import { useProfile } from '../api/get-profile';
 import { BalanceCard } from '../components/balance-card';
 import { ProfileForm } from '../components/profile-form';
 import { ReferralCard } from '../components/referral-card';

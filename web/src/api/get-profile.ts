@@ -7,7 +7,7 @@ import { profileQueryKey } from '@/lib/query-keys';
 export const getProfile = ({ signal }: { signal?: AbortSignal } = {}): Promise<UserJson> =>
   api.get<UserJson>('/api/users/profile', signal ? { signal } : {});
 
-/** The signed-in user's own record, cached 5 s like the other user details. */
+/** The signed-in user's own record (the profile page; the cashout page reads the balance from it), cached 5 s like the other user details. */
 export const getProfileQueryOptions = () =>
   queryOptions({
     queryKey: profileQueryKey,
