@@ -8,7 +8,7 @@ import { followChain, type LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { explainInflow } from './settle.ts';
+import { explainInflow } from './inflows.ts';
 
 /**
  * The payments side of following the chain: every transfer the block follower

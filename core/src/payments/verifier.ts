@@ -4,7 +4,8 @@ import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
-import { followBlock, noteWaitingTransfer, rejectTransfer, settleTransfer, transferGone } from './settle.ts';
+import { settleTransfer } from './settle.ts';
+import { followBlock, noteWaitingTransfer, rejectTransfer, transferGone } from './transfer-states.ts';
 import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts';
 
 /**

@@ -4,7 +4,7 @@ import { requireSignature } from '../chain/signatures.ts';
 import { confirmationsAt } from '../chain/transfer-reader.ts';
 import { refundWalletMessage } from '../contract/wallet.ts';
 import { conflict, notFound } from '../errors.ts';
-import { refundTransfer } from '../payments/settle.ts';
+import { refundTransfer } from '../payments/transfer-states.ts';
 import type { Deps } from './types.ts';
 
 /**
