@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Clock, UsersRound } from 'lucide-react';
 import { toast } from 'sonner';
 import type { PayoutApprovalJson } from '@shop/core/contract';
-import { useAskApproval } from '@/features/approvals/api/approvals';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { useAskApproval } from '../api/ask-approval';
 
 /** A payout that may not be marked paid yet: worth more than one admin may pay alone, and not approved. */
 export const waitsForApproval = (approval: PayoutApprovalJson | undefined): boolean =>

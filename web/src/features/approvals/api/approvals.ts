@@ -25,10 +25,6 @@ function useApprovalMutation<Input>(mutationFn: (input: Input) => Promise<Approv
   });
 }
 
-/** Asks a second admin to approve paying a large cashout or refund (before its ETH is sent). */
-export const useAskApproval = () =>
-  useApprovalMutation((target: { kind: 'cashout' | 'refund'; id: string }) => api.post<ApprovalJson>('/api/admin/approvals', target));
-
 /** Approves (a second factor may be asked for) or rejects a pending request. */
 export const useDecideApproval = () =>
   useApprovalMutation(({ id, approve }: { id: string; approve: boolean }) =>
