@@ -1,5 +1,15 @@
 import type { Page } from 'playwright-core';
+import { answerProblem } from '@shop/core/contract/operations';
 import type { Shop } from './shop.ts';
+
+/**
+ * Checks one api answer against the published document (core/src/contract/operations.ts,
+ * the source of GET /api/openapi.json) and throws, failing the journey, on a mismatch.
+ */
+export function expectDocumentedAnswer(method: string, url: string, status: number, body: unknown, contentType = 'application/json'): void {
+  const problem = answerProblem(method, url, status, body, contentType);
+  if (problem) throw new Error(problem);
+}
 
 /** Signs in through the login form, as a person would. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -13,19 +23,25 @@ export async function signIn(page: Page, email: string, password: string): Promi
 /** Registers through the api (for users a journey needs but does not watch sign up). */
 export async function registerViaApi(shop: Shop, user: { email: string; password: string; name: string; referredBy?: string }) {
   const res = await fetch(`${shop.baseUrl}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { _id: string; referralCode: string };
+  const body: unknown = await res.json();
+  expectDocumentedAnswer('POST', '/api/users', res.status, body);
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(body)}`);
+  return body as { _id: string; referralCode: string };
 }
 
 /** Places an order from the signed-in page's session (its cookies), returning its id. */
 export async function placeOrderViaApi(page: Page, productName: string, qty = 1): Promise<string> {
-  const products = (await (await page.request.get('/api/products')).json()) as { _id: string; name: string; price: number }[];
+  const list = await page.request.get('/api/products');
+  const products = (await list.json()) as { _id: string; name: string; price: number }[];
+  expectDocumentedAnswer('GET', '/api/products', list.status(), products);
   const product = products.find((p) => p.name === productName);
   if (!product) throw new Error(`no product ${productName}`);
   const total = (Math.round(product.price * 100) * qty) / 100;
   const res = await page.request.post('/api/orders', { data: { orderedItems: [{ _id: product._id, qty }], itemsPrice: total, totalPrice: total } });
-  if (res.status() !== 201) throw new Error(`order failed: ${res.status()} ${await res.text()}`);
-  return ((await res.json()) as { _id: string })._id;
+  const order: unknown = await res.json();
+  expectDocumentedAnswer('POST', '/api/orders', res.status(), order);
+  if (res.status() !== 201) throw new Error(`order failed: ${res.status()} ${JSON.stringify(order)}`);
+  return (order as { _id: string })._id;
 }
 
 /** The wei asked for by the order's latest quote. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { applyLedger, hashPassword, newReferralCode } from '@shop/core';
+import { expectDocumentedAnswer } from './helpers.ts';
 import type { Shop } from './shop.ts';
 
 /** Small helpers shared by the admin, cashout and guard journeys. */
@@ -32,7 +33,7 @@ export async function registerThroughUi(page: Page, user: { email: string; passw
   await page.waitForURL((url) => url.pathname === redirect);
 }
 
-/** A plain api client holding one session cookie, as a browser would. */
+/** A plain api client holding one session cookie, as a browser would; its answers are checked against the API document. */
 export class ApiClient {
   private cookie = '';
   constructor(private readonly baseUrl: string) {}
@@ -50,7 +51,10 @@ export class ApiClient {
     const setCookies = res.headers.getSetCookie();
     if (setCookies.length > 0) this.cookie = setCookies.map((c) => c.split(';')[0]).join('; ');
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    const answer: unknown = text ? JSON.parse(text) : undefined;
+    // Every answer a journey reads is the one the published document declares.
+    expectDocumentedAnswer(method, pathname, res.status, answer, res.headers.get('content-type') ?? '');
+    return { status: res.status, body: answer as T };
   }
 }
 

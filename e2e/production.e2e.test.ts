@@ -6,11 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import sharp from 'sharp';
 import { generate } from 'otplib';
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
 import { createDb, createRuntime, loadConfig, type Db } from '@shop/core';
 import { orderReference } from '@shop/core/contract';
 import { createApp } from '../api/src/app.ts';
 import { listRoutes, type RouteEntry } from '../api/src/route-table.ts';
 import { forkTs, type TsChild } from '../bench/lib/child.ts';
+import { expectDocumentedAnswer } from './helpers.ts';
 import { seed } from '../prisma/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../scripts/db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../scripts/lib/anvil.ts';
@@ -72,7 +75,10 @@ beforeAll(async () => {
   // Everything they print is kept: the checks at the end read the whole log.
   api = forkTs('api/src/server.ts', env, 'api', { keepOutput: 20_000_000 });
   worker = forkTs('worker/src/main.ts', env, 'worker', { keepOutput: 20_000_000 });
-  await waitFor('the api to answer healthy', async () => (await fetch(`${baseUrl}/api/health`).catch(() => null))?.status === 200, 60_000, 250);
+  await waitFor('the api to answer healthy', async () => (await fetch(`${baseUrl}/api/health`).catch(() => null))?.status === 200, 60_000, 250).catch((err: unknown) => {
+    // What the api printed says why (a crash at start, a dependency down).
+    throw new Error(`${String(err)}\n${api.output().slice(-4000)}`);
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -96,7 +102,13 @@ async function call(method: string, url: string, opts: { cookie?: string; body?:
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  return fetch(`${baseUrl}${url}`, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${baseUrl}${url}`, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+  // Every api answer is checked against the published document (e2e/helpers.ts).
+  const type = res.headers.get('content-type') ?? '';
+  const text = await res.text();
+  const json = type.includes('json') && text ? (JSON.parse(text) as unknown) : undefined;
+  expectDocumentedAnswer(method, url, res.status, json, type);
+  return { status: res.status, headers: res.headers, json: async () => json, text: async () => text };
 }
 
 async function signIn(email: string, password: string): Promise<string> {
@@ -191,6 +203,49 @@ describe('the api and the worker as npm start runs them (production, default log
       const res = await call('GET', page);
       expect(res.status, page).toBe(200);
       expect(res.headers.get('content-type'), page).toMatch(/text\/html/);
+    }
+  });
+
+  it('publishes its API document, and a reference page that renders under its CSP loading nothing from other hosts', async () => {
+    const document = await call('GET', '/api/openapi.json');
+    expect(document.status).toBe(200);
+    const doc = (await document.json()) as { openapi: string; paths: Record<string, unknown>; webhooks: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(60);
+    expect(Object.keys(doc.webhooks)).toContain('order.paid');
+
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy|Refused to (load|execute|connect|apply|frame|evaluate)/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
+      });
+      page.on('request', (req) => {
+        if (!req.url().startsWith(baseUrl) && !req.url().startsWith('data:')) problems.push(`another host: ${req.url()}`);
+      });
+      const res = await page.goto(`${baseUrl}/api/docs`);
+      expect(res?.status()).toBe(200);
+      const csp = res?.headers()['content-security-policy'] ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+      await page.getByRole('heading', { name: /ETH Shop API/ }).waitFor({ timeout: 30_000 });
+      await page.locator('.opblock-tag').first().waitFor();
+      // The admin user edit, opened: it says why it differs from DESIGN.md.
+      const edit = page.locator('.opblock-put').filter({ hasText: '/api/users/{id}' }).first();
+      await edit.locator('.opblock-summary').click();
+      await edit.getByText('loadedActiveBalance').first().waitFor();
+      const dir = path.join(REPO_ROOT, 'test-results', 'screenshots');
+      mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, 'api-docs.png') });
+      await edit.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(dir, 'api-docs-user-edit.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
     }
   });
 

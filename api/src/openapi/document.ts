@@ -182,6 +182,11 @@ export function openApiDocument(): oas31.OpenAPIObject {
         session: { type: 'apiKey', in: 'cookie', name: 'jwt', description: 'The session cookie register and sign-in set (httpOnly, SameSite=Lax).' },
       },
     },
+  }, {
+    // An e-mail's example reads as one (the renderer would otherwise make one up from the pattern).
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'email') jsonSchema.examples = ['buyer@example.com'];
+    },
   });
   cached = tidyComponents(cached);
   return cached;

@@ -125,7 +125,8 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'POST', path: '/api/users/exchange', tag: 'Users', access: 'user', summary: 'Move the whole active balance to the passive balance',
-    answers: [ok(exchangeResult)], errors: [409],
+    description: 'An active balance of 0 is a 400.',
+    answers: [ok(exchangeResult)], errors: [400],
   },
   {
     method: 'POST', path: '/api/users/cashout', tag: 'Users', access: 'user', stepUp: true, summary: 'Ask for the active balance to be paid out in ETH to a wallet',
@@ -161,7 +162,8 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'POST', path: '/api/users/2fa/step-up/options', tag: 'Two-factor sign-in', access: 'user', summary: "WebAuthn options to confirm it is you with a passkey",
-    answers: [ok(webAuthnOptionsJson, 'PublicKeyCredentialRequestOptionsJSON')], errors: [429],
+    description: 'A user without a passkey gets a 400 (enter a code instead).',
+    answers: [ok(webAuthnOptionsJson, 'PublicKeyCredentialRequestOptionsJSON')], errors: [400, 429],
   },
   {
     method: 'POST', path: '/api/users/2fa/step-up', tag: 'Two-factor sign-in', access: 'user', summary: 'Confirm it is you (a code or a passkey): money actions are allowed for 10 minutes',
@@ -383,6 +385,41 @@ export function findOperation(method: string, url: string): Operation | undefine
 
 /** The schema of the JSON an operation answers with this status, if it has one. */
 export function answerSchema(op: Operation, status: number): z.ZodType | undefined {
-  if (status >= 400) return apiErrorJson;
-  return op.answers.find((a) => a.status === status)?.schema;
+  const declared = op.answers.find((a) => a.status === status);
+  if (declared) return declared.schema;
+  return status >= 400 ? apiErrorJson : undefined;
+}
+
+/**
+ * What is wrong with one answer of the api, measured against this list (and so against
+ * the published document), or null: the operation exists, the status is one it declares,
+ * and a JSON body matches the declared schema with no field the schema does not name.
+ * Paths outside /api, and the reference page, are not api answers.
+ */
+export function answerProblem(method: string, url: string, status: number, body: unknown, contentType = 'application/json'): string | null {
+  const path = new URL(url, 'http://x').pathname;
+  if (!path.startsWith('/api/') || path === '/api/docs' || path.startsWith('/api/docs/')) return null;
+  const op = findOperation(method, path);
+  const what = `${method} ${path} answered ${status}`;
+  // The router's own 404 for a path no route answers.
+  if (!op) return status === 404 ? null : `${what}: no such operation in the API document`;
+  const declared = op.answers.some((a) => a.status === status) || (status >= 400 && errorStatuses(op).includes(status));
+  if (!declared) return `${what}: the document declares ${[...op.answers.map((a) => a.status), ...errorStatuses(op)].join(', ')} for ${op.method} ${op.path}`;
+  const schema = answerSchema(op, status);
+  if (!schema) return null;
+  if (!contentType.includes('json')) return `${what}: expected JSON, got ${contentType || 'no content type'}`;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+    return `${what}: the body does not match the document (${op.method} ${op.path}): ${issues.join('; ')}`;
+  }
+  const extra = undocumentedFields(body, result.data, '');
+  return extra.length > 0 ? `${what}: fields the document does not name (${op.method} ${op.path}): ${extra.slice(0, 10).join(', ')}` : null;
+}
+
+/** Fields of `sent` that parsing dropped (zod objects strip the fields they do not name). */
+function undocumentedFields(sent: unknown, parsed: unknown, path: string): string[] {
+  if (Array.isArray(sent) && Array.isArray(parsed)) return sent.flatMap((v, i) => undocumentedFields(v, parsed[i], `${path}[${i}]`));
+  if (!sent || !parsed || typeof sent !== 'object' || typeof parsed !== 'object') return [];
+  return Object.entries(sent).flatMap(([k, v]) => (k in parsed ? undocumentedFields(v, (parsed as Record<string, unknown>)[k], `${path}.${k}`) : [`${path}.${k}`.slice(1)]));
 }
