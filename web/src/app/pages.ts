@@ -107,7 +107,7 @@ export const pages: readonly PageEntry[] = [
   },
   {
     path: 'order/:id/purchased',
-    module: 'features/orders/routes/purchased.tsx',
+    module: 'features/pay/routes/purchased.tsx',
     component: 'PurchasedPage',
     access: 'signed-in',
     title: 'Order paid',

@@ -21,6 +21,13 @@ export function formatDay(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso.slice(0, 10) : date.toISOString().slice(0, 10);
 }
 
+/** Whole days from now until `iso` (0 once it has passed), or undefined without a date. */
+export function daysLeft(iso: string | null | undefined, now = Date.now()): number | undefined {
+  if (!iso) return undefined;
+  const ms = new Date(iso).getTime() - now;
+  return Number.isNaN(ms) ? undefined : Math.max(0, Math.ceil(ms / 86_400_000));
+}
+
 /** Cuts text to `max` characters plus '...' when (and only when) it is longer. */
 export function truncate(text: string, max = 30): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;

@@ -4,7 +4,7 @@ import { StatusBadge } from '@/components/status-badge';
 import { useRefundOverpayment } from '@/features/admin-payments/api/refund-overpayment';
 import { RequestRefundAction } from '@/features/admin-payments/components/request-refund-action';
 import { formatDateTime, formatUsd } from '@/lib/format';
-import { lineTotal } from '@/features/orders/line-total';
+import { lineTotal } from '@/lib/line-total';
 import { CappedNote, DetailList, FullHex, SectionCard } from './detail-list';
 
 type Order = AdminOrderDetailJson;

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { formatOrderLine } from '../line-total';
+import { formatOrderLine } from '@/lib/line-total';
 
 export type OrderLine = {
   key: string;

@@ -4,11 +4,10 @@ import { orderReference, type OrderItemJson, type OrderJson } from '@shop/core/c
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDay, formatUsd } from '@/lib/format';
 import { LoadMore } from '@/components/load-more';
+import { daysLeft, formatDay, formatUsd } from '@/lib/format';
+import { formatOrderLine } from '@/lib/line-total';
 import { useMyOrders } from '../api/get-my-orders';
-import { daysLeft } from './order-receipt';
-import { formatOrderLine } from '../line-total';
 
 const PAID = ['PAID'] as const;
 

@@ -5,7 +5,6 @@ import { WagmiProvider } from 'wagmi';
 import { describe, expect, it, vi } from 'vitest';
 import { refundWalletMessage, type OrderJson, type RefundJson } from '@shop/core/contract';
 import { routes } from '@/app/router';
-import { PurchasedPage } from '@/features/orders/routes/purchased';
 import { createWagmiConfig } from '@/lib/wagmi';
 import { addToCart, getCart } from '@/stores/cart-store';
 import { makeOrder, makeProduct, makeRefund, signIn } from '@/testing/fixtures';
@@ -13,6 +12,7 @@ import { mockApi, reply } from '@/testing/mock-api';
 import { renderRoutes } from '@/testing/render-app';
 import { createFakeEthereum, FAKE_SIGNATURE, rpcError } from '../testing/fake-ethereum';
 import { PayPage } from './pay';
+import { PurchasedPage } from './purchased';
 
 const RECEIVING = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HASH = `0x${'ab'.repeat(32)}`;

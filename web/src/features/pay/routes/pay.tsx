@@ -7,9 +7,9 @@ import { LoadBoundary } from '@/components/load-boundary';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useOrder } from '@/features/orders/api/get-order';
 import { CancelOrder } from '@/features/orders/components/cancel-order';
 import { hasInjectedProvider } from '@/lib/injected-provider';
+import { useOrder } from '../api/get-order';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { OrderSummaryCard } from '../components/order-summary-card';
 import { isMobileDevice } from '../wallet-messages';
@@ -57,7 +57,7 @@ function useShownAfterPaint(ready: boolean, already: boolean) {
 const walletLoading = <PageSpinner label="Loading the wallet" />;
 
 // A paid order's receipt: its own chunk, so the page a buyer pays on loads none of it.
-const OrderReceipt = lazy(async () => ({ default: (await import('@/features/orders/components/order-receipt')).OrderReceipt }));
+const OrderReceipt = lazy(async () => ({ default: (await import('../components/order-receipt')).OrderReceipt }));
 
 /** The wallet side failed to load (a dropped connection, or a release since the page was opened). */
 const walletLoadFailed = (

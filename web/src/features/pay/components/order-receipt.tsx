@@ -2,19 +2,12 @@ import { Printer } from 'lucide-react';
 import { formatEth, orderReference, type OrderJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatDateTime, formatDay, formatMoney } from '@/lib/format';
-import { lineTotal } from '../line-total';
+import { daysLeft, formatDateTime, formatDay, formatMoney } from '@/lib/format';
+import { lineTotal } from '@/lib/line-total';
 
 /** The ETH that paid the order: its counted transfers, summed exactly in wei. */
 export function paidWei(order: OrderJson): bigint {
   return (order.payments ?? []).filter((p) => p.status === 'COUNTED' && p.valueWei).reduce((sum, p) => sum + BigInt(p.valueWei!), 0n);
-}
-
-/** Whole days from now until `iso` (0 once it has passed), or undefined without a date. */
-export function daysLeft(iso: string | null | undefined, now = Date.now()): number | undefined {
-  if (!iso) return undefined;
-  const ms = new Date(iso).getTime() - now;
-  return Number.isNaN(ms) ? undefined : Math.max(0, Math.ceil(ms / 86_400_000));
 }
 
 /**
