@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
-import { claimPaymentBody, createOrderBody, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
+import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
@@ -48,14 +48,14 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
 
   router.get('/mine', requireUser, async (req, res) => {
     const page = pageQuery(req);
-    const rows = await orders.myOrdersPage(db, req.user!.id, enumList(req, 'status', orders.ORDER_STATUSES), page);
+    const rows = await orders.myOrdersPage(db, req.user!.id, enumList(req, 'status', LISTED_ORDER_STATUSES), page);
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((o) => orders.orderJson(o)));
   });
 
   router.get('/', requireAdmin, async (req, res) => {
     const page = pageQuery(req);
     const filter: orders.OrderFilter = {
-      status: enumList(req, 'status', orders.ORDER_STATUSES),
+      status: enumList(req, 'status', LISTED_ORDER_STATUSES),
       from: dateParam(req, 'from'),
       to: dateParam(req, 'to', { end: true }),
       q: searchTerm(req),

@@ -1,5 +1,5 @@
 import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
-import { formatEth, orderReferenceRange, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
@@ -128,8 +128,7 @@ export function myOrdersPage(db: Db, userId: string, status: OrderFilter['status
   });
 }
 
-export const ORDER_STATUSES = ['PENDING_PAYMENT', 'VERIFYING', 'UNDERPAID', 'LATE', 'PAID', 'EXPIRED', 'CANCELLED'] as const;
-export type OrderFilter = { status?: (typeof ORDER_STATUSES)[number][]; from?: Date; to?: Date; q?: string };
+export type OrderFilter = { status?: (typeof LISTED_ORDER_STATUSES)[number][]; from?: Date; to?: Date; q?: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX_HASH = /^0x[0-9a-f]{64}$/i;
