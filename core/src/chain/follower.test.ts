@@ -83,26 +83,36 @@ describe('the block follower', () => {
 describe('the node answers', () => {
   let server: Server;
   let url: string;
+  let answer: unknown;
   beforeAll(async () => {
-    // A node that answers eth_getBlockByNumber with something that is not a block.
+    // A node that answers eth_getBlockByNumber with whatever the test sets.
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const { id } = JSON.parse(body) as { id: number };
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { number: '0x1', hash: 'not-a-hash', parentHash: '0x00', transactions: [] } }));
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: answer }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+  const sender = `0x${'1'.repeat(40)}`;
 
   it('are checked before anything reads them: a malformed block is a retryable InvalidRpcAnswer', async () => {
+    answer = { number: '0x1', hash: 'not-a-hash', parentHash: hash(0), transactions: [] };
     const err = await blockWithTransactions(createChainClient(url, { retryCount: 0 }), 1n).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidRpcAnswer);
     expect((err as Error).message).toMatch(/eth_getBlockByNumber is not valid: hash/);
     expect(isRetryable(err)).toBe(true);
+  });
+
+  it('accept what real nodes send: a contract creation without `to`, zero written as a bare 0x', async () => {
+    answer = { number: '0x1', hash: hash(1), parentHash: hash(0), transactions: [{ hash: hash(2), from: sender, value: '0x' }] };
+    const block = await blockWithTransactions(createChainClient(url, { retryCount: 0 }), 1n);
+    expect(block.transactions).toEqual([{ hash: hash(2), from: sender, to: null, value: '0x0' }]);
   });
 });

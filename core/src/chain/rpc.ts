@@ -10,7 +10,11 @@ import { InvalidRpcAnswer, isStateUnavailable } from './errors.ts';
  * number further on.
  */
 
-const quantity = z.string().regex(/^0x[0-9a-fA-F]+$/, 'a hex quantity') as unknown as z.ZodType<Hex>;
+// Some nodes write zero as a bare "0x": read as 0x0.
+const quantity = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]*$/, 'a hex quantity')
+  .transform((v) => (v === '0x' ? '0x0' : v)) as unknown as z.ZodType<Hex>;
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte hash') as unknown as z.ZodType<Hash>;
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an address') as unknown as z.ZodType<Hex>;
 
@@ -19,9 +23,10 @@ const blockSchema = z.object({
   number: quantity.nullable(),
   hash: hash.nullable(),
   parentHash: hash,
-  transactions: z.array(z.object({ hash, from: address, to: address.nullable(), value: quantity })),
+  // `to` is null (or left out, by nodes that drop null fields) for a contract creation.
+  transactions: z.array(z.object({ hash, from: address, to: address.nullish(), value: quantity })),
 });
-export type RpcBlock = { number: bigint; hash: Hash; parentHash: Hash; transactions: z.infer<typeof blockSchema>['transactions'] };
+export type RpcBlock = { number: bigint; hash: Hash; parentHash: Hash; transactions: { hash: Hash; from: Hex; to: Hex | null; value: Hex }[] };
 
 /** callTracer frames (debug_trace*): nested calls. */
 export type CallFrame = { type?: string | null; from?: string | null; to?: string | null; value?: Hex | null; error?: string | null; calls?: CallFrame[] | null };
@@ -75,7 +80,7 @@ export async function blockWithTransactions(chain: PublicClient, n: bigint): Pro
   const block = parseAnswer(method, blockSchema.nullable(), await call(chain, method, [numberToHex(n), true]));
   if (!block) throw new InvalidRpcAnswer(method, `block ${n} is not available from the node`);
   if (block.hash === null || block.number === null) throw new InvalidRpcAnswer(method, 'pending block returned for a mined number');
-  return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions };
+  return { number: hexToBigInt(block.number), hash: block.hash, parentHash: block.parentHash, transactions: block.transactions.map((t) => ({ ...t, to: t.to ?? null })) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { hexToBigInt, type PublicClient } from 'viem';
-import { isMethodUnsupported } from './errors.ts';
+import { InvalidRpcAnswer, isMethodUnsupported } from './errors.ts';
 import { debugTraceBlock, debugTraceTransaction, parityTraceBlock, parityTraceTransaction, type CallFrame, type ParityTrace } from './rpc.ts';
 
 /**
@@ -130,7 +130,9 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
         kind = candidate;
         return result;
       } catch (err) {
-        if (kind || !isMethodUnsupported(err)) throw err;
+        // Not yet known which one the node answers: one it does not offer, or answers in a
+        // shape that is not a trace, leads to the other.
+        if (kind || !(isMethodUnsupported(err) || err instanceof InvalidRpcAnswer)) throw err;
       }
     }
     kind = 'none';
