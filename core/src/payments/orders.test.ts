@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, custom } from 'viem';
 import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
-import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
+import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/core-kit.ts';
 import { Prisma } from '../db.ts';
 import { createPriceSource, PriceUnavailableError } from './eth-price.ts';
 import { createOrderDesk } from './order-desk.ts';
 import { openQuote } from './quotes.ts';
+import { deleteOrder } from './order-closing.ts';
 import { createProduct } from './stock.ts';
 
-let kit: ApiTestKit;
+let kit: CoreTestKit;
 beforeAll(async () => {
-  kit = await createApiTestKit({ chain: true });
+  kit = await createCoreTestKit({ chain: true });
 });
 afterAll(async () => {
   await kit?.close();
@@ -20,8 +21,7 @@ describe('quotes', () => {
   it('a quote is issued for what is due when it is issued: a transfer counted while the price was read leaves nothing to quote', async () => {
     const product = await createProduct(kit.db, { name: 'P', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('20.00'), countInStock: 5 });
     const buyer = await kit.createUser();
-    const placed = await (await kit.as(buyer)).post('/api/orders').send({ orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: 20, totalPrice: 20 });
-    const orderId = placed.body._id as string;
+    const { id: orderId } = await createOrderDesk(kit.env.runtime).place(buyer.id, { orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: '20.00', totalPrice: '20.00' });
     // The first quote lapsed; while the new price is read, the order's payment is counted.
     await kit.db.paymentQuote.updateMany({ where: { orderId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const quote = await openQuote(kit.db, kit.env.config, orderId, async () => {
@@ -96,9 +96,7 @@ describe('deleting an order', () => {
   it('waits for a settlement holding one of its payments, instead of deadlocking with it', async () => {
     const product = await createProduct(kit.db, { name: 'D', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('5.00'), countInStock: 5 });
     const buyer = await kit.createUser();
-    const admin = await kit.createUser({ isAdmin: true });
-    const placed = await (await kit.as(buyer)).post('/api/orders').send({ orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: 5, totalPrice: 5 });
-    const orderId = placed.body._id as string;
+    const { id: orderId } = await createOrderDesk(kit.env.runtime).place(buyer.id, { orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: '5.00', totalPrice: '5.00' });
     const payment = await kit.db.payment.create({ data: { txHash: `0x${'ab'.repeat(32)}`, source: 'REPORTED', status: 'PENDING', orderId, reports: { create: { orderId, userId: buyer.id } } } });
     // What settle.ts does: the payment's row lock, then (a moment later) the order's.
     let release!: () => void;
@@ -108,11 +106,10 @@ describe('deleting an order', () => {
       await held;
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
     });
-    const deleting = (await kit.as(admin)).delete(`/api/orders/${orderId}/delete`).then((r) => r);
+    const deleting = deleteOrder(kit.db, orderId);
     await new Promise((r) => setTimeout(r, 300));
     release();
-    const [, res] = await Promise.all([settling, deleting]);
-    expect(res.status).toBe(200);
+    await Promise.all([settling, deleting]);
     expect((await kit.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('DELETED');
   });
 });
