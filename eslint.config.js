@@ -37,6 +37,16 @@ export default tseslint.config(
     },
   },
   {
+    // core is beneath api and worker: nothing in it (its tests included) imports them.
+    files: ['core/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web (its tests use scripts/testing/core-kit.ts).' }] },
+      ],
+    },
+  },
+  {
     // The chain layer knows nothing of the shop: it may use the process's infrastructure
     // (config, database client, logger, Redis, errors) and itself, never a domain module
     // (payments, payouts, ledger, balances...). docs/architecture.md.
@@ -53,6 +63,8 @@ export default tseslint.config(
               except: ['./chain', './config.ts', './db.ts', './logger.ts', './redis.ts', './errors.ts', './generated'],
               message: 'core/src/chain is the chain layer: it imports no domain module (docs/architecture.md).',
             },
+            // (This block replaces the one above for chain files: core's own zone again.)
+            { target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web.' },
           ],
         },
       ],
