@@ -1,12 +1,12 @@
 import { Link } from 'react-router-dom';
 import { orderReference } from '@shop/core/contract';
+import { CancelOrder } from '@/components/cancel-order';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDay, formatUsd } from '@/lib/format';
 import { LoadMore } from '@/components/load-more';
+import { ORDER_STATUS_LABELS, UNPAID_STATUSES } from '@/lib/order-status';
 import { useMyOrders } from '../api/get-my-orders';
-import { ORDER_STATUS_LABELS, UNPAID_STATUSES } from '../order-status';
-import { CancelOrder } from './cancel-order';
 
 /**
  * The user's orders not paid yet, each with where it stands and a way back to its pay

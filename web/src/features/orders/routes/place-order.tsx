@@ -1,9 +1,9 @@
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
+import { OrderLines, type OrderLine } from '@/components/order-lines';
 import { getErrorMessage } from '@/lib/api-client';
 import { useCart } from '@/stores/cart-store';
 import { useCreateOrder } from '../api/create-order';
-import { OrderLines, type OrderLine } from '../components/order-lines';
 import { PlaceOrderSummary } from '../components/place-order-summary';
 
 export function PlaceOrderPage() {

@@ -1,9 +1,9 @@
 import { orderReference, type OrderJson } from '@shop/core/contract';
+import { OrderLines } from '@/components/order-lines';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { OrderLines } from '@/features/orders/components/order-lines';
 import { formatMoney } from '@/lib/format';
-import { ORDER_STATUS_LABELS } from '@/features/orders/order-status';
+import { ORDER_STATUS_LABELS } from '@/lib/order-status';
 
 /** What the buyer is paying for: the lines, the total and where the order stands. */
 export function OrderSummaryCard({ order }: { order: OrderJson }) {

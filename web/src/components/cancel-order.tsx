@@ -2,9 +2,9 @@ import { useId, useState } from 'react';
 import { X } from 'lucide-react';
 import { toast } from 'sonner';
 import type { OrderStatus } from '@shop/core/contract';
+import { useCancelOrder } from '@/api/cancel-order';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
-import { useCancelOrder } from '../api/cancel-order';
 
 /** Orders their buyer may cancel (the server decides; a payment being confirmed is refused there). */
 export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['PENDING_PAYMENT', 'UNDERPAID'];
