@@ -89,3 +89,11 @@ export function exactEth(wei: bigint | string): string {
 export function paymentLink(quote: { receivingAddress: string; chainId: number; amountWei: string }): string {
   return `ethereum:${quote.receivingAddress}@${quote.chainId}?value=${BigInt(quote.amountWei).toString()}`;
 }
+
+/**
+ * A USD amount as an answer carries it: a JSON number with 2 decimals, from a decimal
+ * (a Prisma.Decimal on the server) rounded half up by its own toFixed, never by floats.
+ */
+export function usdNumber(amount: { toFixed(decimalPlaces: number): string }): number {
+  return Number(amount.toFixed(2));
+}

@@ -2,6 +2,7 @@ import { deleteBlockedReason, notFound, Prisma, type Db, type Runtime } from '@s
 import {
   formatEth,
   orderReference,
+  usdNumber,
   type AdminOrderDeliveryJson,
   type AdminOrderDetailJson,
   type AdminOrderPaymentJson,
@@ -24,7 +25,6 @@ export const DETAIL_CAP = { quotes: 20, payments: 50, refunds: 50, deliveries: 5
 /** Reported hashes looked at (the api lets only a few wait per order; the rejected ones stay). */
 const REPORTS_READ = 200;
 
-const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 const newestFirst = [{ createdAt: 'desc' }, { id: 'desc' }] as const;
 
 function quoteJson(q: Prisma.PaymentQuoteGetPayload<object>): AdminOrderQuoteJson {
@@ -32,7 +32,7 @@ function quoteJson(q: Prisma.PaymentQuoteGetPayload<object>): AdminOrderQuoteJso
   return {
     _id: q.id,
     ethUsd: q.ethUsd.toFixed(8),
-    usdAmount: money(q.usdAmount),
+    usdAmount: usdNumber(q.usdAmount),
     amountWei: wei,
     amountEth: formatEth(wei, 6),
     createdAt: q.createdAt.toISOString(),
@@ -129,18 +129,18 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
     paymentDeadline: order.paymentDeadline?.toISOString() ?? null,
     deletedAt: order.deletedAt?.toISOString() ?? null,
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
-    itemsPrice: money(order.itemsPrice),
-    totalPrice: money(order.totalPrice),
-    paidUsd: money(order.paidUsd),
-    overpaidUsd: money(order.overpaidUsd),
-    overpaidSettledUsd: money(order.overpaidSettledUsd),
+    itemsPrice: usdNumber(order.itemsPrice),
+    totalPrice: usdNumber(order.totalPrice),
+    paidUsd: usdNumber(order.paidUsd),
+    overpaidUsd: usdNumber(order.overpaidUsd),
+    overpaidSettledUsd: usdNumber(order.overpaidSettledUsd),
     items: order.items.map((i) => ({
       name: i.name,
       image: i.image,
-      price: money(i.price),
+      price: usdNumber(i.price),
       qty: i.qty,
       product: i.productId,
-      dailyCredit: money(i.dailyCredit),
+      dailyCredit: usdNumber(i.dailyCredit),
       durationDays: i.durationDays,
     })),
     buyer: { _id: order.user.id, name: order.user.name, email: order.user.email, deleted: order.user.deletedAt !== null },

@@ -60,7 +60,8 @@ export function dayRange(query: { from?: unknown; to?: unknown }, today: string 
   return { from, to, start, end, days };
 }
 
-const money = (v: Prisma.Decimal | string | null | undefined) => new Prisma.Decimal(v ?? 0).toFixed(2);
+/** A sum as the overview carries it: an exact decimal string, 2 decimals (none: 0.00). */
+const exactUsd = (v: Prisma.Decimal | string | null | undefined) => new Prisma.Decimal(v ?? 0).toFixed(2);
 
 /**
  * Revenue and paid orders per UTC day: one index-only scan of x_order_paid_at over the
@@ -78,7 +79,7 @@ export async function revenueByDay(db: Db, range: DayRange): Promise<OverviewDay
   for (let i = 0; i < range.days; i++) {
     const day = addDays(range.from, i);
     const row = byDay.get(day);
-    days.push({ day, revenue: money(row?.revenue), paidOrders: row?.paidOrders ?? 0 });
+    days.push({ day, revenue: exactUsd(row?.revenue), paidOrders: row?.paidOrders ?? 0 });
   }
   return days;
 }
@@ -117,7 +118,7 @@ async function topPackages(db: Db, range: DayRange): Promise<AdminOverviewJson['
   return rows.map((r) => ({
     productId: r.productId,
     name: products.find((p) => p.id === r.productId)?.name ?? 'Unknown package',
-    revenue: money(r.revenue),
+    revenue: exactUsd(r.revenue),
     qty: r.qty,
     orders: r.orders,
   }));
@@ -128,7 +129,7 @@ async function referralRewards(db: Db, range: DayRange): Promise<string> {
   const [row] = await db.$queryRaw<{ total: string | null }[]>`
     SELECT sum("amount")::text AS "total" FROM "LedgerEntry"
     WHERE "kind" IN ('REFERRAL_REWARD', 'REFERRAL_REVERSAL') AND "createdAt" >= ${range.start} AND "createdAt" < ${range.end}`;
-  return money(row?.total);
+  return exactUsd(row?.total);
 }
 
 /** Open work, whatever the range: transfers waiting for an admin (x_payment_open_status_source) and cashouts to pay. */
@@ -136,7 +137,7 @@ async function needsAction(db: Db): Promise<AdminOverviewJson['needsAction']> {
   const [payments] = await db.$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS "n" FROM "Payment" WHERE "status" IN ('UNRESOLVED', 'LATE')`;
   const cashouts = await db.cashoutRequest.aggregate({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] } }, _count: { _all: true }, _sum: { amountUsd: true } });
-  return { payments: payments?.n ?? 0, cashouts: cashouts._count._all, cashoutsUsd: money(cashouts._sum.amountUsd) };
+  return { payments: payments?.n ?? 0, cashouts: cashouts._count._all, cashoutsUsd: exactUsd(cashouts._sum.amountUsd) };
 }
 
 export async function overview(db: Db, range: DayRange): Promise<AdminOverviewJson> {

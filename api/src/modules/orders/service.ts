@@ -1,5 +1,5 @@
 import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
-import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
@@ -9,7 +9,6 @@ import { overpaymentJson, refundsJson } from '../payouts/service.ts';
  * quotes, expiry, deletion) live in core (payments/orders.ts).
  */
 type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices'>;
-const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
 const orderInclude = {
   items: { orderBy: { id: 'asc' } },
@@ -24,7 +23,7 @@ function quoteJson(q: Quote): QuoteJson {
     amountWei: wei.toString(),
     // The tag sits below the 6th decimal: shown amounts are the quoted base amount.
     amountEth: formatEth(wei - (wei % MICRO_ETH_WEI), 6),
-    usdAmount: money(q.usdAmount),
+    usdAmount: usdNumber(q.usdAmount),
     receivingAddress: q.receivingAddress,
     chainId: q.chainId,
     expiresAt: q.expiresAt.toISOString(),
@@ -41,16 +40,16 @@ export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): O
     paidAt: o.paidAt?.toISOString() ?? null,
     expiresAt: o.expiresAt?.toISOString() ?? null,
     paymentDeadline: o.paymentDeadline?.toISOString() ?? null,
-    itemsPrice: money(o.itemsPrice),
-    totalPrice: money(o.totalPrice),
-    paidUsd: money(o.paidUsd),
+    itemsPrice: usdNumber(o.itemsPrice),
+    totalPrice: usdNumber(o.totalPrice),
+    paidUsd: usdNumber(o.paidUsd),
     orderedItems: o.items.map((i) => ({
       name: i.name,
       image: i.image,
-      price: money(i.price),
+      price: usdNumber(i.price),
       qty: i.qty,
       product: i.productId,
-      dailyCredit: money(i.dailyCredit),
+      dailyCredit: usdNumber(i.dailyCredit),
       durationDays: i.durationDays,
       creditEndsAt: i.creditEndsAt?.toISOString() ?? null,
     })),
@@ -103,7 +102,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
           ? (p.reason ?? "The amount sent does not match this order's quote; an admin will resolve it")
           : p.reason,
       valueWei: elsewhere ? null : (p.valueWei?.toFixed(0) ?? null),
-      usdValue: elsewhere || p.usdValue === null ? null : money(p.usdValue),
+      usdValue: elsewhere || p.usdValue === null ? null : usdNumber(p.usdValue),
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
@@ -181,7 +180,7 @@ export async function allOrdersPage(db: Db, filter: OrderFilter, page: PageQuery
 export function adminOrderJson(o: Awaited<ReturnType<typeof allOrdersPage>>[number]): AdminOrderJson {
   return {
     ...orderJson(o, { userAsObject: true }),
-    payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? money(p.usdValue) : null })),
+    payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? usdNumber(p.usdValue) : null })),
     ...deleteAction(o.status),
   };
 }

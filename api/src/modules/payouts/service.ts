@@ -1,9 +1,8 @@
 import { creditCents, overpaymentOf, overpaymentsOf, payoutApprovalStates, Prisma, refundWorth, soleSender, type AppConfig, type Db, type Overpayment } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
-import { formatEth, REFUND_STATUSES, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
+import { formatEth, REFUND_STATUSES, usdNumber, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
-const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
 type CheckRow = { txHash: string; status: 'CHECKING' | 'ACCEPTED' | 'REFUSED'; reason: string | null; fromAddress: string | null; createdAt: Date };
 
@@ -61,7 +60,7 @@ export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: Appr
       walletSource: r.walletSource as RefundJson['walletSource'],
       amountWei: r.amountWei.toFixed(0),
       amountEth: formatEth(r.amountWei.toFixed(0)),
-      amountUsd: r.amountUsd ? money(r.amountUsd) : null,
+      amountUsd: r.amountUsd ? usdNumber(r.amountUsd) : null,
       status: r.status,
       payoutTxHash: r.payoutTxHash,
       check: checkJson(r.checks[0]),
@@ -116,8 +115,8 @@ export async function overpaidOrders(db: Db, orders: Awaited<ReturnType<typeof o
       {
         _id: o.id,
         user: { _id: o.user.id, name: o.user.name, email: o.user.email },
-        totalPrice: money(o.totalPrice),
-        paidUsd: money(o.paidUsd),
+        totalPrice: usdNumber(o.totalPrice),
+        paidUsd: usdNumber(o.paidUsd),
         overpayment: toOverpaymentJson(over, answer),
         paidAt: o.paidAt?.toISOString() ?? null,
       },

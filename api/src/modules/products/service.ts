@@ -1,5 +1,5 @@
 import { createProduct, Prisma, setStock, type Db, type Product } from '@shop/core';
-import type { ProductJson, updateProductBody } from '@shop/core/contract';
+import { usdNumber, type ProductJson, type updateProductBody } from '@shop/core/contract';
 import type { z } from 'zod';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -21,7 +21,6 @@ export const SAMPLE_PRODUCT = {
 
 // Decimal(18,2) columns: toFixed(2) is exact, and Number() of a 2-decimal string
 // serialises back to the same digits in JSON.
-const money = (d: Prisma.Decimal): number => Number(d.toFixed(2));
 
 /** The API shape of a package; orders reuse it. */
 export function toProductJson(p: Product): ProductJson {
@@ -30,11 +29,11 @@ export function toProductJson(p: Product): ProductJson {
     name: p.name,
     image: p.image,
     description: p.description,
-    price: money(p.price),
+    price: usdNumber(p.price),
     rating: Number(p.rating.toFixed(2)),
     numReviews: p.numReviews,
     countInStock: p.countInStock,
-    dailyCredit: money(p.dailyCredit),
+    dailyCredit: usdNumber(p.dailyCredit),
     durationDays: p.durationDays,
     publishedAt: p.publishedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),

@@ -2,11 +2,10 @@ import {
   adjustBalancesFromForm, CODE_WRONG, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit, revokeUserSessions,
   secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
-import { REFERRALS_SHOWN, type AdminUserListItem, type UserJson } from '@shop/core/contract';
+import { REFERRALS_SHOWN, usdNumber, type AdminUserListItem, type UserJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { badRequest, conflict, forbidden, UserError, notFound } from '@shop/core';
 
-const money = (d: Prisma.Decimal) => Number(d.toFixed(2));
 
 const userSelect = {
   id: true, name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true, referralCode: true, createdAt: true,
@@ -34,8 +33,8 @@ export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
     name: user.name,
     email: user.email,
     isAdmin: user.isAdmin,
-    activeBalance: money(user.activeBalance),
-    passiveBalance: money(user.passiveBalance),
+    activeBalance: usdNumber(user.activeBalance),
+    passiveBalance: usdNumber(user.passiveBalance),
     referralCode: user.referralCode,
     referralCommand: referrals.map((r) => ({ _id: r.id, name: r.name })),
     referralCount,
@@ -199,8 +198,8 @@ export function userListJson(users: UserRow[]): AdminUserListItem[] {
     name: u.name,
     email: u.email,
     isAdmin: u.isAdmin,
-    activeBalance: money(u.activeBalance),
-    passiveBalance: money(u.passiveBalance),
+    activeBalance: usdNumber(u.activeBalance),
+    passiveBalance: usdNumber(u.passiveBalance),
     referralCode: u.referralCode,
     createdAt: u.createdAt.toISOString(),
   }));
