@@ -156,7 +156,7 @@ export const pages: readonly PageEntry[] = [
   },
   {
     path: 'admin/order/:id',
-    module: 'features/admin-orders/routes/admin-order.tsx',
+    module: 'app/screens/admin-order.tsx',
     component: 'AdminOrderPage',
     access: 'admin',
     data: ['/api/admin/orders/:id'],

@@ -10,15 +10,19 @@ import { ServerPage } from './routes/server-page';
 
 /**
  * Each screen's module, loaded when it is first shown: every screen is a chunk of its own,
- * so the home page loads only what it shows.
+ * so the home page loads only what it shows. A feature's screens are in its routes/; a
+ * screen made of several features is composed in app/screens/ (features do not import
+ * each other). Keys are paths from the web root ('/src/...'); pages.ts names modules
+ * by their path under src/.
  */
 const screenModules = import.meta.glob<Record<string, ComponentType | undefined>>([
-  '../features/*/routes/*.tsx',
-  '!../features/*/routes/*.test.tsx',
+  '/src/features/*/routes/*.tsx',
+  '/src/app/screens/*.tsx',
+  '!/src/**/*.test.tsx',
 ]);
 
 function screenRoute(page: PageEntry): RouteObject {
-  const load = screenModules[`../${page.module}`];
+  const load = screenModules[`/src/${page.module}`];
   if (!load) throw new Error(`pages.ts names ${page.module}, which is not a screen module`);
   return {
     ...(page.path === '' ? { index: true } : { path: page.path }),

@@ -1,11 +1,9 @@
 import { Link } from 'react-router-dom';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
+import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { useRefundOverpayment } from '@/features/admin-payments/api/refund-overpayment';
-import { RequestRefundAction } from '@/features/admin-payments/components/request-refund-action';
 import { formatDateTime, formatUsd } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
-import { CappedNote, DetailList, FullHex, SectionCard } from './detail-list';
 
 type Order = AdminOrderDetailJson;
 
@@ -92,29 +90,6 @@ export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
         </ul>
       )}
       <CappedNote shown={quotes.items.length} total={quotes.total} />
-    </SectionCard>
-  );
-}
-
-/** What is left of an overpayment, and its refund (paid out from the Cashouts page). */
-export function OrderOverpayment({ orderId, overpayment }: { orderId: string; overpayment: NonNullable<Order['overpayment']> }) {
-  const refund = useRefundOverpayment();
-  return (
-    <SectionCard title="Overpayment">
-      <DetailList
-        items={[
-          ['Left to settle', `${formatUsd(overpayment.usd)} (${overpayment.eth} ETH)`],
-          ['Sent by', overpayment.from ? <FullHex key="from" value={overpayment.from} /> : 'Several addresses'],
-        ]}
-      />
-      <div className="flex justify-start">
-        <RequestRefundAction
-          sender={overpayment.refundable ? (overpayment.from ?? "each transfer's own sender") : null}
-          label="Refund overpayment"
-          pending={refund.isPending}
-          mutate={(target, { onSuccess, onError }) => refund.mutate({ orderId, ...target }, { onSuccess: () => onSuccess(), onError })}
-        />
-      </div>
     </SectionCard>
   );
 }

@@ -1,9 +1,9 @@
 import type { AdminOrderDetailJson } from '@shop/core/contract';
+import { CappedNote, DetailList, FullHex, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { ethValue } from '@/features/admin-payments/components/eth-value';
-import { PaymentActions } from '@/features/admin-payments/components/payment-actions';
 import { formatDateTime, formatUsd } from '@/lib/format';
-import { CappedNote, DetailList, FullHex, SectionCard } from './detail-list';
+import { ethValue } from './eth-value';
+import { PaymentActions } from './payment-actions';
 
 type Payment = AdminOrderDetailJson['payments']['items'][number];
 

@@ -1,9 +1,9 @@
 import type { AdminOrderDetailJson, RefundJson } from '@shop/core/contract';
+import { CappedNote, DetailList, FullHex, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { PayoutState } from '@/features/admin-payments/components/payout-state';
-import { RefundActions } from '@/features/admin-payments/components/refund-actions';
 import { formatDateTime, formatUsd } from '@/lib/format';
-import { CappedNote, DetailList, FullHex, SectionCard } from './detail-list';
+import { PayoutState } from './payout-state';
+import { RefundActions } from './refund-actions';
 
 const SOURCES: Record<RefundJson['source'], string> = { TRANSFER: 'A transfer', OVERPAYMENT: 'Overpayment' };
 

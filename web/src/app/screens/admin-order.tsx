@@ -3,19 +3,22 @@ import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Badge } from '@/components/ui/badge';
 import { PageSpinner } from '@/components/ui/spinner';
+import { SectionCard } from '@/components/detail-list';
 import { statusText } from '@/components/status-badge';
+import { useAdminOrder } from '@/features/admin-orders/api/get-admin-order';
+import { OrderBuyer, OrderDeliveries, OrderItems, OrderQuotes, OrderSummary } from '@/features/admin-orders/components/order-sections';
+import { OrderOverpayment } from '@/features/admin-payments/components/order-overpayment';
+import { OrderRefunds } from '@/features/admin-payments/components/order-refunds';
+import { OrderTransfers } from '@/features/admin-payments/components/order-transfers';
 import { DeleteOrderButton } from '@/features/orders/components/delete-order-button';
-import { useAdminOrder } from '../api/get-admin-order';
-import { SectionCard } from '../components/detail-list';
-import { OrderRefunds } from '../components/order-refunds';
-import { OrderBuyer, OrderDeliveries, OrderItems, OrderOverpayment, OrderQuotes, OrderSummary } from '../components/order-sections';
-import { OrderTransfers } from '../components/order-transfers';
 
 /**
  * One order for an admin (/admin/order/:id): what was bought and by whom, its quotes, the
  * transfers with their confirmations and reasons, the overpayment and refunds with their
  * payouts, the webhook deliveries, and the actions that apply to it now (the server says
- * which: 'Delete Order' only on an unpaid order, otherwise the reason why not).
+ * which: 'Delete Order' only on an unpaid order, otherwise the reason why not). Composed
+ * here from three features: the order (admin-orders), its money (admin-payments: the
+ * transfers, refunds and overpayment with their actions) and the delete (orders).
  */
 export function AdminOrderPage() {
   const { id = '' } = useParams();
