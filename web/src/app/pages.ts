@@ -115,7 +115,7 @@ export const pages: readonly PageEntry[] = [
   },
   {
     path: 'profile',
-    module: 'features/users/routes/profile.tsx',
+    module: 'app/screens/profile.tsx',
     component: 'ProfilePage',
     access: 'signed-in',
     title: 'Your profile',

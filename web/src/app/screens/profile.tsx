@@ -3,11 +3,12 @@ import { ErrorAlert } from '@/components/error-alert';
 import { PageSpinner } from '@/components/ui/spinner';
 import { PaidOrders } from '@/features/orders/components/paid-orders';
 import { UnpaidOrders } from '@/features/orders/components/unpaid-orders';
-import { BalanceCard } from '../components/balance-card';
-import { ProfileForm } from '../components/profile-form';
-import { ReferralCard } from '../components/referral-card';
-import { StatementCard } from '../components/statement-card';
+import { BalanceCard } from '@/features/users/components/balance-card';
+import { ProfileForm } from '@/features/users/components/profile-form';
+import { ReferralCard } from '@/features/users/components/referral-card';
+import { StatementCard } from '@/features/users/components/statement-card';
 
+/** /profile: the user's own record, balance and statement (users) beside their orders (orders). */
 export function ProfilePage() {
   const { data: user, isPending, isError, error } = useProfile();
 
