@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Effect } from './effects.ts';
 import { isAddress } from 'viem';
 import { holdLargeIncrease } from './approvals.ts';
 import type { AuditContext } from './audit.ts';
@@ -66,7 +67,7 @@ export async function requestCashout(
   db: Db,
   config: Pick<AppConfig, 'receivingAddress' | 'cashoutMinimum'>,
   input: { userId: string; wallet: string; ethUsd?: string },
-): Promise<{ cashoutId: string; amount: Prisma.Decimal }> {
+): Promise<{ cashoutId: string; amount: Prisma.Decimal; effects: Effect[] }> {
   const wallet = payoutWallet(config, input.wallet);
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, input.userId);
@@ -78,7 +79,7 @@ export async function requestCashout(
       { userId: input.userId, account: 'ACTIVE', amount: active.negated(), kind: 'CASHOUT', reference: `cashout:${request.id}`, idempotencyKey: `cashout:${request.id}` },
     ]);
     await emitEvent(tx, 'cashout.requested', `cashout:${request.id}`, { cashout: cashoutEventData(request) });
-    return { cashoutId: request.id, amount: active };
+    return { cashoutId: request.id, amount: active, effects: [{ kind: 'cashout-notice', cashoutId: request.id }] };
   });
 }
 

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
+import type { Effect } from '../effects.ts';
 import { claimMessage } from '../contract/wallet.ts';
 import { conflict, notFound, unavailable, UserError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -32,7 +33,7 @@ export async function assignTransfer(
   paymentId: string,
   orderId: string,
   opts: { claimedBy?: string } = {},
-): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
+): Promise<{ status: 'COUNTED'; orderStatus: string; effects: Effect[] }> {
   const { db, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) throw notFound('Payment not found');
@@ -47,7 +48,7 @@ export async function assignTransfer(
   if (refusal) throw conflict(refusal);
   if (opts.claimedBy !== undefined && reading.transfer.payer?.toLowerCase() !== opts.claimedBy.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
   const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId, claim: opts.claimedBy !== undefined });
-  if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, paidNow: outcome.paidNow };
+  if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, effects: outcome.effects };
   if (outcome.kind === 'refused') throw conflict(outcome.reason);
   throw conflict('This transfer was counted already');
 }
@@ -69,7 +70,7 @@ export async function assignTransfer(
 export async function claimTransfer(
   deps: Deps & { logger: Logger },
   claim: { userId: string; orderId: string; txHash: string; signature: `0x${string}` },
-): Promise<{ status: 'COUNTED'; orderStatus: string; paidNow: boolean }> {
+): Promise<{ status: 'COUNTED'; orderStatus: string; effects: Effect[] }> {
   const { db, chain } = deps;
   const order = await db.order.findUnique({ where: { id: claim.orderId }, select: { userId: true, status: true } });
   if (!order || order.userId !== claim.userId || order.status === 'DELETED') throw notFound('Order not found');

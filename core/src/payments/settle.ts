@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.ts';
+import type { Effect } from '../effects.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import { postEntries, type Tx } from '../ledger.ts';
@@ -21,7 +22,8 @@ import type { MinedTransfer } from './transfer.ts';
  * LATE, for an admin.
  */
 export type CountOutcome =
-  | { kind: 'counted'; orderId: string; orderStatus: string; paidNow: boolean }
+  /** `effects`: the receipt when the order became PAID by it (effects.ts). */
+  | { kind: 'counted'; orderId: string; orderStatus: string; effects: Effect[] }
   | { kind: 'late'; orderId: string; reason: string }
   | { kind: 'unresolved'; reason: string }
   | { kind: 'already'; orderId: string | null }
@@ -199,12 +201,12 @@ async function count(
   if (order.status === 'PAID') {
     // Another transfer to an order already paid: recorded as overpayment.
     await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, overpaidUsd: new Prisma.Decimal(centsToString(paidCents - totalCents)) } });
-    return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', paidNow: false };
+    return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', effects: [] };
   }
   if (paidCents < totalCents) {
     const updated = await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, status: 'UNDERPAID' } });
     await emitEvent(tx, 'order.underpaid', `order:${order.id}`, { ...orderEventData(updated), dueUsd: centsToString(totalCents - paidCents) });
-    return { kind: 'counted', orderId: order.id, orderStatus: 'UNDERPAID', paidNow: false };
+    return { kind: 'counted', orderId: order.id, orderStatus: 'UNDERPAID', effects: [] };
   }
   const items = await tx.orderItem.findMany({ where: { orderId: order.id }, select: { durationDays: true } });
   const durationDays = Math.max(...items.map((i) => i.durationDays), 1);
@@ -233,5 +235,5 @@ async function count(
       { userId: referrerId, account: 'ACTIVE', amount: centsToString(rewardCents), kind: 'REFERRAL_REWARD', reference: `order:${order.id}`, idempotencyKey: `referral:${order.id}:v${version}` },
     ]);
   }
-  return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', paidNow: true };
+  return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', effects: [{ kind: 'receipt', orderId: order.id }] };
 }

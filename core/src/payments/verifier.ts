@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
+import type { Effect } from '../effects.ts';
 import type { Logger } from '../logger.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
@@ -17,7 +18,7 @@ import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts'
 export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: () => Promise<bigint> };
 
 export type VerifyResult =
-  | { state: 'final'; status: 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED'; orderId?: string; paidNow?: boolean; reason?: string }
+  | { state: 'final'; status: 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED'; orderId?: string; effects?: Effect[]; reason?: string }
   /** `atBlock`: the block that may end the wait (the watcher wakes the job then; `retryInMs` is the fallback). */
   | { state: 'wait'; reason: string; retryInMs: number; atBlock?: bigint | 'next' };
 
@@ -110,7 +111,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   const outcome = await settleTransfer(db, config, { paymentId: payment.id, transfer: t, currentAnswer: deps.currentAnswer, now });
   switch (outcome.kind) {
     case 'counted':
-      return { state: 'final', status: 'COUNTED', orderId: outcome.orderId, paidNow: outcome.paidNow };
+      return { state: 'final', status: 'COUNTED', orderId: outcome.orderId, effects: outcome.effects };
     case 'already':
       return { state: 'final', status: 'COUNTED', orderId: outcome.orderId ?? undefined };
     case 'late':

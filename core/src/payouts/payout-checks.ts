@@ -2,6 +2,7 @@ import type { Hash } from 'viem';
 import { payoutWorth, requirePayoutApproval } from '../approvals.ts';
 import { transactionOrNull } from '../chain/transfer-reader.ts';
 import type { AppConfig } from '../config.ts';
+import type { Effect } from '../effects.ts';
 import { toCents } from '../contract/money.ts';
 import { Prisma } from '../db.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -21,7 +22,7 @@ import type { Deps } from './types.ts';
 export async function requestPayoutCheck(
   deps: Pick<Deps, 'db'> & { config: Pick<AppConfig, 'approvalThresholdUsd'>; currentPrice: () => Promise<string> },
   input: PayoutTarget & { txHash: string; actorId: string },
-): Promise<{ checkId: string }> {
+): Promise<{ checkId: string; effects: Effect[] }> {
   const { db } = deps;
   // A hash someone reported as a payment (anyone can report any hash) is no reason to
   // refuse it: what the chain says decides (sent by a payout address, to the wallet).
@@ -60,7 +61,7 @@ export async function requestPayoutCheck(
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });
-      return { checkId: check.id };
+      return { checkId: check.id, effects: [{ kind: 'payout-check', checkId: check.id }] };
     });
   } catch (err) {
     // The partial unique index: another payout's check holds this hash.

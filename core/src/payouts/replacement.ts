@@ -92,7 +92,7 @@ export async function followReplacement(db: Db, check: CheckRow, sender: Sender,
   const replacedBy = `Replaced by ${replacement} (nonce ${sender.nonce} of ${sender.fromAddress})`;
   const refuse = async (reason: string, next?: string): Promise<PayoutVerdict> => {
     const refused = await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason, holds } });
-    return refused.count === 1 ? { state: 'refused', reason, ...(next ? { next } : {}) } : { state: 'skipped' };
+    return refused.count === 1 ? { state: 'refused', reason, effects: next ? [{ kind: 'payout-check', checkId: next }] : [] } : { state: 'skipped' };
   };
   const holder = await db.payoutCheck.findFirst({ where: { txHash: replacement, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }] } });
   if (holder) {
@@ -123,7 +123,7 @@ export async function followReplacement(db: Db, check: CheckRow, sender: Sender,
           reason: `Replaces ${check.txHash} (the same nonce)`,
         },
       });
-      return { state: 'refused', reason, next: next.id } as const;
+      return { state: 'refused', reason, effects: [{ kind: 'payout-check', checkId: next.id }] } as const;
     });
   } catch (err) {
     // Given for another request meanwhile: read again on the next run.

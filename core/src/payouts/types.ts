@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import type { Tracer } from '../chain/trace.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
+import type { Effect } from '../effects.ts';
 import type { PayoutTarget } from '../queues.ts';
 
 /**
@@ -23,7 +24,8 @@ export type PayoutVerdict =
   | { state: 'skipped' }
   /** `retryInMs`: when to read it again (every PAYOUT_RECHECK_MS, every 5 minutes once it has waited PAYOUT_GIVE_UP_MINUTES). */
   | { state: 'wait'; reason: string; retryInMs: number }
-  /** `next`: the check that follows the transaction that replaced this one (same sender and nonce), to be read now. */
-  | { state: 'refused'; reason: string; next?: string }
-  | { state: 'accepted'; target: PayoutTarget; notify: boolean };
+  /** `effects`: the check of the transaction that replaced this one (same sender and nonce), to be read now. */
+  | { state: 'refused'; reason: string; effects: Effect[] }
+  /** `effects`: the notice to the person paid (a refund of ETH nobody's account sent gets none). */
+  | { state: 'accepted'; target: PayoutTarget; effects: Effect[] };
 

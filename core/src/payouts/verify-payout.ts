@@ -72,7 +72,7 @@ function verdictsFor(deps: Deps, check: CheckRow, now: Date) {
           ...(delivered ? { deliveredWei: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash } : {}),
         },
       });
-      return { state: 'refused', reason };
+      return { state: 'refused', reason, effects: [] };
     },
     async wait(reason: string): Promise<PayoutVerdict> {
       await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { reason } });
@@ -228,7 +228,7 @@ async function acceptPayout(db: Db, checkId: string, delivered: Delivered, note:
       if (changed.count !== 1) throw new Error(`cashout ${target.id} is not open: its check cannot be accepted`);
       const cashout = await tx.cashoutRequest.findUniqueOrThrow({ where: { id: target.id } });
       await emitEvent(tx, 'cashout.paid', `cashout:${cashout.id}`, { cashout: cashoutEventData(cashout) }, now);
-      return { state: 'accepted', target, notify: true } as const;
+      return { state: 'accepted', target, effects: [{ kind: 'payout-notice', target }] } as const;
     }
     const open = await tx.refund.findUniqueOrThrow({ where: { id: target.id }, select: { orderId: true } });
     // The order's events are numbered under its lock, as settlement numbers them: in order.
@@ -240,7 +240,7 @@ async function acceptPayout(db: Db, checkId: string, delivered: Delivered, note:
       await tx.payment.update({ where: { id: refund.paymentId }, data: { reason: `Refunded in ${check.txHash}` } });
     }
     await emitEvent(tx, 'refund.paid', refund.orderId ? `order:${refund.orderId}` : `refund:${refund.id}`, { refund: refundEventData(refund) }, now);
-    return { state: 'accepted', target, notify: refund.userId !== null } as const;
+    return { state: 'accepted', target, effects: refund.userId !== null ? [{ kind: 'payout-notice', target }] : [] } as const;
   });
 }
 

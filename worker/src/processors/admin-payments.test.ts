@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobIds } from '@shop/core';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -32,6 +33,8 @@ describe('admins resolve transfers that belong to no order', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'COUNTED', orderStatus: 'PAID' });
     expect(await kit.orderStatus(order.id)).toBe('PAID');
+    // Paid by the assignment: its receipt is queued.
+    expect(await kit.workerRuntime.queues.email.getJob(jobIds.receipt(order.id))).toBeTruthy();
     // Assigning twice is refused; nothing is counted twice.
     const again = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: order.id });
     expect(again.status).toBe(409);

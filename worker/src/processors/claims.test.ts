@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobIds } from '@shop/core';
 import { claimMessage } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
@@ -49,6 +50,8 @@ describe('claiming a transfer by signature', () => {
     const ok = await claim(buyer, order.id, hash, await sign(sender, order.id, hash));
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ status: 'COUNTED', orderStatus: 'PAID' });
+    // Paid by the claim: the receipt the settlement decided on is queued (effects.ts), once.
+    expect(await kit.workerRuntime.queues.email.getJob(jobIds.receipt(order.id))).toBeTruthy();
     const again = await claim(buyer, other.id, hash, await sign(sender, other.id, hash));
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('This transfer was counted already');

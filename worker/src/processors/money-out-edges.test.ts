@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFunctionData, parseAbi, type Address, type Hash } from 'viem';
-import { applyLedger, createChainClient, reconcile, requestPayoutCheck, verifyPayout, type Tracer } from '@shop/core';
+import { applyLedger, createChainClient, reconcile, requestPayoutCheck, verifyPayout, type PayoutVerdict, type Tracer } from '@shop/core';
 import { refundWalletMessage } from '@shop/core/contract';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
@@ -17,6 +17,12 @@ import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
  * Money out at its edges: each test is a finding of a hostile review of refunds, payout
  * checks and webhooks, and failed on the code before its fix.
  */
+/** The check a refused payout hands on (the replacement's), from the verdict's effects. */
+const nextCheck = (verdict: PayoutVerdict): string => {
+  const effect = verdict.state === 'refused' ? verdict.effects.find((e) => e.kind === 'payout-check') : undefined;
+  if (effect?.kind !== 'payout-check') throw new Error(`no replacement check in ${JSON.stringify(verdict)}`);
+  return effect.checkId;
+};
 const payer = ANVIL_ACCOUNTS[3];
 const treasury = ANVIL_ACCOUNTS[5];
 const stranger = ANVIL_ACCOUNTS[4];
@@ -224,7 +230,7 @@ describe('payout transactions that may still land', () => {
     }
     const verdict = await verifyPayout(kit.workerRuntime, checkId);
     expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(new RegExp(`^Replaced by ${faster.toLowerCase()} \\(nonce \\d+ of 0x[0-9a-f]{40}\\): that transaction is checked as this payout instead$`)) });
-    const next = (verdict as { next: string }).next;
+    const next = nextCheck(verdict);
     expect(await check(next)).toMatchObject({ txHash: faster.toLowerCase(), status: 'CHECKING' });
     // (The worker queues the replacement's check at once; read here directly.)
     expect(await verifyPayout(kit.workerRuntime, next)).toMatchObject({ state: 'accepted' });
@@ -250,7 +256,7 @@ describe('payout transactions that may still land', () => {
     }
     const verdict = await verifyPayout(kit.workerRuntime, checkId);
     expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(/the request stays held until an admin withdraws the hold$/) });
-    expect(await verifyPayout(kit.workerRuntime, (verdict as { next: string }).next)).toMatchObject({ state: 'refused' });
+    expect(await verifyPayout(kit.workerRuntime, nextCheck(verdict))).toMatchObject({ state: 'refused' });
     // The multisig's signed operation could still be executed by anyone: neither rejected nor paid again yet.
     const refused = await reject(cashout.id);
     expect(refused.status).toBe(409);
@@ -306,7 +312,7 @@ describe('payout transactions that may still land', () => {
     // Replaced by a transaction to the sender itself: followed, and it pays nothing.
     const verdict = await verifyPayout(kit.workerRuntime, checkId);
     expect(verdict).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^Replaced by 0x[0-9a-f]{64}/) });
-    expect(await verifyPayout(kit.workerRuntime, (verdict as { next: string }).next)).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^It sent nothing to the requested wallet/) });
+    expect(await verifyPayout(kit.workerRuntime, nextCheck(verdict))).toMatchObject({ state: 'refused', reason: expect.stringMatching(/^It sent nothing to the requested wallet/) });
     expect((await reject(cashout.id)).status).toBe(200);
   });
 

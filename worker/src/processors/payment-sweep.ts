@@ -1,4 +1,4 @@
-import { jobIds, jobs, requeue, sweepPayments } from '@shop/core';
+import { handOn, jobIds, jobs, requeue, sweepPayments, type Effect } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
@@ -11,9 +11,15 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   for (const p of pending) {
     if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash }))) requeued++;
   }
-  for (const orderId of receipts) await jobs.sendReceipt(runtime.queues, orderId);
-  for (const cashoutId of cashouts) await jobs.sendCashoutNotice(runtime.queues, cashoutId);
-  for (const target of payoutNotices) await jobs.sendPayoutNotice(runtime.queues, target);
+  // The outbox's relay: what a change recorded and no hand-off queued (effects.ts).
+  const unsent: Effect[] = [
+    ...receipts.map((orderId) => ({ kind: 'receipt' as const, orderId })),
+    ...cashouts.map((cashoutId) => ({ kind: 'cashout-notice' as const, cashoutId })),
+    ...payoutNotices.map((target) => ({ kind: 'payout-notice' as const, target })),
+  ];
+  await handOn(runtime.queues, unsent, (err) => {
+    throw err; // the sweep fails and runs again
+  });
   // Payout checks still waiting whose job was lost (Redis restarted empty) or failed for good.
   for (const checkId of checking) {
     if (await requeue(runtime.queues['payout-verify'], jobIds.payoutCheck(checkId), () => jobs.checkPayout(runtime.queues, checkId))) requeued++;

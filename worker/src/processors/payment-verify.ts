@@ -1,5 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
-import { awaitBlock, jobs, sharedHead, verifyPayment, type Runtime } from '@shop/core';
+import { awaitBlock, handOn, sharedHead, verifyPayment, type Runtime } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /** One job per transfer (reported or indexed): verify it on chain, count it, or wait. */
@@ -19,8 +19,8 @@ export const paymentVerify: Processor<'payment-verify'> = async (job, { runtime,
     if (watched) await wakeAtBlock(runtime, job, at);
     throw new DelayedError();
   }
-  log.info({ msg: 'payment verified', status: result.status, order_id: result.orderId, reason: result.reason, paid_now: result.paidNow ?? false });
-  if (result.paidNow && result.orderId) await jobs.sendReceipt(runtime.queues, result.orderId);
+  log.info({ msg: 'payment verified', status: result.status, order_id: result.orderId, reason: result.reason, effects: result.effects?.map((e) => e.kind) ?? [] });
+  await handOn(runtime.queues, result.effects ?? [], (err, effect) => log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
   return result;
 };
 

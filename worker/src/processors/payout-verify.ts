@@ -1,5 +1,5 @@
 import { DelayedError } from 'bullmq';
-import { jobs, verifyPayout } from '@shop/core';
+import { handOn, verifyPayout } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
@@ -17,14 +17,10 @@ export const payoutVerify: Processor<'payout-verify'> = async (job, { runtime, l
     await job.moveToDelayed(Date.now() + verdict.retryInMs, token);
     throw new DelayedError();
   }
-  if (verdict.state === 'refused') {
-    log.warn({ msg: 'payout hash refused', reason: verdict.reason });
-    // Replaced (the same nonce): the replacement is checked at once.
-    if (verdict.next) await jobs.checkPayout(runtime.queues, verdict.next);
-  }
-  if (verdict.state === 'accepted') {
-    log.info({ msg: 'payout verified', kind: verdict.target.kind, id: verdict.target.id });
-    if (verdict.notify) await jobs.sendPayoutNotice(runtime.queues, verdict.target);
-  }
+  // Refused because replaced (the same nonce): the replacement is checked at once.
+  // Accepted: the notice to the person paid.
+  if (verdict.state === 'refused') log.warn({ msg: 'payout hash refused', reason: verdict.reason });
+  if (verdict.state === 'accepted') log.info({ msg: 'payout verified', kind: verdict.target.kind, id: verdict.target.id });
+  if (verdict.state !== 'skipped') await handOn(runtime.queues, verdict.effects, (err, effect) => log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
   return verdict;
 };

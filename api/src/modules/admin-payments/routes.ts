@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { askRefundApprovals, assignTransfer, jobs, refundPayment } from '@shop/core';
+import { askRefundApprovals, assignTransfer, handOn, refundPayment } from '@shop/core';
 import { assignPaymentBody, PAYMENT_STATUSES, refundTransferBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
@@ -26,7 +26,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const order = orderId.toLowerCase();
     const result = await assignTransfer({ ...deps, currentAnswer: deps.prices.answer }, id, order);
     await audited(req, deps.db, { action: 'payment.assign', subject: { type: 'payment', id }, after: { orderId: order, status: result.status, orderStatus: result.orderStatus } });
-    if (result.paidNow) await jobs.sendReceipt(deps.queues, order);
+    await handOn(deps.queues, result.effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
     res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
 import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -87,7 +87,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       txHash,
       signature: signature as `0x${string}`,
     });
-    if (result.paidNow) await jobs.sendReceipt(queues, orderId);
+    await handOn(queues, result.effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
     res.json({ status: result.status, orderStatus: result.orderStatus });
   });
 

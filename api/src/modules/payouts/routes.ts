@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { askRefundApprovals, changeRefundWallet, jobs, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
+import { askRefundApprovals, changeRefundWallet, handOn, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -15,9 +15,9 @@ import * as service from './service.ts';
  */
 export async function markPayoutPaid(deps: AppDeps, target: { kind: 'cashout' | 'refund'; id: string }, body: unknown, actorId: string): Promise<void> {
   const { payoutTxHash } = parseBody(markPaidBody, body);
-  const { checkId } = await requestPayoutCheck({ db: deps.db, config: deps.config, currentPrice: deps.prices.price }, { ...target, txHash: payoutTxHash, actorId });
-  // Stored first; the sweeper queues it again if this fails.
-  await jobs.checkPayout(deps.queues, checkId).catch(() => {});
+  const { effects } = await requestPayoutCheck({ db: deps.db, config: deps.config, currentPrice: deps.prices.price }, { ...target, txHash: payoutTxHash, actorId });
+  // Stored first; the sweeper queues the check again if this fails.
+  await handOn(deps.queues, effects, (err) => deps.logger.warn({ err, target }, 'payout check not queued; the sweeper will'));
 }
 
 /** What the admin lists need to show whether a payout waits for a second admin. */

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import {
-  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, jobs, listPasskeys,
+  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, handOn, jobs, listPasskeys,
   PASSKEY_WRONG, passkeyAssertionOptions, passkeyRegistrationOptions, recoveryCodesLeft, registerPasskey, relyingParty, removePasskey, requestCashout, requestPasswordReset,
   RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout,
 } from '@shop/core';
@@ -190,11 +190,9 @@ export function userRoutes(deps: AppDeps): Router {
     const { wallet } = parseBody(cashoutBody, req.body);
     // The price is recorded for the operator when the feed answers; a cashout does not wait for it.
     const price = await withTimeout(deps.prices.current(), 2_000).catch(() => undefined);
-    const { cashoutId } = await requestCashout(db, config, { userId: req.user!.id, wallet, ethUsd: price?.price });
+    const { cashoutId, effects } = await requestCashout(db, config, { userId: req.user!.id, wallet, ethUsd: price?.price });
     // Stored first, then the notice is queued; the sweeper re-queues it if this fails.
-    await jobs.sendCashoutNotice(deps.queues, cashoutId).catch((err: unknown) =>
-      req.log.warn({ err, cashout_id: cashoutId }, 'cashout notice not queued; the sweeper will retry'),
-    );
+    await handOn(deps.queues, effects, (err) => req.log.warn({ err, cashout_id: cashoutId }, 'cashout notice not queued; the sweeper will retry'));
     res.json(await users.getUserJson(db, req.user!.id));
   });
 
