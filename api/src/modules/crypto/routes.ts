@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.ts';
+import { ethPrice } from './service.ts';
 
 export function cryptoRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get('/eth-price', async (_req, res) => {
-    const price = await deps.prices.current();
-    res.json({ price: price.price, updatedAt: price.updatedAt.toISOString() });
+    res.json(await ethPrice(deps.prices));
   });
   return router;
 }
