@@ -234,13 +234,15 @@ describe('the api and the worker as npm start runs them (production, default log
       expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
       await page.getByRole('heading', { name: /ETH Shop API/ }).waitFor({ timeout: 30_000 });
       await page.locator('.opblock-tag').first().waitFor();
+      // Swagger UI lists what it could not resolve or parse in the document here.
+      expect(await page.locator('.errors-wrapper').count()).toBe(0);
+      const dir = path.join(REPO_ROOT, 'test-results', 'screenshots');
+      mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, 'api-docs.png') });
       // The admin user edit, opened: it says why it differs from DESIGN.md.
       const edit = page.locator('.opblock-put').filter({ hasText: '/api/users/{id}' }).first();
       await edit.locator('.opblock-summary').click();
       await edit.getByText('loadedActiveBalance').first().waitFor();
-      const dir = path.join(REPO_ROOT, 'test-results', 'screenshots');
-      mkdirSync(dir, { recursive: true });
-      await page.screenshot({ path: path.join(dir, 'api-docs.png') });
       await edit.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(dir, 'api-docs-user-edit.png') });
       expect(problems).toEqual([]);

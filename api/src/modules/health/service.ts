@@ -1,13 +1,13 @@
 import { BaseError, HttpRequestError, TimeoutError } from 'viem';
 import { indexerHalt, latestReconciliation, pingDb, pingRedis, queueNames, redisReady, withTimeout } from '@shop/core';
+import type { HealthJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 
 /** One dependency: whether it works, and what an operator may see about it. */
 type Check = { ok: boolean; detail: Record<string, unknown> };
-type Dependency = 'database' | 'redis' | 'chain' | 'queues';
-
-/** What anyone may see: ok or degraded per dependency, nothing more. */
-export type PublicHealth = { status: 'ok' | 'degraded'; checks: Record<Dependency, 'ok' | 'degraded'> };
+/** What anyone may see: ok or degraded per dependency, nothing more (the contract's HealthJson without details). */
+export type PublicHealth = Omit<HealthJson, 'details'>;
+type Dependency = keyof PublicHealth['checks'];
 /** What admins and the metrics scraper see: the details (never a URL, key or raw error text). */
 export type HealthDetails = PublicHealth & { details: Record<Dependency, Record<string, unknown>> & { reconciliation: Record<string, unknown> } };
 
