@@ -1,8 +1,8 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
-import { verifyAuditChain } from './audit.ts';
 import { checkChain } from './reconcile/chain-checks.ts';
+import { checkAuditLog, checkInflowsTraced, checkPayoutHashes, checkTags } from './reconcile/global-checks.ts';
 import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_UNCHECKED_KINDS, type Add } from './reconcile/subjects.ts';
 
 export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './reconcile/chain-checks.ts';
@@ -148,6 +148,25 @@ function changedSince(db: Db, since: Date) {
   };
 }
 
+/** The subjects (users, orders, cashouts, refunds, packages): every one in the audit, the changed ones in the scheduled run. */
+async function checkSubjects(db: Db, changed: ReturnType<typeof changedIds> | null, batchSize: number, add: Add, checked: Record<string, number | string>): Promise<void> {
+  const subjects = [
+    ['users', 'User', checkBalances, changed?.users],
+    ['orders', 'Order', checkOrders, changed?.orders],
+    ['cashouts', 'CashoutRequest', checkCashouts, changed?.cashouts],
+    ['refunds', 'Refund', checkRefunds, changed?.refunds],
+    ['packages', 'Product', checkPackages, changed?.packages],
+  ] as const;
+  for (const [name, table, check, changes] of subjects) {
+    let n = 0;
+    for await (const batch of changes ? chunks(changes(), batchSize) : allIds(db, table, batchSize)) {
+      await check(db, batch, add);
+      n += batch.length;
+    }
+    checked[name] = n;
+  }
+}
+
 export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promise<ReconcileReport> {
   const started = new Date();
   const t0 = performance.now();
@@ -166,21 +185,7 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
   const since = opts.since;
   const scoped = since && !recheck.some((d) => GLOBAL_CHECKS.has(d.check)) ? since : undefined;
   const changed = since ? changedIds(db, since, recheck) : null;
-  const subjects = [
-    ['users', 'User', checkBalances, changed?.users],
-    ['orders', 'Order', checkOrders, changed?.orders],
-    ['cashouts', 'CashoutRequest', checkCashouts, changed?.cashouts],
-    ['refunds', 'Refund', checkRefunds, changed?.refunds],
-    ['packages', 'Product', checkPackages, changed?.packages],
-  ] as const;
-  for (const [name, table, check, changes] of subjects) {
-    let n = 0;
-    for await (const batch of changes ? chunks(changes(), batchSize) : allIds(db, table, batchSize)) {
-      await check(db, batch, add);
-      n += batch.length;
-    }
-    checked[name] = n;
-  }
+  await checkSubjects(db, changed, batchSize, add, checked);
 
   // Counted transfers missing their order, block or value: in the audit one scan that
   // returns only the broken ones; in the scheduled run, the transfers changed since.
@@ -193,36 +198,9 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
 
   await checkChain(deps, opts, started, add, checked);
 
-  // The same ETH twice: an inflow recorded for a block while it could not be traced, and a
-  // transfer through a contract in that block found by tracing later (a node that gained
-  // tracing, workers on differently able nodes). An admin must not refund the inflow too.
-  // Inflows are rare; the join reads them by their status and block hash. The scheduled
-  // run looks only in the blocks of transfers changed since (Payment(updatedAt), then
-  // Payment(blockHash)): "either side changed" as an OR across the join was a scan.
-  const doubled = await db.$queryRaw<{ inflowId: string; paymentId: string; blockNumber: bigint }[]>`
-    SELECT i."id" AS "inflowId", p."id" AS "paymentId", i."blockNumber"
-    FROM "Payment" i JOIN "Payment" p ON p."blockHash" = i."blockHash" AND p."source" <> 'INFLOW' AND p."viaContract"
-    WHERE i."source" = 'INFLOW' AND i."status" IN ('UNRESOLVED', 'REFUNDED') AND p."status" IN ('COUNTED', 'UNRESOLVED', 'LATE')
-      AND p."explainsInflowOf" IS DISTINCT FROM i."blockHash"
-      ${scoped ? Prisma.sql`AND i."blockHash" IN (SELECT "blockHash" FROM "Payment" WHERE "updatedAt" > ${scoped} AND "blockHash" IS NOT NULL)` : Prisma.empty}`;
-  for (const d of doubled) {
-    add('inflow-also-traced', `Block ${d.blockNumber}'s unexplained inflow may be the transfer later found through a contract in it: settle one of them, not both`, {
-      inflowId: d.inflowId,
-      paymentId: d.paymentId,
-    });
-  }
-
-  // No transaction accepted for two payouts (in the scheduled run: the hashes accepted since).
-  const reused = await db.$queryRaw<{ txHash: string; n: bigint }[]>`
-    SELECT lower("txHash") AS "txHash", COUNT(*) AS n FROM "PayoutCheck" WHERE "status" = 'ACCEPTED'
-    ${scoped ? Prisma.sql`AND lower("txHash") IN (SELECT lower("txHash") FROM "PayoutCheck" WHERE "updatedAt" > ${scoped} AND "status" = 'ACCEPTED')` : Prisma.empty}
-    GROUP BY lower("txHash") HAVING COUNT(*) > 1`;
-  for (const r of reused) add('payout-hash-twice', `One transaction was accepted for ${r.n} payouts`, { txHash: r.txHash });
-
-  // Tags: only live orders hold one (a partial index holds just those).
-  const tags = await db.$queryRaw<{ tag: number; ids: string[] }[]>`
-    SELECT "paymentTag" AS tag, array_agg("id"::text) AS ids FROM "Order" WHERE "paymentTag" IS NOT NULL GROUP BY "paymentTag" HAVING COUNT(*) > 1`;
-  for (const t of tags) add('tag-twice', `Tag ${t.tag} is held by ${t.ids.length} orders`, { orderIds: t.ids.join(',') });
+  await checkInflowsTraced(db, scoped, add);
+  await checkPayoutHashes(db, scoped, add);
+  await checkTags(db, add);
 
   // A broken chain stays broken: while one is reported, every run walks the whole chain.
   const chainFrom = since && !recheck.some((d) => d.check === 'audit-chain') ? opts.auditHead : undefined;
@@ -230,31 +208,6 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
 
   if (found > discrepancies.length) checked['discrepancies found'] = found;
   return { startedAt: started, durationMs: Math.round(performance.now() - t0), discrepancies, checked, scope: since ? 'changes' : 'audit', since: since ?? null };
-}
-
-/**
- * The audit log's hash chain: the whole chain in the audit, the entries since the
- * previous report's head in the scheduled run. Either way the head the previous report
- * saw must still be there, unchanged: entries cut from the end of the log show there.
- */
-async function checkAuditLog(db: Db, from: string | undefined, previousHead: string | undefined, add: Add, checked: Record<string, number | string>): Promise<void> {
-  const head = parseHead(previousHead);
-  const result = await verifyAuditChain(db, { fromSeq: from ? parseHead(from)?.seq : undefined });
-  for (const b of result.breaks) add('audit-chain', b.message, { auditSeq: b.seq });
-  if (head) {
-    const seen = await db.auditEntry.findUnique({ where: { seq: head.seq }, select: { hash: true } });
-    if (seen?.hash !== head.hash) {
-      add('audit-chain', `Audit entry ${head.seq}, the last one the previous report saw, ${seen ? 'was changed' : 'is gone'}`, { auditSeq: head.seq.toString() });
-    }
-  }
-  checked['audit entries'] = result.checked;
-  const last = result.head ?? head;
-  if (last) checked['audit head'] = `${last.seq}:${last.hash}`;
-}
-
-function parseHead(raw: string | undefined): { seq: bigint; hash: string } | null {
-  const m = /^(\d{1,19}):([0-9a-f]{64})$/.exec(raw ?? '');
-  return m ? { seq: BigInt(m[1]!), hash: m[2]! } : null;
 }
 
 /**
