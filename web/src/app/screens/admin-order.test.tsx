@@ -2,10 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const ID = '7f3a2b10-0000-4000-8000-000000000001';
 const TX = `0x${'ab'.repeat(32)}`;
@@ -44,7 +43,7 @@ describe('AdminOrderPage', () => {
   it('shows the transfers with their confirmations, the refund with its payout and the deliveries, and why it cannot be deleted', async () => {
     signIn({ isAdmin: true });
     mockApi({ [`GET /api/admin/orders/${ID}`]: makeDetail() });
-    renderRoutes(routes, `/admin/order/${ID}`);
+    renderApp(`/admin/order/${ID}`);
 
     expect(await screen.findByRole('heading', { name: 'ORD-FWX2P400' })).toBeInTheDocument();
     const transfers = screen.getByRole('region', { name: 'Transfers' });
@@ -64,7 +63,7 @@ describe('AdminOrderPage', () => {
     signIn({ isAdmin: true });
     const unpaid = makeDetail({ status: 'PENDING_PAYMENT', isPaid: false, payments: { items: [], total: 0 }, refunds: { items: [], total: 0 }, actions: { canDelete: true, deleteBlockedReason: null, canRefundOverpayment: false } });
     const { sent } = mockApi({ [`GET /api/admin/orders/${ID}`]: unpaid, [`DELETE /api/orders/${ID}/delete`]: { message: 'Order deleted' }, 'GET /api/orders': [] });
-    const { router } = renderRoutes(routes, `/admin/order/${ID}`);
+    const { router } = renderApp(`/admin/order/${ID}`);
 
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Order' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete order ORD-FWX2P400?' });

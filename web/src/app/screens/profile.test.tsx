@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import type { MyCashoutJson, StatementEntryJson } from '@shop/core/contract';
 import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
 import { byStatus, mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const profile = makeUser({
   referralCode: 'ALICE7',
@@ -42,7 +41,7 @@ function renderProfile(extra: Record<string, unknown> = {}) {
     'GET /api/users/profile/cashouts': [],
     ...extra,
   });
-  const result = renderRoutes(routes, '/profile');
+  const result = renderApp('/profile');
   return { ...api, ...result };
 }
 
@@ -209,7 +208,7 @@ describe('ProfilePage', () => {
       'GET /api/users/profile': reply(401, { message: 'Not signed in' }),
       'GET /api/orders/mine': reply(401, { message: 'Not signed in' }),
     });
-    const { router } = renderRoutes(routes, '/profile');
+    const { router } = renderApp('/profile');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
     expect(window.localStorage.getItem('userInfo')).toBeNull();

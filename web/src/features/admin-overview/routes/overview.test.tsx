@@ -2,10 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addDays, utcDay, type AdminOverviewJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const overview = (over: Partial<AdminOverviewJson> = {}): AdminOverviewJson => ({
   from: '2026-03-01',
@@ -32,7 +31,7 @@ describe('OverviewPage', () => {
   it('shows the range\'s figures, the days as a table, open work and the CSV links of the range', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({ ...TWO_FACTOR, 'GET /api/admin/overview': overview() });
-    renderRoutes(routes, '/admin?from=2026-03-01&to=2026-03-03');
+    renderApp('/admin?from=2026-03-01&to=2026-03-03');
     const days = await screen.findByRole('table', { name: 'Revenue and paid orders per day' });
     expect(sent('GET /api/admin/overview').at(-1)?.path).toBe('/api/admin/overview?from=2026-03-01&to=2026-03-03');
     // Newest first, exact amounts.
@@ -54,7 +53,7 @@ describe('OverviewPage', () => {
   it('starts on the last 30 days, switches with the presets, and refuses a range the api would not read', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({ ...TWO_FACTOR, 'GET /api/admin/overview': overview() });
-    const { router } = renderRoutes(routes, '/admin');
+    const { router } = renderApp('/admin');
     const today = utcDay(new Date());
     await screen.findByRole('table', { name: 'Revenue and paid orders per day' });
     expect(sent('GET /api/admin/overview')[0]?.path).toBe(`/api/admin/overview?from=${addDays(today, -29)}&to=${today}`);

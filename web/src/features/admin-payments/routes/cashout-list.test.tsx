@@ -2,11 +2,10 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { orderReference, type CashoutJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { pollWhileChecking } from '../api/get-cashouts';
 import { makeRefund, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 const OTHER_HASH = `0x${'cd'.repeat(32)}`;
@@ -57,7 +56,7 @@ function rows(table = 'Cashout requests') {
 function renderList(extra: Record<string, unknown> = {}) {
   signIn({ _id: 'a1', isAdmin: true });
   const api = mockApi({ 'GET /api/admin/cashouts': cashouts, 'GET /api/admin/refunds': [], ...extra });
-  renderRoutes(routes, '/admin/cashouts');
+  renderApp('/admin/cashouts');
   return api;
 }
 

@@ -2,10 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { orderReference, type AdminPaymentJson, type OverpaidOrderJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, type MockRequest } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const TX = `0x${'1f'.repeat(32)}`;
 const PAYOUT = `0x${'2e'.repeat(32)}`;
@@ -47,7 +46,7 @@ function renderList(lists: AdminPaymentJson[] | Lists, extra: Record<string, unk
     'GET /api/admin/refunds/overpaid': orders,
     ...extra,
   });
-  renderRoutes(routes, '/admin/payments');
+  renderApp('/admin/payments');
   return api;
 }
 

@@ -2,10 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, type WebhookDeliveryJson, type WebhookEndpointJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -48,7 +47,7 @@ function renderPage(extra: Record<string, unknown> = {}) {
     'POST /api/admin/webhooks/w1/secret': { secret: SECRET },
     ...extra,
   });
-  renderRoutes(routes, '/admin/webhooks');
+  renderApp('/admin/webhooks');
   return api;
 }
 

@@ -2,10 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const approval = (over: Partial<ApprovalJson>): ApprovalJson => ({
   _id: 'ap1',
@@ -35,7 +34,7 @@ describe('ApprovalsPage', () => {
       'POST /api/admin/approvals/ap1/approve': approval({ status: 'APPROVED' }),
       'POST /api/admin/approvals/ap2/reject': reply(200, approval({ _id: 'ap2', status: 'REJECTED' })),
     });
-    renderRoutes(routes, '/admin/approvals');
+    renderApp('/admin/approvals');
     const table = await screen.findByRole('table');
     const [payout, increase] = within(table).getAllByRole('row').slice(1);
     expect(within(payout!).getByText('Cashout payout')).toBeInTheDocument();
@@ -61,7 +60,7 @@ describe('ApprovalsPage', () => {
       'GET /api/admin/approvals': [approval({ beneficiary: null })],
       'POST /api/admin/approvals/ap1/approve': reply(403, { message: 'You cannot approve your own request: another admin must.' }),
     });
-    renderRoutes(routes, '/admin/approvals');
+    renderApp('/admin/approvals');
     const table = await screen.findByRole('table');
     const [row] = within(table).getAllByRole('row').slice(1);
     expect(within(row!).getByText('the sender', { exact: true })).toBeInTheDocument();

@@ -2,10 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntryJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const entry = (over: Partial<AuditEntryJson>): AuditEntryJson => ({
   _id: 'e1',
@@ -33,7 +32,7 @@ describe('AuditLogPage', () => {
         entry({ _id: 'e1', seq: '1', actor: null, action: 'user.login_failed', subject: null, after: { email: 'ghost@example.com' } }),
       ],
     });
-    const { router } = renderRoutes(routes, '/admin/audit');
+    const { router } = renderApp('/admin/audit');
     const table = await screen.findByRole('table');
     const [update, failed] = within(table).getAllByRole('row').slice(1);
     expect(within(update!).getByText('ada@example.com')).toBeInTheDocument();
@@ -51,7 +50,7 @@ describe('AuditLogPage', () => {
   it('sends an admin who must turn on two-factor sign-in to Security instead', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     mockApi({ 'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: true } });
-    const { router } = renderRoutes(routes, '/admin/audit');
+    const { router } = renderApp('/admin/audit');
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile/security'));
     expect(await screen.findByText('This shop requires two-factor sign-in for admins: turn it on to open the admin pages.')).toBeInTheDocument();
   });

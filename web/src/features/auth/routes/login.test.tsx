@@ -1,11 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { getUserInfo } from '@/stores/auth-store';
 import { makeUser, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 async function fillIn(email: string, password: string) {
   await userEvent.type(screen.getByLabelText('Email Address'), email);
@@ -15,7 +14,7 @@ async function fillIn(email: string, password: string) {
 
 describe('LoginPage', () => {
   it("shows 'Daxil Olun' with an email field, a masked password and a register link keeping the redirect", async () => {
-    renderRoutes(routes, '/login?redirect=/placeorder');
+    renderApp('/login?redirect=/placeorder');
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
     expect(screen.getByLabelText('Email Address')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
@@ -23,14 +22,14 @@ describe('LoginPage', () => {
   });
 
   it('links new users to /register?redirect=/ by default', async () => {
-    renderRoutes(routes, '/login');
+    renderApp('/login');
     expect(await screen.findByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register?redirect=/');
   });
 
   it("stores the returned user as 'userInfo' and goes to the redirect target", async () => {
     const user = makeUser();
     const { sent } = mockApi({ 'POST /api/users/login': user });
-    const { router } = renderRoutes(routes, '/login?redirect=/placeorder');
+    const { router } = renderApp('/login?redirect=/placeorder');
     await screen.findByRole('heading', { name: 'Daxil Olun' });
     await fillIn('alice@example.com', 'secret123');
 
@@ -42,7 +41,7 @@ describe('LoginPage', () => {
 
   it("shows the server's message in an error toast when signing in fails", async () => {
     mockApi({ 'POST /api/users/login': reply(401, { message: 'Invalid email or password' }) });
-    const { router } = renderRoutes(routes, '/login');
+    const { router } = renderApp('/login');
     await screen.findByRole('heading', { name: 'Daxil Olun' });
     await fillIn('alice@example.com', 'wrong-pass');
 
@@ -56,7 +55,7 @@ describe('LoginPage', () => {
     const { sent } = mockApi({
       'POST /api/users/login': reply(401, { message: 'Confirm with your passkey, or enter one of your recovery codes.', twoFactorRequired: true, totp: false, passkey: challenge }),
     });
-    renderRoutes(routes, '/login');
+    renderApp('/login');
     await screen.findByRole('heading', { name: 'Daxil Olun' });
     await fillIn('grace@example.com', 'grace-password-1');
     const usePasskey = await screen.findByRole('button', { name: 'Use your passkey' });
@@ -71,14 +70,14 @@ describe('LoginPage', () => {
 
   it('sends a signed-in user on to the redirect target', async () => {
     signIn();
-    const { router } = renderRoutes(routes, '/login?redirect=/placeorder');
+    const { router } = renderApp('/login?redirect=/placeorder');
     await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
   });
 
   it('sends a signed-in user home when there is no redirect, and ignores off-site targets', async () => {
     signIn();
     mockApi({ 'GET /api/products': [] });
-    const { router } = renderRoutes(routes, '/login?redirect=//evil.example.com');
+    const { router } = renderApp('/login?redirect=//evil.example.com');
     expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });

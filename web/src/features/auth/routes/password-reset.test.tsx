@@ -1,17 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { getUserInfo } from '@/stores/auth-store';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 describe('Forgot password', () => {
   it("is linked from the sign-in page and shows the server's one answer after sending the e-mail", async () => {
     const message = 'If an account uses this e-mail, a link to set a new password is on its way. It works once, for 30 minutes.';
     const { sent } = mockApi({ 'POST /api/users/password-reset': reply(202, { message }) });
-    const { router } = renderRoutes(routes, '/login');
+    const { router } = renderApp('/login');
     await userEvent.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
     await userEvent.type(await screen.findByLabelText('Email Address'), 'alice@example.com');
@@ -31,7 +30,7 @@ describe('Set a new password', () => {
   it('sends the token from the link with the new password, then signs this browser out and offers to sign in', async () => {
     signIn();
     const { sent } = mockApi({ 'POST /api/users/password-reset/confirm': { message: 'Your password was changed. Sign in with the new one.' } });
-    renderRoutes(routes, '/reset-password?token=abc123abc123abc123abc123');
+    renderApp('/reset-password?token=abc123abc123abc123abc123');
     await fill('brand-new-password', 'brand-new-password');
     expect(await screen.findByRole('status')).toHaveTextContent('Your password was changed. Sign in with the new one.');
     expect(sent('POST /api/users/password-reset/confirm')[0]?.body).toEqual({ token: 'abc123abc123abc123abc123', password: 'brand-new-password' });
@@ -41,7 +40,7 @@ describe('Set a new password', () => {
 
   it('says when the two passwords differ (nothing sent), and shows why a used link fails', async () => {
     const { sent } = mockApi({ 'POST /api/users/password-reset/confirm': reply(400, { message: 'This reset link has expired or was already used. Ask for a new one.' }) });
-    renderRoutes(routes, '/reset-password?token=abc123abc123abc123abc123');
+    renderApp('/reset-password?token=abc123abc123abc123abc123');
     await fill('brand-new-password', 'brand-new-passwore');
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
     expect(sent('POST /api/users/password-reset/confirm')).toHaveLength(0);
@@ -53,7 +52,7 @@ describe('Set a new password', () => {
   });
 
   it('without a token, explains that the e-mailed link is needed', async () => {
-    renderRoutes(routes, '/reset-password');
+    renderApp('/reset-password');
     expect(await screen.findByText('This page needs the link from the e-mail we sent you.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Set new password' })).toBeDisabled();
   });

@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeUser } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 async function fillIn() {
   await userEvent.type(screen.getByLabelText('Email Address'), 'bob@example.com');
@@ -14,7 +13,7 @@ async function fillIn() {
 
 describe('RegisterPage', () => {
   it("shows 'Registration:' with the four fields and 'Have a account?' linking back with the redirect", async () => {
-    renderRoutes(routes, '/register?redirect=/placeorder');
+    renderApp('/register?redirect=/placeorder');
     expect(await screen.findByRole('heading', { name: 'Registration:' })).toBeInTheDocument();
     expect(screen.getByLabelText('Email Address')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
@@ -25,7 +24,7 @@ describe('RegisterPage', () => {
   });
 
   it('pre-fills the referral code from ?ref=', async () => {
-    renderRoutes(routes, '/register?ref=ALICE7');
+    renderApp('/register?ref=ALICE7');
     expect(await screen.findByLabelText('Referral Code')).toHaveValue('ALICE7');
   });
 
@@ -38,7 +37,7 @@ describe('RegisterPage', () => {
           release = () => resolve(reply(201, user));
         }),
     });
-    const { router } = renderRoutes(routes, '/register?ref=ALICE7&redirect=/placeorder');
+    const { router } = renderApp('/register?ref=ALICE7&redirect=/placeorder');
     await screen.findByRole('heading', { name: 'Registration:' });
     await fillIn();
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
@@ -60,7 +59,7 @@ describe('RegisterPage', () => {
 
   it('sends no referredBy when the code is empty, and toasts the server message on failure', async () => {
     const { sent } = mockApi({ 'POST /api/users': reply(409, { message: 'Email is already registered' }) });
-    renderRoutes(routes, '/register');
+    renderApp('/register');
     await screen.findByRole('heading', { name: 'Registration:' });
     await fillIn();
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));

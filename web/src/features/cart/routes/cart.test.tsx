@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { addToCart, getCart } from '@/stores/cart-store';
 import { makeProduct, signIn } from '@/testing/fixtures';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 function fillCart() {
   addToCart({ ...makeProduct({ _id: 'p1', name: 'Gold Package', price: 0.1, countInStock: 4 }), qty: 3 });
@@ -13,7 +12,7 @@ function fillCart() {
 
 describe('CartPage', () => {
   it("shows 'Your basket is Empty' with 'Back to Home Page' and a disabled 'Submit Order'", async () => {
-    renderRoutes(routes, '/cart');
+    renderApp('/cart');
     expect(await screen.findByText('Your basket is Empty')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Home Page' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('heading', { name: 'Sum : 0 packet' })).toBeInTheDocument();
@@ -23,7 +22,7 @@ describe('CartPage', () => {
 
   it("lists each line and sums 'Sum : N packet' over quantities with a 2-decimal total", async () => {
     fillCart();
-    renderRoutes(routes, '/cart');
+    renderApp('/cart');
     const lines = within(await screen.findByRole('list', { name: 'Cart lines' })).getAllByRole('listitem');
     expect(lines).toHaveLength(2);
     const gold = lines[0] as HTMLElement;
@@ -42,7 +41,7 @@ describe('CartPage', () => {
 
   it('changes a quantity by replacing the line and removes a line with the trash button', async () => {
     fillCart();
-    renderRoutes(routes, '/cart');
+    renderApp('/cart');
     const select = await screen.findByRole('combobox', { name: 'Quantity of Gold Package' });
     await userEvent.selectOptions(select, '1');
     expect(getCart().cartItems.map((l) => [l._id, l.qty])).toEqual([
@@ -60,7 +59,7 @@ describe('CartPage', () => {
 
   it("'Submit Order' goes to /login?redirect=/placeorder for a guest", async () => {
     fillCart();
-    const { router } = renderRoutes(routes, '/cart');
+    const { router } = renderApp('/cart');
     await userEvent.click(await screen.findByRole('button', { name: 'Submit Order' }));
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
@@ -70,7 +69,7 @@ describe('CartPage', () => {
   it("'Submit Order' takes a signed-in user on to /placeorder", async () => {
     signIn();
     fillCart();
-    const { router } = renderRoutes(routes, '/cart');
+    const { router } = renderApp('/cart');
     await userEvent.click(await screen.findByRole('button', { name: 'Submit Order' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
   });

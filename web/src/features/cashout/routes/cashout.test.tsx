@@ -1,10 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeUser, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const PRICE = { price: '3000.00000000', updatedAt: '2026-05-01T00:00:00.000Z' };
@@ -17,7 +16,7 @@ function renderCashout(activeBalance: number, extra: Record<string, unknown> = {
     'GET /api/orders/mine': [],
     ...extra,
   });
-  return { ...api, ...renderRoutes(routes, '/profile/cashout') };
+  return { ...api, ...renderApp('/profile/cashout') };
 }
 
 async function submit(wallet = WALLET) {

@@ -1,10 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeOrder, signIn } from '@/testing/fixtures';
 import { mockApi, reply, type MockRequest } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const orders = [
   {
@@ -27,7 +26,7 @@ describe('OrderListPage', () => {
   it('lists ID, USER, DATE, TOTAL, PAID and the status of every order', async () => {
     signIn({ isAdmin: true });
     mockApi({ 'GET /api/orders': orders });
-    renderRoutes(routes, '/admin/orderlist');
+    renderApp('/admin/orderlist');
 
     const table = await screen.findByRole('table');
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
@@ -54,7 +53,7 @@ describe('OrderListPage', () => {
       'GET /api/orders': orders,
       'DELETE /api/orders/o2/delete': () => (fail ? reply(500, { message: 'boom' }) : { message: 'Order removed' }),
     });
-    renderRoutes(routes, '/admin/orderlist');
+    renderApp('/admin/orderlist');
 
     // The paid order offers no delete: the reason stands in its place.
     const [, paid, unpaid] = (await screen.findAllByRole('row')) as HTMLElement[];
@@ -85,7 +84,7 @@ describe('OrderListPage', () => {
       'GET /api/orders': (r: MockRequest) =>
         r.path.includes('cursor=') ? [{ ...orders[0]!, _id: 'o3' }] : r.path.includes('q=alice') ? reply(200, [orders[0]], { Link: `<${next}>; rel="next"` }) : orders,
     });
-    const { router } = renderRoutes(routes, '/admin/orderlist');
+    const { router } = renderApp('/admin/orderlist');
     await screen.findByText('o2');
     expect(screen.queryByRole('button', { name: 'More orders' })).not.toBeInTheDocument();
 

@@ -4,12 +4,11 @@ import { getAddress } from 'viem';
 import { WagmiProvider } from 'wagmi';
 import { describe, expect, it, vi } from 'vitest';
 import { refundWalletMessage, type OrderJson, type RefundJson } from '@shop/core/contract';
-import { routes } from '@/app/router';
 import { createWagmiConfig } from '@/lib/wagmi';
 import { addToCart, getCart } from '@/stores/cart-store';
 import { makeOrder, makeProduct, makeRefund, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp, renderRoutes } from '@/testing/render-app';
 import { createFakeEthereum, FAKE_SIGNATURE, rpcError } from '../testing/fake-ethereum';
 import { PayPage } from './pay';
 import { PurchasedPage } from './purchased';
@@ -84,7 +83,7 @@ describe('PayPage', () => {
   it("is the lazy /order/:id route: title 'Pay', the order, nothing red until the buyer acts, then 'Please,Install MetaMask!' once", async () => {
     signIn();
     mockShop();
-    renderRoutes(routes, '/order/o1');
+    renderApp('/order/o1');
     // The route loads the wallet code on demand; the first import is slow in jsdom.
     expect(await screen.findByRole('heading', { name: 'Pay', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
     const connectButton = await screen.findByRole('button', { name: 'Connect to MetaMask' }, { timeout: 10_000 });

@@ -1,8 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 import { TX_MISSING_REDIRECT_MS } from './purchased';
 
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -14,7 +13,7 @@ describe('PurchasedPage', () => {
 
   it("shows 'Success Pay' with the transaction hash from ?tx=", async () => {
     signIn();
-    renderRoutes(routes, `/order/o1/purchased?tx=${HASH}`);
+    renderApp(`/order/o1/purchased?tx=${HASH}`);
     expect(await screen.findByRole('heading', { name: 'Success Pay' })).toBeInTheDocument();
     expect(screen.getByTestId('tx-hash')).toHaveTextContent(HASH);
     expect(screen.getByRole('link', { name: /View on Etherscan/ })).toHaveAttribute('href', `https://etherscan.io/tx/${HASH}`);
@@ -24,7 +23,7 @@ describe('PurchasedPage', () => {
     signIn();
     vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { router } = renderRoutes(routes, '/order/o1/purchased');
+    const { router } = renderApp('/order/o1/purchased');
     const main = await screen.findByRole('alert');
     expect(within(main).getByText('Transaction not find')).toBeInTheDocument();
     // The alert, and the toast once it shows.

@@ -1,10 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeProduct, signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const product = makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dailyCredit: 6, countInStock: 3 });
 
@@ -12,7 +11,7 @@ describe('ProductEditPage', () => {
   it('starts from the stored package and offers the six fields, Update and Go Back', async () => {
     signIn({ isAdmin: true });
     mockApi({ 'GET /api/admin/products/p1': product });
-    renderRoutes(routes, '/admin/products/p1/edit');
+    renderApp('/admin/products/p1/edit');
 
     expect(await screen.findByLabelText('Name')).toHaveValue('Gold Package');
     expect(screen.getByLabelText('Price')).toHaveAttribute('type', 'number');
@@ -35,7 +34,7 @@ describe('ProductEditPage', () => {
       'PUT /api/products/p1': (request: { body: unknown }) => ({ ...product, ...(request.body as object) }),
       'GET /api/admin/products': [product],
     });
-    const { router } = renderRoutes(routes, '/admin/products/p1/edit');
+    const { router } = renderApp('/admin/products/p1/edit');
 
     const file = new File(['png'], 'gold.png', { type: 'image/png' });
     await userEvent.upload(await screen.findByLabelText('Upload image file'), file);

@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeProduct, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const long = 'A long description that runs past thirty characters';
 const exact = 'Exactly thirty characters long';
@@ -18,7 +17,7 @@ describe('ProductListPage', () => {
   it('lists ID, NAME, PRICE, Daily Credit and the description cut to 30 characters', async () => {
     signIn({ isAdmin: true });
     mockApi({ 'GET /api/admin/products': products });
-    renderRoutes(routes, '/admin/productlist');
+    renderApp('/admin/productlist');
 
     const table = await screen.findByRole('table');
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
@@ -41,7 +40,7 @@ describe('ProductListPage', () => {
       'POST /api/admin/products/p2/publish': { ...products[1], publishedAt: '2026-02-02T00:00:00.000Z' },
       'POST /api/admin/products/p1/publish': { ...products[0], publishedAt: null },
     });
-    renderRoutes(routes, '/admin/productlist');
+    renderApp('/admin/productlist');
     await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
     expect(await screen.findByText('Silver Package is on sale')).toBeInTheDocument();
     expect(sent('POST /api/admin/products/p2/publish')[0]?.body).toEqual({ published: true });
@@ -54,7 +53,7 @@ describe('ProductListPage', () => {
     signIn({ isAdmin: true });
     const created = makeProduct({ _id: 'p9', name: 'Sample name' });
     mockApi({ 'GET /api/admin/products': products, 'POST /api/products': reply(201, created), 'GET /api/admin/products/p9': created });
-    const { router } = renderRoutes(routes, '/admin/productlist');
+    const { router } = renderApp('/admin/productlist');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Create Package' }));
     expect(await screen.findByText('Product created!')).toBeInTheDocument();
@@ -64,7 +63,7 @@ describe('ProductListPage', () => {
   it("reports 'Failed to create Product.'", async () => {
     signIn({ isAdmin: true });
     mockApi({ 'GET /api/admin/products': products, 'POST /api/products': reply(500, { message: 'boom' }) });
-    renderRoutes(routes, '/admin/productlist');
+    renderApp('/admin/productlist');
     await userEvent.click(await screen.findByRole('button', { name: 'Create Package' }));
     expect(await screen.findByText('Failed to create Product.')).toBeInTheDocument();
   });
@@ -76,7 +75,7 @@ describe('ProductListPage', () => {
       'DELETE /api/products/p1/delete': { message: 'Product removed' },
       'DELETE /api/products/p2/delete': reply(409, { message: 'In use' }),
     });
-    renderRoutes(routes, '/admin/productlist');
+    renderApp('/admin/productlist');
 
     // Asks first, naming the package: Cancel deletes nothing.
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Gold Package' }));

@@ -1,16 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { getCart } from '@/stores/cart-store';
 import { makeProduct } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 describe('ProductPage', () => {
   it('shows the package with its rating, review count, price, status and a count selector', async () => {
     const { sent } = mockApi({ 'GET /api/products/p1': makeProduct({ countInStock: 3 }) });
-    renderRoutes(routes, '/product/p1');
+    renderApp('/product/p1');
 
     expect(await screen.findByRole('heading', { name: 'Gold Package' })).toBeInTheDocument();
     expect(sent('GET /api/products/p1')).toHaveLength(1);
@@ -32,7 +31,7 @@ describe('ProductPage', () => {
 
   it("offers no count selector and a disabled 'Add to Cart' when out of stock", async () => {
     mockApi({ 'GET /api/products/p1': makeProduct({ countInStock: 0 }) });
-    renderRoutes(routes, '/product/p1');
+    renderApp('/product/p1');
 
     expect(await screen.findByText('Out of Stock')).toBeInTheDocument();
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
@@ -41,7 +40,7 @@ describe('ProductPage', () => {
 
   it('adds the chosen count to the cart, replacing an earlier line, and goes to /cart', async () => {
     mockApi({ 'GET /api/products/p1': makeProduct({ countInStock: 5 }) });
-    const { router } = renderRoutes(routes, '/product/p1');
+    const { router } = renderApp('/product/p1');
 
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Count:' }), '4');
     await userEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
@@ -54,7 +53,7 @@ describe('ProductPage', () => {
 
   it("shows a red 'Error: ' alert with the server's message for an unknown package", async () => {
     mockApi({ 'GET /api/products/nope': reply(404, { message: 'Product not found' }) });
-    renderRoutes(routes, '/product/nope');
+    renderApp('/product/nope');
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Product not found');
   });
 });

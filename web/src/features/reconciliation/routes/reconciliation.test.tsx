@@ -1,10 +1,9 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const clean = { startedAt: '2026-11-22T10:00:00.000Z', durationMs: 42, discrepancies: [], checked: { users: 3, orders: 5 }, scope: 'changes', since: '2026-11-22T09:50:00.000Z' };
 const broken = {
@@ -27,7 +26,7 @@ describe('ReconciliationPage', () => {
         return reply(202, { message: 'The audit of the books has started', report: clean });
       },
     });
-    renderRoutes(routes, '/admin/reconciliation');
+    renderApp('/admin/reconciliation');
     expect(await screen.findByText('The books reconcile')).toBeInTheDocument();
     expect(screen.getByText(/Changes since 2026-11-22 09:50:00 checked 2026-11-22 10:00:00 UTC in 42 ms: users 3, orders 5/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Check now' }));

@@ -1,10 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeListUser, makeUser, signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const bob = makeUser({ _id: 'u2', name: 'Bob', email: 'bob@example.com', activeBalance: 12.5, passiveBalance: 3 });
 
@@ -16,7 +15,7 @@ describe('UserEditPage', () => {
       'PUT /api/users/u2': reply(202, { ...bob, pendingApproval: { _id: 'ap1', amountUsd: 987.5 } }),
       'GET /api/users': [makeListUser({ _id: 'u2', name: 'Bob' })],
     });
-    renderRoutes(routes, '/admin/user/u2/edit');
+    renderApp('/admin/user/u2/edit');
     const active = await screen.findByLabelText('Active Balance');
     await userEvent.clear(active);
     await userEvent.type(active, '1000');
@@ -32,7 +31,7 @@ describe('UserEditPage', () => {
       'PUT /api/users/u2': { ...bob, name: 'Robert', isAdmin: true },
       'GET /api/users': [makeListUser({ _id: 'u2', name: 'Robert' })],
     });
-    const { router } = renderRoutes(routes, '/admin/user/u2/edit');
+    const { router } = renderApp('/admin/user/u2/edit');
 
     const name = await screen.findByLabelText('Name');
     expect(name).toHaveValue('Bob');
@@ -68,7 +67,7 @@ describe('UserEditPage', () => {
     signIn({ _id: 'a1', isAdmin: true });
     const message = 'The active balance changed since this form was loaded (it is now $0.00). Reload the user and enter the change again.';
     mockApi({ 'GET /api/users/u2': bob, 'PUT /api/users/u2': reply(409, { message }) });
-    const { router } = renderRoutes(routes, '/admin/user/u2/edit');
+    const { router } = renderApp('/admin/user/u2/edit');
     const active = await screen.findByLabelText('Active Balance');
     await userEvent.clear(active);
     await userEvent.type(active, '50');

@@ -1,10 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@/app/router';
 import { makeListUser, signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
+import { renderApp } from '@/testing/render-app';
 
 const users = [
   makeListUser({ _id: 'a1', name: 'Ada Admin', email: 'ada@example.com', isAdmin: true }),
@@ -19,7 +18,7 @@ describe('UserListPage', () => {
   it('lists ID, NAME, EMAIL (mailto) and ADMIN; admins show no actions, others edit and delete', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     mockApi({ 'GET /api/users': users });
-    renderRoutes(routes, '/admin/userlist');
+    renderApp('/admin/userlist');
 
     const table = await screen.findByRole('table');
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
@@ -39,7 +38,7 @@ describe('UserListPage', () => {
   it("asks 'Are you sure' before deleting and sends nothing when cancelled", async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({ 'GET /api/users': users, 'DELETE /api/users/u1': { message: 'User removed' } });
-    renderRoutes(routes, '/admin/userlist');
+    renderApp('/admin/userlist');
 
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Alice Buyer' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Are you sure' });
