@@ -9,7 +9,8 @@ import { generate } from 'otplib';
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { createDb, createRuntime, loadConfig, type Db } from '@shop/core';
-import { orderReference } from '@shop/core/contract';
+import { orderReference, webhookEventBody, type WebhookEventType } from '@shop/core/contract';
+import { bodyProblem } from '@shop/core/contract/operations';
 import { createApp } from '../api/src/app.ts';
 import { listRoutes, type RouteEntry } from '../api/src/route-table.ts';
 import { forkTs, type TsChild } from '../bench/lib/child.ts';
@@ -282,6 +283,17 @@ describe('the api and the worker as npm start runs them (production, default log
       }
     }
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
+  });
+
+  it('posts webhook events whose bodies are the ones the document describes', async () => {
+    // The payment above wrote at least order.paid to the outbox, as it is sent.
+    const events = await db.webhookEvent.findMany({ select: { type: true, payload: true } });
+    expect(events.map((e) => e.type)).toContain('order.paid');
+    const problems = events.flatMap((e) => {
+      const problem = bodyProblem(webhookEventBody(e.type as WebhookEventType), e.payload);
+      return problem ? [`${e.type}: ${problem}`] : [];
+    });
+    expect(problems).toEqual([]);
   });
 
   it('keeps its books: npm run reconcile over the same database and chain finds nothing', () => {

@@ -408,13 +408,19 @@ export function answerProblem(method: string, url: string, status: number, body:
   const schema = answerSchema(op, status);
   if (!schema) return null;
   if (!contentType.includes('json')) return `${what}: expected JSON, got ${contentType || 'no content type'}`;
+  const problem = bodyProblem(schema, body);
+  return problem && `${what} (${op.method} ${op.path}): ${problem}`;
+}
+
+/** What is wrong with a JSON body measured against a schema of the document, or null: a mismatch, or a field the schema does not name. */
+export function bodyProblem(schema: z.ZodType, body: unknown): string | null {
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
-    return `${what}: the body does not match the document (${op.method} ${op.path}): ${issues.join('; ')}`;
+    return `the body does not match the document: ${issues.join('; ')}`;
   }
   const extra = undocumentedFields(body, result.data, '');
-  return extra.length > 0 ? `${what}: fields the document does not name (${op.method} ${op.path}): ${extra.slice(0, 10).join(', ')}` : null;
+  return extra.length > 0 ? `fields the document does not name: ${extra.slice(0, 10).join(', ')}` : null;
 }
 
 /** Fields of `sent` that parsing dropped (zod objects strip the fields they do not name). */
