@@ -64,7 +64,7 @@ export async function settleTransfer(
   input: { paymentId: string; transfer: MinedTransfer; currentAnswer: () => Promise<bigint>; assignTo?: string; claim?: boolean; now?: Date },
 ): Promise<CountOutcome> {
   const now = input.now ?? new Date();
-  const { transfer: t, assignTo } = input;
+  const { transfer: t } = input;
   // A late transfer is valued at today's price: read before the transaction (a network call).
   let current: bigint | undefined;
   const currentAnswer = async () => (current ??= await input.currentAnswer());
@@ -81,7 +81,7 @@ export async function settleTransfer(
              OR ("blockHash" = ${t.blockHash} AND "status" IN ('PENDING', 'COUNTED', 'UNRESOLVED', 'LATE') AND ("viaContract" OR "source" = 'INFLOW'))
           ORDER BY "id" FOR UPDATE`;
       }
-      const outcome = await decide(tx, needPrice);
+      const outcome = await decide(tx, { config, input, now, needPrice, current });
       // Found by tracing: if its block's inflow was recorded while it could not be traced,
       // it explains part of it, in the same transaction (never both counted and refundable).
       if (t.internal && outcome !== 'need-price' && outcome.kind !== 'refused' && outcome.kind !== 'already') await explainInflow(tx, t.blockHash);
@@ -91,98 +91,122 @@ export async function settleTransfer(
     await currentAnswer();
   }
   throw new Error('unreachable: the price was read');
+}
 
-  /** What happens to the transfer, under its payment's lock (and its orders'). */
-  async function decide(tx: Tx, needPrice: boolean): Promise<CountOutcome | 'need-price'> {
-    const payment = await lockPayment(tx, input.paymentId);
-    if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
-    if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
-    if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
-    const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
-    if (inflowRefund) {
-      const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
-      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });
-      if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
-      return { kind: 'refused', reason };
-    }
-    if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
-      return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
-    }
-    if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
-      return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
-    }
-    const tag = tagOf(t.valueWei);
-    // Several calls' values summed carry the sum of their tags: never taken as one order's.
-    const byTag = !assignTo && t.calls === 1 && tag > 0;
-    // The order it goes to and the one it waited with (if another) are locked together, in
-    // id order: two assignments crossing between the same two orders never deadlock.
-    const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
-    await lockOrderIds(tx, [targetId, payment.orderId]);
-    const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
-    const unresolved = async (reason: string): Promise<CountOutcome> => {
-      if (assignTo) return { kind: 'refused', reason };
-      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
-      if (payment.status !== 'UNRESOLVED') await emitPaymentUnresolved(tx, { ...payment, ...blockFields(t) }, reason);
-      // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
-      if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
-      return { kind: 'unresolved', reason };
-    };
-    if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
-    if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
-    if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
-    // A buyer's claim is no way to revive an order at the price it was placed at.
-    const windowOver = order.paymentDeadline !== null && order.paymentDeadline <= now;
-    if (input.claim && order.status !== 'PAID' && order.status !== 'CANCELLED' && (!isPayable(order.status) || windowOver)) {
-      return { kind: 'refused', reason: 'This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer' };
-    }
-    if (order.status === 'CANCELLED') {
-      // Its buyer's wallet may have sent it before the cancel: kept on the order, refundable.
-      if (assignTo) return { kind: 'refused', reason: 'This order was cancelled' };
-      await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: order.id, status: 'LATE', reason: ORDER_CANCELLED } });
-      return { kind: 'late', orderId: order.id, reason: ORDER_CANCELLED };
-    }
-    if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
-      return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
-    }
+/** What one pass of settlement decides with: `current` is today's price once read (a late transfer needs it). */
+type Ctx = {
+  config: AppConfig;
+  input: { paymentId: string; transfer: MinedTransfer; assignTo?: string; claim?: boolean };
+  now: Date;
+  needPrice: boolean;
+  current: bigint | undefined;
+};
 
-    const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
-    const late = !quote && !assignTo;
-    if (!quote && !needPrice && current === undefined) return 'need-price';
-    const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
-    const usdCents = weiToUsdCents(t.valueWei, answer);
-    // Dust (anyone can send a few wei carrying a buyer's tag): it pays nothing, and moves no order.
-    if (usdCents === 0n && !assignTo) return unresolved(DUST);
-    const fields = { ...blockFields(t), orderId: order.id, usdValue: new Prisma.Decimal(centsToString(usdCents)), quoteId: quote?.id ?? null };
-    const due = dueCents(order);
-    const needsStock = !order.stockReserved && order.status !== 'PAID';
-
-    const wait = async (reason: string): Promise<CountOutcome> => {
-      await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
-      if (order.status !== 'PAID' && order.status !== 'LATE') {
-        const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
-        await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
-      }
-      return { kind: 'late', orderId: order.id, reason };
-    };
-    if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
-      // Late, or for an order that already gave its stock back: it pays the order only
-      // if it covers everything still due at today's price; otherwise an admin resolves it.
-      return wait(
-        `Paid after the quote expired and worth $${centsToString(usdCents)} at today's price, short of $${centsToString(due)}; an admin will resolve it`,
-      );
-    }
-    if (needsStock) {
-      const short = await reserveStock(tx, order.id);
-      if (short) {
-        const reason = `The stock of this order is gone (${short.name}: ${short.left} left)`;
-        return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
-      }
-    }
-    const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
-    // A late transfer an admin assigned to another order: the order it was waiting with moves on.
-    if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
-    return counted;
+/** What happens to the transfer, under its payment's lock (and its orders'). */
+async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | 'need-price'> {
+  const { input } = ctx;
+  const { transfer: t, assignTo } = input;
+  const payment = await lockPayment(tx, input.paymentId);
+  if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
+  if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
+  if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
+  const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
+  if (inflowRefund) {
+    const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
+    await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });
+    if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+    return { kind: 'refused', reason };
   }
+  if (assignTo && payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') {
+    return { kind: 'refused', reason: 'Only unresolved or late transfers can be assigned' };
+  }
+  if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
+    return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
+  }
+  const tag = tagOf(t.valueWei);
+  // Several calls' values summed carry the sum of their tags: never taken as one order's.
+  const byTag = !assignTo && t.calls === 1 && tag > 0;
+  // The order it goes to and the one it waited with (if another) are locked together, in
+  // id order: two assignments crossing between the same two orders never deadlock.
+  const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
+  await lockOrderIds(tx, [targetId, payment.orderId]);
+  const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
+  const unresolved = async (reason: string): Promise<CountOutcome> => {
+    if (assignTo) return { kind: 'refused', reason };
+    await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
+    if (payment.status !== 'UNRESOLVED') await emitPaymentUnresolved(tx, { ...payment, ...blockFields(t) }, reason);
+    // An order it was attached to while it waited (its tag, seen early) no longer waits on it.
+    if (payment.orderId) await refreshOrderStatus(tx, payment.orderId);
+    return { kind: 'unresolved', reason };
+  };
+  return judge(tx, ctx, payment, order, unresolved);
+}
+
+/** With the transfer's payment and order locked: counted, late, unresolved or refused, and what it pays. */
+async function judge(
+  tx: Tx,
+  ctx: Ctx,
+  payment: NonNullable<Awaited<ReturnType<typeof lockPayment>>>,
+  order: LockedOrder | null,
+  unresolved: (reason: string) => Promise<CountOutcome>,
+): Promise<CountOutcome | 'need-price'> {
+  const { config, input, now, needPrice, current } = ctx;
+  const { transfer: t, assignTo } = input;
+  if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
+  if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
+  if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
+  // A buyer's claim is no way to revive an order at the price it was placed at.
+  const windowOver = order.paymentDeadline !== null && order.paymentDeadline <= now;
+  if (input.claim && order.status !== 'PAID' && order.status !== 'CANCELLED' && (!isPayable(order.status) || windowOver)) {
+    return { kind: 'refused', reason: 'This order can no longer be paid (its payment window is over): the shop will assign or refund your transfer' };
+  }
+  if (order.status === 'CANCELLED') {
+    // Its buyer's wallet may have sent it before the cancel: kept on the order, refundable.
+    if (assignTo) return { kind: 'refused', reason: 'This order was cancelled' };
+    await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: order.id, status: 'LATE', reason: ORDER_CANCELLED } });
+    return { kind: 'late', orderId: order.id, reason: ORDER_CANCELLED };
+  }
+  if (order.placedAtBlock !== null && t.blockNumber <= order.placedAtBlock) {
+    return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
+  }
+
+  const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
+  const late = !quote && !assignTo;
+  if (!quote && !needPrice && current === undefined) return 'need-price';
+  const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
+  const usdCents = weiToUsdCents(t.valueWei, answer);
+  // Dust (anyone can send a few wei carrying a buyer's tag): it pays nothing, and moves no order.
+  if (usdCents === 0n && !assignTo) return unresolved(DUST);
+  const fields = { ...blockFields(t), orderId: order.id, usdValue: new Prisma.Decimal(centsToString(usdCents)), quoteId: quote?.id ?? null };
+  const due = dueCents(order);
+  const needsStock = !order.stockReserved && order.status !== 'PAID';
+
+  const wait = async (reason: string): Promise<CountOutcome> => {
+    await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
+    if (order.status !== 'PAID' && order.status !== 'LATE') {
+      const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
+      await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
+    }
+    return { kind: 'late', orderId: order.id, reason };
+  };
+  if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
+    // Late, or for an order that already gave its stock back: it pays the order only
+    // if it covers everything still due at today's price; otherwise an admin resolves it.
+    return wait(
+      `Paid after the quote expired and worth $${centsToString(usdCents)} at today's price, short of $${centsToString(due)}; an admin will resolve it`,
+    );
+  }
+  if (needsStock) {
+    const short = await reserveStock(tx, order.id);
+    if (short) {
+      const reason = `The stock of this order is gone (${short.name}: ${short.left} left)`;
+      return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
+    }
+  }
+  const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
+  // A late transfer an admin assigned to another order: the order it was waiting with moves on.
+  if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
+  return counted;
 }
 
 async function count(
