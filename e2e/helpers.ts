@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { answerProblem } from '@shop/core/contract/operations';
+import { answerProblem } from '@shop/core/contract/operation-checks';
 import type { Shop } from './shop.ts';
 
 /**

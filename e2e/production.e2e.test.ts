@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { createDb, createRuntime, loadConfig, type Db } from '@shop/core';
 import { orderReference, webhookEventBody, type WebhookEventType } from '@shop/core/contract';
-import { bodyProblem } from '@shop/core/contract/operations';
+import { bodyProblem } from '@shop/core/contract/operation-checks';
 import { createApp } from '../api/src/app.ts';
 import { listRoutes, type RouteEntry } from '../api/src/route-table.ts';
 import { forkTs, type TsChild } from '../bench/lib/child.ts';

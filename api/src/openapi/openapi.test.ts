@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerProblem, errorStatuses, OPERATIONS, type Operation } from '@shop/core/contract/operations';
+import { answerProblem } from '@shop/core/contract/operation-checks';
+import { errorStatuses, OPERATIONS, type Operation } from '@shop/core/contract/operations';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../testing/api-test-kit.ts';
 import { listRoutes } from '../route-table.ts';
 
