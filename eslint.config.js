@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -6,6 +7,26 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const root = import.meta.dirname;
+
+// web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
+// folders, and nothing imports upwards. A feature is a folder of features/; every other
+// folder of web/src but app/ and testing/ is shared (api, components, lib, stores...).
+const foldersOf = (dir) => readdirSync(`${root}/${dir}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const webFeatures = foldersOf('web/src/features');
+const webShared = foldersOf('web/src').filter((name) => !['app', 'features', 'testing'].includes(name)).map((name) => `web/src/${name}`);
+const webZones = [
+  // Features do not import each other: what two need is shared, a screen showing two is composed in app/screens/.
+  ...webFeatures.map((name) => ({
+    target: `web/src/features/${name}`,
+    from: 'web/src/features',
+    except: [`./${name}`],
+    message: 'A feature does not import another feature: move what both need to a shared folder (api, components, lib, stores), or compose the screen in app/screens/.',
+  })),
+  { target: 'web/src/features', from: 'web/src/app', message: 'Features do not import app/ (app -> features -> shared).' },
+  { target: webShared, from: ['web/src/features', 'web/src/app'], message: 'Shared code does not import features or app/ (app -> features -> shared).' },
+  // The test harness renders the whole app (its providers and routes) for every feature's tests.
+  { target: 'web/src/testing', from: 'web/src/features', message: 'testing/ serves every feature and imports none.' },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'core/src/generated/**', 'web/dist/**', '.data/**', '.cache/**', 'uploads/**', 'test-results/**'] },
@@ -80,6 +101,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: webZones }],
       'no-restricted-imports': [
         'error',
         {
