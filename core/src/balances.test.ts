@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBalancesEqualLedger as expectBalancesEqualBooks } from '../../scripts/testing/books.ts';
 import { randomInt } from 'node:crypto';
-import { applyLedger, exchangeBalance, UserError, ledgerSums, Prisma, rejectCashout, requestCashout } from './index.ts';
+import { applyLedger, exchangeBalance, UserError, Prisma, rejectCashout, requestCashout } from './index.ts';
 import { createCoreTestKit, type CoreTestKit } from '../../scripts/testing/core-kit.ts';
 
 // Anvil's third dev account (the receiving address is the second).
@@ -14,13 +15,7 @@ afterAll(async () => {
   await kit?.close();
 });
 
-async function expectBalancesEqualLedger(userId: string) {
-  const user = await kit.db.user.findUniqueOrThrow({ where: { id: userId } });
-  const sums = await ledgerSums(kit.db, userId);
-  expect(user.activeBalance.toFixed(2)).toBe(sums.active.toFixed(2));
-  expect(user.passiveBalance.toFixed(2)).toBe(sums.passive.toFixed(2));
-  expect(user.activeBalance.gte(0) && user.passiveBalance.gte(0)).toBe(true);
-}
+const expectBalancesEqualLedger = (userId: string) => expectBalancesEqualBooks(kit.db, userId);
 
 describe('the ledger', () => {
   it('keeps balances equal to the ledger through a random sequence of operations', async () => {

@@ -1,4 +1,5 @@
-import { describeReport, reconcile, type AppConfig, type Db } from '@shop/core';
+import { expect } from 'vitest';
+import { describeReport, ledgerSums, reconcile, type AppConfig, type Db } from '@shop/core';
 import type { PublicClient } from 'viem';
 
 /**
@@ -14,4 +15,13 @@ export async function expectBooksBalanced(
   const report = await reconcile(deps, { blockWindow: 'all' });
   report.discrepancies = report.discrepancies.filter((d) => !opts.skip?.includes(d.check));
   if (report.discrepancies.length > 0) throw new Error(`The books do not reconcile after ${where}.\n${describeReport(report)}`);
+}
+
+/** A user's balances equal the sums of their ledger entries, and neither is negative. */
+export async function expectBalancesEqualLedger(db: Db, userId: string): Promise<void> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  const sums = await ledgerSums(db, userId);
+  expect(user.activeBalance.toFixed(2)).toBe(sums.active.toFixed(2));
+  expect(user.passiveBalance.toFixed(2)).toBe(sums.passive.toFixed(2));
+  expect(user.activeBalance.gte(0) && user.passiveBalance.gte(0)).toBe(true);
 }

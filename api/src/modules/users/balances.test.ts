@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyLedger, ledgerSums } from '@shop/core';
+import { expectBalancesEqualLedger as expectBalancesEqualBooks } from '../../../../scripts/testing/books.ts';
+import { applyLedger } from '@shop/core';
 import { createApiTestKit, type ApiTestKit } from '../../testing/api-test-kit.ts';
 
 // Anvil's third dev account (the receiving address is the second).
@@ -14,13 +15,7 @@ afterAll(async () => {
   await kit?.close();
 });
 
-async function expectBalancesEqualLedger(userId: string) {
-  const user = await kit.db.user.findUniqueOrThrow({ where: { id: userId } });
-  const sums = await ledgerSums(kit.db, userId);
-  expect(user.activeBalance.toFixed(2)).toBe(sums.active.toFixed(2));
-  expect(user.passiveBalance.toFixed(2)).toBe(sums.passive.toFixed(2));
-  expect(user.activeBalance.gte(0) && user.passiveBalance.gte(0)).toBe(true);
-}
+const expectBalancesEqualLedger = (userId: string) => expectBalancesEqualBooks(kit.db, userId);
 
 describe('exchange and cashout over HTTP', () => {
   it('exchange moves the whole active balance to passive; with zero balance it is a 400 that changes nothing', async () => {
