@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom has no ResizeObserver; Radix primitives (the checkbox) measure themselves with it.
@@ -10,6 +10,11 @@ if (!('ResizeObserver' in globalThis)) {
     disconnect() {}
   };
 }
+
+// Tests render the whole app (testing/render-app.tsx), whose screens load lazily: on a
+// busy two-core machine a screen's first render can take longer than Testing Library's
+// 1 s default for findBy* and waitFor. What they wait for is unchanged.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
