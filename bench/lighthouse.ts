@@ -36,7 +36,7 @@ const REPORT_DIR = process.env.LIGHTHOUSE_REPORTS;
 /** Set LIGHTHOUSE_ONLY to part of a page's name (`Pay`, `Home`) to measure only the pages it names, while working on one. */
 const ONLY = process.env.LIGHTHOUSE_ONLY;
 
-/** A buyer's session as the app holds it: the api's cookie and the user the app keeps (auth-store.ts). */
+/** A buyer's session as the app holds it: the api's cookie and the user the app keeps (stores/auth-store.ts). */
 type SignedIn = { cookie: { name: string; value: string }; userInfo: string };
 
 /**
