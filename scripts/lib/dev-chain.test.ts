@@ -7,7 +7,8 @@ import { createChainClient, createDb, createLogger, createTracer, indexBlocks, l
 import { createTestDatabase, type TestDatabase } from '../db/test-database.ts';
 import { anvilDriver, ANVIL_ACCOUNTS } from '../testing/chain.ts';
 import { freePort } from '../testing/smtp.ts';
-import { chainChanged, startDevChain } from './dev-chain.ts';
+import { startAnvil } from './anvil.ts';
+import { catchUpClock, chainChanged, startDevChain } from './dev-chain.ts';
 
 /**
  * `npm start` twice: the chain comes back with the database, so what was paid stays
@@ -119,5 +120,22 @@ describe('the local chain npm start runs', () => {
     // A checkpoint from before genesis hashes were recorded, beside the node's saved chain.
     expect(chainChanged({ genesisHash: null }, { genesisHash, stateKept: true })).toBe(false);
     expect(chainChanged(null, { genesisHash, stateKept: false })).toBe(false);
+  });
+});
+
+describe('the clock of a chain pinned to its genesis', () => {
+  it('is set to now on start, so a block mined after a restart (and a price stamped by it) is not hours old', async () => {
+    const twoHoursAgo = Math.floor(Date.now() / 1000) - 7200;
+    const anvil = await startAnvil({ genesisTimestamp: twoHoursAgo });
+    try {
+      const node = anvilDriver(anvil.rpcUrl);
+      await node.mine(1);
+      expect(Number((await node.wallet.getBlock()).timestamp)).toBeLessThan(twoHoursAgo + 600);
+      await catchUpClock(anvil.rpcUrl);
+      await node.mine(1);
+      expect(Math.abs(Number((await node.wallet.getBlock()).timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    } finally {
+      await anvil.stop();
+    }
   });
 });

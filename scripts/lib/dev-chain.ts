@@ -34,6 +34,25 @@ async function genesisHash(rpcUrl: string): Promise<string> {
   return body.result.hash;
 }
 
+async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message ?? 'failed'}`);
+  return body.result;
+}
+
+/**
+ * A node pinned to its saved genesis timestamp (`--timestamp`) starts its clock there, so
+ * on a restart its new blocks would be stamped as long ago as the first start: the price
+ * feed's answer, stamped by its block, would be stale at once and the shop would refuse
+ * every order. The clock is set to now (never backwards: a block already later than the
+ * wall clock keeps the lead).
+ */
+export async function catchUpClock(rpcUrl: string, now = Math.floor(Date.now() / 1000)): Promise<void> {
+  const latest = (await rpc(rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+  if (BigInt(latest.timestamp) < BigInt(now)) await rpc(rpcUrl, 'anvil_setTime', [now]);
+}
+
 /** The chain the database's indexer checkpoint was written on, if any. */
 async function indexedChain(databaseUrl: string): Promise<{ genesisHash: string | null } | null> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -97,6 +116,7 @@ export async function startDevChain(opts: { dir: string; port?: number; database
   }
   const anvil = await startAnvil({ port: opts.port, statePath, genesisTimestamp });
   try {
+    await catchUpClock(anvil.rpcUrl);
     const genesis = await genesisHash(anvil.rpcUrl);
     const indexed = await indexedChain(opts.databaseUrl);
     const otherChain = chainChanged(indexed, { genesisHash: genesis, stateKept: kept });
