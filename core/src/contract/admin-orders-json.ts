@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from './orders.ts';
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './webhooks.ts';
 import { adminPaymentJson } from './cashouts-json.ts';
 import { orderItemJson } from './orders-json.ts';
 import { isoTime, money, weiString } from './json-parts.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
+import { webhookDeliveryStateJson } from './webhooks-json.ts';
 
 /** One of an order's quotes: the price its ETH amount was locked at. */
 export const adminOrderQuoteJson = z.object({
@@ -34,17 +34,9 @@ export const adminOrderPaymentJson = adminPaymentJson.extend({
 });
 export type AdminOrderPaymentJson = z.infer<typeof adminOrderPaymentJson>;
 
-export const adminOrderDeliveryJson = z.object({
-  _id: z.string(),
-  type: z.enum(WEBHOOK_EVENT_TYPES),
-  subject: z.string(),
+/** One of the order's webhook deliveries, with the endpoint it went to. */
+export const adminOrderDeliveryJson = webhookDeliveryStateJson.extend({
   endpoint: z.object({ _id: z.string(), url: z.string() }),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  createdAt: isoTime,
-  deliveredAt: isoTime.nullable(),
 });
 export type AdminOrderDeliveryJson = z.infer<typeof adminOrderDeliveryJson>;
 

@@ -18,9 +18,9 @@ export const webhookEndpointJson = z.object({
   counts: z.object({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int() }),
 });
 export type WebhookEndpointJson = z.infer<typeof webhookEndpointJson>;
-export const webhookDeliveryJson = z.object({
+/** What every view of a delivery shows: which event, where it stands, its last answer. */
+export const webhookDeliveryStateJson = z.object({
   _id: z.string(),
-  eventId: z.string(),
   type: z.enum(WEBHOOK_EVENT_TYPES),
   subject: z.string(),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
@@ -29,6 +29,11 @@ export const webhookDeliveryJson = z.object({
   lastError: z.string().nullable(),
   createdAt: isoTime,
   deliveredAt: isoTime.nullable(),
+});
+
+/** A delivery in an endpoint's list, with its event id and its attempts. */
+export const webhookDeliveryJson = webhookDeliveryStateJson.extend({
+  eventId: z.string(),
   /** The most recent attempts first. */
   log: z.array(z.object({ at: isoTime, statusCode: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number() })),
 });

@@ -7,9 +7,9 @@ import {
   type AdminOrderDetailJson,
   type AdminOrderPaymentJson,
   type AdminOrderQuoteJson,
-  type WebhookEventType,
 } from '@shop/core/contract';
 import { listPayments } from '../admin-payments/service.ts';
+import { deliveryStateJson } from '../admin-webhooks/service.ts';
 import { latestCheck, overpaymentJson, refundRowsJson, type ApprovalView } from '../payouts/service.ts';
 
 /**
@@ -76,18 +76,7 @@ async function orderDeliveries(db: Db, subjects: string[]) {
     db.webhookDelivery.count({ where }),
   ]);
   const items = rows.map(
-    (d): AdminOrderDeliveryJson => ({
-      _id: d.id,
-      type: d.event.type as WebhookEventType,
-      subject: d.subject,
-      endpoint: { _id: d.endpoint.id, url: d.endpoint.url },
-      status: d.status,
-      attempts: d.attempts,
-      lastStatus: d.lastStatus,
-      lastError: d.lastError,
-      createdAt: d.createdAt.toISOString(),
-      deliveredAt: d.deliveredAt?.toISOString() ?? null,
-    }),
+    (d): AdminOrderDeliveryJson => ({ ...deliveryStateJson(d), endpoint: { _id: d.endpoint.id, url: d.endpoint.url } }),
   );
   return { items, total };
 }

@@ -112,18 +112,35 @@ export function deliveriesPage(db: Db, endpointId: string, page: PageQuery) {
   });
 }
 
+type DeliveryRow = {
+  id: string;
+  subject: string;
+  status: WebhookDeliveryJson['status'];
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  event: { type: string };
+};
+
+/** What every view of a delivery shows (the webhooks page, the admin's order page). */
+export const deliveryStateJson = (d: DeliveryRow) => ({
+  _id: d.id,
+  type: d.event.type as WebhookEventType,
+  subject: d.subject,
+  status: d.status,
+  attempts: d.attempts,
+  lastStatus: d.lastStatus,
+  lastError: d.lastError,
+  createdAt: d.createdAt.toISOString(),
+  deliveredAt: d.deliveredAt?.toISOString() ?? null,
+});
+
 export const deliveriesJson = (rows: Awaited<ReturnType<typeof deliveriesPage>>): WebhookDeliveryJson[] =>
   rows.map((d) => ({
-    _id: d.id,
+    ...deliveryStateJson(d),
     eventId: d.eventId,
-    type: d.event.type as WebhookEventType,
-    subject: d.subject,
-    status: d.status,
-    attempts: d.attempts,
-    lastStatus: d.lastStatus,
-    lastError: d.lastError,
-    createdAt: d.createdAt.toISOString(),
-    deliveredAt: d.deliveredAt?.toISOString() ?? null,
     log: d.log.map((a) => ({ at: a.at.toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
   }));
 
