@@ -1,0 +1,18 @@
+/**
+ * Two admins for large money moves. A balance increase an admin makes of more than
+ * APPROVAL_THRESHOLD_USD (counting the direct increases they made in the last 24 hours,
+ * so the amount cannot be split into small edits) is held, not applied, until a second
+ * admin approves it; a cashout or refund worth more than it cannot be marked paid until
+ * a second admin approved paying it (an admin asks before sending the ETH; a large
+ * refund asks when it is created). Nobody decides their own request, nor one whose money
+ * goes to them. Every request and decision is in the audit log, in its transaction.
+ *
+ * worth.ts: what a payout is worth and whether that is large; payouts.ts: approvals of
+ * payouts; holds.ts: balance increases and admin grants held and applied; decide.ts: the
+ * second admin's decision; requests.ts: the approval row and asking for one.
+ */
+export { decideApproval, OWN_MONEY_APPROVAL, SELF_APPROVAL } from './decide.ts';
+export { grantAdminFromShell, holdAdminGrant, holdLargeIncrease } from './holds.ts';
+export { askPayoutApproval, askRefundApprovals, payoutApprovalStates, requirePayoutApproval, voidPayoutApprovals } from './payouts.ts';
+export { APPROVAL_NEEDED_DETAIL, APPROVAL_WINDOW_MS, type AdminAudit, type ApprovalRow } from './requests.ts';
+export { cashoutsCounted, payoutNeedsApproval, payoutWorth, refundWorth, type PayoutWorth } from './worth.ts';

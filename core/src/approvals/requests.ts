@@ -1,0 +1,37 @@
+import { recordAudit, type AuditContext } from '../audit.ts';
+import { Prisma } from '../db.ts';
+import type { Tx } from '../ledger.ts';
+
+/** An approval row, and asking for one (in the caller's transaction, audited there). */
+
+/** Direct balance increases of one admin counted together against the threshold. */
+export const APPROVAL_WINDOW_MS = 24 * 3600_000;
+
+export const APPROVAL_NEEDED_DETAIL = { approvalRequired: true } as const;
+
+export type ApprovalRow = Prisma.ApprovalGetPayload<object>;
+
+/** The admin acting, as the audit log records them. */
+export type AdminAudit = AuditContext & { actor: { id: string; email: string } };
+
+export async function createApproval(
+  tx: Tx,
+  audit: AdminAudit,
+  data: {
+    kind: 'PAYOUT' | 'BALANCE_INCREASE' | 'ADMIN_GRANT';
+    subjectType: string;
+    subjectId: string;
+    beneficiaryId: string | null;
+    amountUsd: Prisma.Decimal;
+    change?: { active: string; passive: string };
+    wallet?: string;
+  },
+): Promise<ApprovalRow> {
+  const row = await tx.approval.create({ data: { ...data, requestedById: audit.actor.id } });
+  await recordAudit(tx, audit, {
+    action: 'approval.requested',
+    subject: { type: data.subjectType, id: data.subjectId },
+    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}) },
+  });
+  return row;
+}
