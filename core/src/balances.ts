@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Effect } from './effects.ts';
 import { isAddress } from 'viem';
-import { holdLargeIncrease } from './approvals.ts';
+import { holdLargeIncrease } from './approvals/index.ts';
 import type { AuditContext } from './audit.ts';
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';

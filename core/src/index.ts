@@ -29,5 +29,5 @@ export * from './secrets.ts';
 export * from './audit.ts';
 export * from './password-reset.ts';
 export * from './two-factor.ts';
-export * from './approvals.ts';
+export * from './approvals/index.ts';
 export * from './passkeys.ts';

@@ -1,5 +1,5 @@
 import type { Hash } from 'viem';
-import { payoutWorth, requirePayoutApproval } from '../approvals.ts';
+import { payoutWorth, requirePayoutApproval } from '../approvals/index.ts';
 import { transactionOrNull } from '../chain/transfer-reader.ts';
 import type { AppConfig } from '../config.ts';
 import type { Effect } from '../effects.ts';

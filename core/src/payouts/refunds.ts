@@ -1,4 +1,4 @@
-import { voidPayoutApprovals } from '../approvals.ts';
+import { voidPayoutApprovals } from '../approvals/index.ts';
 import { payoutWallet } from '../balances.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import { confirmationsAt } from '../chain/transfer-reader.ts';
