@@ -136,9 +136,16 @@ const schema = z
 
 export type AppConfig = ReturnType<typeof buildConfig>;
 
+type Env = z.infer<typeof schema>;
+
 function buildConfig(env: z.infer<typeof schema>) {
   const dev = env.NODE_ENV !== 'production';
-  return Object.freeze({
+  return Object.freeze({ ...processConfig(env, dev), ...chainConfig(env, dev), ...shopConfig(env, dev) });
+}
+
+/** The processes and the services they connect to. */
+function processConfig(env: Env, dev: boolean) {
+  return {
     env: env.NODE_ENV,
     isProduction: !dev,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
@@ -149,6 +156,26 @@ function buildConfig(env: z.infer<typeof schema>) {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     queuePrefix: env.QUEUE_PREFIX,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    mailDir: env.MAIL_DIR,
+    operatorEmail: env.OPERATOR_EMAIL,
+    operatorName: env.OPERATOR_NAME,
+    metricsToken: env.METRICS_TOKEN,
+    uploadsDir: env.UPLOADS_DIR,
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    webDistDir: env.WEB_DIST_DIR,
+    serveWeb: env.SERVE_WEB ?? true,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE,
+    seedAdminEmail: env.SEED_ADMIN_EMAIL,
+    seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
+  };
+}
+
+/** The node, the receiving address and how payments are read and counted. */
+function chainConfig(env: Env, dev: boolean) {
+  return {
     ethRpcUrl: env.ETH_RPC_URL ?? 'http://127.0.0.1:8545',
     ethWsUrl: env.ETH_WS_URL,
     blockPollMs: env.BLOCK_POLL_MS,
@@ -162,12 +189,18 @@ function buildConfig(env: z.infer<typeof schema>) {
     quoteTtlSeconds: env.QUOTE_TTL_SECONDS,
     paymentWindowMinutes: env.PAYMENT_WINDOW_MINUTES,
     mempoolGraceMinutes: env.MEMPOOL_GRACE_MINUTES,
-    catalogueCacheMs: env.CATALOGUE_CACHE_MS,
     latePaymentHours: env.LATE_PAYMENT_HOURS,
     indexerIntervalMs: env.INDEXER_INTERVAL_MS,
     indexerStartBlock: env.INDEXER_START_BLOCK,
     finalityDepth: env.FINALITY_DEPTH,
     chainTracing: env.CHAIN_TRACING,
+  };
+}
+
+/** The shop's rules and the jobs that keep them. */
+function shopConfig(env: Env, dev: boolean) {
+  return {
+    catalogueCacheMs: env.CATALOGUE_CACHE_MS,
     maintenanceIntervalMs: env.MAINTENANCE_INTERVAL_MS,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
     reconcileAuditCron: env.RECONCILE_AUDIT_CRON,
@@ -182,16 +215,6 @@ function buildConfig(env: z.infer<typeof schema>) {
     sessionDays: env.SESSION_DAYS,
     cookieSecure: env.COOKIE_SECURE ?? !dev,
     admin2faRequired: env.ADMIN_2FA_REQUIRED ?? !dev,
-    smtpUrl: env.SMTP_URL,
-    mailFrom: env.MAIL_FROM,
-    mailDir: env.MAIL_DIR,
-    operatorEmail: env.OPERATOR_EMAIL,
-    operatorName: env.OPERATOR_NAME,
-    metricsToken: env.METRICS_TOKEN,
-    uploadsDir: env.UPLOADS_DIR,
-    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
-    webDistDir: env.WEB_DIST_DIR,
-    serveWeb: env.SERVE_WEB ?? true,
     rateLimitAuthPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
     maxOpenOrdersPerUser: env.MAX_OPEN_ORDERS_PER_USER,
     maxHeldTagsPerUser: env.MAX_HELD_TAGS_PER_USER,
@@ -199,8 +222,6 @@ function buildConfig(env: z.infer<typeof schema>) {
     paymentReportsPerUserPerHour: env.PAYMENT_REPORTS_PER_USER_PER_HOUR,
     paymentReportsPerOrderPerHour: env.PAYMENT_REPORTS_PER_ORDER_PER_HOUR,
     maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE,
     payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
     approvalThresholdUsd: env.APPROVAL_THRESHOLD_USD,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
@@ -218,9 +239,7 @@ function buildConfig(env: z.infer<typeof schema>) {
     webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
     sessionRetentionDays: env.SESSION_RETENTION_DAYS,
     reconcileRunsKept: env.RECONCILE_RUNS_KEPT,
-    seedAdminEmail: env.SEED_ADMIN_EMAIL,
-    seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (dev ? 'admin12345' : undefined),
-  });
+  };
 }
 
 /** Express's `trust proxy` setting: a boolean, a hop count, or a list of addresses/subnets. */

@@ -13,6 +13,17 @@ export const RECONCILE_BLOCK_WINDOW = 2_000;
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig };
 
+/** The hash of each block number on the node's canonical chain (null above the head, or not found), asked once per number. */
+type BlockHashes = Map<bigint, string | null>;
+
+async function readHashes(deps: Deps, hashes: BlockHashes, numbers: Iterable<bigint>, head: bigint): Promise<void> {
+  for (const n of new Set(numbers)) {
+    if (!hashes.has(n)) hashes.set(n, n > head ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
+  }
+}
+
+const offChain = (onChain: string | null | undefined) => (onChain ? `now ${onChain}` : 'not on the chain');
+
 /**
  * The checks that ask the node: counted transfers, accepted payouts and refunded
  * transfers still on the canonical chain at their recorded blocks (within `blockWindow`
@@ -26,90 +37,92 @@ export async function checkChain(
   add: Add,
   checked: Record<string, number | string>,
 ): Promise<void> {
-  const { db } = deps;
-  // Counted transfers against the chain.
   if (opts.chain === false) {
     checked.chain = 'not checked: chain checks left out';
     return;
   }
-  const halt = await indexerHalt(db);
+  const halt = await indexerHalt(deps.db);
   if (halt) {
     checked.chain = `not checked: indexing is halted (${halt.reason})`;
-  } else {
-    // The window is counted back from the newest counted block, so a shop with no counted
-    // transfer asks the node nothing.
-    const window = opts.blockWindow ?? RECONCILE_BLOCK_WINDOW;
-    const newest = (await db.payment.aggregate({ where: { status: 'COUNTED' }, _max: { blockNumber: true } }))._max.blockNumber;
-    const since = newest === null || window === 'all' ? 0n : newest - BigInt(window);
-    const counted =
-      newest === null
-        ? []
-        : await db.payment.findMany({
-            where: { status: 'COUNTED', blockNumber: { not: null, gte: since > 0n ? since : 0n } },
-            select: { id: true, txHash: true, blockNumber: true, blockHash: true },
-          });
-    const head = counted.length ? await deps.chain.getBlockNumber({ cacheTime: 0 }) : 0n;
-    const hashes = new Map<bigint, string | null>();
-    for (const n of new Set(counted.map((p) => p.blockNumber as bigint))) {
-      hashes.set(n, n > head ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
-    }
-    for (const p of counted) {
-      const onChain = hashes.get(p.blockNumber as bigint);
-      if (onChain !== p.blockHash) {
-        add('counted-off-chain', `A counted transfer's block ${p.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}, not ${p.blockHash}`, { paymentId: p.id, txHash: p.txHash });
-      }
-    }
-    checked['transfers on chain'] = counted.length;
-
-    // Money out against the chain: an accepted payout, and a refunded transfer, whose block
-    // left the chain (the request would be PAID with nothing sent, the refund owed for ETH
-    // that never arrived).
-    const anyOut = (await db.payoutCheck.count({ where: { status: 'ACCEPTED', blockNumber: { not: null } }, take: 1 })) + (await db.payment.count({ where: { status: 'REFUNDED', blockNumber: { not: null }, source: { not: 'INFLOW' } }, take: 1 }));
-    // Asks the node only when there is something to check.
-    const outHead = anyOut > 0 ? await deps.chain.getBlockNumber({ cacheTime: 0 }) : 0n;
-    const outSince = window === 'all' ? 0n : outHead - BigInt(window);
-    const outWindow = { not: null, gte: outSince > 0n ? outSince : 0n };
-    const [payouts, refunded] =
-      anyOut === 0
-        ? [[], []]
-        : await Promise.all([
-            db.payoutCheck.findMany({ where: { status: 'ACCEPTED', blockNumber: outWindow }, select: { id: true, txHash: true, blockNumber: true, blockHash: true, cashoutId: true, refundId: true } }),
-            db.payment.findMany({ where: { status: 'REFUNDED', blockNumber: outWindow, source: { not: 'INFLOW' } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true } }),
-          ]);
-    for (const n of new Set([...payouts, ...refunded].map((p) => p.blockNumber as bigint))) {
-      if (!hashes.has(n)) hashes.set(n, n > outHead ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
-    }
-    for (const k of payouts) {
-      const onChain = hashes.get(k.blockNumber as bigint);
-      if (onChain !== k.blockHash) {
-        add('payout-off-chain', `A verified payout's block ${k.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}: the ${k.cashoutId ? 'cashout' : 'refund'} is PAID with nothing sent`, {
-          ...(k.cashoutId ? { cashoutId: k.cashoutId } : { refundId: k.refundId as string }),
-          txHash: k.txHash,
-        });
-      }
-    }
-    for (const p of refunded) {
-      const onChain = hashes.get(p.blockNumber as bigint);
-      if (p.blockHash && onChain !== p.blockHash) {
-        add('refunded-off-chain', `A refunded transfer's block ${p.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}: its refund gives back ETH that did not arrive`, { paymentId: p.id, txHash: p.txHash });
-      }
-    }
-    checked['payouts on chain'] = payouts.length;
+    return;
   }
+  const window = opts.blockWindow ?? RECONCILE_BLOCK_WINDOW;
+  const hashes: BlockHashes = new Map();
+  checked['transfers on chain'] = await checkCountedOnChain(deps, window, hashes, add);
+  checked['payouts on chain'] = await checkMoneyOutOnChain(deps, window, hashes, add);
+  await checkStuck(deps, startedAt, add);
+}
 
-  // Transfers confirmed on chain that nothing has settled.
-  const waiting = await db.payment.findMany({
+/** Counted transfers against the chain, within the window counted back from the newest counted block (a shop with none asks the node nothing). */
+async function checkCountedOnChain(deps: Deps, window: number | 'all', hashes: BlockHashes, add: Add): Promise<number> {
+  const { db } = deps;
+  const newest = (await db.payment.aggregate({ where: { status: 'COUNTED' }, _max: { blockNumber: true } }))._max.blockNumber;
+  if (newest === null) return 0;
+  const since = window === 'all' ? 0n : newest - BigInt(window);
+  const counted = await db.payment.findMany({
+    where: { status: 'COUNTED', blockNumber: { not: null, gte: since > 0n ? since : 0n } },
+    select: { id: true, txHash: true, blockNumber: true, blockHash: true },
+  });
+  if (counted.length === 0) return 0;
+  await readHashes(deps, hashes, counted.map((p) => p.blockNumber as bigint), await deps.chain.getBlockNumber({ cacheTime: 0 }));
+  for (const p of counted) {
+    const onChain = hashes.get(p.blockNumber as bigint);
+    if (onChain !== p.blockHash) {
+      add('counted-off-chain', `A counted transfer's block ${p.blockNumber} is ${offChain(onChain)}, not ${p.blockHash}`, { paymentId: p.id, txHash: p.txHash });
+    }
+  }
+  return counted.length;
+}
+
+/**
+ * Money out against the chain: an accepted payout, and a refunded transfer, whose block
+ * left the chain (the request would be PAID with nothing sent, the refund owed for ETH
+ * that never arrived). Asks the node only when there is something to check.
+ */
+async function checkMoneyOutOnChain(deps: Deps, window: number | 'all', hashes: BlockHashes, add: Add): Promise<number> {
+  const { db } = deps;
+  const anyOut =
+    (await db.payoutCheck.count({ where: { status: 'ACCEPTED', blockNumber: { not: null } }, take: 1 })) +
+    (await db.payment.count({ where: { status: 'REFUNDED', blockNumber: { not: null }, source: { not: 'INFLOW' } }, take: 1 }));
+  if (anyOut === 0) return 0;
+  const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
+  const since = window === 'all' ? 0n : head - BigInt(window);
+  const inWindow = { not: null, gte: since > 0n ? since : 0n };
+  const [payouts, refunded] = await Promise.all([
+    db.payoutCheck.findMany({ where: { status: 'ACCEPTED', blockNumber: inWindow }, select: { id: true, txHash: true, blockNumber: true, blockHash: true, cashoutId: true, refundId: true } }),
+    db.payment.findMany({ where: { status: 'REFUNDED', blockNumber: inWindow, source: { not: 'INFLOW' } }, select: { id: true, txHash: true, blockNumber: true, blockHash: true } }),
+  ]);
+  await readHashes(deps, hashes, [...payouts, ...refunded].map((p) => p.blockNumber as bigint), head);
+  for (const k of payouts) {
+    const onChain = hashes.get(k.blockNumber as bigint);
+    if (onChain !== k.blockHash) {
+      add('payout-off-chain', `A verified payout's block ${k.blockNumber} is ${offChain(onChain)}: the ${k.cashoutId ? 'cashout' : 'refund'} is PAID with nothing sent`, {
+        ...(k.cashoutId ? { cashoutId: k.cashoutId } : { refundId: k.refundId as string }),
+        txHash: k.txHash,
+      });
+    }
+  }
+  for (const p of refunded) {
+    const onChain = hashes.get(p.blockNumber as bigint);
+    if (p.blockHash && onChain !== p.blockHash) {
+      add('refunded-off-chain', `A refunded transfer's block ${p.blockNumber} is ${offChain(onChain)}: its refund gives back ETH that did not arrive`, { paymentId: p.id, txHash: p.txHash });
+    }
+  }
+  return payouts.length;
+}
+
+/** Transfers confirmed on chain that nothing has settled for STUCK_AFTER_MS. */
+async function checkStuck(deps: Deps, startedAt: Date, add: Add): Promise<void> {
+  const waiting = await deps.db.payment.findMany({
     where: { status: 'PENDING', blockNumber: { not: null }, updatedAt: { lt: new Date(startedAt.getTime() - STUCK_AFTER_MS) } },
     select: { id: true, txHash: true, blockNumber: true, updatedAt: true },
   });
-  if (waiting.length > 0 && !halt) {
-    const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
-    for (const p of waiting) {
-      const confirmations = confirmationsAt(head, p.blockNumber as bigint);
-      if (confirmations >= deps.config.paymentConfirmations) {
-        add('payment-stuck', `A transfer with ${confirmations} confirmations has been waiting since ${p.updatedAt.toISOString()} without being settled`, { paymentId: p.id, txHash: p.txHash });
-      }
+  if (waiting.length === 0) return;
+  const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
+  for (const p of waiting) {
+    const confirmations = confirmationsAt(head, p.blockNumber as bigint);
+    if (confirmations >= deps.config.paymentConfirmations) {
+      add('payment-stuck', `A transfer with ${confirmations} confirmations has been waiting since ${p.updatedAt.toISOString()} without being settled`, { paymentId: p.id, txHash: p.txHash });
     }
   }
-
 }
