@@ -45,6 +45,29 @@ export type TransferReading =
   | { state: 'receipt-missing' }
   | { state: 'mined'; transfer: MinedTransfer };
 
+/** One transaction as mined: what it carried at its top level, its block, and how final that block is. */
+export type MinedTransaction = {
+  from: string;
+  to: string | null;
+  valueWei: bigint;
+  chainId: number | undefined;
+  success: boolean;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  confirmations: number;
+  /** The chain still has this transaction's block at its height. */
+  canonical: boolean;
+};
+
+/** What the node says of one transaction, before anyone asks where its value went. */
+export type TransactionReading =
+  | { state: 'unknown' }
+  | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
+  /** The node says it is mined but serves no receipt yet (a replica catching up). */
+  | { state: 'receipt-missing'; from: string; to: string | null; valueWei: bigint }
+  | { state: 'mined'; tx: MinedTransaction };
+
 /** A transaction the node does not know is null, not an error. */
 export function transactionOrNull(chain: PublicClient, hash: Hash) {
   return chain.getTransaction({ hash }).catch((err: unknown) => {
@@ -75,28 +98,21 @@ export function notFinalReason(t: { confirmations: number; canonical: boolean },
   return null;
 }
 
-/** The transaction and its receipt, read at once (one round trip), then its block and what it delivered to `address`. */
-export async function readTransfer({ chain, tracer }: { chain: PublicClient; tracer: Tracer }, hash: string, address: string): Promise<TransferReading> {
-  const [tx, receipt] = await Promise.all([transactionOrNull(chain, hash as Hash), receiptOrNull(chain, hash as Hash)]);
+/**
+ * The transaction and its receipt, read at once (one round trip), then the head and its
+ * block: the one reading of a transaction that payments (readTransfer) and the shop's
+ * payouts (payouts/verify-payout.ts) both judge.
+ */
+export async function readTransaction(chain: PublicClient, hash: Hash): Promise<TransactionReading> {
+  const [tx, receipt] = await Promise.all([transactionOrNull(chain, hash), receiptOrNull(chain, hash)]);
   if (!tx) return { state: 'unknown' };
-  if (!receipt) return tx.blockHash ? { state: 'receipt-missing' } : { state: 'pending', from: tx.from, to: tx.to ?? null, valueWei: tx.value };
+  const top = { from: tx.from, to: tx.to ?? null, valueWei: tx.value };
+  if (!receipt) return tx.blockHash ? { state: 'receipt-missing', ...top } : { state: 'pending', ...top };
   const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
-  // Sent to another address (a smart-contract wallet, say): what did it pass on to `address`?
-  const target = address.toLowerCase();
-  const direct = tx.to?.toLowerCase() === target;
-  const delivered = !direct && receipt.status === 'success' ? await tracer.transaction(hash, target) : undefined;
-  const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
   return {
     state: 'mined',
-    transfer: {
-      from: internal ? delivered.from || tx.from : tx.from,
-      payer: internal ? delivered.payer : direct ? tx.from : null,
-      to: internal ? target : (tx.to ?? null),
-      valueWei: internal ? delivered.valueWei : tx.value,
-      internal,
-      untraced: delivered === null,
-      sender: tx.from,
-      calls: internal ? delivered.calls : 1,
+    tx: {
+      ...top,
       chainId: tx.chainId,
       success: receipt.status === 'success',
       blockNumber: receipt.blockNumber,
@@ -104,6 +120,39 @@ export async function readTransfer({ chain, tracer }: { chain: PublicClient; tra
       blockTimestamp: new Date(Number(block.timestamp) * 1000),
       confirmations: confirmationsAt(head, receipt.blockNumber),
       canonical: block.hash === receipt.blockHash,
+    },
+  };
+}
+
+/** readTransaction, and what the transaction delivered to `address` (top-level, or through internal calls, traced). */
+export async function readTransfer({ chain, tracer }: { chain: PublicClient; tracer: Tracer }, hash: string, address: string): Promise<TransferReading> {
+  const reading = await readTransaction(chain, hash as Hash);
+  if (reading.state === 'unknown' || reading.state === 'receipt-missing') return { state: reading.state };
+  if (reading.state === 'pending') return { state: 'pending', from: reading.from, to: reading.to, valueWei: reading.valueWei };
+  const { tx } = reading;
+  // Sent to another address (a smart-contract wallet, say): what did it pass on to `address`?
+  const target = address.toLowerCase();
+  const direct = tx.to?.toLowerCase() === target;
+  const delivered = !direct && tx.success ? await tracer.transaction(hash, target) : undefined;
+  const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
+  return {
+    state: 'mined',
+    transfer: {
+      from: internal ? delivered.from || tx.from : tx.from,
+      payer: internal ? delivered.payer : direct ? tx.from : null,
+      to: internal ? target : tx.to,
+      valueWei: internal ? delivered.valueWei : tx.valueWei,
+      internal,
+      untraced: delivered === null,
+      sender: tx.from,
+      calls: internal ? delivered.calls : 1,
+      chainId: tx.chainId,
+      success: tx.success,
+      blockNumber: tx.blockNumber,
+      blockHash: tx.blockHash,
+      blockTimestamp: tx.blockTimestamp,
+      confirmations: tx.confirmations,
+      canonical: tx.canonical,
     },
   };
 }

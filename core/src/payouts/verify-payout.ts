@@ -2,7 +2,7 @@ import type { Hash } from 'viem';
 import { cashoutEventData, OPEN_CASHOUT_STATUSES } from '../balances.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import { isMethodUnsupported, isStateUnavailable } from '../chain/errors.ts';
-import { confirmationsAt, notFinalReason, receiptOrNull, transactionOrNull } from '../chain/transfer-reader.ts';
+import { notFinalReason, readTransaction, transactionOrNull } from '../chain/transfer-reader.ts';
 import { formatEth } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import type { PayoutTarget } from '../queues.ts';
@@ -99,11 +99,18 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     }
     return followReplacement(db, row, s, replacement, (await payoutTarget(db, row)).wallets);
   };
-  const tx = await transactionOrNull(chain, hash);
-  if (!tx) {
-    if (seen) {
-      const final = await nonceUsedElsewhere(deps, hash, seen);
-      if (final !== null) return replaced(seen, final);
+  // First sight: the sender and nonce are kept as soon as the node shows the transaction,
+  // before anything else is asked (a read failing after it must not lose them: without
+  // them nothing proves a vanished transaction can no longer be mined).
+  const first = seen ? null : await transactionOrNull(chain, hash);
+  const known: Sender | null = seen ?? (first ? { fromAddress: first.from.toLowerCase(), nonce: BigInt(first.nonce) } : null);
+  if (first && known) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { ...known, toAddress: first.to?.toLowerCase() ?? null } });
+  const current = { ...check, toAddress: check.toAddress ?? first?.to?.toLowerCase() ?? null };
+  const reading = await readTransaction(chain, hash);
+  if (reading.state === 'unknown') {
+    if (known) {
+      const final = await nonceUsedElsewhere(deps, hash, known);
+      if (final !== null) return replaced(known, final, current);
       return v.wait('No longer in the node\'s mempool: watched until it is mined, or its nonce is used by another transaction');
     }
     // Never shown by the node, pending or mined: its sender and nonce are unknown, so
@@ -112,28 +119,25 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
     if (v.longWait) return v.wait(`The node has never seen this transaction in ${config.payoutGiveUpMinutes} minutes: if the hash is wrong, withdraw it and mark the right one paid`);
     return v.wait('Transaction not found on chain');
   }
-  const sender = { fromAddress: tx.from.toLowerCase(), nonce: BigInt(tx.nonce) };
-  if (!seen) await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { ...sender, toAddress: tx.to?.toLowerCase() ?? null } });
-  const current = { ...check, toAddress: check.toAddress ?? tx.to?.toLowerCase() ?? null };
-  const receipt = await receiptOrNull(chain, hash);
-  if (!receipt) {
-    const final = await nonceUsedElsewhere(deps, hash, sender);
-    if (final !== null) return replaced(sender, final, current);
+  if (reading.state !== 'mined') {
+    // (Shown only now, between two reads: its sender is kept at the next look.)
+    const final = known ? await nonceUsedElsewhere(deps, hash, known) : null;
+    if (known && final !== null) return replaced(known, final, current);
     return v.wait('Not mined yet: watched until it is mined, or its nonce is used by another transaction');
   }
+  const { tx } = reading;
   if (tx.chainId !== undefined && tx.chainId !== config.chainId) return v.refuse(`Not a transaction of this chain (chain id ${tx.chainId})`);
-  if (receipt.status !== 'success') return v.refuse('The transaction failed (reverted) on chain');
+  if (!tx.success) return v.refuse('The transaction failed (reverted) on chain');
   const target = await payoutTarget(db, check);
-  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
-  if (Number(block.timestamp) * 1000 < target.requestedAt.getTime() - REQUEST_SLACK_MS) {
+  if (tx.blockTimestamp.getTime() < target.requestedAt.getTime() - REQUEST_SLACK_MS) {
     return v.refuse('It was mined before this payout was requested: it cannot be its payout');
   }
   // Confirmed first: what it delivered is read (and traced) once, from a final block.
-  const notFinal = notFinalReason({ confirmations: confirmationsAt(head, receipt.blockNumber), canonical: block.hash === receipt.blockHash }, config.paymentConfirmations);
+  const notFinal = notFinalReason(tx, config.paymentConfirmations);
   if (notFinal) return v.wait(notFinal);
-  const delivered = await deliveredToWallet(deps, check, { hash, from: tx.from, to: tx.to ?? null, value: tx.value }, target.wallets);
+  const delivered = await deliveredToWallet(deps, check, { hash, from: tx.from, to: tx.to, value: tx.valueWei }, target.wallets);
   if ('verdict' in delivered) return delivered.verdict(v);
-  return judgeAmount(deps, check, { wei: delivered.sent, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }, v, now);
+  return judgeAmount(deps, check, { wei: delivered.sent, blockNumber: tx.blockNumber, blockHash: tx.blockHash }, v, now);
 }
 
 /**

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFunctionData, parseAbi, type Address, type Hash } from 'viem';
+import { createPublicClient, custom, encodeFunctionData, parseAbi, type Address, type Hash } from 'viem';
+import { mainnet } from 'viem/chains';
 import { applyLedger, createChainClient, reconcile, requestPayoutCheck, verifyPayout, type PayoutVerdict, type Tracer } from '@shop/core';
 import { refundWalletMessage } from '@shop/core/contract';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
@@ -324,6 +325,28 @@ describe('payout transactions that may still land', () => {
     await expect(verifyPayout({ ...kit.workerRuntime, chain: down }, checkId, later())).rejects.toThrow();
     expect(await check(checkId)).toMatchObject({ status: 'CHECKING' });
     expect((await reject(cashout.id)).status).toBe(409);
+    expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
+  });
+
+  it('its sender and nonce are kept the first time the node shows it, even when the next read fails', async () => {
+    const { cashout } = await cashoutOf(kit, 'Half-read Hal');
+    const hash = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
+    const checkId = await record(cashout.id, hash);
+    // A node that shows the transaction but fails on its receipt (a rate limit, a timeout).
+    const real = kit.workerRuntime.chain;
+    const noReceipts = createPublicClient({
+      chain: mainnet,
+      transport: custom({
+        async request({ method, params }) {
+          if (method === 'eth_getTransactionReceipt') throw new Error('receipt read failed');
+          return real.request({ method, params } as never);
+        },
+      }),
+    });
+    await expect(verifyPayout({ ...kit.workerRuntime, chain: noReceipts }, checkId, later())).rejects.toThrow();
+    const nonce = BigInt((await real.getTransaction({ hash })).nonce);
+    // Kept: were the transaction to vanish, its nonce still proves whether it can be mined (no withdrawal without that proof).
+    expect(await check(checkId)).toMatchObject({ status: 'CHECKING', fromAddress: treasury.toLowerCase(), nonce, toAddress: ANVIL_ACCOUNTS[2].toLowerCase() });
     expect(await verifyPayout(kit.workerRuntime, checkId, later())).toMatchObject({ state: 'accepted' });
   });
 
