@@ -68,6 +68,8 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       SERVE_WEB: 'false',
       // One benchmark buyer places and reports far more than a person would.
       MAX_OPEN_ORDERS_PER_USER: '100000000',
+      MAX_HELD_TAGS_PER_USER: '100000000',
+      MAX_UNPAID_STOCK_SHARE_PERCENT: '100',
       PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000000',
       PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000000',
       ...opts.vars,
