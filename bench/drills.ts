@@ -11,7 +11,7 @@ import type { Row } from './lib/report.ts';
  * "drill:". Run here on their own, each reports what it observed (scripts/testing/
  * drill-report.ts); the table shows that beside the test's result. `npm run drills`.
  */
-const DRILL_FILES = ['worker/src/drills', 'worker/src/processors/payment-edges.test.ts'];
+const DRILL_FILES = ['worker/src/drills', 'worker/src/money-paths/reverted-late-and-worker-killed.test.ts'];
 const COMMAND = ['vitest', 'run', '--project', 'server', ...DRILL_FILES, '-t', 'drill:'];
 
 type JsonReport = {

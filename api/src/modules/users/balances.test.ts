@@ -104,7 +104,7 @@ describe('exchange and cashout over HTTP', () => {
     const noPrice = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });
     expect(noPrice.status).toBe(503);
     expect(await kit.db.payoutCheck.count({ where: { cashoutId: second.id } })).toBe(0);
-    // Paid only once the worker verified the hash on chain (worker/src/processors/payouts.test.ts):
+    // Paid only once the worker verified the hash on chain (worker/src/money-paths/refunds-and-payouts.test.ts):
     // meanwhile it stays open and cannot be rejected.
     await kit.db.cashoutRequest.update({ where: { id: second.id }, data: { ethUsd: '3000' } });
     const paid = await asAdmin.post(`/api/admin/cashouts/${second.id}/paid`).send({ payoutTxHash: `0x${'ef'.repeat(32)}` });

@@ -7,7 +7,7 @@ import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
-import { closeMailer } from './email.ts';
+import { closeMailer } from '../processors/email.ts';
 
 /**
  * Money out (issue "Refunds, verified payouts and signed webhooks"): refunds of an
