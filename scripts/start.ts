@@ -1,11 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createDb, loadConfig, newReferralCode, hashPassword } from '@shop/core';
+import { ANVIL_DEV_ACCOUNTS, createDb, DEV_RECEIVING_ADDRESS, hashPassword, loadConfig, newReferralCode } from '@shop/core';
+import type { Address } from 'viem';
 import { describeSeedAdmin, seed } from '../prisma/seed.ts';
 import { migrate } from './db/migrate.ts';
 import { isRpcUp } from './lib/anvil.ts';
 import { startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
+import { ensureDevDepositFactory } from './lib/deposit-factory.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
 import { ensureServices, withDatabase } from './lib/services.ts';
 
@@ -36,6 +38,7 @@ log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database sch
 
 let rpcUrl = process.env.ETH_RPC_URL ?? 'http://127.0.0.1:8545';
 let wsUrl = process.env.ETH_WS_URL;
+let depositFactory = process.env.DEPOSIT_FACTORY_ADDRESS;
 if (!(await isRpcUp(rpcUrl))) {
   const port = Number(new URL(rpcUrl).port || 8545);
   // The chain is kept under .data/ with the database it belongs to (scripts/lib/dev-chain.ts).
@@ -47,6 +50,10 @@ if (!(await isRpcUp(rpcUrl))) {
   log(`anvil (chain id 1) at ${rpcUrl}, chain kept in ${path.relative(REPO_ROOT, anvil.statePath)}`);
   await installPriceFeedMock(rpcUrl, { priceUsd: process.env.DEV_ETH_USD ?? '3000' });
   log(`mock Chainlink ETH/USD feed installed at ${process.env.DEV_ETH_USD ?? '3000'} USD (npm run chain:price -- 3150.25 to change it)`);
+  const receiver = (process.env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as Address;
+  const factory = await ensureDevDepositFactory({ rpcUrl, from: ANVIL_DEV_ACCOUNTS[0], receiver, statePath: path.join(REPO_ROOT, '.data', 'chain', 'deposit-factory.json') });
+  depositFactory = factory.address;
+  log(`deposit factory ${factory.deployed ? 'deployed' : 'kept'} at ${factory.address} (orders' deposit addresses, swept to ${receiver})`);
 } else {
   log(`using the Ethereum node at ${rpcUrl}`);
 }
@@ -58,6 +65,7 @@ const env: NodeJS.ProcessEnv = {
   REDIS_URL: services.redisUrl,
   ETH_RPC_URL: rpcUrl,
   ...(wsUrl ? { ETH_WS_URL: wsUrl } : {}),
+  ...(depositFactory ? { DEPOSIT_FACTORY_ADDRESS: depositFactory } : {}),
 };
 const config = loadConfig(env);
 const db = createDb({ url: databaseUrl });

@@ -8,7 +8,7 @@ import { ETH_ADDRESS } from './contract/wallet.ts';
  */
 const DEV_JWT_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
 // Anvil's second dev account: a fine receiving address on the local chain only.
-const DEV_RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+export const DEV_RECEIVING_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const CHAINLINK_ETH_USD_FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
 /** Anvil's ten funded, unlocked dev accounts (well-known keys): the payout wallets of a development shop only. */
 export const ANVIL_DEV_ACCOUNTS = [
@@ -51,6 +51,8 @@ const schema = z
     CHAIN_ID: z.coerce.number().int().positive().default(1),
     RECEIVING_ADDRESS: address.optional(),
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
+    // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
+    DEPOSIT_FACTORY_ADDRESS: address.optional(),
     PRICE_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(3600),
     PRICE_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
     PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
@@ -183,6 +185,7 @@ function chainConfig(env: Env, dev: boolean) {
     chainId: env.CHAIN_ID,
     receivingAddress: (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`,
     ethUsdFeedAddress: env.ETH_USD_FEED_ADDRESS as `0x${string}`,
+    depositFactoryAddress: env.DEPOSIT_FACTORY_ADDRESS as `0x${string}` | undefined,
     priceMaxAgeSeconds: env.PRICE_MAX_AGE_SECONDS,
     priceCacheSeconds: env.PRICE_CACHE_SECONDS,
     paymentConfirmations: env.PAYMENT_CONFIRMATIONS ?? (dev ? 1 : 12),
