@@ -20,6 +20,7 @@ contract DepositForwarder {
     event Flushed(uint256 amount);
 
     constructor(address payable receiver_) {
+        require(receiver_ != address(0), "no receiver");
         receiver = receiver_;
     }
 
@@ -50,21 +51,24 @@ contract DepositForwarder {
 contract DepositFactory {
     address payable public immutable receiver;
     address public immutable forwarder;
+    /// keccak256 of the proxy's init code, the same for every salt.
+    bytes32 public immutable proxyCodeHash;
 
     constructor(address payable receiver_) {
+        require(receiver_ != address(0), "no receiver");
         receiver = receiver_;
         // The factory's first CREATE: its address is known from the factory's alone.
         forwarder = address(new DepositForwarder(receiver_));
+        proxyCodeHash = keccak256(_proxyInitCode(forwarder));
     }
 
     /// The EIP-1167 proxy to the forwarder: 55 bytes of init code, the same for every salt.
-    function proxyInitCode() public view returns (bytes memory) {
-        return abi.encodePacked(hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", forwarder, hex"5af43d82803e903d91602b57fd5bf3");
+    function proxyInitCode() external view returns (bytes memory) {
+        return _proxyInitCode(forwarder);
     }
 
     function depositAddress(bytes32 salt) public view returns (address) {
-        bytes32 hash = keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, keccak256(proxyInitCode())));
-        return address(uint160(uint256(hash)));
+        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, proxyCodeHash)))));
     }
 
     /// Deploys (when not yet) and flushes each salt's deposit address holding ETH; an
@@ -84,11 +88,15 @@ contract DepositFactory {
     function _deployed(bytes32 salt) private returns (address at) {
         at = depositAddress(salt);
         if (at.code.length > 0) return at;
-        bytes memory code = proxyInitCode();
+        bytes memory code = _proxyInitCode(forwarder);
         address created;
         assembly {
             created := create2(0, add(code, 0x20), mload(code), salt)
         }
         require(created == at, "deploy failed");
+    }
+
+    function _proxyInitCode(address target) private pure returns (bytes memory) {
+        return abi.encodePacked(hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", target, hex"5af43d82803e903d91602b57fd5bf3");
     }
 }

@@ -3,6 +3,7 @@ export const depositFactoryAbi = [
   { type: 'constructor', stateMutability: 'nonpayable', inputs: [{ name: 'receiver_', type: 'address' }] },
   { type: 'function', name: 'receiver', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'address' }] },
   { type: 'function', name: 'forwarder', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'address' }] },
+  { type: 'function', name: 'proxyCodeHash', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'bytes32' }] },
   { type: 'function', name: 'proxyInitCode', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'bytes' }] },
   { type: 'function', name: 'depositAddress', stateMutability: 'view', inputs: [{ name: 'salt', type: 'bytes32' }], outputs: [{ name: '', type: 'address' }] },
   { type: 'function', name: 'sweep', stateMutability: 'nonpayable', inputs: [{ name: 'salts', type: 'bytes32[]' }], outputs: [] },

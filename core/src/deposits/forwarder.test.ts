@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { encodeFunctionData, getAddress, parseEther, type Abi, type Address, type Hash } from 'viem';
+import { encodeFunctionData, getAddress, keccak256, parseEther, type Abi, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factoryBytecodeModule, FACTORY_BYTECODE_FILE, FACTORY_SOURCE } from '../../../scripts/build-contracts.ts';
 import { startAnvil, type AnvilInstance } from '../../../scripts/lib/anvil.ts';
@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { compileSolidity } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
 import { depositFactoryAbi, depositForwarderAbi } from './abi.ts';
-import { depositAddresses, depositSalt, forwarderOf } from './addresses.ts';
+import { depositAddresses, depositSalt, forwarderOf, proxyInitCode } from './addresses.ts';
 import { DEPOSIT_FACTORY_BYTECODE } from './factory-bytecode.ts';
 
 /**
@@ -63,6 +63,7 @@ describe('the deposit factory', () => {
     const read = (functionName: 'forwarder' | 'receiver') => chain.wallet.readContract({ address: factory, abi: depositFactoryAbi, functionName });
     expect(await read('forwarder')).toBe(getAddress(forwarderOf(factory)));
     expect(await read('receiver')).toBe(getAddress(RECEIVER));
+    expect(await chain.wallet.readContract({ address: factory, abi: depositFactoryAbi, functionName: 'proxyCodeHash' })).toBe(keccak256(proxyInitCode(forwarderOf(factory))));
     for (const orderId of ['7f0c7c55-3d5b-4f7e-9a52-1f0f8f6b2a10', '0b9d7f0e-0000-4000-8000-000000000001']) {
       const onChain = await chain.wallet.readContract({ address: factory, abi: depositFactoryAbi, functionName: 'depositAddress', args: [depositSalt(orderId)] });
       expect(onChain.toLowerCase()).toBe(addresses.of(orderId));
@@ -90,10 +91,35 @@ describe('the deposit factory', () => {
     expect(await balance(RECEIVER)).toBe(before + parseEther('0.26'));
     console.log(`[deposits] flush an address deployed before: ${again.gasUsed} gas`);
 
-    // Calling the forwarder itself, or the deployed address, sends nothing anywhere but the receiving address.
+    // Calling the deployed address, or the forwarder behind every proxy, sends nothing anywhere but the receiving address.
+    const flush = encodeFunctionData({ abi: depositForwarderAbi, functionName: 'flush' });
     await mined(await chain.send(buyer, deposit, parseEther('0.02')));
-    await mined(await chain.wallet.sendTransaction({ account: stranger, to: deposit, data: encodeFunctionData({ abi: depositForwarderAbi, functionName: 'flush' }), chain: null }));
-    expect(await balance(RECEIVER)).toBe(before + parseEther('0.28'));
+    await mined(await chain.wallet.sendTransaction({ account: stranger, to: deposit, data: flush, chain: null }));
+    const forwarder = forwarderOf(factory);
+    await mined(await chain.send(buyer, forwarder, parseEther('0.03')));
+    await mined(await chain.wallet.sendTransaction({ account: stranger, to: forwarder, data: flush, chain: null }));
+    expect(await balance(RECEIVER)).toBe(before + parseEther('0.31'));
+    expect(await balance(forwarder)).toBe(0n);
+  });
+
+  it('takes a top-up after its sweep only with more gas than a plain transfer: one sent with 21,000 fails and the ETH stays with its sender', async () => {
+    const orderId = '77777777-7777-4777-8777-777777777777';
+    const deposit = addresses.of(orderId);
+    await mined(await chain.send(buyer, deposit, parseEther('0.01')));
+    await sweep(sweeper, [orderId]);
+    const hash = await chain.send(buyer, deposit, parseEther('0.01'), { gas: 21_000n });
+    expect((await chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('reverted');
+    expect(await balance(deposit)).toBe(0n);
+    const enough = await mined(await chain.send(buyer, deposit, parseEther('0.01')));
+    expect(await balance(deposit)).toBe(parseEther('0.01'));
+    console.log(`[deposits] a top-up to an address swept before: ${enough.gasUsed} gas`);
+  });
+
+  it('cannot be deployed without a receiving address', async () => {
+    const hash = await chain.wallet.deployContract({ abi: depositFactoryAbi, bytecode: DEPOSIT_FACTORY_BYTECODE, args: ['0x0000000000000000000000000000000000000000'], account: deployer, chain: null, gas: 3_000_000n });
+    const receipt = await chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(receipt.status).toBe('reverted');
+    expect(receipt.contractAddress ? await chain.wallet.getCode({ address: receipt.contractAddress }) : undefined).toBeUndefined();
   });
 
   it('sweeps several orders in one batch, skipping an empty address (not deployed)', async () => {
