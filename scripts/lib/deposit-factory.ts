@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPublicClient, createWalletClient, getAddress, http, type Account, type Address, type Hash } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, keccak256, type Account, type Address, type Hash } from 'viem';
 import { depositFactoryAbi } from '../../core/src/deposits/abi.ts';
-import { forwarderOf } from '../../core/src/deposits/addresses.ts';
+import { forwarderOf, proxyInitCode } from '../../core/src/deposits/addresses.ts';
 import { DEPOSIT_FACTORY_BYTECODE } from '../../core/src/deposits/factory-bytecode.ts';
 
 /**
@@ -25,15 +25,21 @@ export async function deployDepositFactory(opts: { rpcUrl: string; account: Acco
   return { address, txHash, gasUsed: receipt.gasUsed };
 }
 
-/** Throws unless `address` holds a deposit factory paying `receiver` whose forwarder is where the shop computes it. */
+/**
+ * Throws unless `address` holds a deposit factory paying `receiver` whose forwarder and
+ * proxy code are where and what the shop computes (so every deposit address it hands out
+ * is one this factory deploys).
+ */
 export async function checkDepositFactory(rpcUrl: string, address: Address, receiver: Address): Promise<void> {
   const reader = createPublicClient({ transport: http(rpcUrl) });
-  const [paysTo, forwarder] = await Promise.all([
+  const [paysTo, forwarder, codeHash] = await Promise.all([
     reader.readContract({ address, abi: depositFactoryAbi, functionName: 'receiver' }),
     reader.readContract({ address, abi: depositFactoryAbi, functionName: 'forwarder' }),
+    reader.readContract({ address, abi: depositFactoryAbi, functionName: 'proxyCodeHash' }),
   ]);
   if (paysTo.toLowerCase() !== receiver.toLowerCase()) throw new Error(`the deposit factory at ${address} pays ${paysTo}, not the receiving address ${receiver}`);
   if (forwarder.toLowerCase() !== forwarderOf(address).toLowerCase()) throw new Error(`the deposit factory at ${address} has its forwarder at ${forwarder}, not where the shop computes it`);
+  if (codeHash !== keccak256(proxyInitCode(forwarder))) throw new Error(`the deposit factory at ${address} deploys other proxies than the shop computes`);
 }
 
 /**
