@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { apiBench } from './api.ts';
+import { depositsBench } from './deposits.ts';
 import { drillsBench } from './drills.ts';
 import { indexerBench } from './indexer.ts';
 import { lighthouseBench } from './lighthouse.ts';
@@ -22,7 +23,7 @@ import { webBench } from './web.ts';
  * (bench/soak.svg is left alone). Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
-const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, twoYearBench, webBench, lighthouseBench, drillsBench, soakBench];
+const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, depositsBench, twoYearBench, webBench, lighthouseBench, drillsBench, soakBench];
 const RESULTS = path.join(REPO_ROOT, 'bench/RESULTS.md');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
