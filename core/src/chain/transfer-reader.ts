@@ -7,7 +7,27 @@ import type { Tracer } from './trace.ts';
  * for the shop's own payouts. Nothing here writes or decides: the payments and payouts
  * modules judge what it read. The confirmation rule lives here, once.
  */
-export type MinedTransfer = {
+
+/** One transaction as mined: what it carried at its top level, its block, and how final that block is. */
+export type MinedTransaction = {
+  from: string;
+  to: string | null;
+  valueWei: bigint;
+  chainId: number | undefined;
+  success: boolean;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTimestamp: Date;
+  confirmations: number;
+  /** The chain still has this transaction's block at its height. */
+  canonical: boolean;
+};
+
+/**
+ * A mined transaction read for what it delivered to one address: the transaction's
+ * fields, with `from`, `to` and `valueWei` read as that delivery.
+ */
+export type MinedTransfer = MinedTransaction & {
   /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose (first) internal call paid. */
   from: string;
   /**
@@ -28,14 +48,6 @@ export type MinedTransfer = {
   sender: string;
   /** In how many calls the value reached the address: more than one (a batch) cannot be told apart by tag. */
   calls: number;
-  chainId: number | undefined;
-  success: boolean;
-  blockNumber: bigint;
-  blockHash: string;
-  blockTimestamp: Date;
-  confirmations: number;
-  /** The chain still has this transaction's block at its height. */
-  canonical: boolean;
 };
 
 export type TransferReading =
@@ -44,21 +56,6 @@ export type TransferReading =
   /** The node says it is mined but serves no receipt yet (a replica catching up). */
   | { state: 'receipt-missing' }
   | { state: 'mined'; transfer: MinedTransfer };
-
-/** One transaction as mined: what it carried at its top level, its block, and how final that block is. */
-export type MinedTransaction = {
-  from: string;
-  to: string | null;
-  valueWei: bigint;
-  chainId: number | undefined;
-  success: boolean;
-  blockNumber: bigint;
-  blockHash: string;
-  blockTimestamp: Date;
-  confirmations: number;
-  /** The chain still has this transaction's block at its height. */
-  canonical: boolean;
-};
 
 /** What the node says of one transaction, before anyone asks where its value went. */
 export type TransactionReading =
@@ -138,6 +135,7 @@ export async function readTransfer({ chain, tracer }: { chain: PublicClient; tra
   return {
     state: 'mined',
     transfer: {
+      ...tx,
       from: internal ? delivered.from || tx.from : tx.from,
       payer: internal ? delivered.payer : direct ? tx.from : null,
       to: internal ? target : tx.to,
@@ -146,13 +144,6 @@ export async function readTransfer({ chain, tracer }: { chain: PublicClient; tra
       untraced: delivered === null,
       sender: tx.from,
       calls: internal ? delivered.calls : 1,
-      chainId: tx.chainId,
-      success: tx.success,
-      blockNumber: tx.blockNumber,
-      blockHash: tx.blockHash,
-      blockTimestamp: tx.blockTimestamp,
-      confirmations: tx.confirmations,
-      canonical: tx.canonical,
     },
   };
 }
