@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -141,6 +142,8 @@ export const lighthouseBench: Bench = {
   id: 'lighthouse',
   title: 'Lighthouse: the storefront on a phone (mobile profile, simulated throttling, median of 3 runs)',
   async run(scope) {
+    // chrome-launcher's spawn of a missing binary is an unhandled 'error' event that ends the whole run with its processes left behind: said first instead.
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (install Debian's chromium, or set CHROME_PATH)`);
     const dist = await tempDir(scope, 'web build', 'shop-lh-dist-');
     await viteBuild(path.join(REPO_ROOT, 'web'), dist);
     const env = await createBenchEnv({ chain: true });
