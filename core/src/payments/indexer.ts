@@ -157,7 +157,7 @@ async function recordInflow(tx: Tx, block: ScannedBlock, valueWei: bigint): Prom
   // Transfers through a contract in this block already found by tracing (a report the
   // verifier traced) explain part of what could not be traced here.
   await explainInflow(tx, block.hash);
-  const left = created.count === 1 ? await tx.payment.findUnique({ where: { txHash } }) : null;
+  const left = created.count === 1 ? await tx.payment.findFirst({ where: { depositAddress: null, txHash } }) : null;
   if (left) await emitPaymentUnresolved(tx, left, left.reason ?? '');
 }
 

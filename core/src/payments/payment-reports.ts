@@ -27,14 +27,14 @@ export async function recordPaymentReport(
     await db.paymentReport.createMany({ data: [{ paymentId: p.id, orderId, userId: user.id }], skipDuplicates: true });
     return { paymentId: p.id, status: p.status };
   };
-  const existing = await db.payment.findUnique({ where: { txHash } });
+  const existing = await db.payment.findFirst({ where: { depositAddress: null, txHash } });
   if (existing) return report(check(existing));
   try {
     const created = await db.$transaction(async (tx) => {
       // New hashes of one order are counted under its row lock, so the cap holds under
       // concurrency; the same hash reported at once by several requests is one report.
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
-      const raced = await tx.payment.findUnique({ where: { txHash } });
+      const raced = await tx.payment.findFirst({ where: { depositAddress: null, txHash } });
       if (raced) return raced;
       const waiting = await tx.paymentReport.count({ where: { orderId, payment: { source: 'REPORTED', status: 'PENDING' } } });
       if (waiting >= config.maxPendingReportsPerOrder) {
@@ -48,7 +48,7 @@ export async function recordPaymentReport(
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
       // A concurrent report of the same hash won the insert.
-      return report(check(await db.payment.findUniqueOrThrow({ where: { txHash } })));
+      return report(check(await db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash } })));
     }
     throw err;
   }

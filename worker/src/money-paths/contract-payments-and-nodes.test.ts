@@ -168,7 +168,7 @@ describe('the verifier and the indexer seeing a block differently (a node that g
     const order = await kit.placeOrder(buyer);
     const hash = await wallet.pay(kit.receiving, order.amountWei);
     await kit.report(buyer, order.id, hash);
-    const row = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const row = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(await verifyPayment(noTracing(), row.id)).toMatchObject({ status: 'REJECTED', reason: UNTRACEABLE });
     const found = await kit.runIndexer();
     // Handed on to be verified again, with a fresh job (its first one is done).
@@ -185,7 +185,7 @@ describe('the verifier and the indexer seeing a block differently (a node that g
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW', status: 'UNRESOLVED' } });
     expect(inflow.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
     await kit.report(buyer, order.id, hash);
-    const row = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const row = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(await verifyPayment(tracing(), row.id)).toMatchObject({ status: 'COUNTED' });
     expect(await kit.db.payment.findUnique({ where: { id: inflow.id } })).toBeNull();
     expect((await reconcile(kit.workerRuntime)).discrepancies).toEqual([]);
@@ -198,7 +198,7 @@ describe('the verifier and the indexer seeing a block differently (a node that g
     const hash = await wallet.pay(kit.receiving, order.amountWei);
     // The indexer that cannot trace measures this very transfer as the block's inflow.
     await kit.report(buyer, order.id, hash);
-    const row = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const row = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(await verifyPayment(tracing(), row.id)).toMatchObject({ status: 'COUNTED' });
     await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
     const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
@@ -212,7 +212,7 @@ describe('the verifier and the indexer seeing a block differently (a node that g
     const order = await kit.placeOrder(buyer);
     const hash = await wallet.pay(kit.receiving, order.amountWei);
     await kit.report(buyer, order.id, hash);
-    const row = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const row = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     await verifyPayment(tracing(), row.id);
     expect(await kit.orderStatus(order.id)).toBe('PAID');
     expect(await verifyPayment(noTracing(), row.id)).toMatchObject({ state: 'final', status: 'COUNTED' });
@@ -323,7 +323,7 @@ describe('inflows and claims at the edges', () => {
     const refused = await request(api).put(`/api/orders/${order.id}/claim`).set('Cookie', await kit.cookieFor(buyer)).send({ txHash: hash, signature });
     expect(refused.status).toBe(503);
     expect(refused.body.message).toMatch(/try again/);
-    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('UNRESOLVED');
+    expect((await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).status).toBe('UNRESOLVED');
     // With the node back, the same signature pays the order.
     const res = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
     expect(res.status).toBe(200);

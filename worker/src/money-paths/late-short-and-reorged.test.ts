@@ -73,7 +73,7 @@ describe('money at the edges', () => {
     await expireOrders(kit.db, kit.env.config);
     expect(await stockOf(kit, kit.product.id)).toBe(before + 1);
     expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(false);
-    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('LATE');
+    expect((await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).status).toBe('LATE');
   });
 
   it('4a. a transfer mined between two quotes (after the first lapsed, well before the second) is valued as late, not rejected', async () => {
@@ -119,7 +119,7 @@ describe('money at the edges', () => {
     }
     await kit.runIndexer();
     await kit.waitForStatus(order.id, 'PAID');
-    expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
+    expect((await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).status).toBe('COUNTED');
   });
 
   it('5. a reorg reverses the referral reward even after the referrer exchanged it: the balance goes negative through a reversal entry', async () => {
@@ -164,7 +164,8 @@ describe('money at the edges', () => {
     await kit.report(buyer, order.id, hash);
     await kit.waitForStatus(order.id, 'PAID');
     const receipt = await kit.chain.wallet.getTransactionReceipt({ hash });
-    const payment = await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { blockHash: `0x${'0d'.repeat(32)}` } });
+    const found = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
+    const payment = await kit.db.payment.update({ where: { id: found.id }, data: { blockHash: `0x${'0d'.repeat(32)}` } });
     await jobs.recheckPayment(kit.workerRuntime.queues, { paymentId: payment.id, txHash: payment.txHash });
     await waitFor('the payment to follow its block', async () => (await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).blockHash === receipt.blockHash);
     expect(await kit.orderStatus(order.id)).toBe('PAID');
@@ -213,7 +214,7 @@ describe('quotes, the payment window and admin assignment', () => {
       const hash = await kit.chain.send(payer, kit.receiving, order.amountWei);
       await kit.report(buyer, order.id, hash);
       await waitFor('the worker to see the transfer in the mempool', async () => {
-        const p = await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } });
+        const p = await kit.db.payment.findFirst({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
         return p?.orderId === order.id;
       });
       // Time passes while it waits: the quote lapsed 10 minutes ago, the window 5 minutes
@@ -221,13 +222,13 @@ describe('quotes, the payment window and admin assignment', () => {
       const now = Date.now();
       await kit.db.paymentQuote.updateMany({ where: { orderId: order.id }, data: { createdAt: new Date(now - 40 * MINUTE), expiresAt: new Date(now - 10 * MINUTE) } });
       await kit.db.order.update({ where: { id: order.id }, data: { paymentDeadline: new Date(now - 5 * MINUTE) } });
-      await kit.db.payment.update({ where: { txHash: hash.toLowerCase() }, data: { seenPendingAt: new Date(now - 20 * MINUTE) } });
+      await kit.db.payment.updateMany({ where: { depositAddress: null, txHash: hash.toLowerCase() }, data: { seenPendingAt: new Date(now - 20 * MINUTE) } });
       await expireOrders(kit.db, kit.env.config);
       expect(await kit.orderStatus(order.id)).not.toBe('EXPIRED');
       expect((await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).stockReserved).toBe(true);
       await kit.chain.mine(3);
       await kit.waitForStatus(order.id, 'PAID');
-      const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+      const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
       expect(payment.reason).toBeNull(); // valued at its quote, not late
     } finally {
       await kit.chain.setAutomine(true);
@@ -243,13 +244,13 @@ describe('quotes, the payment window and admin assignment', () => {
       // A transaction carrying the victim's tag, never to be mined, reported for the attacker's own order.
       const hash = await kit.chain.send(payer, kit.receiving, victim.amountWei);
       await kit.report(attacker, own.id, hash);
-      await waitFor('the worker to see it in the mempool', async () => (await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } }))?.seenPendingAt);
-      expect((await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).orderId).toBeNull();
+      await waitFor('the worker to see it in the mempool', async () => (await kit.db.payment.findFirst({ where: { depositAddress: null, txHash: hash.toLowerCase() } }))?.seenPendingAt);
+      expect((await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).orderId).toBeNull();
       expect(await kit.orderStatus(victim.id)).toBe('PENDING_PAYMENT');
       // Reported for the right order it holds it, but not past the grace.
       const mine = await kit.chain.send(payer, kit.receiving, own.amountWei);
       await kit.report(attacker, own.id, mine);
-      await waitFor('its own order to be held', async () => (await kit.db.payment.findUnique({ where: { txHash: mine.toLowerCase() } }))?.orderId === own.id);
+      await waitFor('its own order to be held', async () => (await kit.db.payment.findFirst({ where: { depositAddress: null, txHash: mine.toLowerCase() } }))?.orderId === own.id);
       await kit.db.order.update({ where: { id: own.id }, data: { paymentDeadline: new Date(Date.now() - 5 * MINUTE) } });
       await expireOrders(kit.db, kit.env.config);
       expect(await kit.orderStatus(own.id)).toBe('VERIFYING');
@@ -275,7 +276,7 @@ describe('quotes, the payment window and admin assignment', () => {
     await kit.db.order.update({ where: { id: order.id }, data: { paymentDeadline: new Date(Date.now() - MINUTE) } });
     await expireOrders(kit.db, kit.env.config);
     expect(await kit.orderStatus(order.id)).toBe('LATE');
-    const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(payment).toMatchObject({ status: 'LATE', reason: 'Its order expired before it was fully paid; an admin will refund it or assign it' });
     expect(await stockOf(kit, kit.product.id)).toBe(before + 1);
     // Refunded, the order has nothing left waiting for an admin: its window is over, it expires.

@@ -432,7 +432,7 @@ describe('webhooks at the edges', () => {
     await kit.report(buyer, order.id, hash);
     await kit.waitForStatus(order.id, 'UNDERPAID');
     expect((await (await kit.as(admin)).delete(`/api/orders/${order.id}/delete`)).status).toBe(200);
-    const p = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const p = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(p.status).toBe('UNRESOLVED');
     expect(await kit.db.webhookEvent.count({ where: { type: 'payment.unresolved', subject: `payment:${p.id}` } })).toBe(1);
   });

@@ -273,9 +273,9 @@ describe('a cancelled order', () => {
     await kit.report(buyer, order.id, hash);
     await kit.waitForStatus(order.id, 'UNDERPAID');
     expect((await (await kit.as(buyer)).post(`/api/orders/${order.id}/cancel`)).status).toBe(200);
-    expect(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).toMatchObject({ status: 'LATE', orderId: order.id });
+    expect(await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).toMatchObject({ status: 'LATE', orderId: order.id });
     expect(await kit.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: 'CANCELLED', paidUsd: expect.anything() });
-    expect((await (await kit.as(admin)).post(`/api/admin/payments/${(await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } })).id}/refund`).send({})).status).toBe(201);
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${(await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } })).id}/refund`).send({})).status).toBe(201);
   });
 
   it('a claim never revives an order whose payment window is over, at its old price', async () => {
@@ -330,7 +330,7 @@ describe('a claim on a transfer still being confirmed', () => {
     const order = await kit.placeOrder(buyer);
     const hash = await kit.chain.sendAndWait(buyerWallet, kit.receiving, ROUND);
     await kit.report(buyer, order.id, hash);
-    await waitFor('the transfer to be seen mined', async () => (await kit.db.payment.findUnique({ where: { txHash: hash.toLowerCase() } }))?.blockNumber != null);
+    await waitFor('the transfer to be seen mined', async () => (await kit.db.payment.findFirst({ where: { depositAddress: null, txHash: hash.toLowerCase() } }))?.blockNumber != null);
     const signature = await kit.chain.wallet.signMessage({ account: buyerWallet, message: claimMessage(order.id, hash) });
     const early = await (await kit.as(buyer)).put(`/api/orders/${order.id}/claim`).send({ txHash: hash, signature });
     expect(early.status).toBe(409);
@@ -367,7 +367,7 @@ describe('a pending hash reported by someone else first', () => {
       // The attacker watches the mempool and reports the victim's hash for its own order first.
       expect((await kit.report(attacker, decoy.id, hash)).status).toBe(202);
       expect((await kit.report(victim, order.id, hash)).status).toBe(202);
-      const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+      const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
       await verifyPayment({ ...kit.workerRuntime, currentAnswer: async () => 300_000_000_000n }, payment.id);
       expect(await kit.orderStatus(order.id)).toBe('VERIFYING');
       expect(await kit.orderStatus(decoy.id)).toBe('PENDING_PAYMENT');
@@ -429,7 +429,7 @@ describe('value that moves only in another version of a block', () => {
     await kit.report(buyer, order.id, hash);
     await kit.waitForStatus(order.id, 'PAID');
     // What a settlement that stopped before taking its value out of the inflow left behind.
-    const counted = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const counted = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     await kit.db.payment.update({ where: { id: counted.id }, data: { explainsInflowOf: null } });
     await kit.db.payment.create({ data: { ...inflow, updatedAt: undefined, createdAt: undefined } });
     const res = await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: wallet.address });

@@ -28,7 +28,7 @@ describe('the indexer', () => {
     const result = await kit.runIndexer();
     expect(result.transfers.map((t) => t.txHash)).toContain(hash.toLowerCase());
     await kit.waitForStatus(order.id, 'PAID');
-    const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(payment).toMatchObject({ source: 'INDEXED', status: 'COUNTED', orderId: order.id });
     // Scanning again finds nothing new and counts nothing twice.
     const again = await kit.runIndexer();
@@ -48,9 +48,9 @@ describe('the indexer', () => {
       const result = await kit.runIndexer();
       expect(result.transfers.map((t) => t.txHash)).toContain(fast.toLowerCase());
       await kit.waitForStatus(order.id, 'PAID');
-      const counted = await kit.db.payment.findUniqueOrThrow({ where: { txHash: fast.toLowerCase() } });
+      const counted = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: fast.toLowerCase() } });
       expect(counted.status).toBe('COUNTED');
-      const replaced = await kit.db.payment.findUniqueOrThrow({ where: { txHash: slow.toLowerCase() } });
+      const replaced = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: slow.toLowerCase() } });
       expect(replaced.status).toBe('PENDING'); // never mined: it can never count
     } finally {
       await kit.chain.setAutomine(true);
@@ -99,7 +99,7 @@ describe('the indexer', () => {
       expect((await indexerHalt(kit.db))?.reason).toMatch(/nothing was unpaid/);
       // Halted means halted, whichever node the next tick talks to.
       expect((await kit.runIndexer()).halted).toBeTruthy();
-      const payment = await kit.db.payment.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+      const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
       expect(payment.status).toBe('COUNTED');
       expect(await kit.orderStatus(order.id)).toBe('PAID');
       const verify = await verifyPayment({ ...wrongNode, currentAnswer: async () => 1n }, payment.id);

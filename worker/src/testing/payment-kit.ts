@@ -42,7 +42,7 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
 
   async function waitForPayment(txHash: string, statuses: string[], timeoutMs = 20_000) {
     return waitFor(`payment ${txHash} in ${statuses.join('/')}`, async () => {
-      const p = await db.payment.findUnique({ where: { txHash: txHash.toLowerCase() } });
+      const p = await db.payment.findFirst({ where: { depositAddress: null, txHash: txHash.toLowerCase() } });
       return p && statuses.includes(p.status) ? p : null;
     }, timeoutMs);
   }
