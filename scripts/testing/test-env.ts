@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createRuntime, loadConfig, type AppConfig, type Runtime } from '@shop/core';
+import { ANVIL_DEV_ACCOUNTS, createRuntime, DEV_RECEIVING_ADDRESS, loadConfig, type AppConfig, type Runtime } from '@shop/core';
 import { createTestDatabase } from '../db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../lib/anvil.ts';
+import { deployDepositFactory } from '../lib/deposit-factory.ts';
 import { installPriceFeedMock } from '../lib/price-feed-mock.ts';
 
 export type TestEnv = {
@@ -15,12 +16,19 @@ export type TestEnv = {
 /**
  * An isolated world for one test file: its own database cloned from the migrated
  * template, its own Redis key prefix, and (on request) its own anvil with the price
- * feed mock. Call `close()` in afterAll.
+ * feed mock and, unless `deposits: false`, a deposit factory for the receiving address,
+ * so every order gets its deposit address as in a shop that offers them. Call `close()`
+ * in afterAll.
  */
-export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; env?: Record<string, string> } = {}): Promise<TestEnv> {
+export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; deposits?: boolean; env?: Record<string, string> } = {}): Promise<TestEnv> {
   const database = await createTestDatabase(inject('postgresAdminUrl'), inject('templateDatabase'));
   const anvil = opts.chain ? await startAnvil() : undefined;
   if (anvil) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
+  const receiver = (opts.env?.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`;
+  const factory =
+    anvil && opts.deposits !== false && !opts.env?.DEPOSIT_FACTORY_ADDRESS
+      ? (await deployDepositFactory({ rpcUrl: anvil.rpcUrl, account: ANVIL_DEV_ACCOUNTS[0], receiver })).address
+      : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -37,6 +45,7 @@ export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; en
     MAX_OPEN_ORDERS_PER_USER: '1000',
     PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000',
     PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000',
+    ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
     ...opts.env,
   });
   const runtime = createRuntime(config, 'api');

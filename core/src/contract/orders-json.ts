@@ -25,6 +25,11 @@ export const quoteJson = z.object({
   receivingAddress: z.string(),
   chainId: z.number().int(),
   expiresAt: isoTime,
+  /**
+   * The order's own deposit address (paying from an exchange): any amount sent to it is
+   * this order's, no tag needed. Absent when the shop has no deposit factory.
+   */
+  depositAddress: z.string().nullable().optional(),
 });
 export type QuoteJson = z.infer<typeof quoteJson>;
 

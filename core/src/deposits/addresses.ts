@@ -30,3 +30,12 @@ export function depositAddresses(factory: Address) {
     of: (orderId: string): Address => getCreate2Address({ from: factory, salt: depositSalt(orderId), bytecodeHash }).toLowerCase() as Address,
   };
 }
+
+const byFactory = new Map<string, ReturnType<typeof depositAddresses>>();
+
+/** An order's deposit address under `factory` (the factory's proxy hash worked out once per process). */
+export function depositAddressOf(factory: Address, orderId: string): Address {
+  let addresses = byFactory.get(factory.toLowerCase());
+  if (!addresses) byFactory.set(factory.toLowerCase(), (addresses = depositAddresses(factory)));
+  return addresses.of(orderId);
+}

@@ -7,6 +7,7 @@ import type { Db, Prisma } from '../db.ts';
 import { badRequest, conflict, unavailable, UserError } from '../errors.ts';
 import type { Tx } from '../ledger.ts';
 import type { Redis } from '../redis.ts';
+import { depositAddressOf } from '../deposits/addresses.ts';
 import { MAX_TAG } from './amounts.ts';
 import type { EthUsd, PriceSource } from './eth-price.ts';
 import { EXPIRABLE_STATUSES, PAYABLE_STATUSES } from './order-states.ts';
@@ -97,7 +98,7 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     if (accepted.length === 0) return;
     const now = new Date();
     const paymentDeadline = new Date(now.getTime() + config.paymentWindowMinutes * 60_000);
-    const tagged = await insertWithTags(tx, accepted, { head, now, paymentDeadline });
+    const tagged = await insertWithTags(tx, accepted, { head, now, paymentDeadline, factory: config.depositFactoryAddress });
     if (!tagged) {
       // Judged with the others of the batch, it held stock and places the others were refused for.
       if (accepted.length > 1) throw new PlaceAlone();
@@ -213,18 +214,20 @@ function judge(config: AppConfig, i: number, request: OrderRequest, packages: Ma
 async function insertWithTags(
   tx: Tx,
   accepted: Accepted[],
-  at: { head: bigint; now: Date; paymentDeadline: Date },
+  at: { head: bigint; now: Date; paymentDeadline: Date; factory: `0x${string}` | undefined },
 ): Promise<Map<string, Prisma.OrderGetPayload<object>> | null> {
+  // Each order's own deposit address (when the shop has a deposit factory): known from its id alone.
+  const depositOf = (id: string) => (at.factory ? depositAddressOf(at.factory, id) : null);
   const orders = new Map<string, Prisma.OrderGetPayload<object>>();
   let pending = accepted;
   for (let round = 0; pending.length > 0 && round < TAG_ROUNDS; round++) {
     const tags = pending.map(() => randomInt(1, MAX_TAG + 1));
     const inserted = await tx.$queryRaw<Prisma.OrderGetPayload<object>[]>`
-      INSERT INTO "Order" ("id", "userId", "itemsPrice", "totalPrice", "paymentTag", "placedAtBlock", "createdAt", "updatedAt", "paymentDeadline", "stockReserved")
-      SELECT o."id", o."userId", o."items", o."total", o."tag", ${at.head.toString()}::bigint, ${at.now}, ${at.now}, ${at.paymentDeadline}, true
+      INSERT INTO "Order" ("id", "userId", "itemsPrice", "totalPrice", "paymentTag", "depositAddress", "placedAtBlock", "createdAt", "updatedAt", "paymentDeadline", "stockReserved")
+      SELECT o."id", o."userId", o."items", o."total", o."tag", o."deposit", ${at.head.toString()}::bigint, ${at.now}, ${at.now}, ${at.paymentDeadline}, true
       FROM unnest(${pending.map((o) => o.id)}::uuid[], ${pending.map((o) => o.userId)}::uuid[],
                   ${pending.map((o) => centsToString(o.itemsCents))}::numeric[], ${pending.map((o) => centsToString(o.totalCents))}::numeric[],
-                  ${tags}::int[]) AS o("id", "userId", "items", "total", "tag")
+                  ${tags}::int[], ${pending.map((o) => depositOf(o.id))}::text[]) AS o("id", "userId", "items", "total", "tag", "deposit")
       ON CONFLICT ("paymentTag") WHERE "paymentTag" IS NOT NULL DO NOTHING
       RETURNING *`;
     for (const row of inserted) orders.set(row.id, row);

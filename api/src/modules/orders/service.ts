@@ -16,7 +16,7 @@ const orderInclude = {
 } satisfies Prisma.OrderInclude;
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
-function quoteJson(q: Quote): QuoteJson {
+function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
   const wei = BigInt(q.amountWei.toFixed(0));
   return {
     ethUsd: q.ethUsd.toFixed(8),
@@ -27,6 +27,7 @@ function quoteJson(q: Quote): QuoteJson {
     receivingAddress: q.receivingAddress,
     chainId: q.chainId,
     expiresAt: q.expiresAt.toISOString(),
+    depositAddress,
   };
 }
 
@@ -109,7 +110,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await deps.prices.answerOrNull()) : null, refundsJson(db, { orderId: order.id })]);
   return {
     ...orderJson(fresh),
-    quote: quote ? quoteJson(quote) : null,
+    quote: quote ? quoteJson(quote, fresh.depositAddress) : null,
     ...(quoteError ? { quoteError } : {}),
     payments: paymentsJson,
     overpayment,
