@@ -2,7 +2,7 @@ import { hexToBigInt, type PublicClient } from 'viem';
 import type { Logger } from '../logger.ts';
 import { isStateUnavailable } from './errors.ts';
 import type { RpcBlock } from './rpc.ts';
-import type { Delivery, Tracer } from './trace.ts';
+import { withoutOwnParts, type Delivery, type OwnMoney, type Tracer } from './trace.ts';
 
 /** A block as the follower reads it: its transactions, and the followed address's balance after it (null when the node no longer serves that state). */
 export type ScannedBlock = RpcBlock & { balance: bigint | null };
@@ -10,7 +10,22 @@ export type ScannedBlock = RpcBlock & { balance: bigint | null };
 /** What reached the address in a block beyond plain transfers: internal ones, and ETH nothing explains. */
 export type AddressActivity = { internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[]; inflowWei: bigint };
 
-type Deps = { chain: PublicClient; tracer: Tracer; logger: Logger };
+type Deps = { chain: PublicClient; tracer: Tracer; logger: Logger; own?: OwnMoney };
+
+/** Deliveries less the parts the address's own senders made (a sweep of the shop's deposit addresses is its own money). */
+async function othersOnly(deps: Deps, deliveries: Map<string, Delivery>): Promise<Map<string, Delivery>> {
+  if (!deps.own) return deliveries;
+  const callers = [...new Set([...deliveries.values()].flatMap((d) => d.parts.map((p) => p.from.toLowerCase())))];
+  if (callers.length === 0) return deliveries;
+  const own = await deps.own.senders(callers);
+  if (own.size === 0) return deliveries;
+  const out = new Map<string, Delivery>();
+  for (const [hash, d] of deliveries) {
+    const rest = withoutOwnParts(d, own);
+    if (rest) out.set(hash, rest);
+  }
+  return out;
+}
 
 /**
  * Does the address's balance change in this block add up with the plain transfers to
@@ -40,7 +55,7 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
       if (isStateUnavailable(err)) return null;
       throw err;
     });
-    if (deliveries) return { internal: internalOf(deliveries), inflowWei: 0n };
+    if (deliveries) return { internal: internalOf(await othersOnly(deps, deliveries)), inflowWei: 0n };
     deps.logger.warn(
       { block: block.number.toString() },
       'the node serves neither the balance nor the traces of this block: ETH that reached the shop through an internal call in it cannot be seen (use a node that keeps the state of the blocks indexed, or one that traces)',
@@ -58,11 +73,14 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
   }
   const deliveries = await deps.tracer.block(block, address);
   if (!deliveries) {
-    // No traces: what the plain transfers do not explain is recorded as an inflow.
-    const unexplained = delta + spent - directSum;
+    // No traces: what the plain transfers and the address's own money (sweeps, told by
+    // their events) do not explain is recorded as an inflow.
+    const ownWei = deps.own ? await deps.own.movedIn(block) : 0n;
+    const unexplained = delta + spent - directSum - ownWei;
     return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
   }
+  // Every traced delivery explains the balance (own money included); only others' are payments.
   const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
   const unexplained = delta + spent - traced;
-  return { internal: internalOf(deliveries), inflowWei: unexplained > 0n ? unexplained : 0n };
+  return { internal: internalOf(await othersOnly(deps, deliveries)), inflowWei: unexplained > 0n ? unexplained : 0n };
 }

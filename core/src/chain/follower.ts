@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { addressActivity, type AddressActivity, type ScannedBlock } from './address-activity.ts';
 import { CURSOR_ID, haltFollowing, readCursor, type Cursor } from './cursor.ts';
 import { balanceAfter, blockWithTransactions } from './rpc.ts';
-import type { Tracer } from './trace.ts';
+import type { OwnMoney, Tracer } from './trace.ts';
 
 /**
  * The block follower: follows one chain block by block from a checkpoint, for one
@@ -21,7 +21,7 @@ import type { Tracer } from './trace.ts';
  * transaction that moves the checkpoint past them, so a crash never loses or repeats
  * one) and `finalized` (blocks below a height left the window).
  */
-export type FollowerDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger };
+export type FollowerDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; own?: OwnMoney };
 
 /** A block linked onto the checkpoint, with what reached the followed address in it. */
 export type LinkedBlock = ScannedBlock & AddressActivity;

@@ -34,6 +34,41 @@ export type Delivery = {
   parts: { from: string; valueWei: bigint }[];
 };
 
+/**
+ * Of these addresses, the ones whose calls move the follower's own money to it (the
+ * shop's deposit forwarders flushing to the receiving address): what they deliver is
+ * no payment. The chain layer knows nothing of orders; the payments layer answers.
+ */
+export type OwnSenders = (addresses: string[]) => Promise<Set<string>>;
+
+/**
+ * The follower's own money moving to it: which callers are its own (`senders`), and how
+ * much they moved to it in a block (`movedIn`, read from their own events: what a node
+ * that cannot trace still shows).
+ */
+export type OwnMoney = { senders: OwnSenders; movedIn: (block: { hash: string }) => Promise<bigint> };
+
+/** A delivery without the parts `own` senders made (null when nothing else delivered). */
+export function withoutOwnParts(d: Delivery, own: Set<string>): Delivery | null {
+  const parts = d.parts.filter((p) => !own.has(p.from.toLowerCase()));
+  if (parts.length === d.parts.length) return d;
+  if (parts.length === 0) return null;
+  return {
+    from: parts[0]!.from,
+    valueWei: parts.reduce((sum, p) => sum + p.valueWei, 0n),
+    calls: parts.length,
+    // Mixed with the shop's own flushes in one transaction: no single payer is trusted.
+    payer: null,
+    parts,
+  };
+}
+
+/** `d` without its own senders' parts, asking `ownSenders` which of its callers are. */
+export async function deliveryFromOthers(d: Delivery, ownSenders: OwnSenders | undefined): Promise<Delivery | null> {
+  if (!ownSenders || d.parts.length === 0) return d;
+  return withoutOwnParts(d, await ownSenders([...new Set(d.parts.map((p) => p.from.toLowerCase()))]));
+}
+
 export type Tracer = {
   /**
    * Value each transaction of the block delivered to `to` (top-level and internal), by

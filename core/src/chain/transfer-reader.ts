@@ -1,5 +1,5 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
-import type { Tracer } from './trace.ts';
+import { deliveryFromOthers, type OwnSenders, type Tracer } from './trace.ts';
 
 /**
  * What the chain says about one transaction and the value it delivered to one address
@@ -121,8 +121,16 @@ export async function readTransaction(chain: PublicClient, hash: Hash): Promise<
   };
 }
 
-/** readTransaction, and what the transaction delivered to `address` (top-level, or through internal calls, traced). */
-export async function readTransfer({ chain, tracer }: { chain: PublicClient; tracer: Tracer }, hash: string, address: string): Promise<TransferReading> {
+/**
+ * readTransaction, and what the transaction delivered to `address` (top-level, or through
+ * internal calls, traced). Calls made by `ownSenders` (the shop's deposit forwarders
+ * flushing a sweep) deliver the shop's own money, never a payment: left out.
+ */
+export async function readTransfer(
+  { chain, tracer, ownSenders }: { chain: PublicClient; tracer: Tracer; ownSenders?: OwnSenders },
+  hash: string,
+  address: string,
+): Promise<TransferReading> {
   const reading = await readTransaction(chain, hash as Hash);
   if (reading.state === 'unknown' || reading.state === 'receipt-missing') return { state: reading.state };
   if (reading.state === 'pending') return { state: 'pending', from: reading.from, to: reading.to, valueWei: reading.valueWei };
@@ -130,7 +138,8 @@ export async function readTransfer({ chain, tracer }: { chain: PublicClient; tra
   // Sent to another address (a smart-contract wallet, say): what did it pass on to `address`?
   const target = address.toLowerCase();
   const direct = tx.to?.toLowerCase() === target;
-  const delivered = !direct && tx.success ? await tracer.transaction(hash, target) : undefined;
+  const traced = !direct && tx.success ? await tracer.transaction(hash, target) : undefined;
+  const delivered = traced ? ((await deliveryFromOthers(traced, ownSenders)) ?? { ...traced, valueWei: 0n, parts: [], calls: 0 }) : traced;
   const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
   return {
     state: 'mined',

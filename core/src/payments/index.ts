@@ -18,3 +18,4 @@ export * from './order-desk.ts';
 export * from './payment-reports.ts';
 export * from './order-closing.ts';
 export * from './overpayment.ts';
+export * from './deposits.ts';

@@ -8,6 +8,7 @@ import { followChain, type LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
+import { depositAddressesAmong, depositMoney } from './deposits.ts';
 import { explainInflow } from './inflows.ts';
 
 /**
@@ -41,7 +42,8 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   const transfers: IndexResult['transfers'] = [];
   const recheck: IndexResult['recheck'] = [];
   const outcome = await followChain(
-    deps,
+    // Sweeps of the deposit addresses reaching the receiving address are the shop's own money.
+    { ...deps, own: depositMoney(deps) },
     {
       async reorg({ ancestor }) {
         // Inflows in the dropped blocks are measured again when their heights are indexed.
@@ -70,7 +72,7 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   }
 }
 
-type Found = { tx: { hash: string; from: string; payer: string | null; valueWei: bigint }; block: ScannedBlock; viaContract: boolean };
+type Found = { tx: { hash: string; from: string; payer: string | null; valueWei: bigint }; block: ScannedBlock; viaContract: boolean; depositAddress: string | null };
 
 /** The transfers to the shop in `linked` (plain and internal) and its unexplained inflows. */
 function transfersIn(linked: LinkedBlock[], receiving: string) {
@@ -80,10 +82,10 @@ function transfersIn(linked: LinkedBlock[], receiving: string) {
     for (const tx of block.transactions) {
       // The shop's own address sending to itself pays nothing.
       if (tx.to && tx.to.toLowerCase() === receiving && tx.from.toLowerCase() !== receiving) {
-        found.push({ tx: { hash: tx.hash, from: tx.from, payer: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false });
+        found.push({ tx: { hash: tx.hash, from: tx.from, payer: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false, depositAddress: null });
       }
     }
-    for (const t of block.internal) found.push({ tx: t, block, viaContract: true });
+    for (const t of block.internal) found.push({ tx: t, block, viaContract: true, depositAddress: null });
     if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei });
   }
   return { found, inflows };
@@ -97,19 +99,44 @@ function transfersIn(linked: LinkedBlock[], receiving: string) {
  */
 async function recordTransfers(tx: Tx, linked: LinkedBlock[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
   const { found, inflows } = transfersIn(linked, receiving);
+  found.push(...(await depositsIn(tx, linked)));
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
   for (const { block, valueWei } of inflows) await recordInflow(tx, block, valueWei);
   const moved = await movedAway(tx, linked);
   return { transfers, recheck: [...reopened, ...moved] };
 }
 
+/**
+ * Plain transfers to orders' deposit addresses in `linked`: each is its order's, whatever
+ * its amount (one indexed lookup of the block's recipients). A deposit's sender is an
+ * exchange's wallet, not a payer the shop refunds or takes a signature from.
+ */
+async function depositsIn(tx: Tx, linked: LinkedBlock[]): Promise<Found[]> {
+  const candidates = linked.flatMap((block) => block.transactions.filter((t) => t.to && hexToBigInt(t.value) > 0n).map((t) => ({ t, block })));
+  const deposits = await depositAddressesAmong(tx, candidates.map(({ t }) => t.to as string));
+  if (deposits.size === 0) return [];
+  return candidates
+    .filter(({ t }) => deposits.has((t.to as string).toLowerCase()))
+    .map(({ t, block }) => ({
+      tx: { hash: t.hash, from: t.from, payer: null, valueWei: hexToBigInt(t.value) },
+      block,
+      viaContract: false,
+      depositAddress: (t.to as string).toLowerCase(),
+    }));
+}
+
+/** A transfer's key: its hash and the shop's address it reached (payments' unique key). */
+const keyOf = (hash: string, depositAddress: string | null) => `${hash.toLowerCase()}|${depositAddress ?? ''}`;
+
 async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexResult['transfers']; reopened: IndexResult['recheck'] }> {
   // A transfer already known (reported by its buyer, or indexed before a rewind) is
   // left as it is; only the ones still waiting for verification are handed on.
-  const hashes = found.map(({ tx: t }) => t.hash.toLowerCase());
+  const hashes = [...new Set(found.map(({ tx: t }) => t.hash.toLowerCase()))];
+  const wanted = new Set(found.map(({ tx: t, depositAddress }) => keyOf(t.hash, depositAddress)));
   await tx.payment.createMany({
-    data: found.map(({ tx: t, block, viaContract }) => ({
+    data: found.map(({ tx: t, block, viaContract, depositAddress }) => ({
       txHash: t.hash.toLowerCase(),
+      depositAddress,
       source: 'INDEXED' as const,
       status: 'PENDING' as const,
       viaContract,
@@ -126,14 +153,15 @@ async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexRe
   // never mined, untraceable) mined after all, or a contract call that moved nothing in
   // the block the verifier read and moves value in the block a reorganization put in
   // its place. Value that reached the shop is never left behind.
-  const rejected = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'REJECTED' }, select: { id: true, txHash: true } });
+  const ours = (p: { txHash: string; depositAddress: string | null }) => wanted.has(keyOf(p.txHash, p.depositAddress));
+  const select = { id: true, txHash: true, depositAddress: true } as const;
+  const rejected = (await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'REJECTED' }, select })).filter(ours);
   if (rejected.length > 0) {
     await tx.payment.updateMany({ where: { id: { in: rejected.map((p) => p.id) } }, data: { status: 'PENDING', reason: null } });
   }
-  const pending = await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING', id: { notIn: rejected.map((p) => p.id) } }, select: { id: true, txHash: true } });
-  const byHash = new Map(pending.map((p) => [p.txHash, p.id]));
+  const pending = (await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING', id: { notIn: rejected.map((p) => p.id) } }, select })).filter(ours);
   return {
-    transfers: hashes.flatMap((h) => (byHash.has(h) ? [{ paymentId: byHash.get(h) as string, txHash: h }] : [])),
+    transfers: pending.map((p) => ({ paymentId: p.id, txHash: p.txHash })),
     reopened: rejected.map((p) => ({ paymentId: p.id, txHash: p.txHash })),
   };
 }

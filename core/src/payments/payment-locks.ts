@@ -16,11 +16,13 @@ export async function lockPayment(tx: Tx, paymentId: string) {
   return tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
 }
 
-export async function lockOrder(tx: Tx, where: { id: string } | { tag: number }) {
+export async function lockOrder(tx: Tx, where: { id: string } | { tag: number } | { depositAddress: string }) {
   const rows =
     'id' in where
       ? await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Order" WHERE "id" = ${where.id}::uuid FOR UPDATE`
-      : await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Order" WHERE "paymentTag" = ${where.tag} FOR UPDATE`;
+      : 'tag' in where
+        ? await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Order" WHERE "paymentTag" = ${where.tag} FOR UPDATE`
+        : await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Order" WHERE "depositAddress" = ${where.depositAddress.toLowerCase()} FOR UPDATE`;
   const id = rows[0]?.id;
   if (!id) return null;
   return tx.order.findUniqueOrThrow({ where: { id }, include: { quotes: { orderBy: { createdAt: 'asc' } }, user: { select: { referredById: true } } } });

@@ -41,10 +41,10 @@ export async function assignTransfer(
   if (payment.source === 'INFLOW') throw conflict('ETH that no transaction explains cannot be assigned to an order: refund it');
   const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
   if (!order || order.status === 'DELETED') throw notFound('Order not found');
-  const reading = await readPaymentTransfer(deps, payment.txHash);
+  const reading = await readPaymentTransfer(deps, payment);
   if (reading.state === 'halted') throw unavailable(`Payment verification is halted: ${reading.reason}`);
   if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
-  const refusal = noValueReason(reading.transfer, config) ?? notYetReason(reading.transfer, config);
+  const refusal = noValueReason(reading.transfer, config, payment) ?? notYetReason(reading.transfer, config);
   if (refusal) throw conflict(refusal);
   if (opts.claimedBy !== undefined && reading.transfer.payer?.toLowerCase() !== opts.claimedBy.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
   const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId, claim: opts.claimedBy !== undefined });

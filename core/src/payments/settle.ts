@@ -124,13 +124,21 @@ async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | 'need-price'> {
     return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
   }
   const tag = tagOf(t.valueWei);
+  // Sent to an order's deposit address: that order's, whatever the amount (no tag needed).
+  const byAddress = !assignTo && payment.depositAddress !== null;
   // Several calls' values summed carry the sum of their tags: never taken as one order's.
-  const byTag = !assignTo && t.calls === 1 && tag > 0;
+  const byTag = !assignTo && !byAddress && t.calls === 1 && tag > 0;
   // The order it goes to and the one it waited with (if another) are locked together, in
   // id order: two assignments crossing between the same two orders never deadlock.
-  const targetId = assignTo ?? (byTag ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id : undefined);
+  const targetId =
+    assignTo ??
+    (byAddress
+      ? (await tx.order.findUnique({ where: { depositAddress: payment.depositAddress as string }, select: { id: true } }))?.id
+      : byTag
+        ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id
+        : undefined);
   await lockOrderIds(tx, [targetId, payment.orderId]);
-  const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byTag ? await lockOrder(tx, { tag }) : null;
+  const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byAddress && targetId ? await lockOrder(tx, { id: targetId }) : byTag ? await lockOrder(tx, { tag }) : null;
   const unresolved = async (reason: string): Promise<CountOutcome> => {
     if (assignTo) return { kind: 'refused', reason };
     await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
@@ -152,7 +160,8 @@ async function judge(
 ): Promise<CountOutcome | 'need-price'> {
   const { config, input, now, needPrice, current } = ctx;
   const { transfer: t, assignTo } = input;
-  if (!assignTo && t.calls > 1) return unresolved(SEVERAL_CALLS);
+  // A batch's calls carry no one order's tag; to a deposit address they are its order's all the same.
+  if (!assignTo && payment.depositAddress === null && t.calls > 1) return unresolved(SEVERAL_CALLS);
   if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
   if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
   // A buyer's claim is no way to revive an order at the price it was placed at.

@@ -37,7 +37,14 @@ export async function noteWaitingTransfer(
     if (seen.pending && !payment.seenPendingAt) data.seenPendingAt = now;
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
     const tag = tagOf(seen.valueWei);
-    const order = !payment.orderId && tag > 0 && (seen.calls ?? 1) === 1 ? await lockOrder(tx, { tag }) : null;
+    // A deposit is its address's order's (the indexer finds it mined, never in the mempool).
+    const order = payment.orderId
+      ? null
+      : payment.depositAddress
+        ? await lockOrder(tx, { depositAddress: payment.depositAddress })
+        : tag > 0 && (seen.calls ?? 1) === 1
+          ? await lockOrder(tx, { tag })
+          : null;
     const reportedFor = async (orderId: string) => (await tx.paymentReport.count({ where: { paymentId, orderId } })) > 0;
     // Dust carrying the tag holds no order open (nor keeps it from being cancelled).
     const latest = order?.quotes.at(-1);

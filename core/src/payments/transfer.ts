@@ -4,6 +4,7 @@ import type { Db } from '../db.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { notFinalReason, readTransfer, type MinedTransfer, type TransferReading } from '../chain/transfer-reader.ts';
+import { depositSenders } from './deposits.ts';
 import { UNTRACEABLE } from './reasons.ts';
 
 export type { MinedTransfer } from '../chain/transfer-reader.ts';
@@ -19,22 +20,36 @@ export type PaymentReading = { state: 'halted'; reason: string } | TransferReadi
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer };
 
-export async function readPaymentTransfer({ db, chain, config, tracer }: Deps, hash: string): Promise<PaymentReading> {
+/** The transfer a payment stands for: its transaction, and the order's deposit address it reached (null: the receiving address). */
+export type PaymentKey = { txHash: string; depositAddress: string | null };
+
+/** The shop's address a payment was sent to: its order's deposit address, or the receiving address. */
+export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppConfig) => (key.depositAddress ?? config.receivingAddress).toLowerCase();
+
+export async function readPaymentTransfer({ db, chain, config, tracer }: Deps, key: PaymentKey): Promise<PaymentReading> {
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
-  const [halted, reading] = await Promise.allSettled([indexerHalt(db), readTransfer({ chain, tracer }, hash, config.receivingAddress)]);
+  const read = readTransfer({ chain, tracer, ownSenders: depositSenders(db) }, key.txHash, addressOf(key, config));
+  const [halted, reading] = await Promise.allSettled([indexerHalt(db), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };
   if (reading.status === 'rejected') throw reading.reason;
-  return reading.value;
+  if (reading.value.state !== 'mined' || key.depositAddress === null) return reading.value;
+  // A deposit comes from an exchange's wallet (shared by all its customers): nobody the
+  // shop could refund by default or take a signature from. The buyer credits an excess to
+  // their balance, or the shop refunds it to a wallet named for it.
+  return { state: 'mined', transfer: { ...reading.value.transfer, payer: null } };
 }
 
-/** Why a mined transaction moved no value to the shop (it can never count), or null. */
-export function noValueReason(t: MinedTransfer, config: AppConfig): string | null {
+/** Why a mined transaction moved no value to the shop's `address` (it can never count), or null. */
+export function noValueReason(t: MinedTransfer, config: AppConfig, key: Pick<PaymentKey, 'depositAddress'> = { depositAddress: null }): string | null {
   if (t.chainId !== undefined && t.chainId !== config.chainId) return `Not an Ethereum mainnet transaction (chain id ${t.chainId})`;
   if (!t.success) return 'Transaction failed (reverted) on chain';
   if (t.sender.toLowerCase() === config.receivingAddress.toLowerCase()) return "Sent by the shop's own address: its own money, not a payment";
-  if (!t.to || t.to.toLowerCase() !== config.receivingAddress.toLowerCase()) return t.untraced ? UNTRACEABLE : "Not sent to the shop's receiving address";
+  if (!t.to || t.to.toLowerCase() !== addressOf(key, config)) {
+    if (t.untraced) return UNTRACEABLE;
+    return key.depositAddress ? "Not sent to this order's deposit address" : "Not sent to the shop's receiving address";
+  }
   if (t.valueWei === 0n) return 'It moved no ETH to the shop';
   return null;
 }

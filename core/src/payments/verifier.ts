@@ -45,7 +45,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
   const age = now.getTime() - payment.createdAt.getTime();
   const settled = payment.status === 'COUNTED' || payment.status === 'UNRESOLVED' || payment.status === 'LATE';
 
-  const reading = await readPaymentTransfer(deps, payment.txHash);
+  const reading = await readPaymentTransfer(deps, payment);
   switch (reading.state) {
     case 'halted':
       return { state: 'wait', reason: `verification halted: ${reading.reason}`, retryInMs: 30_000 };
@@ -72,7 +72,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
     deps.logger.warn({ paymentId: payment.id, txHash: payment.txHash }, 'a settled transfer through a contract could not be traced again; left as it is');
     return { state: 'final', status: payment.status as 'COUNTED' | 'UNRESOLVED' | 'LATE', orderId: payment.orderId ?? undefined, reason: payment.reason ?? undefined };
   }
-  const noValue = noValueReason(t, config);
+  const noValue = noValueReason(t, config, payment);
   if (noValue) {
     // Re-mined after a reorg as a transaction that moves nothing (say, reverted): out of its order first.
     if (settled) await transferGone(db, payment.id, noValue);

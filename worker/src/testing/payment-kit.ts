@@ -10,8 +10,8 @@ import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
  * (in this process, on their own Redis connections), a catalogue, and helpers to place
  * orders, send ETH from anvil's accounts and report hashes as the pay page does.
  */
-export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap; reconcileSkip?: string[] } = {}) {
-  const api = await createApiTestKit({ chain: true, ethUsd: '3000', env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env }, reconcileSkip: opts.reconcileSkip });
+export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap; reconcileSkip?: string[]; deposits?: boolean } = {}) {
+  const api = await createApiTestKit({ chain: true, ethUsd: '3000', deposits: opts.deposits, env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env }, reconcileSkip: opts.reconcileSkip });
   const { env, db } = api;
   const chain = anvilDriver(env.anvil!.rpcUrl);
   const workerRuntime: Runtime = createRuntime(env.config, 'worker');
@@ -19,13 +19,13 @@ export async function createPaymentKit(opts: { env?: Record<string, string>; wor
   const product = await createProduct(db, { name: 'Gold', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('25.00'), countInStock: 100, dailyCredit: new Prisma.Decimal('1.00'), durationDays: 30 });
   const receiving = env.config.receivingAddress as Address;
 
-  async function placeOrder(user: TestUser, qty = 1, productId = product.id): Promise<{ id: string; amountWei: bigint; totalPrice: number }> {
+  async function placeOrder(user: TestUser, qty = 1, productId = product.id): Promise<{ id: string; amountWei: bigint; totalPrice: number; depositAddress: Address }> {
     const p = await db.product.findUniqueOrThrow({ where: { id: productId } });
     const total = p.price.times(qty).toFixed(2);
     const res = await (await api.as(user)).post('/api/orders').send({ orderedItems: [{ _id: productId, qty }], itemsPrice: total, totalPrice: total });
     if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
     const detail = await (await api.as(user)).get(`/api/orders/${res.body._id}`);
-    return { id: res.body._id, amountWei: BigInt(detail.body.quote.amountWei), totalPrice: res.body.totalPrice };
+    return { id: res.body._id, amountWei: BigInt(detail.body.quote.amountWei), totalPrice: res.body.totalPrice, depositAddress: detail.body.quote.depositAddress };
   }
 
   async function report(user: TestUser, orderId: string, txHash: Hash) {

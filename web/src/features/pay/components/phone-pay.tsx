@@ -1,6 +1,6 @@
-import { QRCodeSVG } from 'qrcode.react';
 import { Smartphone } from 'lucide-react';
 import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
+import { PaymentQr } from './payment-qr';
 
 /**
  * Paying from a phone wallet: the quote as an EIP-681 payment request, as a QR code to
@@ -35,9 +35,7 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
         {primary ? 'No browser wallet here: pay from your phone' : 'Or pay from a phone wallet'}
       </h3>
       <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        <div className="rounded-md bg-white p-2">
-          <QRCodeSVG value={link} size={168} level="M" role="img" aria-label="QR code of the payment request" data-testid="payment-qr" />
-        </div>
+        <PaymentQr uri={link} label="QR code of the payment request" testId="payment-qr" />
         <div className="flex min-w-0 flex-col gap-2 text-sm">
           <p>
             Scan the code with your wallet app, or open the payment request on this device. Send{' '}

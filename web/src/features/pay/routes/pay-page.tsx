@@ -11,6 +11,7 @@ import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
 import { ClaimTransfer } from '../components/claim-transfer';
+import { ExchangePay } from '../components/exchange-pay';
 import { OrderRefunds } from '../components/order-refunds';
 import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
@@ -91,6 +92,8 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             <WalletSection wallet={wallet} />
             {/* A phone is not offered a code to scan with itself: it opens the request instead. */}
             {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile} /> : null}
+            {/* An exchange's withdrawal carries no tag and no signer: the order's own address pays it. */}
+            {quote ? <ExchangePay quote={quote} withQrCode={!isMobile} /> : null}
             <ClaimTransfer orderId={order._id} wallet={wallet} />
           </>
         ) : null}

@@ -167,6 +167,52 @@ describe('PayPage', () => {
     expect(screen.getByText('Confirmed: $10.00 counted')).toBeInTheDocument();
   });
 
+  describe('paying from an exchange', () => {
+    const DEPOSIT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+
+    it('offers no exchange route when the quote has no deposit address', async () => {
+      mockShop();
+      renderPay();
+      expect(await screen.findByRole('region', { name: 'Pay from a phone wallet' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Paying from an exchange?' })).not.toBeInTheDocument();
+    });
+
+    it("offers the order's deposit address after the wallet routes, which stay as they are", async () => {
+      const base = unpaidOrder();
+      mockShop(() => ({ ...base, quote: { ...base.quote!, depositAddress: DEPOSIT } }));
+      renderPay();
+      const exchange = await screen.findByRole('region', { name: 'Pay from an exchange' });
+      const phone = screen.getByRole('region', { name: 'Pay from a phone wallet' });
+      expect(phone.compareDocumentPosition(exchange) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute(
+        'href',
+        `ethereum:${RECEIVING}@1?value=7000000000000123`,
+      );
+      expect(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
+
+      await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
+      expect(within(exchange).getByText('Paying from an exchange? Send at least 0.007000 ETH to this address')).toBeInTheDocument();
+      expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(within(exchange).getByRole('img', { name: 'QR code of the deposit address' })).toBeInTheDocument();
+    });
+
+    it("asks an underpaid order for what is still due, to the same address", async () => {
+      const base = unpaidOrder();
+      mockShop(() => ({
+        ...base,
+        status: 'UNDERPAID',
+        paidUsd: 10,
+        quote: { ...base.quote!, usdAmount: 11, amountWei: '3666666666666790', amountEth: '0.003667', depositAddress: DEPOSIT },
+      }));
+      renderPay();
+      await userEvent.click(await screen.findByRole('button', { name: 'Paying from an exchange?' }));
+      const exchange = screen.getByRole('region', { name: 'Pay from an exchange' });
+      expect(within(exchange).getByText('Paying from an exchange? Send at least 0.003667 ETH to this address')).toBeInTheDocument();
+      expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(screen.getByText('Underpaid: $11.00 still due')).toBeInTheDocument();
+    });
+  });
+
   it("shows 'Provider error.' when the ETH price request fails on the network, else the error text", async () => {
     mockShop(undefined, () => {
       throw new TypeError('Failed to fetch');

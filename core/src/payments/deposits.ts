@@ -1,0 +1,44 @@
+import { parseEventLogs, type PublicClient } from 'viem';
+import type { Db } from '../db.ts';
+import type { Tx } from '../ledger.ts';
+import { depositForwarderAbi } from '../deposits/abi.ts';
+import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
+
+/**
+ * The payments side of deposit addresses (core/src/deposits/, docs/decisions.md "A deposit
+ * address per order"): every order has its own address, so ETH sent to it is that order's,
+ * whatever the amount and whoever sent it (an exchange's wallet, a batch). Attribution is
+ * by the address the ETH reached, never by tag; and what the forwarders flush on to the
+ * receiving address (a sweep) is the shop's own money moving, never a payment.
+ */
+
+/** Which of `addresses` are orders' deposit addresses (the unique index on Order.depositAddress). */
+export async function depositAddressesAmong(db: Db | Tx, addresses: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (wanted.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ depositAddress: string }[]>`
+    SELECT "depositAddress" FROM "Order" WHERE "depositAddress" = ANY(${wanted}::text[])`;
+  return new Set(rows.map((r) => r.depositAddress));
+}
+
+/** Calls from the shop's deposit forwarders (a sweep flushing them) move its own money. */
+export const depositSenders = (db: Db): OwnSenders => (addresses) => depositAddressesAmong(db, addresses);
+
+/**
+ * The shop's own money reaching the receiving address: sweeps. A node that cannot trace
+ * still shows each forwarder's Flushed event, emitted by the deposit address itself (only
+ * the factory's proxy can live there), so a sweep is never taken for an unexplained inflow.
+ */
+export function depositMoney(deps: { db: Db; chain: PublicClient }): OwnMoney {
+  const senders = depositSenders(deps.db);
+  return {
+    senders,
+    async movedIn(block) {
+      const logs = await deps.chain.getLogs({ blockHash: block.hash as `0x${string}`, event: depositForwarderAbi[3] });
+      const flushed = parseEventLogs({ abi: depositForwarderAbi, logs, eventName: 'Flushed' });
+      if (flushed.length === 0) return 0n;
+      const own = await senders(flushed.map((l) => l.address));
+      return flushed.filter((l) => own.has(l.address.toLowerCase())).reduce((sum, l) => sum + l.args.amount, 0n);
+    },
+  };
+}

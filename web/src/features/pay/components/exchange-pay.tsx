@@ -1,0 +1,90 @@
+import { useId, useState } from 'react';
+import { ChevronDown, Copy, Landmark } from 'lucide-react';
+import type { QuoteJson } from '@shop/core/contract';
+import { Button } from '@/components/ui/button';
+import { copyToClipboard } from '@/lib/clipboard';
+import { cn } from '@/lib/utils';
+import { PaymentQr } from './payment-qr';
+
+/**
+ * EIP-681 for the deposit address with no value: an exchange rounds what it withdraws and
+ * cannot be told an exact amount by a link, and any amount sent here is this order's.
+ */
+function depositLink(depositAddress: string, chainId: number): string {
+  return `ethereum:${depositAddress}@${chainId}`;
+}
+
+type ExchangePayProps = {
+  quote: QuoteJson;
+  /** False on a phone: the page is on the device that would scan, so the code is left out. */
+  withQrCode?: boolean;
+};
+
+/**
+ * Paying from an exchange: the order's own deposit address. An exchange's withdrawal loses
+ * the tag in the amount and comes from a wallet the buyer cannot sign for, so the address
+ * itself says which order it pays. Collapsed at first: most buyers pay from a wallet, and
+ * the routes above stay the ones they see. On an underpaid order the quote is the top-up,
+ * so the same panel asks for what is still due, to the same address.
+ */
+export function ExchangePay({ quote, withQrCode = true }: ExchangePayProps) {
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
+  const address = quote.depositAddress;
+  if (!address) return null;
+
+  return (
+    <section aria-label="Pay from an exchange" className="rounded-lg border">
+      <Button
+        type="button"
+        variant="ghost"
+        className="h-auto w-full justify-between px-3 py-2.5 text-left font-semibold"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="flex items-center gap-2">
+          <Landmark aria-hidden="true" />
+          Paying from an exchange?
+        </span>
+        <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
+      </Button>
+      {open ? (
+        <div id={panelId} className="flex flex-col gap-3 border-t p-3 text-sm">
+          {/* One text node: the sentence is found whole, as a buyer reads it. */}
+          <h3 className="font-semibold">{`Paying from an exchange? Send at least ${quote.amountEth} ETH to this address`}</h3>
+          <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+            {withQrCode ? <PaymentQr uri={depositLink(address, quote.chainId)} label="QR code of the deposit address" testId="deposit-qr" /> : null}
+            <div className="flex w-full min-w-0 flex-col gap-2">
+              <span className="text-muted-foreground">This order&apos;s deposit address</span>
+              {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}
+              <code className="rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all">{address}</code>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="w-fit"
+                icon={<Copy aria-hidden="true" />}
+                onClick={() => void copyToClipboard(address, 'Copy to clipboard', 'Could not copy; select the address and copy it by hand.')}
+              >
+                Copy address
+              </Button>
+            </div>
+          </div>
+          <ul aria-label="What happens with more or less" className="flex list-disc flex-col gap-1 pl-5 text-muted-foreground">
+            <li>
+              Less arrives (an exchange may take its fee out of it): the order stays underpaid, and this page shows the rest to send to
+              the same address.
+            </li>
+            <li>More arrives: the order is paid, and you can have the extra refunded or added to your balance from this order's page.</li>
+            <li>Ethereum network only: send ETH on Ethereum mainnet, not a token and not another network.</li>
+            <li>
+              Sent after the price lock ends: it is valued at the price when it arrives. It pays the order if it still covers the total;
+              otherwise the shop resolves it with you.
+            </li>
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  );
+}
