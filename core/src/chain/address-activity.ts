@@ -5,7 +5,11 @@ import type { RpcBlock } from './rpc.ts';
 import { withoutOwnParts, type Delivery, type OwnMoney, type Tracer } from './trace.ts';
 
 /** A block as the follower reads it: its transactions, and the followed address's balance after it (null when the node no longer serves that state). */
-export type ScannedBlock = RpcBlock & { balance: bigint | null };
+export type ScannedBlock = RpcBlock & {
+  balance: bigint | null;
+  /** The watched addresses' balances after it, in the run's order (null when the node no longer serves that state). */
+  watchedBalances: bigint[] | null;
+};
 
 /** What reached the address in a block beyond plain transfers: internal ones, and ETH nothing explains. */
 export type AddressActivity = { internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[]; inflowWei: bigint };

@@ -4,8 +4,9 @@ import type { Db, Prisma } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import { addressActivity, type AddressActivity, type ScannedBlock } from './address-activity.ts';
 import { CURSOR_ID, haltFollowing, readCursor, type Cursor } from './cursor.ts';
-import { balanceAfter, blockWithTransactions } from './rpc.ts';
+import { balanceAfter, balancesAfter, blockWithTransactions } from './rpc.ts';
 import type { OwnMoney, Tracer } from './trace.ts';
+import { watchedActivity, type WatchedActivity } from './watched-activity.ts';
 
 /**
  * The block follower: follows one chain block by block from a checkpoint, for one
@@ -21,10 +22,19 @@ import type { OwnMoney, Tracer } from './trace.ts';
  * transaction that moves the checkpoint past them, so a crash never loses or repeats
  * one) and `finalized` (blocks below a height left the window).
  */
-export type FollowerDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; own?: OwnMoney };
+export type FollowerDeps = {
+  config: AppConfig;
+  db: Db;
+  chain: PublicClient;
+  tracer: Tracer;
+  logger: Logger;
+  own?: OwnMoney;
+  /** More addresses to follow this run (the deposit addresses of live orders): what reached them in each block. */
+  watched?: () => Promise<string[]>;
+};
 
 /** A block linked onto the checkpoint, with what reached the followed address in it. */
-export type LinkedBlock = ScannedBlock & AddressActivity;
+export type LinkedBlock = ScannedBlock & AddressActivity & WatchedActivity;
 
 export type FollowerEvents = {
   reorg?: (rewound: { ancestor: bigint; depth: number }) => Promise<void>;
@@ -47,9 +57,10 @@ const FETCH_AHEAD = 256;
 /** Blocks per database transaction (the consumer's writes, the block window and the checkpoint together). */
 const COMMIT_EVERY = 200;
 
-async function fetchBlock(chain: PublicClient, n: bigint, address: string): Promise<ScannedBlock> {
+async function fetchBlock(chain: PublicClient, n: bigint, address: string, watched: string[]): Promise<ScannedBlock> {
   const block = await blockWithTransactions(chain, n);
-  return { ...block, balance: await balanceAfter(chain, address, block.hash) };
+  const [balance, watchedBalances] = await Promise.all([balanceAfter(chain, address, block.hash), balancesAfter(chain, watched, block.hash)]);
+  return { ...block, balance, watchedBalances };
 }
 
 /**
@@ -57,7 +68,7 @@ async function fetchBlock(chain: PublicClient, n: bigint, address: string): Prom
  * requests in flight and FETCH_AHEAD blocks buffered, so the node keeps serving while
  * the consumer writes to the database.
  */
-function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: string) {
+function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: string, watched: string[]) {
   const results = new Map<bigint, Promise<ScannedBlock>>();
   let next = from; // next block to request
   let taken = from; // next block the reader takes
@@ -67,7 +78,7 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: 
     while (!stopped && inFlight < FETCH_CONCURRENCY && next <= to && next - taken < BigInt(FETCH_AHEAD)) {
       const n = next++;
       inFlight++;
-      const p = fetchBlock(chain, n, address).finally(() => {
+      const p = fetchBlock(chain, n, address, watched).finally(() => {
         inFlight--;
         pump();
       });
@@ -210,11 +221,13 @@ export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: 
   const last = from + BigInt((opts.maxBlocks ?? 500) - 1);
   const to = head < last ? head : last;
   if (to < from) return { state: 'followed', from, to: cursor.blockNumber, reorg };
-  const fetcher = prefetchBlocks(chain, from, to, address);
+  const watched = deps.watched ? [...new Set((await deps.watched()).map((a) => a.toLowerCase()))] : [];
+  const fetcher = prefetchBlocks(chain, from, to, address, watched);
   let parent = cursor.blockHash;
   let followedTo = cursor.blockNumber;
-  // The balance after the checkpoint's block: where the next block's change is measured from.
+  // The balances after the checkpoint's block: where the next block's change is measured from.
   let balance = await balanceAfter(chain, address, cursor.blockHash as Hash);
+  let watchedBalances = await balancesAfter(chain, watched, cursor.blockHash as Hash);
   try {
     // The fetched range must chain onto the checkpoint; where it does not, the chain
     // moved under us: keep what links, and the next run rewinds.
@@ -222,8 +235,9 @@ export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: 
     for (let next = fetcher.take(); next; next = fetcher.take()) {
       const block = await next;
       if (block.parentHash !== parent) break;
-      linked.push({ ...block, ...(await addressActivity(deps, block, balance, address)) });
+      linked.push({ ...block, ...(await addressActivity(deps, block, balance, address)), ...(await watchedActivity(deps, block, watchedBalances, watched)) });
       balance = block.balance;
+      watchedBalances = block.watchedBalances;
       parent = block.hash;
       followedTo = block.number;
       if (linked.length === COMMIT_EVERY) {

@@ -1,5 +1,6 @@
-import { hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from 'viem';
+import { concatHex, decodeAbiParameters, encodeAbiParameters, hexToBigInt, numberToHex, type Hash, type Hex, type PublicClient } from 'viem';
 import { z } from 'zod';
+import { BALANCE_READER_BYTECODE } from './balance-reader-bytecode.ts';
 import { InvalidRpcAnswer, isStateUnavailable } from './errors.ts';
 
 /**
@@ -117,4 +118,31 @@ export async function parityTraceBlock(chain: PublicClient, n: bigint): Promise<
 export async function parityTraceTransaction(chain: PublicClient, txHash: string): Promise<ParityTrace[]> {
   const method = 'trace_transaction';
   return parseAnswer(method, z.array(parityTraceSchema), await call(chain, method, [txHash]));
+}
+
+const callData = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, 'hex data') as unknown as z.ZodType<Hex>;
+
+/**
+ * The balances of many addresses after a block, in one eth_call by the block's hash: the
+ * creation code of BalanceReader.sol run at that block (never deployed) returns them.
+ * Null when the node no longer keeps that state, as balanceAfter.
+ */
+export async function balancesAfter(chain: PublicClient, addresses: string[], blockHash: Hash): Promise<bigint[] | null> {
+  if (addresses.length === 0) return [];
+  const method = 'eth_call';
+  const data = concatHex([BALANCE_READER_BYTECODE, encodeAbiParameters([{ type: 'address[]' }], [addresses as Hex[]])]);
+  try {
+    const answer = parseAnswer(method, callData, await call(chain, method, [{ data }, { blockHash }]));
+    let balances: readonly bigint[];
+    try {
+      [balances] = decodeAbiParameters([{ type: 'uint256[]' }], answer);
+    } catch {
+      throw new InvalidRpcAnswer(method, 'not a list of balances');
+    }
+    if (balances.length !== addresses.length) throw new InvalidRpcAnswer(method, `${balances.length} balances for ${addresses.length} addresses`);
+    return [...balances];
+  } catch (err) {
+    if (isStateUnavailable(err)) return null;
+    throw err;
+  }
 }

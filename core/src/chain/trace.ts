@@ -76,6 +76,8 @@ export type Tracer = {
    * answer for another block at that height (a reorganization) is an error.
    */
   block(block: { number: bigint; hash: string }, to: string): Promise<Map<string, Delivery> | null>;
+  /** The same for several addresses from one trace of the block: by address, then by tx hash. */
+  blockTo(block: { number: bigint; hash: string }, to: string[]): Promise<Map<string, Map<string, Delivery>> | null>;
   /** Value one transaction delivered to `to`; null when the node cannot trace. */
   transaction(hash: string, to: string): Promise<Delivery | null>;
 };
@@ -174,28 +176,41 @@ export function createTracer(chain: PublicClient, mode: TracingMode): Tracer {
     return null;
   }
 
+  async function blockTo(block: { number: bigint; hash: string }, to: string[]) {
+    const targets = to.map((t) => t.toLowerCase());
+    const each = (walk: (target: string, flows: Map<string, Flows>) => void) => {
+      const out = new Map<string, Map<string, Delivery>>();
+      for (const target of targets) {
+        const flows = new Map<string, Flows>();
+        walk(target, flows);
+        out.set(target, deliveries(flows));
+      }
+      return out;
+    };
+    return traced(
+      async () => {
+        const result = await debugTraceBlock(chain, block.hash);
+        return each((target, flows) => {
+          for (const entry of result) if (entry.txHash) walkCalls(entry.result, target, flowsOf(flows, entry.txHash));
+        });
+      },
+      async () => {
+        // trace_block takes a number only: traces of another block at that height are refused.
+        const traces = await parityTraceBlock(chain, block.number);
+        if (traces.some((t) => t.blockHash && t.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
+          throw new Error(`the node traced another block at height ${block.number} (reorganized)`);
+        }
+        return each((target, flows) => walkParity(traces, target, flows));
+      },
+    );
+  }
+
   return {
     async block(block, to) {
-      const target = to.toLowerCase();
-      return traced(
-        async () => {
-          const flows = new Map<string, Flows>();
-          const result = await debugTraceBlock(chain, block.hash);
-          for (const entry of result) if (entry.txHash) walkCalls(entry.result, target, flowsOf(flows, entry.txHash));
-          return deliveries(flows);
-        },
-        async () => {
-          const flows = new Map<string, Flows>();
-          // trace_block takes a number only: traces of another block at that height are refused.
-          const traces = await parityTraceBlock(chain, block.number);
-          if (traces.some((t) => t.blockHash && t.blockHash.toLowerCase() !== block.hash.toLowerCase())) {
-            throw new Error(`the node traced another block at height ${block.number} (reorganized)`);
-          }
-          walkParity(traces, target, flows);
-          return deliveries(flows);
-        },
-      );
+      const all = await blockTo(block, [to]);
+      return all ? (all.get(to.toLowerCase()) ?? new Map()) : null;
     },
+    blockTo,
     async transaction(hash, to) {
       const target = to.toLowerCase();
       const found = await traced(

@@ -42,3 +42,22 @@ export function depositMoney(deps: { db: Db; chain: PublicClient }): OwnMoney {
     },
   };
 }
+
+/** At most this many deposit addresses are watched at once (one eth_call reads their balances per block). */
+export const MAX_WATCHED_DEPOSITS = 5_000;
+
+/**
+ * The deposit addresses the indexer watches block by block for ETH arriving through
+ * contracts (a batched exchange withdrawal): those of orders whose payment window ends
+ * within LATE_PAYMENT_HOURS ago or later, which holds every order still being paid (one
+ * range of the partial index x_order_deposit_watch). Plain transfers reach any order's
+ * address, however old, and are found by their recipient.
+ */
+export async function watchedDepositAddresses(db: Db, lateHours: number, now = new Date()): Promise<string[]> {
+  const since = new Date(now.getTime() - lateHours * 3600_000);
+  const rows = await db.$queryRaw<{ depositAddress: string }[]>`
+    SELECT "depositAddress" FROM "Order"
+    WHERE "depositAddress" IS NOT NULL AND "paymentDeadline" > ${since}
+    ORDER BY "paymentDeadline" DESC LIMIT ${MAX_WATCHED_DEPOSITS}`;
+  return rows.map((r) => r.depositAddress);
+}

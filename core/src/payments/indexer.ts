@@ -8,7 +8,7 @@ import { followChain, type LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../queues.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { depositAddressesAmong, depositMoney } from './deposits.ts';
+import { depositAddressesAmong, depositMoney, watchedDepositAddresses } from './deposits.ts';
 import { explainInflow } from './inflows.ts';
 
 /**
@@ -24,8 +24,8 @@ export type IndexerDeps = { config: AppConfig; db: Db; chain: PublicClient; trac
 export type IndexResult = {
   from: bigint;
   to: bigint;
-  transfers: { paymentId: string; txHash: string }[];
-  recheck: { paymentId: string; txHash: string }[];
+  transfers: { paymentId: string; txHash: string; depositAddress: string | null }[];
+  recheck: { paymentId: string; txHash: string; depositAddress: string | null }[];
   reorgDepth: number;
   /** Set while indexing is halted: why. */
   halted?: string;
@@ -43,16 +43,17 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   const recheck: IndexResult['recheck'] = [];
   const outcome = await followChain(
     // Sweeps of the deposit addresses reaching the receiving address are the shop's own money.
-    { ...deps, own: depositMoney(deps) },
+    // The deposit addresses of live orders are watched for ETH arriving through contracts.
+    { ...deps, own: depositMoney(deps), watched: () => watchedDepositAddresses(db, deps.config.latePaymentHours) },
     {
       async reorg({ ancestor }) {
         // Inflows in the dropped blocks are measured again when their heights are indexed.
         await db.payment.deleteMany({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockNumber: { gt: ancestor } } });
         const affected = await db.payment.findMany({
           where: { blockNumber: { gt: ancestor }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] }, source: { not: 'INFLOW' } },
-          select: { id: true, txHash: true },
+          select: { id: true, txHash: true, depositAddress: true },
         });
-        recheck.push(...affected.map((p) => ({ paymentId: p.id, txHash: p.txHash })));
+        recheck.push(...affected.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })));
       },
       async blocks(tx, linked) {
         const recorded = await recordTransfers(tx, linked, receiving);
@@ -77,7 +78,7 @@ type Found = { tx: { hash: string; from: string; payer: string | null; valueWei:
 /** The transfers to the shop in `linked` (plain and internal) and its unexplained inflows. */
 function transfersIn(linked: LinkedBlock[], receiving: string) {
   const found: Found[] = [];
-  const inflows: { block: ScannedBlock; valueWei: bigint }[] = [];
+  const inflows: { block: ScannedBlock; valueWei: bigint; depositAddress: string | null }[] = [];
   for (const block of linked) {
     for (const tx of block.transactions) {
       // The shop's own address sending to itself pays nothing.
@@ -86,7 +87,12 @@ function transfersIn(linked: LinkedBlock[], receiving: string) {
       }
     }
     for (const t of block.internal) found.push({ tx: t, block, viaContract: true, depositAddress: null });
-    if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei });
+    if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei, depositAddress: null });
+    for (const w of block.watched) {
+      // Through a contract to an order's deposit address: its order's, with no single payer.
+      for (const t of w.internal) found.push({ tx: { hash: t.hash, from: t.from, payer: null, valueWei: t.valueWei }, block, viaContract: true, depositAddress: w.address });
+      if (w.inflowWei > 0n) inflows.push({ block, valueWei: w.inflowWei, depositAddress: w.address });
+    }
   }
   return { found, inflows };
 }
@@ -101,7 +107,7 @@ async function recordTransfers(tx: Tx, linked: LinkedBlock[], receiving: string)
   const { found, inflows } = transfersIn(linked, receiving);
   found.push(...(await depositsIn(tx, linked)));
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
-  for (const { block, valueWei } of inflows) await recordInflow(tx, block, valueWei);
+  for (const { block, valueWei, depositAddress } of inflows) await recordInflow(tx, block, valueWei, depositAddress);
   const moved = await movedAway(tx, linked);
   return { transfers, recheck: [...reopened, ...moved] };
 }
@@ -161,31 +167,37 @@ async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexRe
   }
   const pending = (await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING', id: { notIn: rejected.map((p) => p.id) } }, select })).filter(ours);
   return {
-    transfers: pending.map((p) => ({ paymentId: p.id, txHash: p.txHash })),
-    reopened: rejected.map((p) => ({ paymentId: p.id, txHash: p.txHash })),
+    transfers: pending.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })),
+    reopened: rejected.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })),
   };
 }
 
-async function recordInflow(tx: Tx, block: ScannedBlock, valueWei: bigint): Promise<void> {
+async function recordInflow(tx: Tx, block: ScannedBlock, valueWei: bigint, depositAddress: string | null): Promise<void> {
   const txHash = inflowKey(block.number, block.hash);
+  // At an order's deposit address it is that order's ETH: kept with it, for an admin to refund.
+  const order = depositAddress ? await tx.order.findUnique({ where: { depositAddress }, select: { id: true } }) : null;
   const created = await tx.payment.createMany({
     data: [
       {
         txHash,
+        depositAddress,
+        orderId: order?.id ?? null,
         source: 'INFLOW' as const,
         status: 'UNRESOLVED' as const,
         valueWei: valueWei.toString(),
         blockNumber: block.number,
         blockHash: block.hash,
-        reason: `ETH arrived in block ${block.number} that no transaction the node could show explains; an admin will assign or refund it`,
+        reason: depositAddress
+          ? `ETH reached this order's deposit address in block ${block.number} through a contract the node could not trace; an admin will refund it`
+          : `ETH arrived in block ${block.number} that no transaction the node could show explains; an admin will assign or refund it`,
       },
     ],
     skipDuplicates: true,
   });
   // Transfers through a contract in this block already found by tracing (a report the
   // verifier traced) explain part of what could not be traced here.
-  await explainInflow(tx, block.hash);
-  const left = created.count === 1 ? await tx.payment.findFirst({ where: { depositAddress: null, txHash } }) : null;
+  if (!depositAddress) await explainInflow(tx, block.hash);
+  const left = created.count === 1 ? await tx.payment.findFirst({ where: { depositAddress, txHash } }) : null;
   if (left) await emitPaymentUnresolved(tx, left, left.reason ?? '');
 }
 
@@ -196,11 +208,11 @@ async function movedAway(tx: Tx, linked: LinkedBlock[]): Promise<IndexResult['re
   const hashAt = new Map(linked.map((b) => [b.number, b.hash.toLowerCase()]));
   const recorded = await tx.payment.findMany({
     where: { blockNumber: { gte: first.number, lte: last.number }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
-    select: { id: true, txHash: true, blockNumber: true, blockHash: true, source: true },
+    select: { id: true, txHash: true, depositAddress: true, blockNumber: true, blockHash: true, source: true },
   });
   const stale = recorded.filter((p) => p.blockHash !== null && hashAt.get(p.blockNumber as bigint) !== p.blockHash.toLowerCase());
   await tx.payment.deleteMany({ where: { id: { in: stale.filter((p) => p.source === 'INFLOW').map((p) => p.id) }, status: 'UNRESOLVED' } });
-  return stale.filter((p) => p.source !== 'INFLOW').map((p) => ({ paymentId: p.id, txHash: p.txHash }));
+  return stale.filter((p) => p.source !== 'INFLOW').map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress }));
 }
 
 /** One tick of the indexer, with verification queued for what it found and rechecks for what a reorg dropped. */

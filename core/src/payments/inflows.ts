@@ -12,12 +12,15 @@ import type { MinedTransfer } from './transfer.ts';
  */
 export async function refundedAsInflow(tx: Tx, t: MinedTransfer): Promise<{ refundId: string } | null> {
   if (!t.internal) return null;
-  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'REFUNDED', blockHash: t.blockHash } });
+  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'REFUNDED', blockHash: t.blockHash, depositAddress: null } });
   if (!inflow) return null;
   // What the inflow's refund covers already: transfers taken into it here (REFUNDED with no
   // refund of their own). One that explained part of the inflow before it was refunded
   // (explainInflow took its value out) and was then refunded on its own is not in it.
-  const marked = await tx.payment.findMany({ where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' } }, select: { id: true, valueWei: true } });
+  const marked = await tx.payment.findMany({
+    where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' }, depositAddress: null },
+    select: { id: true, valueWei: true },
+  });
   const ownRefunds = new Set(
     (await tx.refund.findMany({ where: { source: 'TRANSFER', paymentId: { in: marked.map((p) => p.id) } }, select: { paymentId: true } })).map((r) => r.paymentId),
   );
@@ -38,10 +41,12 @@ export async function refundedAsInflow(tx: Tx, t: MinedTransfer): Promise<{ refu
  */
 export async function explainInflow(tx: Tx, blockHash: string): Promise<void> {
   await lockInflow(tx, blockHash);
-  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockHash } });
+  // The receiving address's inflow and transfers (a deposit address's are its order's, apart).
+  const inflow = await tx.payment.findFirst({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockHash, depositAddress: null } });
   const traced = await tx.payment.findMany({
     where: {
       blockHash,
+      depositAddress: null,
       viaContract: true,
       source: { not: 'INFLOW' },
       status: { in: ['COUNTED', 'UNRESOLVED', 'LATE'] },

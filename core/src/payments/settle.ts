@@ -110,7 +110,7 @@ async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | 'need-price'> {
   if (!payment) return { kind: 'unresolved', reason: 'Payment record missing' };
   if (payment.status === 'COUNTED') return { kind: 'already', orderId: payment.orderId };
   if (payment.status === 'REFUNDED') return { kind: 'refused', reason: 'This transfer was refunded' };
-  const inflowRefund = payment.status === 'PENDING' ? await refundedAsInflow(tx, t) : null;
+  const inflowRefund = payment.status === 'PENDING' && payment.depositAddress === null ? await refundedAsInflow(tx, t) : null;
   if (inflowRefund) {
     const reason = `Its ETH was recorded as block ${t.blockNumber}'s unexplained inflow before the node could trace it, and that is being refunded (refund ${inflowRefund.refundId})`;
     await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'REFUNDED', reason, explainsInflowOf: t.blockHash } });

@@ -78,3 +78,8 @@ ALTER TABLE "Payment" ADD CONSTRAINT "Payment_sweepId_fkey" FOREIGN KEY ("sweepI
 
 -- AddForeignKey
 ALTER TABLE "DepositSweepItem" ADD CONSTRAINT "DepositSweepItem_sweepId_fkey" FOREIGN KEY ("sweepId") REFERENCES "DepositSweep"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Hand-written (x_): the deposit addresses the indexer watches block by block (balances
+-- compared, internal deliveries traced): orders whose payment window ends within the late
+-- window or later, read as one range of this index, never the whole history of orders.
+CREATE INDEX "x_order_deposit_watch" ON "Order" ("paymentDeadline") INCLUDE ("depositAddress") WHERE "depositAddress" IS NOT NULL;

@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTracer, expireOrders, MICRO_ETH_WEI, Prisma } from '@shop/core';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
+import path from 'node:path';
 import type { Address, Hash } from 'viem';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { compileSolidity } from '../../../scripts/lib/solidity.ts';
+import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
@@ -134,11 +137,46 @@ describe('a deposit address per order', () => {
     await waitFor('the order to be unpaid', async () => (await kit.orderStatus(order.id)) !== 'PAID');
     const payment = await kit.db.payment.findFirstOrThrow({ where: { txHash: hash.toLowerCase(), depositAddress: order.depositAddress } });
     expect(payment.status).not.toBe('COUNTED');
-    const entries = (await kit.referralEntries(referrer.id)).filter((e) => e.reference.startsWith(`order:${order.id}`));
+    const entries = (await kit.referralEntries(referrer.id)).filter((e) => (e.reference ?? "").startsWith(`order:${order.id}`));
     expect(entries.reduce((sum, e) => sum.plus(e.amount), new Prisma.Decimal(0)).toFixed(2)).toBe('0.00');
     // The exchange sends it again (the reorganization dropped its transaction): that one pays it.
     await deposit(order.depositAddress, roundOf(order.amountWei));
     await kit.waitForStatus(order.id, 'PAID');
+  });
+
+  it("an exchange's batched withdrawal (one transaction, internal calls) pays each order whose address it reached; a node that cannot trace keeps it as its order's inflow", async () => {
+    const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/batch-sender.sol'), 'BatchSender');
+    const deployed = await kit.chain.wallet.deployContract({ abi, bytecode, account: exchange, chain: null });
+    const batcher = (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address;
+    const batch = async (to: Address[], values: bigint[]) => {
+      const hash = await kit.chain.wallet.writeContract({ account: exchange, address: batcher, abi, functionName: 'send', args: [to, values], value: values.reduce((a, b) => a + b, 0n), chain: null });
+      await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    };
+    const first = await kit.placeOrder(buyer);
+    const second = await kit.placeOrder(referrer);
+    const hash = await batch([first.depositAddress, second.depositAddress], [roundOf(first.amountWei), roundOf(second.amountWei)]);
+    await kit.runIndexer();
+    await kit.waitForStatus(first.id, 'PAID');
+    await kit.waitForStatus(second.id, 'PAID');
+    const payments = await kit.db.payment.findMany({ where: { txHash: hash.toLowerCase() }, orderBy: { depositAddress: 'asc' } });
+    expect(payments.map((p) => [p.depositAddress, p.orderId, p.status, p.viaContract])).toEqual(
+      [
+        [first.depositAddress, first.id, 'COUNTED', true],
+        [second.depositAddress, second.id, 'COUNTED', true],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+
+    const untraced = await kit.placeOrder(buyer);
+    await batch([untraced.depositAddress], [roundOf(untraced.amountWei)]);
+    await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
+    const inflow = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: untraced.depositAddress } });
+    expect(inflow).toMatchObject({ source: 'INFLOW', status: 'UNRESOLVED', orderId: untraced.id });
+    expect(inflow.valueWei?.toFixed(0)).toBe(roundOf(untraced.amountWei).toString());
+    expect(inflow.reason).toMatch(/through a contract the node could not trace; an admin will refund it/);
+    expect(await kit.orderStatus(untraced.id)).toBe('PENDING_PAYMENT');
+    // The shop refunds it to a wallet it names (nobody can sign for it).
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: ANVIL_ACCOUNTS[7] })).status).toBe(201);
   });
 
   it('dust sent to a deposit address pays nothing and moves no order', async () => {

@@ -366,7 +366,7 @@ describe('payout transactions that may still land', () => {
     expect(cashout.wallet).toBe(ANVIL_ACCOUNTS[2]); // as the buyer typed it, EIP-55 mixed case
     const hash = await pay(kit, treasury, ANVIL_ACCOUNTS[2], 10n ** 16n);
     const checkId = await record(cashout.id, hash);
-    const blind: Tracer = { block: async () => null, transaction: async () => null };
+    const blind: Tracer = { block: async () => null, blockTo: async () => null, transaction: async () => null };
     expect(await verifyPayout({ ...kit.workerRuntime, tracer: blind }, checkId)).toMatchObject({ state: 'accepted' });
   });
 
@@ -388,6 +388,7 @@ describe('payout transactions that may still land', () => {
     const checkId = await record(cashout.id, hash);
     const pruned: Tracer = {
       block: async () => null,
+      blockTo: async () => null,
       transaction: async () => {
         throw new Error('missing trie node 0xabc (path )');
       },

@@ -9,7 +9,7 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
   let requeued = 0;
   for (const p of pending) {
-    if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash }))) requeued++;
+    if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash, p.depositAddress), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress }))) requeued++;
   }
   // The outbox's relay: what a change recorded and no hand-off queued (effects.ts).
   const unsent: Effect[] = [

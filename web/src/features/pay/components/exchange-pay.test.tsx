@@ -62,7 +62,7 @@ describe('ExchangePay', () => {
     const rules = within(panel).getByRole('list', { name: 'What happens with more or less' });
     expect(within(rules).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       expect.stringContaining('the order stays underpaid, and this page shows the rest to send to the same address'),
-      expect.stringContaining('the order is paid, and you can have the extra refunded or added to your balance'),
+      expect.stringContaining('the order is paid; add the extra to your balance from this order'),
       expect.stringContaining('Ethereum network only'),
       expect.stringContaining('valued at the price when it arrives'),
     ]);

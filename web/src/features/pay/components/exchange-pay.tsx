@@ -76,7 +76,7 @@ export function ExchangePay({ quote, withQrCode = true }: ExchangePayProps) {
               Less arrives (an exchange may take its fee out of it): the order stays underpaid, and this page shows the rest to send to
               the same address.
             </li>
-            <li>More arrives: the order is paid, and you can have the extra refunded or added to your balance from this order's page.</li>
+            <li>More arrives: the order is paid; add the extra to your balance from this order's page, or ask the shop to refund it to a wallet you name (an exchange's wallet is not yours to refund to).</li>
             <li>Ethereum network only: send ETH on Ethereum mainnet, not a token and not another network.</li>
             <li>
               Sent after the price lock ends: it is valued at the price when it arrives. It pays the order if it still covers the total;
