@@ -17,6 +17,8 @@ import { ensureServices, withDatabase } from './lib/services.ts';
  * URL and the demo logins. Ctrl-C stops everything it started.
  */
 const log = (msg: string) => console.log(`[start] ${msg}`);
+/** Anvil's dev account #8 (0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f): a published key, for a local chain only. */
+const DEV_SWEEPER_PRIVATE_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
 const children: ChildProcess[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 
@@ -39,7 +41,9 @@ log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database sch
 let rpcUrl = process.env.ETH_RPC_URL ?? 'http://127.0.0.1:8545';
 let wsUrl = process.env.ETH_WS_URL;
 let depositFactory = process.env.DEPOSIT_FACTORY_ADDRESS;
+let localChain = false;
 if (!(await isRpcUp(rpcUrl))) {
+  localChain = true;
   const port = Number(new URL(rpcUrl).port || 8545);
   // The chain is kept under .data/ with the database it belongs to (scripts/lib/dev-chain.ts).
   const anvil = await startDevChain({ dir: path.join(REPO_ROOT, '.data', 'chain'), port, databaseUrl, log });
@@ -54,6 +58,7 @@ if (!(await isRpcUp(rpcUrl))) {
   const factory = await ensureDevDepositFactory({ rpcUrl, from: ANVIL_DEV_ACCOUNTS[0], receiver, statePath: path.join(REPO_ROOT, '.data', 'chain', 'deposit-factory.json') });
   depositFactory = factory.address;
   log(`deposit factory ${factory.deployed ? 'deployed' : 'kept'} at ${factory.address} (orders' deposit addresses, swept to ${receiver})`);
+  if (!process.env.SWEEPER_PRIVATE_KEY && !process.env.SWEEPER_ADDRESS) log('the deposit sweeper pays its gas from anvil account #8 (SWEEPER_PRIVATE_KEY, a dev key)');
 } else {
   log(`using the Ethereum node at ${rpcUrl}`);
 }
@@ -66,6 +71,13 @@ const env: NodeJS.ProcessEnv = {
   ETH_RPC_URL: rpcUrl,
   ...(wsUrl ? { ETH_WS_URL: wsUrl } : {}),
   ...(depositFactory ? { DEPOSIT_FACTORY_ADDRESS: depositFactory } : {}),
+  // The local shop sweeps its deposit addresses: anvil's well-known dev account #8 pays the
+  // gas (not #0, the dev wallet, nor #1, the receiving address). Only on the chain started
+  // here, outside production: elsewhere the operator sets SWEEPER_PRIVATE_KEY or
+  // SWEEPER_ADDRESS, or sweeping is off.
+  ...(localChain && (process.env.NODE_ENV ?? 'development') !== 'production' && !process.env.SWEEPER_PRIVATE_KEY && !process.env.SWEEPER_ADDRESS
+    ? { SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY }
+    : {}),
 };
 const config = loadConfig(env);
 const db = createDb({ url: databaseUrl });

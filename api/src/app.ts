@@ -18,6 +18,7 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { cryptoRoutes } from './modules/crypto/routes.ts';
 import { adminPaymentRoutes } from './modules/admin-payments/routes.ts';
+import { adminDepositRoutes } from './modules/admin-deposits/routes.ts';
 import { adminCashoutRoutes } from './modules/admin-cashouts/routes.ts';
 import { adminReconciliationRoutes } from './modules/admin-reconciliation/routes.ts';
 import { adminRefundRoutes, refundRoutes } from './modules/payouts/routes.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/orders', adminOrderRoutes(deps)],
     ['/admin/products', adminProductRoutes(deps, catalogue)],
     ['/admin/payments', adminPaymentRoutes(deps)],
+    ['/admin/deposits', adminDepositRoutes(deps)],
     ['/admin/cashouts', adminCashoutRoutes(deps)],
     ['/admin/reconciliation', adminReconciliationRoutes(deps)],
     ['/admin/refunds', adminRefundRoutes(deps)],

@@ -1,3 +1,5 @@
+import { parseEther, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ETH_ADDRESS } from './contract/wallet.ts';
 
@@ -30,6 +32,9 @@ const address = z
 const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits');
+/** An amount of ETH or gwei as written (up to 9 decimals): parsed to wei exactly, never through a float. */
+const decimalAmount = z.string().trim().regex(/^\d{1,9}(\.\d{1,9})?$/, 'must be a non-negative number such as 30 or 0.05');
 const decimalString = z.string().regex(/^\d+(\.\d{1,2})?$/, 'must be a non-negative amount with at most 2 decimals');
 
 const schema = z
@@ -53,6 +58,14 @@ const schema = z
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
     DEPOSIT_FACTORY_ADDRESS: address.optional(),
+    // Sweeping deposit addresses (core/src/deposits/sweeper.ts): the gas wallet, signed here
+    // (SWEEPER_PRIVATE_KEY) or by an external signer behind the node (SWEEPER_ADDRESS); neither: off.
+    SWEEPER_PRIVATE_KEY: privateKey.optional(),
+    SWEEPER_ADDRESS: address.optional(),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(600_000),
+    SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(50),
+    SWEEP_MAX_GAS_PRICE_GWEI: decimalAmount.default('30'),
+    SWEEP_GAS_BUDGET_ETH: decimalAmount.default('0.05'),
     PRICE_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(3600),
     PRICE_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
     PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
@@ -134,6 +147,17 @@ const schema = z
     for (const key of required) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
+  })
+  .superRefine((env, ctx) => {
+    if (env.SWEEPER_PRIVATE_KEY && env.SWEEPER_ADDRESS) {
+      ctx.addIssue({ code: 'custom', path: ['SWEEPER_ADDRESS'], message: 'set SWEEPER_PRIVATE_KEY (signed here) or SWEEPER_ADDRESS (an external signer), not both' });
+    }
+    // A sweep moves ETH to the receiving address: from a payout wallet it could pass for a payout to it.
+    const key = privateKey.safeParse(env.SWEEPER_PRIVATE_KEY);
+    const sweeper = (key.success ? privateKeyToAccount(key.data as `0x${string}`).address : env.SWEEPER_ADDRESS)?.toLowerCase();
+    if (env.NODE_ENV === 'production' && sweeper && Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === sweeper)) {
+      ctx.addIssue({ code: 'custom', path: [env.SWEEPER_PRIVATE_KEY ? 'SWEEPER_PRIVATE_KEY' : 'SWEEPER_ADDRESS'], message: 'the gas wallet must not be one of PAYOUT_ADDRESSES' });
+    }
   });
 
 export type AppConfig = ReturnType<typeof buildConfig>;
@@ -197,6 +221,27 @@ function chainConfig(env: Env, dev: boolean) {
     indexerStartBlock: env.INDEXER_START_BLOCK,
     finalityDepth: env.FINALITY_DEPTH,
     chainTracing: env.CHAIN_TRACING,
+    ...sweepConfig(env),
+  };
+}
+
+/**
+ * The deposit sweeper's gas wallet and limits. `sweeperAddress` (lower-cased) is the key's
+ * account or the external signer's; null: sweeping is off. No default key, anywhere
+ * (`npm start` passes a dev key of its own to the local shop).
+ */
+function sweepConfig(env: Env) {
+  const key = env.SWEEPER_PRIVATE_KEY as `0x${string}` | undefined;
+  const sweeperAddress = (key ? privateKeyToAccount(key).address : env.SWEEPER_ADDRESS)?.toLowerCase() as `0x${string}` | undefined;
+  return {
+    sweeperPrivateKey: key,
+    sweeperAddress: sweeperAddress ?? null,
+    sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    sweepBatchSize: env.SWEEP_BATCH_SIZE,
+    /** Nothing is sent while the node suggests a higher maxFeePerGas. */
+    sweepMaxFeePerGasWei: parseGwei(env.SWEEP_MAX_GAS_PRICE_GWEI),
+    /** Fees of the sweeps of a rolling 24 hours (the worst case of those still on their way). */
+    sweepGasBudgetWei: parseEther(env.SWEEP_GAS_BUDGET_ETH),
   };
 }
 

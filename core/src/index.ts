@@ -31,3 +31,4 @@ export * from './password-reset.ts';
 export * from './two-factor.ts';
 export * from './approvals/index.ts';
 export * from './passkeys.ts';
+export * from './deposits/index.ts';

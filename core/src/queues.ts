@@ -11,7 +11,8 @@ const txHash = z.string().regex(/^0x[0-9a-f]{64}$/);
 
 export const queueDefinitions = {
   'payment-verify': {
-    payload: z.object({ paymentId: uuid, txHash }),
+    // depositAddress: the order's deposit address it reached (one transaction may pay several).
+    payload: z.object({ paymentId: uuid, txHash, depositAddress: z.string().regex(/^0x[0-9a-f]{40}$/).nullish() }),
     defaults: { attempts: 30, backoff: { type: 'exponential', delay: 2_000 } },
   },
   'chain-index': {
@@ -57,6 +58,12 @@ export const queueDefinitions = {
     // Node errors: ~8 minutes of retries, then the sweeper queues it again (a node error
     // never refuses a check).
     defaults: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
+  },
+  // Sweeps deposit addresses on to the receiving address and follows the sweeps on chain
+  // (core/src/deposits/sweeper.ts), every SWEEP_INTERVAL_MS; the next run is the retry.
+  'deposit-sweep': {
+    payload: z.object({}).strict(),
+    defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
   // Deletes, in small batches, what the shop keeps no longer (old webhooks, ended sessions,
   // old reconciliation reports, indexed blocks no reorg needs), every RETENTION_INTERVAL_MS.
@@ -125,11 +132,11 @@ async function enqueue<N extends QueueName>(queues: Queues, name: N, payload: Jo
  * sweeper and a report) is one job. The only place they are built.
  */
 export const jobIds = {
-  verify: (txHash: string) => `verify-${txHash}`,
+  verify: (txHash: string, depositAddress?: string | null) => (depositAddress ? `verify-${txHash}-${depositAddress}` : `verify-${txHash}`),
   /** An index run for a new head: of several block watchers, one adds it. */
   indexAt: (head: bigint) => `head-${head}`,
   /** A fresh id: the first verification of this hash may have completed already. */
-  recheck: (txHash: string, at = Date.now()) => `recheck-${txHash}-${at}`,
+  recheck: (txHash: string, depositAddress?: string | null, at = Date.now()) => `recheck-${txHash}${depositAddress ? `-${depositAddress}` : ''}-${at}`,
   receipt: (orderId: string) => `receipt-${orderId}`,
   cashoutNotice: (cashoutId: string) => `cashout-${cashoutId}`,
   cashoutPaid: (cashoutId: string) => `cashout-paid-${cashoutId}`,
@@ -140,6 +147,8 @@ export const jobIds = {
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
   /** The on-demand audit: one at a time, however often an admin asks. */
   audit: 'reconcile-audit',
+  /** A deposit sweep run asked for now (besides the schedule): one at a time. */
+  depositSweep: 'deposit-sweep-now',
 };
 
 /** A payout request: a cashout or a refund. */
@@ -164,10 +173,10 @@ export async function requeue(queue: Queue, jobId: string, add: () => Promise<vo
 }
 
 export const jobs = {
-  verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string }, extra: Extra = {}) =>
-    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash) }),
-  recheckPayment: (queues: Queues, p: { paymentId: string; txHash: string }, extra: Extra = {}) =>
-    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.recheck(p.txHash) }),
+  verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash, p.depositAddress) }),
+  recheckPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.recheck(p.txHash, p.depositAddress) }),
   sendReceipt: (queues: Queues, orderId: string, extra: Extra = {}) =>
     enqueue(queues, 'email', { kind: 'order-receipt', orderId }, { ...extra, jobId: jobIds.receipt(orderId) }),
   sendCashoutNotice: (queues: Queues, cashoutId: string, extra: Extra = {}) =>
@@ -188,5 +197,7 @@ export const jobs = {
   reconcile: (queues: Queues, extra: Extra = {}) => enqueue(queues, 'reconcile', { scope: 'changes' }, extra),
   /** A full audit of the books now; false when one is already waiting or running. */
   auditBooks: (queues: Queues) => requeue(queues.reconcile, jobIds.audit, () => enqueue(queues, 'reconcile', { scope: 'audit' }, { jobId: jobIds.audit })),
+  /** A deposit sweep run now; false when one is already waiting or running. */
+  sweepDeposits: (queues: Queues) => requeue(queues['deposit-sweep'], jobIds.depositSweep, () => enqueue(queues, 'deposit-sweep', {}, { jobId: jobIds.depositSweep })),
   indexAt: (queues: Queues, head: bigint) => enqueue(queues, 'chain-index', {}, { jobId: jobIds.indexAt(head) }),
 };

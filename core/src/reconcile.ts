@@ -1,11 +1,13 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from './config.ts';
 import { Prisma, type Db } from './db.ts';
-import { checkChain } from './reconcile/chain-checks.ts';
+import { checkChain, RECONCILE_BLOCK_WINDOW } from './reconcile/chain-checks.ts';
+import { checkDeposits } from './reconcile/deposit-checks.ts';
 import { checkAuditLog, checkInflowsTraced, checkPayoutHashes, checkTags } from './reconcile/global-checks.ts';
 import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_UNCHECKED_KINDS, type Add } from './reconcile/subjects.ts';
 
 export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './reconcile/chain-checks.ts';
+export { DEPOSIT_CHECKS } from './reconcile/deposit-checks.ts';
 
 /**
  * The reconciler proves the books: it checks the invariants every money path must keep
@@ -28,7 +30,10 @@ export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './reconcile/chain-checks
  * - inflows: no unexplained inflow in a block where a transfer through a contract was
  *   found by tracing later (the same ETH, recorded twice);
  * - stuck transfers: none mined with enough confirmations yet left uncounted (PENDING)
- *   for more than STUCK_AFTER_MS (a settlement that keeps failing).
+ *   for more than STUCK_AFTER_MS (a settlement that keeps failing);
+ * - deposit addresses: each holds on chain what its unswept deposits add up to, and each
+ *   confirmed sweep moved what it marked swept and is still on the chain
+ *   (reconcile/deposit-checks.ts).
  *
  * Two scopes, the same rules (reconcile/subjects.ts checks a batch of ids of each kind):
  * - the audit (no `since`) walks every user, order, cashout, refund and package in keyset
@@ -197,6 +202,7 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
   }
 
   await checkChain(deps, opts, started, add, checked);
+  await checkDeposits(deps, { since, recheck, batchSize, blockWindow: opts.blockWindow ?? RECONCILE_BLOCK_WINDOW, chain: opts.chain !== false }, add, checked);
 
   await checkInflowsTraced(db, scoped, add);
   await checkPayoutHashes(db, scoped, add);

@@ -11,6 +11,7 @@ export async function scheduleRecurringJobs({ queues, config }: Runtime): Promis
   await queues['daily-credit'].upsertJobScheduler('daily-credit', { pattern: config.dailyCreditCron, tz: config.dailyCreditTz }, { name: 'daily-credit', data: {} });
   await queues['order-expire'].upsertJobScheduler('order-expire', { every: config.maintenanceIntervalMs }, { name: 'order-expire', data: {} });
   await queues['webhook-dispatch'].upsertJobScheduler('webhook-dispatch', { every: config.webhookDispatchMs }, { name: 'webhook-dispatch', data: {} });
+  await queues['deposit-sweep'].upsertJobScheduler('deposit-sweep', { every: config.sweepIntervalMs }, { name: 'deposit-sweep', data: {} });
   await queues.retention.upsertJobScheduler('retention', { every: config.retentionIntervalMs }, { name: 'retention', data: {} });
   await queues.reconcile.upsertJobScheduler('reconcile', { every: config.reconcileIntervalMs }, { name: 'reconcile', data: { scope: 'changes' } });
   await queues.reconcile.upsertJobScheduler('reconcile-audit', { pattern: config.reconcileAuditCron, tz: 'UTC' }, { name: 'reconcile', data: { scope: 'audit' } });

@@ -30,3 +30,4 @@ export * from './webhooks-json.ts';
 export * from './admin-orders-json.ts';
 export * from './admin-overview-json.ts';
 export * from './ops-json.ts';
+export * from './deposits-json.ts';

@@ -14,9 +14,9 @@ export const RECONCILE_BLOCK_WINDOW = 2_000;
 type Deps = { db: Db; chain: PublicClient; config: AppConfig };
 
 /** The hash of each block number on the node's canonical chain (null above the head, or not found), asked once per number. */
-type BlockHashes = Map<bigint, string | null>;
+export type BlockHashes = Map<bigint, string | null>;
 
-async function readHashes(deps: Deps, hashes: BlockHashes, numbers: Iterable<bigint>, head: bigint): Promise<void> {
+export async function readHashes(deps: Pick<Deps, 'chain'>, hashes: BlockHashes, numbers: Iterable<bigint>, head: bigint): Promise<void> {
   for (const n of new Set(numbers)) {
     if (!hashes.has(n)) hashes.set(n, n > head ? null : ((await deps.chain.getBlock({ blockNumber: n }).catch(() => null))?.hash ?? null));
   }

@@ -18,7 +18,7 @@ export type Add = (check: string, message: string, ids: Record<string, string>) 
  * a table of 80,000 cashouts whole for each batch of 2,000. (A uuid's text in lower case
  * sorts as Postgres sorts the uuid.)
  */
-function inBatch(column: string, ids: string[]): Prisma.Sql {
+export function inBatch(column: string, ids: string[]): Prisma.Sql {
   const sorted = ids.map((id) => id.toLowerCase()).sort();
   const col = Prisma.raw(column);
   return Prisma.sql`${col} = ANY(${ids}::uuid[]) AND ${col} BETWEEN ${sorted[0]}::uuid AND ${sorted[sorted.length - 1]}::uuid`;

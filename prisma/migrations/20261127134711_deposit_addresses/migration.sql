@@ -83,3 +83,7 @@ ALTER TABLE "DepositSweepItem" ADD CONSTRAINT "DepositSweepItem_sweepId_fkey" FO
 -- compared, internal deliveries traced): orders whose payment window ends within the late
 -- window or later, read as one range of this index, never the whole history of orders.
 CREATE INDEX "x_order_deposit_watch" ON "Order" ("paymentDeadline") INCLUDE ("depositAddress") WHERE "depositAddress" IS NOT NULL;
+
+-- Hand-written (x_): the deposits a sweep moved, by sweep and address: the sweep's
+-- confirmation and the reconciler's sweep checks read only these rows.
+CREATE INDEX "x_payment_swept" ON "Payment" ("sweepId", "depositAddress") INCLUDE ("valueWei", "status") WHERE "sweepId" IS NOT NULL;

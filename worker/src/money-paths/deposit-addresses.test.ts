@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTracer, expireOrders, MICRO_ETH_WEI, Prisma } from '@shop/core';
+import { createTracer, expireOrders, MICRO_ETH_WEI, Prisma, runDepositSweeper } from '@shop/core';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import path from 'node:path';
@@ -203,6 +203,14 @@ describe('a deposit address per order', () => {
       expect((await kit.waitForPayment(sweep, ['REJECTED'])).reason).toBe("Not sent to the shop's receiving address");
       expect(await kit.orderStatus(victim.id)).toBe('PENDING_PAYMENT');
       await kit.db.payment.deleteMany({ where: { txHash: sweep.toLowerCase() } });
+      // The shop's sweeper finds the stranger's sweep by its Flushed events and records it
+      // (it paid none of its gas), so its deposits are known to be at the receiving address.
+      await runDepositSweeper(kit.workerRuntime);
+      await runDepositSweeper(kit.workerRuntime);
+      const recorded = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: sweep.toLowerCase() } });
+      expect(recorded).toMatchObject({ status: 'CONFIRMED', fromAddress: stranger.toLowerCase() });
+      expect(recorded.feeWei?.toFixed(0)).toBe('0');
+      expect(await kit.db.payment.count({ where: { depositAddress: order.depositAddress, sweepId: recorded.id } })).toBe(1);
     }
   });
 });

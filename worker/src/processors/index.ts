@@ -1,5 +1,6 @@
 import type { ProcessorMap } from '../worker-manager.ts';
 import { chainIndex } from './chain-index.ts';
+import { depositSweep } from './deposit-sweep.ts';
 import { orderExpire } from './order-expire.ts';
 import { paymentSweep } from './payment-sweep.ts';
 import { paymentVerify } from './payment-verify.ts';
@@ -23,4 +24,5 @@ export const processors: ProcessorMap = {
   'payout-verify': { process: payoutVerify, concurrency: 4 },
   'webhook-dispatch': { process: webhookDispatch },
   'webhook-deliver': { process: webhookDeliver, concurrency: 8 },
+  'deposit-sweep': { process: depositSweep },
 };

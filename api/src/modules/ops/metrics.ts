@@ -1,7 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
+import { readSweeperStatus } from '@shop/core/deposits/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
+import { sweepGasSince, sweepsWaiting, unsweptDeposits } from '../admin-deposits/service.ts';
 
 /**
  * Prometheus metrics. HTTP latency is measured in this process; everything else is read
@@ -151,6 +153,20 @@ export function createMetrics(deps: AppDeps) {
       g.set({ status: 'FAILED' }, row?.failed ?? 0);
     },
   );
+  // The deposit addresses: ETH not yet swept (the partial index of unswept deposits), sweeps
+  // waiting, their gas over the last day (DepositSweep(createdAt)), and whether the sweeper
+  // waits (its reason is on the admin Payments page and in the worker's log, not a label).
+  stateGauge({ name: 'shop_deposits_unswept_wei', help: 'Wei in deposits not yet swept to the receiving address', source: 'database' }, async (g) =>
+    g.set(Number((await unsweptDeposits(deps.db)).wei)),
+  );
+  stateGauge({ name: 'shop_deposit_sweeps_pending', help: 'Sweeps sent and not yet confirmed, failed or dropped', source: 'database' }, async (g) => g.set(await sweepsWaiting(deps.db)));
+  stateGauge({ name: 'shop_deposit_sweep_gas_wei_24h', help: 'Gas paid by the sweeps sent in the last 24 hours, in wei', source: 'database' }, async (g) =>
+    g.set(Number(await sweepGasSince(deps.db, 24 * 3600_000))),
+  );
+  stateGauge({ name: 'shop_deposit_sweeper_waiting', help: '1 while the deposit sweeper has deposits to sweep and waits (gas price, budget, wallet: the admin Payments page says why)', source: 'redis' }, async (g) => {
+    const status = await withTimeout(readSweeperStatus(deps.redis, deps.config), 2_000);
+    g.set(status?.state === 'waiting' ? 1 : 0);
+  });
 
   /**
    * Mounted in front of each api router: keeps the path it is mounted at, which Express

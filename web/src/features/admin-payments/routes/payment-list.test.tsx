@@ -44,6 +44,7 @@ function renderList(lists: AdminPaymentJson[] | Lists, extra: Record<string, unk
   const api = mockApi({
     'GET /api/admin/payments': ({ path }: MockRequest) => (path.includes('REFUNDED') ? refunded : attention),
     'GET /api/admin/refunds/overpaid': orders,
+    'GET /api/admin/deposits/sweeps': [],
     ...extra,
   });
   renderApp('/admin/payments');

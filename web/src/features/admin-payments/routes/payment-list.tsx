@@ -5,6 +5,7 @@ import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
 import { StatusBadge } from '@/components/status-badge';
 import { useAdminPayments } from '../api/get-admin-payments';
+import { DepositAddresses } from '../components/deposit-addresses';
 import { OverpaidOrders } from '../components/overpaid-orders';
 import { PaymentActions } from '../components/payment-actions';
 import { RefundedTransfers } from '../components/refunded-transfers';
@@ -20,7 +21,8 @@ const PAYMENT_COLUMNS: ColumnDef<AdminPaymentJson>[] = [
 
 /**
  * /admin/payments: unresolved and late transfers, to assign to an order or refund; the
- * transfers refunded so far; and paid orders with an overpayment to refund.
+ * transfers refunded so far; paid orders with an overpayment to refund; and the deposit
+ * addresses (ETH waiting to be swept, the sweeps and their gas, the sweeper's state).
  */
 export function PaymentListPage() {
   const list = useAdminPayments();
@@ -37,6 +39,7 @@ export function PaymentListPage() {
       />
       <OverpaidOrders />
       <RefundedTransfers />
+      <DepositAddresses />
     </section>
   );
 }

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { readSweeperStatus } from '@shop/core/deposits/sweeper-status';
+import type { AppDeps } from '../../deps.ts';
+import { requireAdmin } from '../../middleware/auth.ts';
+import { byCreatedAt, pageQuery, sendPage } from '../../middleware/paging.ts';
+import { depositsSummary, sweepsJson, sweepsPage } from './service.ts';
+
+/** The sweeper's state, or null when it cannot be read (the rest of the summary still answers). */
+export async function sweeperStatusOrNull(deps: Pick<AppDeps, 'redis' | 'config' | 'logger'>) {
+  try {
+    return await readSweeperStatus(deps.redis, deps.config);
+  } catch (err) {
+    deps.logger.warn({ err, msg: "could not read the deposit sweeper's status" });
+    return null;
+  }
+}
+
+/** Admins: the deposit addresses (ETH not yet swept, sweeps and their gas, the sweeper's state) and the sweeps. */
+export function adminDepositRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.use(requireAdmin);
+
+  router.get('/', async (_req, res) => {
+    const [answer, sweeper] = await Promise.all([deps.prices.answerOrNull().catch(() => null), sweeperStatusOrNull(deps)]);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await depositsSummary(deps.db, answer, sweeper));
+  });
+
+  router.get('/sweeps', async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await sweepsPage(deps.db, page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => sweepsJson(deps.db, shown));
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { isoTime, money, weiString } from './json-parts.ts';
+
+/** What the sweeper's transactions can be: sent and followed, confirmed (what each address flushed recorded), reverted, never mined. */
+export const DEPOSIT_SWEEP_STATUSES = ['SENT', 'CONFIRMED', 'FAILED', 'DROPPED'] as const;
+export type DepositSweepStatus = (typeof DEPOSIT_SWEEP_STATUSES)[number];
+
+/** off: no gas wallet or factory; idle: nothing to sweep; waiting: something to sweep, not sent (the reason says why); sent: a sweep went out. */
+export const SWEEPER_STATES = ['off', 'idle', 'waiting', 'sent'] as const;
+
+/** The sweeper's state as its last run left it. */
+export const sweeperStatusJson = z.object({
+  state: z.enum(SWEEPER_STATES),
+  reason: z.string().nullable(),
+  at: isoTime,
+});
+export type SweeperStatusJson = z.infer<typeof sweeperStatusJson>;
+
+/** An amount of ETH both ways: exact wei, and ETH with 6 decimals for people. */
+const ethAmountJson = z.object({ wei: weiString, eth: z.string() });
+
+/** What the sweeps sent in a period moved, and what their gas cost. */
+export const sweepPeriodJson = z.object({
+  /** Sweeps sent in the period (any state). */
+  sweeps: z.number().int(),
+  /** What the confirmed ones moved to the receiving address. */
+  swept: ethAmountJson,
+  /** The gas their receipts charged (confirmed and reverted ones). */
+  gas: ethAmountJson,
+});
+export type SweepPeriodJson = z.infer<typeof sweepPeriodJson>;
+
+/** GET /api/admin/deposits: the deposit addresses at a glance. */
+export const depositsSummaryJson = z.object({
+  /** Deposits not yet swept to the receiving address (every state but rejected). */
+  unswept: ethAmountJson.extend({
+    /** At the current ETH price; null while no price can be read. */
+    usd: money.nullable(),
+    /** Deposit addresses holding them. */
+    addresses: z.number().int(),
+  }),
+  last24h: sweepPeriodJson,
+  last30d: sweepPeriodJson,
+  /** Sweeps sent and not yet confirmed, failed or dropped. */
+  sweepsWaiting: z.number().int(),
+  /** Null before the sweeper's first run (or while its state cannot be read). */
+  sweeper: sweeperStatusJson.nullable(),
+});
+export type DepositsSummaryJson = z.infer<typeof depositsSummaryJson>;
+
+/** GET /api/admin/deposits/sweeps: one sweep transaction. */
+export const depositSweepJson = z.object({
+  _id: z.string(),
+  txHash: z.string(),
+  status: z.enum(DEPOSIT_SWEEP_STATUSES),
+  /** Deposit addresses in it. */
+  items: z.number().int(),
+  /** What the addresses held when it was sent. */
+  expectedWei: weiString,
+  /** What they flushed, once confirmed. */
+  sweptWei: weiString.nullable(),
+  /** Its gas, from the receipt. */
+  feeWei: weiString.nullable(),
+  blockNumber: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type DepositSweepJson = z.infer<typeof depositSweepJson>;

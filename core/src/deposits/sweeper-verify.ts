@@ -1,0 +1,156 @@
+import { parseEventLogs, type Hash, type Log, type PublicClient } from 'viem';
+import type { AppConfig } from '../config.ts';
+import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../db.ts';
+import type { Tx } from '../ledger.ts';
+import type { Logger } from '../logger.ts';
+import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
+import { depositForwarderAbi } from './abi.ts';
+
+/**
+ * Following each sweep on its way (SENT) to its end, on chain:
+ * - mined, succeeded, PAYMENT_CONFIRMATIONS deep and its block canonical (the one
+ *   confirmation rule, chain/transfer-reader.ts): CONFIRMED, with its gas, its fee, and
+ *   what each of its addresses flushed, read only from the Flushed events that address
+ *   itself emitted (a log of any other address proves nothing about this one). In the
+ *   same transaction each such address's unswept deposits mined before the sweep (in an
+ *   earlier block, or earlier in its block) are marked swept by it. An address with no Flushed event (someone swept it first)
+ *   marks nothing.
+ * - reverted, as deep: FAILED with the reason; its addresses are candidates again.
+ * - unknown to the node while its sender has used the nonce for something else, for
+ *   DROP_AFTER_MS: DROPPED (it can never be mined); its addresses are candidates again.
+ * - unknown to the node, its nonce unused, REPLACE_AFTER_MS after it was written: lost (a
+ *   crash before the broadcast, a mempool that evicted it). Its addresses are candidates
+ *   again and the next sweep takes its nonce: whichever of the two is mined, the other
+ *   never can be, and is DROPPED by the rule above.
+ * Every change is a conditional update of a row still SENT: two workers following the
+ * same sweep change it once.
+ */
+export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger };
+export type Followed = { confirmed: number; failed: number; dropped: number; waiting: number; lost: string[] };
+type SentSweep = DepositSweep & { items: DepositSweepItem[] };
+
+/** How long a sweep the node does not know, whose nonce was used since, waits before it is DROPPED (a lagging replica may not know it yet). */
+export const DROP_AFTER_MS = 5 * 60_000;
+/** A sweep the node has never seen this long after its row was written, its nonce unused, is lost: its nonce and addresses are taken again. */
+export const REPLACE_AFTER_MS = 5 * 60_000;
+/** Sweeps followed in one run (the oldest first). */
+const FOLLOW_PER_RUN = 100;
+/** The mark of a sweep someone else sent (found on chain, sweeper-adopt.ts): the shop paid none of its gas. */
+export const FOREIGN_MARK = 'Sent by another account: the shop paid no gas';
+
+const dec = (wei: bigint) => new Prisma.Decimal(wei.toString());
+const sentByOthers = (sweep: Pick<DepositSweep, 'reason'>) => sweep.reason?.startsWith(FOREIGN_MARK) ?? false;
+/** A reason that keeps a found sweep's mark. */
+const withMark = (sweep: Pick<DepositSweep, 'reason'>, reason: string | null) => (sentByOthers(sweep) ? (reason ? `${FOREIGN_MARK}. ${reason}` : FOREIGN_MARK) : reason);
+
+/** What each address flushed in a receipt: only Flushed events, by the address that emitted them. */
+export function flushedBy(logs: Log[]): Map<string, bigint> {
+  const flushed = new Map<string, bigint>();
+  for (const log of parseEventLogs({ abi: depositForwarderAbi, eventName: 'Flushed', logs, strict: true })) {
+    const address = log.address.toLowerCase();
+    flushed.set(address, (flushed.get(address) ?? 0n) + log.args.amount);
+  }
+  return flushed;
+}
+
+export async function followSweeps(deps: SweepDeps, now = new Date()): Promise<Followed> {
+  const counts: Followed = { confirmed: 0, failed: 0, dropped: 0, waiting: 0, lost: [] };
+  const sent = await deps.db.depositSweep.findMany({ where: { status: 'SENT' }, orderBy: { createdAt: 'asc' }, take: FOLLOW_PER_RUN, include: { items: true } });
+  for (const sweep of sent) {
+    const outcome = await followSweep(deps, sweep, now);
+    if (outcome === 'lost') counts.lost.push(sweep.id);
+    else counts[outcome]++;
+    if (outcome !== 'waiting') deps.logger.info({ msg: `deposit sweep ${outcome}`, sweep_id: sweep.id, tx_hash: sweep.txHash, addresses: sweep.items.length });
+  }
+  return counts;
+}
+
+type Outcome = 'confirmed' | 'failed' | 'dropped' | 'waiting' | 'lost';
+
+async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promise<Outcome> {
+  const hash = sweep.txHash as Hash;
+  const reading = await readTransaction(deps.chain, hash);
+  if (reading.state === 'unknown') return notFound(deps, sweep, now);
+  if (reading.state !== 'mined' || notFinalReason(reading.tx, deps.config.paymentConfirmations)) return 'waiting';
+  const receipt = await deps.chain.getTransactionReceipt({ hash });
+  // Read again in between: it moved (a reorg); the next run reads it where it is.
+  if (receipt.blockHash !== reading.tx.blockHash) return 'waiting';
+  const mined = {
+    gasUsed: receipt.gasUsed,
+    feeWei: sentByOthers(sweep) ? 0n : receipt.gasUsed * receipt.effectiveGasPrice,
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash.toLowerCase(),
+  };
+  if (!reading.tx.success) {
+    const reason = `Reverted on chain in block ${mined.blockNumber} (gas used ${mined.gasUsed} of its limit ${sweep.gasLimit}); its addresses are swept again`;
+    const failed = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { ...mined, feeWei: dec(mined.feeWei), status: 'FAILED', reason: withMark(sweep, reason) } });
+    return failed.count > 0 ? 'failed' : 'waiting';
+  }
+  const alsoSwept = await earlierInBlock(deps, sweep, receipt);
+  return (await confirmSweep(deps.db, sweep, { ...mined, alsoSwept }, flushedBy(receipt.logs))) ? 'confirmed' : 'waiting';
+}
+
+/**
+ * Deposits to the sweep's addresses mined in the sweep's own block, before it (a lower
+ * transaction index): the flush moved them too. Rare, so their receipts are read only then.
+ */
+async function earlierInBlock(deps: SweepDeps, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<string[]> {
+  const sameBlock = await deps.db.payment.findMany({
+    where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
+    select: { id: true, txHash: true },
+  });
+  const earlier: string[] = [];
+  for (const p of sameBlock) {
+    if (!p.txHash.startsWith('0x') || p.txHash.length !== 66) continue; // an inflow: no transaction to place
+    const other = await deps.chain.getTransactionReceipt({ hash: p.txHash as Hash });
+    if (other.blockHash === receipt.blockHash && other.transactionIndex < receipt.transactionIndex) earlier.push(p.id);
+  }
+  return earlier;
+}
+
+/** Not found: lost while its nonce is unused; DROPPED once its nonce has been used by another transaction for DROP_AFTER_MS (noted on the row first). */
+async function notFound(deps: SweepDeps, sweep: SentSweep, now: Date): Promise<Outcome> {
+  const used = await deps.chain.getTransactionCount({ address: sweep.fromAddress as Hash, blockTag: 'latest' });
+  if (used <= sweep.nonce) return now.getTime() - sweep.createdAt.getTime() > REPLACE_AFTER_MS ? 'lost' : 'waiting';
+  const note = withMark(sweep, `Not found by the node, and its sender has used nonce ${sweep.nonce} since`);
+  if (sweep.reason !== note) {
+    await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { reason: note } });
+    return 'waiting';
+  }
+  if (now.getTime() - sweep.updatedAt.getTime() < DROP_AFTER_MS) return 'waiting';
+  const reason = withMark(sweep, `Never mined: its nonce ${sweep.nonce} was used by another transaction; its addresses are swept again`);
+  const dropped = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT', reason: note }, data: { status: 'DROPPED', reason } });
+  return dropped.count > 0 ? 'dropped' : 'waiting';
+}
+
+type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string; alsoSwept?: string[] };
+
+/** CONFIRMED with what each address flushed, and its deposits marked swept, in one transaction (false: another worker did it). */
+async function confirmSweep(db: Db, sweep: SentSweep, { alsoSwept = [], ...mined }: Mined, flushed: Map<string, bigint>): Promise<boolean> {
+  const items = sweep.items.map((i) => ({ ...i, flushed: flushed.get(i.address.toLowerCase()) ?? 0n })).sort((a, b) => a.address.localeCompare(b.address));
+  const sweptWei = items.reduce((sum, i) => sum + i.flushed, 0n);
+  return db.$transaction(async (tx) => {
+    const won = await tx.depositSweep.updateMany({
+      where: { id: sweep.id, status: 'SENT' },
+      data: { ...mined, feeWei: dec(mined.feeWei), sweptWei: dec(sweptWei), status: 'CONFIRMED', reason: withMark(sweep, null) },
+    });
+    if (won.count === 0) return false;
+    for (const item of items) {
+      await tx.depositSweepItem.update({ where: { id: item.id }, data: { sweptWei: dec(item.flushed) } });
+      if (item.flushed > 0n) await markSwept(tx, sweep.id, item.address, mined.blockNumber, alsoSwept);
+    }
+    return true;
+  });
+}
+
+/**
+ * Marks an address's unswept deposits mined before `beforeBlock` (and `alsoIds`, mined
+ * earlier in that block) swept by `sweepId`: the caller has the sweep's confirmed Flushed
+ * event of this address. Idempotent.
+ */
+export async function markSwept(tx: Tx | Db, sweepId: string, address: string, beforeBlock: bigint, alsoIds: string[] = []): Promise<number> {
+  return tx.$executeRaw`
+    UPDATE "Payment" SET "sweepId" = ${sweepId}::uuid, "updatedAt" = now()
+    WHERE "depositAddress" = ${address.toLowerCase()} AND "sweepId" IS NULL AND "status" <> 'REJECTED'
+      AND ("blockNumber" < ${beforeBlock} OR "id" = ANY(${alsoIds}::uuid[]))`;
+}

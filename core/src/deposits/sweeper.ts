@@ -1,0 +1,92 @@
+import type { Address, PublicClient } from 'viem';
+import type { AppConfig } from '../config.ts';
+import type { Db } from '../db.ts';
+import type { Logger } from '../logger.ts';
+import type { Redis } from '../redis.ts';
+import { adoptFlushes } from './sweeper-adopt.ts';
+import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
+import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
+import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
+import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
+import { followSweeps, type Followed } from './sweeper-verify.ts';
+import { ethText, factoryProblem, gasWallet, type GasWallet } from './sweeper-wallet.ts';
+
+/**
+ * One run of the deposit sweeper (the `deposit-sweep` job, every SWEEP_INTERVAL_MS), as
+ * named steps:
+ * 1. follow the sweeps on their way to CONFIRMED, FAILED or DROPPED (sweeper-verify.ts);
+ * 2. off without a factory; refuse a factory that does not pay the receiving address;
+ * 3. the candidates, a bounded page of them, largest recorded deposits first, and their
+ *    balances (sweeper-candidates.ts); emptied ones are looked into (sweeper-adopt.ts),
+ *    so a sweep someone else sent is recorded even while sweeping is off (no gas wallet);
+ * 4. the fee against the ceiling, dust left out, the batch cut to the gas budget
+ *    (sweeper-budget.ts);
+ * 5. the sweep sent to the factory, its row written first (sweeper-send.ts).
+ * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
+ * changes. The money only ever goes to the factory, which only pays the receiving address.
+ */
+export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; logger: Logger };
+
+export type SweepRun = {
+  state: SweeperState;
+  reason: string | null;
+  followed: Followed;
+  sent?: Omit<Sent, 'expectedWei' | 'gasLimit' | 'maxFeePerGas'> & { expectedWei: string; gasLimit: string; maxFeePerGas: string };
+};
+
+/** The candidate page: this many batches' worth of addresses is read, never the history. */
+const CANDIDATE_PAGES = 4;
+/** The gas limit over the node's estimate: a batch's state may change a little before it is mined (an address swept by someone else costs less). */
+const GAS_MARGIN_PERCENT = 20n;
+
+export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Promise<SweepRun> {
+  const followed = await followSweeps(deps, now);
+  const done = async (state: SweeperState, reason: string | null, fields: Record<string, unknown> = {}): Promise<SweepRun> => {
+    await writeSweeperStatus(deps, state, reason, { ...fields, ...followedFields(followed) });
+    return { state, reason, followed };
+  };
+  const off = sweepingOffReason(deps.config);
+  const wallet = gasWallet(deps);
+  if (!deps.config.depositFactoryAddress) return done('off', off);
+  const problem = await factoryProblem(deps);
+  if (problem) return off ? done('off', off) : done('waiting', `Sweeping refused: ${problem}`);
+
+  const holdings = await readHoldings(deps.chain, await readCandidates(deps.db, deps.config.sweepBatchSize * CANDIDATE_PAGES, followed.lost));
+  // Sweeps someone else sent are recorded even with sweeping off: the books say where every deposit went.
+  const adopted = await adoptFlushes(deps, holdings);
+  if (off || !wallet) return done('off', off ?? 'Sweeping is off');
+  const held = holdings.filter((h) => h.balanceWei > 0n && !adopted.has(h.address.toLowerCase()));
+  if (held.length === 0) return done('idle', null);
+  const fees: Fees = await deps.chain.estimateFeesPerGas();
+  const total = held.reduce((sum, h) => sum + h.balanceWei, 0n);
+  const tooDear = feeAboveCeiling(deps.config, fees, total, held.length);
+  if (tooDear) return done('waiting', tooDear, { max_fee_per_gas_wei: fees.maxFeePerGas.toString() });
+  const { sweepable, dust } = worthSweeping(held, fees.maxFeePerGas);
+  if (sweepable.length === 0) return done('idle', dustNote(dust));
+
+  const plan = await fitBudget(deps, {
+    batch: sweepable.slice(0, deps.config.sweepBatchSize),
+    fees,
+    sender: wallet.address.toLowerCase(),
+    now,
+    lost: followed.lost,
+    gasLimitOf: (batch) => gasLimitOf(deps, wallet, batch),
+  });
+  if ('wait' in plan) return done('waiting', plan.wait);
+  const sent = await sendSweep(deps, wallet, { ...plan, fees, now, lost: followed.lost });
+  if ('wait' in sent) return done('waiting', sent.wait);
+  const reason = `Sent sweep ${sent.txHash} of ${sent.addresses} address${sent.addresses === 1 ? '' : 'es'} (${ethText(sent.expectedWei)} ETH)${dust.length ? `; ${dustNote(dust)}` : ''}`;
+  const run = await done('sent', reason, { tx_hash: sent.txHash, addresses: sent.addresses, expected_wei: sent.expectedWei.toString(), gas_limit: sent.gasLimit.toString() });
+  return { ...run, sent: { ...sent, expectedWei: sent.expectedWei.toString(), gasLimit: sent.gasLimit.toString(), maxFeePerGas: sent.maxFeePerGas.toString() } };
+}
+
+/** The node's estimate of a sweep of `batch` from the gas wallet, with the margin. */
+async function gasLimitOf(deps: SweeperDeps, wallet: GasWallet, batch: Holding[]): Promise<bigint> {
+  const estimate = await deps.chain.estimateGas({ account: wallet.address as Address, to: deps.config.depositFactoryAddress as Address, data: sweepCallData(batch) });
+  return (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n;
+}
+
+const dustNote = (dust: Holding[]) =>
+  dust.length === 0 ? null : `${dust.length} address${dust.length === 1 ? ' holds' : 'es hold'} only dust (${ethText(dust.reduce((s, h) => s + h.balanceWei, 0n))} ETH, less than the gas to sweep it)`;
+
+const followedFields = (f: Followed) => ({ sweeps_confirmed: f.confirmed, sweeps_failed: f.failed, sweeps_dropped: f.dropped, sweeps_on_their_way: f.waiting, sweeps_lost: f.lost.length });

@@ -1,0 +1,129 @@
+import type { PublicClient } from 'viem';
+import { Prisma, type Db } from '../db.ts';
+import { exactEth } from '../contract/money.ts';
+import { readHashes, type BlockHashes } from './chain-checks.ts';
+import { inBatch, type Add } from './subjects.ts';
+
+/**
+ * The reconciler's checks of the sweeper's records (core/src/deposits/sweeper.ts): what a
+ * confirmed sweep says it moved against its items and the deposits it marked, whether it
+ * is still on the canonical chain, and no deposit marked by a sweep that is not
+ * confirmed. Each batch of sweep ids is three reads: the sweeps (their primary key, the
+ * batch's id range bounding the scan), their items (DepositSweepItem(sweepId)) and the
+ * deposits they marked, summed by sweep and address (Payment(sweepId)).
+ */
+
+type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null };
+type ItemRow = { sweepId: string; address: string; sweptWei: Prisma.Decimal | null };
+type MarkedRow = { sweepId: string; address: string | null; wei: Prisma.Decimal | null; ids: string[]; hashes: string[] };
+
+const wei = (d: Prisma.Decimal | string | null) => exactEth(new Prisma.Decimal(d ?? 0).toFixed(0));
+const dec = (d: Prisma.Decimal | string | null) => new Prisma.Decimal(d ?? 0);
+const pair = (sweepId: string, address: string | null) => `${sweepId}|${address ?? ''}`;
+
+/** The chain as the sweep checks read it: the head (asked once, when a sweep needs it) and the window of recent blocks. */
+export type SweepChain = { chain: PublicClient; window: number | 'all'; head: () => Promise<bigint>; hashes: BlockHashes };
+
+/**
+ * A batch of sweeps: the CONFIRMED ones against their items and deposits ('sweep-mismatch')
+ * and, with `chain`, against the canonical chain within the window ('sweep-off-chain');
+ * deposits marked by the others ('sweep-unconfirmed'). Returns how many sweeps it read.
+ */
+export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain | null, add: Add): Promise<number> {
+  if (ids.length === 0) return 0;
+  const [sweeps, items, marked] = await Promise.all([
+    db.$queryRaw<SweepRow[]>`
+      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash"
+      FROM "DepositSweep" s WHERE ${inBatch('s."id"', ids)}`,
+    db.$queryRaw<ItemRow[]>`
+      SELECT i."sweepId"::text AS "sweepId", i."address", i."sweptWei" FROM "DepositSweepItem" i WHERE ${inBatch('i."sweepId"', ids)}`,
+    // Summed in the database: a batch's sweeps may have marked many deposits.
+    db.$queryRaw<MarkedRow[]>`
+      SELECT p."sweepId"::text AS "sweepId", p."depositAddress" AS address, SUM(p."valueWei") FILTER (WHERE p."status" <> 'REJECTED') AS wei,
+             array_agg(p."id"::text ORDER BY p."id") AS ids, array_agg(p."txHash" ORDER BY p."id") AS hashes
+      FROM "Payment" p WHERE ${inBatch('p."sweepId"', ids)}
+      GROUP BY p."sweepId", p."depositAddress"`,
+  ]);
+  const byId = new Map(sweeps.map((s) => [s.id, s]));
+  const confirmed = sweeps.filter((s) => s.status === 'CONFIRMED');
+  const itemsOf = new Map<string, ItemRow[]>();
+  for (const i of items) {
+    const list = itemsOf.get(i.sweepId);
+    if (list) list.push(i);
+    else itemsOf.set(i.sweepId, [i]);
+  }
+  for (const s of confirmed) checkTotals(s, itemsOf.get(s.id) ?? [], add);
+  checkItems(byId, items, new Map(marked.map((m) => [pair(m.sweepId, m.address), m])), add);
+  checkMarked(byId, new Set(items.map((i) => pair(i.sweepId, i.address))), marked, add);
+  if (chain) await checkOnChain(chain, confirmed, add);
+  return sweeps.length;
+}
+
+/** A confirmed sweep's total is what its items flushed, each read from its Flushed event. */
+function checkTotals(s: SweepRow, items: ItemRow[], add: Add): void {
+  const ids = { sweepId: s.id, txHash: s.txHash };
+  const unread = items.filter((i) => i.sweptWei === null).length;
+  const flushed = items.reduce((sum, i) => sum.plus(dec(i.sweptWei)), dec(null));
+  if (s.sweptWei === null) {
+    add('sweep-mismatch', 'The sweep is CONFIRMED without the amount it swept', ids);
+  } else if (unread > 0) {
+    add('sweep-mismatch', `The sweep is CONFIRMED but ${unread} of its addresses have no amount flushed recorded`, ids);
+  } else if (!dec(s.sweptWei).eq(flushed)) {
+    add('sweep-mismatch', `The sweep records ${wei(s.sweptWei)} ETH swept but its addresses flushed ${wei(flushed)} ETH`, ids);
+  }
+}
+
+/**
+ * What each address of a confirmed sweep flushed equals the deposits the sweep marked at
+ * that address (less: ETH swept that the books never recorded; more: deposits marked
+ * swept whose ETH the sweep did not move).
+ */
+function checkItems(sweeps: Map<string, SweepRow>, items: ItemRow[], marked: Map<string, MarkedRow>, add: Add): void {
+  for (const i of items) {
+    const sweep = sweeps.get(i.sweepId);
+    const sum = dec(marked.get(pair(i.sweepId, i.address))?.wei ?? null);
+    if (sweep?.status !== 'CONFIRMED' || i.sweptWei === null || dec(i.sweptWei).eq(sum)) continue;
+    add('sweep-mismatch', `The sweep flushed ${wei(i.sweptWei)} ETH from the deposit address but the deposits it marked there add up to ${wei(sum)} ETH`, {
+      sweepId: i.sweepId,
+      address: i.address,
+      txHash: sweep.txHash,
+    });
+  }
+}
+
+/**
+ * Deposits marked swept by a sweep that is not CONFIRMED (sent, failed or dropped: their
+ * ETH may still be at the address), or by one that did not sweep their address (or that
+ * reached the receiving address).
+ */
+function checkMarked(sweeps: Map<string, SweepRow>, swept: Set<string>, marked: MarkedRow[], add: Add): void {
+  for (const m of marked) {
+    const status = sweeps.get(m.sweepId)?.status;
+    m.ids.forEach((paymentId, k) => {
+      const ids = { paymentId, sweepId: m.sweepId, txHash: m.hashes[k]! };
+      if (status !== 'CONFIRMED') add('sweep-unconfirmed', `The deposit is marked swept by a sweep that is ${status}, not CONFIRMED`, ids);
+      else if (!swept.has(pair(m.sweepId, m.address))) {
+        add('sweep-mismatch', m.address ? 'The deposit is marked swept by a sweep that did not sweep its address' : 'A transfer to the receiving address is marked swept', ids);
+      }
+    });
+  }
+}
+
+/** Confirmed sweeps within the window of recent blocks are still on the canonical chain at their height. */
+async function checkOnChain(sc: SweepChain, confirmed: SweepRow[], add: Add): Promise<void> {
+  const mined = confirmed.filter((s) => s.blockNumber !== null);
+  if (mined.length === 0) return;
+  const head = await sc.head();
+  const from = sc.window === 'all' ? 0n : head - BigInt(sc.window);
+  const recent = mined.filter((s) => (s.blockNumber as bigint) >= from);
+  await readHashes({ chain: sc.chain }, sc.hashes, recent.map((s) => s.blockNumber as bigint), head);
+  for (const s of recent) {
+    const onChain = sc.hashes.get(s.blockNumber as bigint);
+    if (onChain !== s.blockHash) {
+      add('sweep-off-chain', `The confirmed sweep's block ${s.blockNumber} is ${onChain ? `now ${onChain}` : 'not on the chain'}, not ${s.blockHash}: its deposits are marked swept by a transaction the chain dropped`, {
+        sweepId: s.id,
+        txHash: s.txHash,
+      });
+    }
+  }
+}
