@@ -19,9 +19,12 @@ import { int, median, ms, percentile } from './lib/stats.ts';
  * This process plays the chain and the buyers: it mines every block itself (automine
  * off, `evm_mine` at random intervals, each block's time taken when the call returns),
  * pays orders placed through the real api, and reports most hashes as the pay page
- * does; the rest are left for the indexer to find. It polls the database for PAID.
+ * does; the rest are left for the indexer to find. Another DEPOSITS orders are paid the
+ * exchange way: a round amount (no tag) to the order's own deposit address, reported by
+ * nobody. It polls the database for PAID.
  */
 const PAYMENTS = 100;
+const DEPOSITS = 20;
 const CONFIRMATIONS = 2;
 /** One in this many buyers closes the tab: nothing is reported, the indexer finds it. */
 const UNREPORTED_EVERY = 5;
@@ -37,6 +40,8 @@ type Payment = {
   orderId: string;
   amountWei: bigint;
   reported: boolean;
+  /** Paid to this deposit address (a round amount, unreported) instead of the receiving address. */
+  depositAddress?: string;
   hash?: string;
   block?: bigint;
   /** performance.now() when the bare receipt poll saw the last needed confirmation. */
@@ -49,10 +54,11 @@ const between = (min: number, max: number) => min + Math.random() * (max - min);
 
 export const paymentsBench: Bench = {
   id: 'payments',
-  title: `Payments: last confirmation to PAID (${PAYMENTS} payments on anvil, ${CONFIRMATIONS} confirmations)`,
+  title: `Payments: last confirmation to PAID (${PAYMENTS} payments and ${DEPOSITS} deposits on anvil, ${CONFIRMATIONS} confirmations)`,
   async run(scope) {
     const env = await createBenchEnv({
       chain: true,
+      deposits: true,
       // The worker writes mail to files under NODE_ENV=test; the payment settings it
       // would run with in production are the defaults, except the confirmations.
       vars: { NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYMENT_CONFIRMATIONS: String(CONFIRMATIONS) },
@@ -82,18 +88,25 @@ export const paymentsBench: Bench = {
     await waitFor('the first chain-index tick', () => db.chainCursor.findFirst(), 30_000, 50);
 
     const buyer = await createBuyer(db, env.config);
-    const product = await createBenchProduct(db, PAYMENTS * 2);
+    const product = await createBenchProduct(db, (PAYMENTS + DEPOSITS) * 2);
     const headers = { 'content-type': 'application/json', cookie: buyer.cookie };
     const payments: Payment[] = [];
-    for (let i = 0; i < PAYMENTS; i++) {
+    for (let i = 0; i < PAYMENTS + DEPOSITS; i++) {
       const placed = await fetch(`${api}/api/orders`, { method: 'POST', headers, body: orderBody(product.id, product.price), signal: AbortSignal.timeout(10_000) });
       if (placed.status !== 201) throw new Error(`POST /api/orders answered ${placed.status}: ${await placed.text()}`);
       const { _id: orderId } = (await placed.json()) as { _id: string };
       const detail = await fetch(`${api}/api/orders/${orderId}`, { headers, signal: AbortSignal.timeout(10_000) });
-      const { quote } = (await detail.json()) as { quote: { amountWei: string } | null };
+      const { quote } = (await detail.json()) as { quote: { amountWei: string; depositAddress?: string | null } | null };
       if (!quote) throw new Error(`order ${orderId} has no quote`);
-      payments.push({ orderId, amountWei: BigInt(quote.amountWei), reported: i % UNREPORTED_EVERY !== UNREPORTED_EVERY - 1 });
+      if (i >= PAYMENTS) {
+        if (!quote.depositAddress) throw new Error(`order ${orderId} has no deposit address`);
+        // What an exchange sends: the quote without its tag digits (a whole millionth of an ETH, rounded up).
+        const amountWei = BigInt(quote.amountWei);
+        payments.push({ orderId, amountWei: amountWei - (amountWei % 10n ** 12n), reported: false, depositAddress: quote.depositAddress });
+      } else payments.push({ orderId, amountWei: BigInt(quote.amountWei), reported: i % UNREPORTED_EVERY !== UNREPORTED_EVERY - 1 });
     }
+    // Deposits interleaved with the others, as they would arrive.
+    payments.sort(() => Math.random() - 0.5);
 
     const payers = ANVIL_ACCOUNTS.slice(2);
     const nonces = new Map<string, bigint>();
@@ -122,7 +135,7 @@ export const paymentsBench: Bench = {
         const from = payers[i % payers.length] as string;
         const nonce = nonces.get(from) as bigint;
         nonces.set(from, nonce + 1n);
-        p.hash = await rpc.call<string>('eth_sendTransaction', [{ from, to: RECEIVING_ADDRESS, value: toHex(p.amountWei), gas: toHex(21_000), nonce: toHex(nonce) }]);
+        p.hash = await rpc.call<string>('eth_sendTransaction', [{ from, to: p.depositAddress ?? RECEIVING_ADDRESS, value: toHex(p.amountWei), gas: toHex(21_000), nonce: toHex(nonce) }]);
         if (p.reported) {
           const res = await fetch(`${api}/api/orders/${p.orderId}/purchased`, { method: 'PUT', headers, body: JSON.stringify({ txHash: p.hash }), signal: AbortSignal.timeout(10_000) });
           if (res.status !== 202) throw new Error(`reporting ${p.hash} answered ${res.status}: ${await res.text()}`);
@@ -192,12 +205,19 @@ export const paymentsBench: Bench = {
     const toPaid: number[] = [];
     const toPaidReported: number[] = [];
     const toPaidIndexed: number[] = [];
+    const toPaidDeposit: number[] = [];
     const bare: number[] = [];
+    const bareDeposit: number[] = [];
     let missed = 0;
     for (const p of payments) {
       const at = minedAt.get(confirmingBlock(p) ?? -1n);
       if (at === undefined || p.paidAt === undefined || p.paidAt - at > MISSED_AFTER_MS) {
         missed++;
+        continue;
+      }
+      if (p.depositAddress) {
+        toPaidDeposit.push(p.paidAt - at);
+        if (p.bareSeenAt !== undefined) bareDeposit.push(p.bareSeenAt - at);
         continue;
       }
       toPaid.push(p.paidAt - at);
@@ -231,9 +251,23 @@ export const paymentsBench: Bench = {
         baseline: `${ms(bare.length ? Math.max(...bare) : Number.NaN)} (bare receipt poll)`,
       },
       {
+        metric: 'Deposit (exchange route, unreported) last confirmation -> PAID, median',
+        target: `< ${ms(MEDIAN_TARGET_MS)}`,
+        figure: ms(median(toPaidDeposit)),
+        baseline: `${ms(median(toPaidReported))} (reported payments, this run); ${ms(median(bareDeposit))} (bare receipt poll)`,
+        pass: median(toPaidDeposit) < MEDIAN_TARGET_MS,
+      },
+      {
+        metric: 'Deposit (exchange route, unreported) last confirmation -> PAID, p99',
+        target: `< ${ms(P99_TARGET_MS)}`,
+        figure: ms(percentile(toPaidDeposit, 99)),
+        baseline: `${ms(percentile(toPaidReported, 99))} (reported payments, this run); ${ms(percentile(bareDeposit, 99))} (bare receipt poll)`,
+        pass: percentile(toPaidDeposit, 99) < P99_TARGET_MS,
+      },
+      {
         metric: `Missed (not PAID ${MISSED_AFTER_MS / 1000} s after the confirmation)`,
         target: '0',
-        figure: `${missed} of ${PAYMENTS}`,
+        figure: `${missed} of ${PAYMENTS + DEPOSITS}`,
         baseline: '-',
         pass: missed === 0,
       },
@@ -241,7 +275,8 @@ export const paymentsBench: Bench = {
     const notes = [
       `Blocks mined by the benchmark every ${BLOCK_MIN_MS / 1000}-${BLOCK_MAX_MS / 1000} s (random; ${minedAt.size} blocks, up to ${Math.max(0, ...perBlock.values())} payments in one), a payment sent every ~${PAY_GAP_MS} ms from ${payers.length} dev accounts; ${int(elapsed)} s from the first payment to the last PAID.`,
       `${payments.filter((p) => p.reported).length} hashes reported through PUT /api/orders/:id/purchased as the pay page does (median ${ms(median(toPaidReported))}, p99 ${ms(percentile(toPaidReported, 99))}); ` +
-        `${payments.filter((p) => !p.reported).length} left for the indexer (median ${ms(median(toPaidIndexed))}, p99 ${ms(percentile(toPaidIndexed, 99))}).`,
+        `${payments.filter((p) => !p.reported && !p.depositAddress).length} left for the indexer (median ${ms(median(toPaidIndexed))}, p99 ${ms(percentile(toPaidIndexed, 99))}); ` +
+        `${toPaidDeposit.length} deposits of a round amount to their orders' deposit addresses, found by the indexer by recipient (the first three rows are the ${PAYMENTS} tagged payments only).`,
       `The worker (NODE_ENV=test, so receipts go to files instead of SMTP; PAYMENT_CONFIRMATIONS=2) otherwise runs with its defaults. It hears of each block by subscription (ETH_WS_URL, anvil's WebSocket endpoint; worker/src/block-watcher.ts): the block queues an index run at once and wakes the payment checks waiting for it, whose retry timers (2 s while a transaction is unmined, 1 s while it lacks confirmations; core/src/payments/verifier.ts) are only the fallback; chain-index also runs every ${env.config.indexerIntervalMs} ms. The PAID poll and the bare receipt poll both run every ${POLL_MS} ms; a database round trip of the poll took ${ms(median(dbRoundTrips))} (median).`,
     ];
     return { rows, notes };

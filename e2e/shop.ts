@@ -11,6 +11,7 @@ import { anvilDriver } from '../scripts/testing/chain.ts';
 import { expectBooksBalanced } from '../scripts/testing/books.ts';
 import { freePort, startSmtpServer } from '../scripts/testing/smtp.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
+import { DEV_SWEEPER_PRIVATE_KEY } from '../scripts/lib/dev-chain.ts';
 import { processors } from '../worker/src/processors/index.ts';
 import { closeMailer } from '../worker/src/processors/email.ts';
 import { scheduleRecurringJobs } from '../worker/src/schedules.ts';
@@ -48,6 +49,8 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
       WEBHOOK_RETRY_BASE_MS: '500',
       PAYOUT_RECHECK_MS: '500',
       REFERRAL_REWARD_PERCENT: '10',
+      // The deposit sweeper pays its gas as npm start's does, from anvil's account #8.
+      SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY,
     },
   });
   await seed(env.runtime.db, ADMIN);

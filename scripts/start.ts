@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import { describeSeedAdmin, seed } from '../prisma/seed.ts';
 import { migrate } from './db/migrate.ts';
 import { isRpcUp } from './lib/anvil.ts';
-import { startDevChain } from './lib/dev-chain.ts';
+import { DEV_SWEEPER_PRIVATE_KEY, startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { ensureDevDepositFactory } from './lib/deposit-factory.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
@@ -17,8 +17,6 @@ import { ensureServices, withDatabase } from './lib/services.ts';
  * URL and the demo logins. Ctrl-C stops everything it started.
  */
 const log = (msg: string) => console.log(`[start] ${msg}`);
-/** Anvil's dev account #8 (0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f): a published key, for a local chain only. */
-const DEV_SWEEPER_PRIVATE_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
 const children: ChildProcess[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 

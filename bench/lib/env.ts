@@ -6,6 +6,7 @@ import { createRedis, loadConfig, type AppConfig } from '@shop/core';
 import { createTestDatabase, ensureTemplateDatabase } from '../../scripts/db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../../scripts/lib/anvil.ts';
 import { installPriceFeedMock } from '../../scripts/lib/price-feed-mock.ts';
+import { deployDepositFactory } from '../../scripts/lib/deposit-factory.ts';
 import { ensureServices } from '../../scripts/lib/services.ts';
 import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
 
@@ -25,7 +26,7 @@ export type BenchEnv = {
 // Anvil's second dev account, the development receiving address.
 export const RECEIVING_ADDRESS = ANVIL_ACCOUNTS[1];
 
-export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolean; vars?: Record<string, string> } = {}): Promise<BenchEnv> {
+export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolean; deposits?: boolean; vars?: Record<string, string> } = {}): Promise<BenchEnv> {
   const services = await ensureServices((msg) => console.log(`[bench] ${msg}`));
   const template = await ensureTemplateDatabase(services.postgresAdminUrl);
   const database = await createTestDatabase(services.postgresAdminUrl, template);
@@ -45,6 +46,8 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       anvil = await startAnvil();
       if (opts.priceFeed !== false) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000' });
     }
+    // A deposit factory for the receiving address: every order gets its deposit address.
+    const factory = anvil && opts.deposits ? (await deployDepositFactory({ rpcUrl: anvil.rpcUrl, account: ANVIL_ACCOUNTS[0], receiver: RECEIVING_ADDRESS })).address : undefined;
     // Production settings unless a benchmark says otherwise; logs off (they would be
     // written to a pipe nobody reads, and cost what they cost in production anyway).
     const vars: Record<string, string> = {
@@ -72,6 +75,7 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       MAX_UNPAID_STOCK_SHARE_PERCENT: '100',
       PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000000',
       PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000000',
+      ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
       ...opts.vars,
     };
     return { vars, config: loadConfig(vars), anvil, close };

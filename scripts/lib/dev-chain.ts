@@ -21,6 +21,9 @@ import { startAnvil, type AnvilInstance } from './anvil.ts';
  * could halt it or have the database recreated. With the timestamp pinned, every
  * start makes the same genesis block.
  */
+/** Anvil's dev account #8 (0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f): a published key, the deposit sweeper's gas wallet on a local chain only. */
+export const DEV_SWEEPER_PRIVATE_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+
 export type DevChain = AnvilInstance & { statePath: string; databaseReset: boolean };
 
 async function genesisHash(rpcUrl: string): Promise<string> {

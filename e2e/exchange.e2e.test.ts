@@ -1,0 +1,105 @@
+import jsQR from 'jsqr';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { parseEther, type Address, type Hash } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '@shop/core';
+import { waitFor } from '../scripts/testing/chain.ts';
+import { buyerOnPayPage } from './helpers.ts';
+import { signInThroughUi } from './journey-helpers.ts';
+import { ADMIN, startShop, type Shop } from './shop.ts';
+
+/**
+ * Paying from an exchange (issue 27): the buyer opens 'Paying from an exchange?' on the
+ * pay page and reads the order's deposit address from its QR code; the exchange sends a
+ * round amount from its own hot wallet, an address with no key anybody could sign a claim
+ * with. Nobody reports anything: the indexer finds the deposit by its address, the page
+ * lands on 'Success Pay', the sweeper moves the deposit on to the receiving address, and
+ * the books are proven at close.
+ */
+let shop: Shop;
+beforeAll(async () => {
+  shop = await startShop();
+});
+afterAll(async () => {
+  await shop?.close();
+});
+
+/** Reads a QR code from its pixels on screen, as a phone camera would. */
+async function scanQr(page: Page, name: string): Promise<string> {
+  const png = await page.getByRole('img', { name }).locator('..').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!code) throw new Error(`no QR code could be read from '${name}'`);
+  return code.data;
+}
+
+/** An exchange's hot wallet: the node sends for it (impersonated), but no key exists to sign a claim. */
+async function exchangeWallet(): Promise<Address> {
+  const address = '0x00000000000000000000000000000000e8c4a9e1' as Address;
+  await shop.chain.test.impersonateAccount({ address });
+  await shop.chain.test.setBalance({ address, value: parseEther('10') });
+  return address;
+}
+
+describe('a buyer whose ETH is on an exchange', () => {
+  it("sends a round amount to the order's deposit address; the order is paid with no report, and the deposit is swept to the receiving address", async () => {
+    const { page, orderId } = await buyerOnPayPage(shop, 'exchange.buyer@example.com', false);
+    const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.depositAddress).toMatch(/^0x[0-9a-f]{40}$/);
+
+    await page.getByRole('button', { name: 'Paying from an exchange?' }).click();
+    const heading = page.getByRole('heading', { name: /^Paying from an exchange\? Send at least [0-9.]+ ETH to this address$/ });
+    await heading.waitFor();
+    const amountEth = /Send at least ([0-9.]+) ETH/.exec(await heading.innerText())![1]!;
+    expect(amountEth).toBe('0.008334'); // $25.00 at $3000, rounded up to a millionth
+    await page.getByText(order.depositAddress!, { exact: true }).waitFor();
+    expect(await scanQr(page, 'QR code of the deposit address')).toBe(`ethereum:${order.depositAddress}@1`);
+    await shop.screenshot(page, '44-pay-exchange');
+
+    // At a phone's width the address breaks across lines and nothing runs off the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('button', { name: 'Paying from an exchange?' }).click();
+    await page.getByText(order.depositAddress!, { exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shop.screenshot(page, '45-pay-exchange-narrow');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The exchange withdraws what the page asked for, from its hot wallet; nobody reports it.
+    const from = await exchangeWallet();
+    const hash = (await shop.chain.wallet.sendTransaction({ account: from, to: order.depositAddress as Address, value: parseEther(amountEth), chain: null })) as Hash;
+    await page.waitForURL((url) => url.pathname === `/order/${orderId}/purchased` && url.searchParams.get('tx') === hash, { timeout: 30_000 });
+    await page.getByText('Success Pay').waitFor();
+    await shop.screenshot(page, '46-pay-exchange-success');
+    const paid = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { payments: true } });
+    expect(paid.status).toBe('PAID');
+    expect(paid.payments.map((p) => [p.txHash, p.depositAddress, p.status, p.payerAddress])).toEqual([[hash, order.depositAddress, 'COUNTED', null]]);
+
+    // The sweeper moves it on to the receiving address, verified on chain.
+    const receiving = shop.env.config.receivingAddress as Address;
+    const before = await shop.chain.wallet.getBalance({ address: receiving });
+    await jobs.sweepDeposits(shop.env.runtime.queues);
+    const sweep = await waitFor(
+      'the deposit to be swept and the sweep confirmed',
+      async () => {
+        await jobs.sweepDeposits(shop.env.runtime.queues);
+        const payment = await shop.db.payment.findFirst({ where: { txHash: hash, sweepId: { not: null } }, include: { sweep: true } });
+        return payment?.sweep?.status === 'CONFIRMED' ? payment.sweep : null;
+      },
+      30_000,
+      500,
+    );
+    expect(sweep.sweptWei?.toFixed(0)).toBe(parseEther(amountEth).toString());
+    expect((await shop.chain.wallet.getBalance({ address: receiving })) - before).toBe(parseEther(amountEth));
+    expect(await shop.chain.wallet.getBalance({ address: order.depositAddress as Address })).toBe(0n);
+
+    // The operator reads it on Admin > Payments: nothing left unswept, the sweep and its gas.
+    const admin = await shop.newPage();
+    await signInThroughUi(admin, ADMIN.email, ADMIN.password);
+    await admin.goto('/admin/payments');
+    const card = admin.getByRole('region', { name: 'Deposit addresses' });
+    await card.getByRole('table', { name: 'Recent sweeps' }).getByText('CONFIRMED').first().waitFor();
+    await shop.screenshot(admin, '47-admin-deposits');
+  });
+});
