@@ -11,24 +11,36 @@ export type ScannedBlock = RpcBlock & {
   watchedBalances: bigint[] | null;
 };
 
-/** What reached the address in a block beyond plain transfers: internal ones, and ETH nothing explains. */
-export type AddressActivity = { internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[]; inflowWei: bigint };
+/**
+ * What reached the address in a block beyond plain transfers: internal ones, ETH nothing
+ * explains, and what each of its own senders moved to it (a sweep: by deposit address).
+ */
+export type AddressActivity = {
+  internal: { hash: string; from: string; payer: string | null; valueWei: bigint }[];
+  inflowWei: bigint;
+  ownIn: Map<string, bigint>;
+};
 
 type Deps = { chain: PublicClient; tracer: Tracer; logger: Logger; own?: OwnMoney };
 
-/** Deliveries less the parts the address's own senders made (a sweep of the shop's deposit addresses is its own money). */
-async function othersOnly(deps: Deps, deliveries: Map<string, Delivery>): Promise<Map<string, Delivery>> {
-  if (!deps.own) return deliveries;
+/**
+ * Deliveries less the parts the address's own senders made (a sweep of the shop's deposit
+ * addresses is its own money), and what each own sender moved.
+ */
+async function othersOnly(deps: Deps, deliveries: Map<string, Delivery>): Promise<{ others: Map<string, Delivery>; ownIn: Map<string, bigint> }> {
+  const ownIn = new Map<string, bigint>();
+  if (!deps.own) return { others: deliveries, ownIn };
   const callers = [...new Set([...deliveries.values()].flatMap((d) => d.parts.map((p) => p.from.toLowerCase())))];
-  if (callers.length === 0) return deliveries;
+  if (callers.length === 0) return { others: deliveries, ownIn };
   const own = await deps.own.senders(callers);
-  if (own.size === 0) return deliveries;
-  const out = new Map<string, Delivery>();
+  if (own.size === 0) return { others: deliveries, ownIn };
+  const others = new Map<string, Delivery>();
   for (const [hash, d] of deliveries) {
+    for (const p of d.parts) if (own.has(p.from.toLowerCase())) ownIn.set(p.from.toLowerCase(), (ownIn.get(p.from.toLowerCase()) ?? 0n) + p.valueWei);
     const rest = withoutOwnParts(d, own);
-    if (rest) out.set(hash, rest);
+    if (rest) others.set(hash, rest);
   }
-  return out;
+  return { others, ownIn };
 }
 
 /**
@@ -41,7 +53,7 @@ async function othersOnly(deps: Deps, deliveries: Map<string, Delivery>): Promis
  * but they count in the arithmetic. `before` is the balance after the parent block.
  */
 export async function addressActivity(deps: Deps, block: ScannedBlock, before: bigint | null, address: string): Promise<AddressActivity> {
-  const none: AddressActivity = { internal: [], inflowWei: 0n };
+  const none: AddressActivity = { internal: [], inflowWei: 0n, ownIn: new Map() };
   const toAddress = block.transactions.filter((t) => t.to?.toLowerCase() === address);
   const sent = block.transactions.filter((t) => t.from.toLowerCase() === address);
   const ownHashes = new Set(sent.map((t) => t.hash.toLowerCase()));
@@ -59,7 +71,10 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
       if (isStateUnavailable(err)) return null;
       throw err;
     });
-    if (deliveries) return { internal: internalOf(await othersOnly(deps, deliveries)), inflowWei: 0n };
+    if (deliveries) {
+      const { others, ownIn } = await othersOnly(deps, deliveries);
+      return { internal: internalOf(others), inflowWei: 0n, ownIn };
+    }
     deps.logger.warn(
       { block: block.number.toString() },
       'the node serves neither the balance nor the traces of this block: ETH that reached the shop through an internal call in it cannot be seen (use a node that keeps the state of the blocks indexed, or one that traces)',
@@ -79,12 +94,14 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
   if (!deliveries) {
     // No traces: what the plain transfers and the address's own money (sweeps, told by
     // their events) do not explain is recorded as an inflow.
-    const ownWei = deps.own ? await deps.own.movedIn(block) : 0n;
+    const ownIn = deps.own ? await deps.own.movedIn(block) : new Map<string, bigint>();
+    const ownWei = [...ownIn.values()].reduce((sum, v) => sum + v, 0n);
     const unexplained = delta + spent - directSum - ownWei;
-    return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n };
+    return { internal: [], inflowWei: unexplained > 0n ? unexplained : 0n, ownIn };
   }
   // Every traced delivery explains the balance (own money included); only others' are payments.
   const traced = [...deliveries.values()].reduce((sum, d) => sum + d.valueWei, 0n);
   const unexplained = delta + spent - traced;
-  return { internal: internalOf(await othersOnly(deps, deliveries)), inflowWei: unexplained > 0n ? unexplained : 0n };
+  const { others, ownIn } = await othersOnly(deps, deliveries);
+  return { internal: internalOf(others), inflowWei: unexplained > 0n ? unexplained : 0n, ownIn };
 }

@@ -235,7 +235,8 @@ export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: 
     for (let next = fetcher.take(); next; next = fetcher.take()) {
       const block = await next;
       if (block.parentHash !== parent) break;
-      linked.push({ ...block, ...(await addressActivity(deps, block, balance, address)), ...(await watchedActivity(deps, block, watchedBalances, watched)) });
+      const activity = await addressActivity(deps, block, balance, address);
+      linked.push({ ...block, ...activity, ...(await watchedActivity(deps, block, watchedBalances, watched, activity.ownIn)) });
       balance = block.balance;
       watchedBalances = block.watchedBalances;
       parent = block.hash;

@@ -43,10 +43,10 @@ export type OwnSenders = (addresses: string[]) => Promise<Set<string>>;
 
 /**
  * The follower's own money moving to it: which callers are its own (`senders`), and how
- * much they moved to it in a block (`movedIn`, read from their own events: what a node
+ * much each moved to it in a block (`movedIn`, read from their own events: what a node
  * that cannot trace still shows).
  */
-export type OwnMoney = { senders: OwnSenders; movedIn: (block: { hash: string }) => Promise<bigint> };
+export type OwnMoney = { senders: OwnSenders; movedIn: (block: { hash: string }) => Promise<Map<string, bigint>> };
 
 /** A delivery without the parts `own` senders made (null when nothing else delivered). */
 export function withoutOwnParts(d: Delivery, own: Set<string>): Delivery | null {

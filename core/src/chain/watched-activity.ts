@@ -17,7 +17,17 @@ export type WatchedActivity = {
 
 type Deps = { tracer: Tracer; logger: Logger };
 
-export async function watchedActivity(deps: Deps, block: ScannedBlock, before: bigint[] | null, addresses: string[]): Promise<WatchedActivity> {
+/**
+ * `flushedOut`: what each address moved on to the followed address in this block (a sweep,
+ * address-activity.ts's `ownIn`): a change less than its deposits by that much adds up.
+ */
+export async function watchedActivity(
+  deps: Deps,
+  block: ScannedBlock,
+  before: bigint[] | null,
+  addresses: string[],
+  flushedOut: Map<string, bigint> = new Map(),
+): Promise<WatchedActivity> {
   const after = block.watchedBalances;
   if (addresses.length === 0) return { watched: [] };
   if (!after || !before) {
@@ -34,7 +44,13 @@ export async function watchedActivity(deps: Deps, block: ScannedBlock, before: b
     direct.set(to, entry);
   }
   const changed = addresses
-    .map((address, i) => ({ address, delta: (after[i] as bigint) - (before[i] as bigint), plain: direct.get(address) ?? { sum: 0n, hashes: new Set<string>() } }))
+    // What arrived: the change, plus what left for the followed address (a sweep of equal
+    // size in the same block must not hide a deposit).
+    .map((address, i) => ({
+      address,
+      delta: (after[i] as bigint) - (before[i] as bigint) + (flushedOut.get(address) ?? 0n),
+      plain: direct.get(address) ?? { sum: 0n, hashes: new Set<string>() },
+    }))
     .filter((a) => a.delta !== a.plain.sum);
   if (changed.length === 0) return { watched: [] };
   const traced = await deps.tracer.blockTo(block, changed.map((a) => a.address));
@@ -46,7 +62,6 @@ export async function watchedActivity(deps: Deps, block: ScannedBlock, before: b
       const internal = [...deliveries]
         .filter(([hash, d]) => !plain.hashes.has(hash) && d.valueWei > 0n)
         .map(([hash, d]) => ({ hash, from: d.from, valueWei: d.valueWei, calls: d.calls }));
-      // What left the address in the block (a sweep) makes the change smaller, never larger.
       const unexplained = delta - all;
       return { address, internal, inflowWei: unexplained > 0n ? unexplained : 0n };
     }).filter((w) => w.internal.length > 0 || w.inflowWei > 0n),

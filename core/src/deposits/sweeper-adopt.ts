@@ -27,7 +27,11 @@ const ADOPT_PER_RUN = 10;
  */
 export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promise<Set<string>> {
   const adopted = new Set<string>();
-  for (const h of holdings.filter((x) => x.balanceWei < x.recordedWei).slice(0, ADOPT_PER_RUN)) {
+  // A random few each run: addresses that stay short whatever is found (an attacker's own
+  // deposit made in the flush's own transaction) can never hold the others back for good.
+  const short = holdings.filter((x) => x.balanceWei < x.recordedWei);
+  const picked = short.length <= ADOPT_PER_RUN ? short : short.map((h) => ({ h, r: Math.random() })).sort((a, b) => a.r - b.r).slice(0, ADOPT_PER_RUN).map((x) => x.h);
+  for (const h of picked) {
     try {
       if (await adoptOne(deps, h)) adopted.add(h.address.toLowerCase());
     } catch (err) {

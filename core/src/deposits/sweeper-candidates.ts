@@ -36,6 +36,9 @@ export async function readCandidates(db: Db, limit: number, lost: string[] = [])
     JOIN "Order" o ON o."depositAddress" = p."depositAddress"
     WHERE p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
       AND o."status"::text <> ALL(${payable}::text[])
+      -- Paid, or its payment window over: an order an admin's refund could make payable
+      -- again must still take a plain 21,000-gas top-up (a swept address has code).
+      AND (o."status" = 'PAID' OR o."paymentDeadline" < now())
       AND NOT EXISTS (
         SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
         WHERE i."address" = p."depositAddress" AND s."status" = 'SENT' AND s."id"::text <> ALL(${lost}::text[]))

@@ -90,22 +90,29 @@ async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promis
   return (await confirmSweep(deps.db, sweep, { ...mined, alsoSwept }, flushedBy(receipt.logs))) ? 'confirmed' : 'waiting';
 }
 
+/** A deposit mined in the sweep's own block, at or before the sweep's transaction. */
+type SameBlock = { id: string; address: string; valueWei: bigint; index: number };
+
 /**
  * Deposits to the sweep's addresses mined in the sweep's own block, before it (a lower
- * transaction index): the flush moved them too. Rare, so their receipts are read only then.
+ * transaction index) or in the sweep's own transaction (a contract that deposits and
+ * flushes at once): the flush may have moved them too. Rare, so their receipts are read
+ * only then; confirmSweep takes them in order while they fit in what the address flushed.
  */
-async function earlierInBlock(deps: SweepDeps, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<string[]> {
+async function earlierInBlock(deps: SweepDeps, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<SameBlock[]> {
   const sameBlock = await deps.db.payment.findMany({
     where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
-    select: { id: true, txHash: true },
+    select: { id: true, txHash: true, depositAddress: true, valueWei: true },
   });
-  const earlier: string[] = [];
+  const earlier: SameBlock[] = [];
   for (const p of sameBlock) {
     if (!p.txHash.startsWith('0x') || p.txHash.length !== 66) continue; // an inflow: no transaction to place
     const other = await deps.chain.getTransactionReceipt({ hash: p.txHash as Hash });
-    if (other.blockHash === receipt.blockHash && other.transactionIndex < receipt.transactionIndex) earlier.push(p.id);
+    if (other.blockHash === receipt.blockHash && other.transactionIndex <= receipt.transactionIndex) {
+      earlier.push({ id: p.id, address: p.depositAddress as string, valueWei: BigInt(p.valueWei?.toFixed(0) ?? '0'), index: other.transactionIndex });
+    }
   }
-  return earlier;
+  return earlier.sort((a, b) => a.index - b.index);
 }
 
 /** Not found: lost while its nonce is unused; DROPPED once its nonce has been used by another transaction for DROP_AFTER_MS (noted on the row first). */
@@ -123,7 +130,7 @@ async function notFound(deps: SweepDeps, sweep: SentSweep, now: Date): Promise<O
   return dropped.count > 0 ? 'dropped' : 'waiting';
 }
 
-type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string; alsoSwept?: string[] };
+type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string; alsoSwept?: SameBlock[] };
 
 /** CONFIRMED with what each address flushed, and its deposits marked swept, in one transaction (false: another worker did it). */
 async function confirmSweep(db: Db, sweep: SentSweep, { alsoSwept = [], ...mined }: Mined, flushed: Map<string, bigint>): Promise<boolean> {
@@ -137,10 +144,27 @@ async function confirmSweep(db: Db, sweep: SentSweep, { alsoSwept = [], ...mined
     if (won.count === 0) return false;
     for (const item of items) {
       await tx.depositSweepItem.update({ where: { id: item.id }, data: { sweptWei: dec(item.flushed) } });
-      if (item.flushed > 0n) await markSwept(tx, sweep.id, item.address, mined.blockNumber, alsoSwept);
+      if (item.flushed > 0n) await markSwept(tx, sweep.id, item.address, mined.blockNumber, await fitting(tx, item, mined.blockNumber, alsoSwept));
     }
     return true;
   });
+}
+
+/** Of the deposits in the sweep's block, those the address's flush covers after the ones mined before it, in order. */
+async function fitting(tx: Tx, item: { address: string; flushed: bigint }, block: bigint, sameBlock: SameBlock[]): Promise<string[]> {
+  const mine = sameBlock.filter((p) => p.address.toLowerCase() === item.address.toLowerCase());
+  if (mine.length === 0) return [];
+  const [before] = await tx.$queryRaw<{ sum: string | null }[]>`
+    SELECT SUM("valueWei")::text AS sum FROM "Payment"
+    WHERE "depositAddress" = ${item.address.toLowerCase()} AND "sweepId" IS NULL AND "status" <> 'REJECTED' AND "blockNumber" < ${block}`;
+  let covered = BigInt(before?.sum ?? '0');
+  const ids: string[] = [];
+  for (const p of mine) {
+    if (covered + p.valueWei > item.flushed) break;
+    covered += p.valueWei;
+    ids.push(p.id);
+  }
+  return ids;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
+import { depositAddressOf } from './addresses.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
 import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
@@ -51,7 +52,13 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   const problem = await factoryProblem(deps);
   if (problem) return off ? done('off', off) : done('waiting', `Sweeping refused: ${problem}`);
 
-  const holdings = await readHoldings(deps.chain, await readCandidates(deps.db, deps.config.sweepBatchSize * CANDIDATE_PAGES, followed.lost));
+  const candidates = await readCandidates(deps.db, deps.config.sweepBatchSize * CANDIDATE_PAGES, followed.lost);
+  // An address another factory gave (the factory was changed with the receiving address):
+  // this factory's sweep would find nothing there and burn its gas every run. Left, and said.
+  const factory = deps.config.depositFactoryAddress;
+  const foreign = candidates.filter((c) => depositAddressOf(factory, c.orderId) !== c.address.toLowerCase());
+  if (foreign.length > 0) deps.logger.warn({ addresses: foreign.slice(0, 10).map((c) => c.address), count: foreign.length }, 'deposit addresses of another deposit factory hold unswept deposits: sweep them with that factory');
+  const holdings = await readHoldings(deps.chain, candidates.filter((c) => !foreign.includes(c)));
   // Sweeps someone else sent are recorded even with sweeping off: the books say where every deposit went.
   const adopted = await adoptFlushes(deps, holdings);
   if (off || !wallet) return done('off', off ?? 'Sweeping is off');

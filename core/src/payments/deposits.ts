@@ -36,9 +36,14 @@ export function depositMoney(deps: { db: Db; chain: PublicClient }): OwnMoney {
     async movedIn(block) {
       const logs = await deps.chain.getLogs({ blockHash: block.hash as `0x${string}`, event: depositForwarderAbi[3] });
       const flushed = parseEventLogs({ abi: depositForwarderAbi, logs, eventName: 'Flushed' });
-      if (flushed.length === 0) return 0n;
+      const by = new Map<string, bigint>();
+      if (flushed.length === 0) return by;
       const own = await senders(flushed.map((l) => l.address));
-      return flushed.filter((l) => own.has(l.address.toLowerCase())).reduce((sum, l) => sum + l.args.amount, 0n);
+      for (const l of flushed) {
+        const from = l.address.toLowerCase();
+        if (own.has(from)) by.set(from, (by.get(from) ?? 0n) + l.args.amount);
+      }
+      return by;
     },
   };
 }

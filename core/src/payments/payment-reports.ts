@@ -17,7 +17,7 @@ export async function recordPaymentReport(
   orderId: string,
   txHash: string,
 ): Promise<{ paymentId: string; status: string }> {
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { userId: true, status: true } });
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { userId: true, status: true, depositAddress: true } });
   if (!order || order.userId !== user.id || order.status === 'DELETED') throw notFound('Order not found');
   const check = (p: { id: string; orderId: string | null; status: string }) => {
     if (p.orderId && p.orderId !== orderId) throw conflict('This transaction was already used for another order');
@@ -27,6 +27,10 @@ export async function recordPaymentReport(
     await db.paymentReport.createMany({ data: [{ paymentId: p.id, orderId, userId: user.id }], skipDuplicates: true });
     return { paymentId: p.id, status: p.status };
   };
+  // The hash of a deposit to this order's own address: that deposit (the indexer finds it
+  // by its recipient), not a second payment to the receiving address that would fail.
+  const deposit = order.depositAddress ? await db.payment.findFirst({ where: { depositAddress: order.depositAddress, txHash } }) : null;
+  if (deposit) return report(check(deposit));
   const existing = await db.payment.findFirst({ where: { depositAddress: null, txHash } });
   if (existing) return report(check(existing));
   try {

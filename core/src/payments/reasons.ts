@@ -18,4 +18,5 @@ export const MINED_BEFORE_ORDER = 'Mined before the order was placed; an admin w
 
 /** An order deleted or cancelled while a transfer to it was on its way: the transfer waits for an admin. */
 export const ORDER_DELETED = 'Its order was deleted; an admin will assign or refund it';
+export const LONG_AFTER_WINDOW = "Sent to this order's deposit address long after its payment window closed: it no longer pays the order; an admin will refund it";
 export const ORDER_CANCELLED = 'Its order was cancelled; an admin will refund it';

@@ -8,7 +8,7 @@ import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
 import { dueCents, isPayable } from './order-states.ts';
 import { blockFields, lockInflow, lockOrder, lockOrderIds, lockPayment, refreshOrderStatus, type LockedOrder } from './payment-locks.ts';
-import { DUST, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS } from './reasons.ts';
+import { DUST, LONG_AFTER_WINDOW, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS } from './reasons.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';
 
@@ -198,6 +198,12 @@ async function judge(
     }
     return { kind: 'late', orderId: order.id, reason };
   };
+  // A deposit address never stops matching its order (a tag is freed LATE_PAYMENT_HOURS
+  // after the order's window): one that arrives later than that never pays an order that
+  // is not paid by itself, at the price and stock of long ago. Kept, for an admin.
+  if (!assignTo && payment.depositAddress !== null && order.status !== 'PAID' && order.paymentDeadline !== null) {
+    if (t.blockTimestamp.getTime() > order.paymentDeadline.getTime() + config.latePaymentHours * HOUR) return wait(LONG_AFTER_WINDOW);
+  }
   if (!assignTo && (late || needsStock) && order.status !== 'PAID' && usdCents < due) {
     // Late, or for an order that already gave its stock back: it pays the order only
     // if it covers everything still due at today's price; otherwise an admin resolves it.

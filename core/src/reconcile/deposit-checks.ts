@@ -4,6 +4,7 @@ import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
 import { indexerHalt, readCursor } from '../chain/cursor.ts';
 import { balanceAfter } from '../chain/rpc.ts';
+import { checkQuietAddresses } from './quiet-deposits.ts';
 import { checkSweepBatch, type SweepChain } from './sweep-checks.ts';
 import type { Add } from './subjects.ts';
 
@@ -13,6 +14,7 @@ import type { Add } from './subjects.ts';
  * - each address holding unswept deposits holds, on chain at a confirmed block, exactly
  *   what those deposits mined by then add up to: less is 'deposit-missing' (recorded ETH
  *   that is not there), more is 'deposit-unrecorded' (ETH that arrived unrecorded);
+ * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);
  * - the sweeper's records (reconcile/sweep-checks.ts): 'sweep-mismatch', 'sweep-off-chain',
  *   'sweep-unconfirmed'.
  *
@@ -72,6 +74,8 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
     addresses += await checkBalances(deps, at, batch, add);
   }
   checked['deposit addresses'] = addresses;
+  at ??= await readBlock(deps);
+  if (at) checked['quiet deposit addresses'] = await checkQuietAddresses(deps, at, scope.since !== undefined, add);
 }
 
 /**

@@ -21,6 +21,7 @@ export async function checkInflowsTraced(db: Db, scoped: Date | undefined, add: 
   const doubled = await db.$queryRaw<{ inflowId: string; paymentId: string; blockNumber: bigint }[]>`
     SELECT i."id" AS "inflowId", p."id" AS "paymentId", i."blockNumber"
     FROM "Payment" i JOIN "Payment" p ON p."blockHash" = i."blockHash" AND p."source" <> 'INFLOW' AND p."viaContract"
+      AND p."depositAddress" IS NOT DISTINCT FROM i."depositAddress"
     WHERE i."source" = 'INFLOW' AND i."status" IN ('UNRESOLVED', 'REFUNDED') AND p."status" IN ('COUNTED', 'UNRESOLVED', 'LATE')
       AND p."explainsInflowOf" IS DISTINCT FROM i."blockHash"
       ${scoped ? Prisma.sql`AND i."blockHash" IN (SELECT "blockHash" FROM "Payment" WHERE "updatedAt" > ${scoped} AND "blockHash" IS NOT NULL)` : Prisma.empty}`;

@@ -69,6 +69,11 @@ describe('a deposit address per order', () => {
     expect(detail.body).toMatchObject({ status: 'PAID', isPaid: true });
     expect(detail.body.payments).toEqual([expect.objectContaining({ txHash: hash, status: 'COUNTED', reason: null })]);
     expect(await kit.orderStatus(other.id)).toBe('PENDING_PAYMENT');
+    // Its hash reported for the order, as the pay page would: the deposit, not a second payment to the receiving address.
+    const reported = await kit.report(buyer, order.id, hash);
+    expect(reported.status).toBe(202);
+    expect(reported.body.status).toBe('COUNTED');
+    expect(await kit.db.payment.count({ where: { txHash: hash.toLowerCase() } })).toBe(1);
   });
 
   it("an amount carrying another order's tag pays the order whose address it reached, never the tag's", async () => {
