@@ -74,8 +74,8 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
     addresses += await checkBalances(deps, at, batch, add);
   }
   checked['deposit addresses'] = addresses;
-  at ??= await readBlock(deps);
-  if (at) checked['quiet deposit addresses'] = await checkQuietAddresses(deps, at, scope.since !== undefined, add);
+  // The block is read only once an address is there to check (a shop without deposit addresses asks the node nothing).
+  checked['quiet deposit addresses'] = await checkQuietAddresses(deps, async () => (at ??= await readBlock(deps)), scope.since !== undefined, add);
 }
 
 /**

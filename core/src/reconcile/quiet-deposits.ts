@@ -19,7 +19,9 @@ const BATCH = 1_000;
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig };
 
-export async function checkQuietAddresses(deps: Deps, at: { number: bigint; hash: Hash }, scoped: boolean, add: Add, now = new Date()): Promise<number> {
+type ReadBlock = { number: bigint; hash: Hash };
+
+export async function checkQuietAddresses(deps: Deps, blockOf: () => Promise<ReadBlock | null>, scoped: boolean, add: Add, now = new Date()): Promise<number> {
   let checked = 0;
   const watchEnded = new Date(now.getTime() - deps.config.latePaymentHours * 3600_000);
   const since = new Date(watchEnded.getTime() - QUIET_DAYS * 24 * 3600_000);
@@ -37,11 +39,13 @@ export async function checkQuietAddresses(deps: Deps, at: { number: bigint; hash
           ORDER BY "depositAddress" LIMIT ${BATCH}`;
     if (rows.length === 0) return checked;
     after = rows[rows.length - 1]!.address;
+    const at = await blockOf();
+    if (!at) return checked;
     checked += await checkBatch(deps, at, rows, add);
   }
 }
 
-async function checkBatch(deps: Deps, at: { number: bigint; hash: Hash }, rows: { address: string; orderId: string }[], add: Add): Promise<number> {
+async function checkBatch(deps: Deps, at: ReadBlock, rows: { address: string; orderId: string }[], add: Add): Promise<number> {
   const addresses = rows.map((r) => r.address);
   // Addresses with unswept deposits are compared with them elsewhere; one a sweep is moving is skipped.
   const busy = new Set(
