@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_revealed',
   'webhook.redeliver',
   'reconciliation.run',
+  'deposits.sweep',
   'report.exported',
   'approval.requested',
   'approval.approved',

@@ -66,3 +66,7 @@ export const depositSweepJson = z.object({
   createdAt: isoTime,
 });
 export type DepositSweepJson = z.infer<typeof depositSweepJson>;
+
+/** POST /api/admin/deposits/sweep: a sweep run asked for now (or one already queued). */
+export const sweepRunJson = z.object({ message: z.string() });
+export type SweepRunJson = z.infer<typeof sweepRunJson>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  adminOrderDetailJson, adminOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
+  adminOrderDetailJson, adminOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, sweepRunJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { adminOrdersQuery, auditQuery, dayRangeQuery, pageQuery, searchPageQuery, statusPageQuery } from './queries.ts';
@@ -50,6 +50,11 @@ export const adminOperations: Operation[] = [
     method: 'GET', path: '/api/admin/deposits', tag: 'Admin: orders', access: 'admin', summary: "The deposit addresses: ETH not yet swept, sweeps and their gas, the sweeper's state",
     description: 'Unswept: deposits not yet moved on to the receiving address (USD at the current price, null while none can be read). Swept and gas: the sweeps sent in the last 24 hours and 30 days.',
     answers: [ok(depositsSummaryJson)],
+  },
+  {
+    method: 'POST', path: '/api/admin/deposits/sweep', tag: 'Admin: orders', access: 'admin', summary: 'Run the deposit sweeper now (besides its schedule)',
+    description: 'The sweeper runs in the worker under its rules (settled orders only, the price ceiling, the gas budget); its state on GET /api/admin/deposits says what it did or why it waits.',
+    answers: [ok(sweepRunJson, 'Queued (or already queued)', 202)],
   },
   {
     method: 'GET', path: '/api/admin/deposits/sweeps', tag: 'Admin: orders', access: 'admin', summary: "The sweeper's transactions, newest first",

@@ -144,3 +144,16 @@ describe('GET /api/admin/deposits/sweeps', () => {
     expect((await asAdmin.get('/api/admin/deposits/sweeps?cursor=nonsense!')).status).toBe(400);
   });
 });
+
+describe('POST /api/admin/deposits/sweep', () => {
+  it("queues one run of the sweeper now, for admins only, recorded in the audit log; asked again before it ran, it says one is queued", async () => {
+    expect((await (await kit.as(buyer)).post('/api/admin/deposits/sweep')).status).toBe(403);
+    const first = await (await kit.as(admin)).post('/api/admin/deposits/sweep');
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ message: 'The sweeper will run now' });
+    expect(await kit.env.runtime.queues['deposit-sweep'].getJob('deposit-sweep-now')).toBeTruthy();
+    const again = await (await kit.as(admin)).post('/api/admin/deposits/sweep');
+    expect(again.body).toEqual({ message: 'A sweeper run is already queued' });
+    expect(await kit.db.auditEntry.count({ where: { action: 'deposits.sweep', actorId: admin.id } })).toBe(1);
+  });
+});

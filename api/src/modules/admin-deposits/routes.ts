@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { jobs } from '@shop/core';
+import { audited } from '../../middleware/audit.ts';
 import { readSweeperStatus } from '@shop/core/deposits/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
@@ -24,6 +26,13 @@ export function adminDepositRoutes(deps: AppDeps): Router {
     const [answer, sweeper] = await Promise.all([deps.prices.answerOrNull().catch(() => null), sweeperStatusOrNull(deps)]);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await depositsSummary(deps.db, answer, sweeper));
+  });
+
+  // 'Sweep now': one run of the sweeper, under its own rules; its status says what it did.
+  router.post('/sweep', async (req, res) => {
+    const queued = await jobs.sweepDeposits(deps.queues);
+    if (queued) await audited(req, deps.db, { action: 'deposits.sweep' });
+    res.status(202).json({ message: queued ? 'The sweeper will run now' : 'A sweeper run is already queued' });
   });
 
   router.get('/sweeps', async (req, res) => {

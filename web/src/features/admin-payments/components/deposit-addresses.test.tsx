@@ -42,6 +42,7 @@ function renderPage(summary: unknown = makeSummary(), sweeps: unknown = [makeSwe
     'GET /api/admin/refunds/overpaid': [],
     'GET /api/admin/deposits': summary,
     'GET /api/admin/deposits/sweeps': sweeps,
+    'POST /api/admin/deposits/sweep': reply(202, { message: 'The sweeper will run now' }),
   });
   renderApp('/admin/payments');
   return api;
@@ -123,5 +124,13 @@ describe('the Deposit addresses card', () => {
   it("shows the api's error in a red alert when the figures cannot be read", async () => {
     renderPage(reply(403, { message: 'Not authorized as an admin' }));
     expect(await within(await card()).findByText('Error: Not authorized as an admin')).toBeInTheDocument();
+  });
+
+  it("'Sweep now' asks the worker for a sweeper run and says so", async () => {
+    const api = renderPage();
+    const region = await card();
+    await userEvent.click(await within(region).findByRole('button', { name: 'Sweep now' }));
+    expect(await screen.findByText('The sweeper will run now')).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/admin/deposits/sweep']);
   });
 });

@@ -1,16 +1,20 @@
 import { useId, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { TriangleAlert } from 'lucide-react';
+import { RefreshCw, TriangleAlert } from 'lucide-react';
+import { toast } from 'sonner';
 import type { DepositsSummaryJson, DepositSweepJson, SweeperStatusJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { dayColumn } from '@/components/data-table-columns';
 import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime, formatUsd } from '@/lib/format';
 import { useDepositsSummary, useDepositSweeps } from '../api/get-deposits';
+import { useSweepNow } from '../api/sweep-now';
 import { ethValue } from './eth-value';
 import { ShortHex } from './short-hex';
 
@@ -109,6 +113,12 @@ export function DepositAddresses() {
   const headingId = useId();
   const summary = useDepositsSummary();
   const sweeps = useDepositSweeps();
+  const sweepNow = useSweepNow();
+  const onSweep = () =>
+    sweepNow.mutate(undefined, {
+      onSuccess: (answer) => toast.info(answer.message),
+      onError: (err) => toast.error(getErrorMessage(err)),
+    });
 
   return (
     <Card aria-labelledby={headingId} role="region">
@@ -132,6 +142,9 @@ export function DepositAddresses() {
           <>
             <Figures data={summary.data} />
             <SweeperState status={summary.data.sweeper} />
+            <Button variant="outline" className="w-fit" pending={sweepNow.isPending} icon={<RefreshCw aria-hidden="true" />} onClick={onSweep}>
+              Sweep now
+            </Button>
           </>
         )}
         <h3 className="font-semibold">Recent sweeps</h3>
