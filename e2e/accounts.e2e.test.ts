@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import jsQR from 'jsqr';
-import sharp from 'sharp';
 import { generate } from 'otplib';
 import { waitFor } from '../scripts/testing/chain.ts';
+import { scanQr } from './helpers.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
 import { createUserInDb, registerThroughApi, setActiveBalance, signInThroughUi, toast, unique } from './journey-helpers.ts';
 import { ANVIL_ACCOUNTS } from '../scripts/testing/chain.ts';
@@ -25,14 +24,6 @@ afterAll(async () => {
   await shop?.close();
 });
 
-/** Reads a QR code from its pixels on screen, as a phone camera would. */
-async function scanQr(page: Page, name: string): Promise<string> {
-  const png = await page.getByRole('img', { name }).locator('..').screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!code) throw new Error(`no QR code could be read from '${name}'`);
-  return code.data;
-}
 
 describe('a shopper who forgot their password', () => {
   it('asks for a link on the sign-in page, opens it from the e-mail, sets a new password and signs in with it; the link works once', async () => {

@@ -1,11 +1,8 @@
-import jsQR from 'jsqr';
-import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { parseEther, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '@shop/core';
 import { waitFor } from '../scripts/testing/chain.ts';
-import { buyerOnPayPage } from './helpers.ts';
+import { buyerOnPayPage, scanQr } from './helpers.ts';
 import { signInThroughUi } from './journey-helpers.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
 
@@ -25,14 +22,6 @@ afterAll(async () => {
   await shop?.close();
 });
 
-/** Reads a QR code from its pixels on screen, as a phone camera would. */
-async function scanQr(page: Page, name: string): Promise<string> {
-  const png = await page.getByRole('img', { name }).locator('..').screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!code) throw new Error(`no QR code could be read from '${name}'`);
-  return code.data;
-}
 
 /** An exchange's hot wallet: the node sends for it (impersonated), but no key exists to sign a claim. */
 async function exchangeWallet(): Promise<Address> {

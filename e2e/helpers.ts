@@ -1,3 +1,5 @@
+import jsQR from 'jsqr';
+import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { answerProblem } from '@shop/core/contract/operation-checks';
 import type { Shop } from './shop.ts';
@@ -62,4 +64,13 @@ export async function buyerOnPayPage(shop: Shop, email: string, wallet: NonNulla
   await page.goto(`/order/${orderId}`);
   await page.getByRole('heading', { name: 'Pay', exact: true }).waitFor();
   return { page, orderId };
+}
+
+/** Reads the QR code named `name` from its pixels on screen, as a phone camera would (with its quiet zone: the image's parent). */
+export async function scanQr(page: Page, name: string): Promise<string> {
+  const png = await page.getByRole('img', { name }).locator('..').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!code) throw new Error(`no QR code could be read from '${name}'`);
+  return code.data;
 }

@@ -1,12 +1,10 @@
-import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { toFunctionSelector, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactEth } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { deploySmartWallet } from '../scripts/testing/smart-wallet.ts';
-import { buyerOnPayPage, quotedWei } from './helpers.ts';
+import { buyerOnPayPage, quotedWei, scanQr } from './helpers.ts';
 import { startShop, type Shop } from './shop.ts';
 
 /**
@@ -35,15 +33,6 @@ async function landsOnSuccess(page: Page, orderId: string, txHash: Hash) {
   expect(order.payments.filter((p) => p.status === 'COUNTED').map((p) => p.txHash)).toEqual([txHash]);
 }
 
-/** Reads the QR code on screen the way a phone camera would: from its pixels. */
-async function scanQr(page: Page): Promise<string> {
-  // The code with the white margin around it (a QR reader needs its quiet zone).
-  const png = await page.getByRole('img', { name: 'QR code of the payment request' }).locator('..').screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!code) throw new Error('no QR code could be read from the pay page');
-  return code.data;
-}
 
 /** EIP-681 `ethereum:<address>@<chain id>?value=<wei>`, as a phone wallet reads it. */
 function parsePaymentRequest(uri: string) {
@@ -61,7 +50,7 @@ describe('a desktop browser with no wallet extension', () => {
     await page.getByText(`${exactEth(due)} ETH`, { exact: true }).waitFor();
     await shop.screenshot(page, '40-pay-phone-qr');
 
-    const scanned = await scanQr(page);
+    const scanned = await scanQr(page, 'QR code of the payment request');
     // The same request is offered as a link for a wallet app on this device.
     expect(await page.getByRole('link', { name: 'Open the payment request in a wallet app' }).getAttribute('href')).toBe(scanned);
     const request = parsePaymentRequest(scanned);

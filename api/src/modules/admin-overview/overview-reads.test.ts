@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import pg from 'pg';
 import { addDays, type AdminOverviewJson } from '@shop/core/contract';
-import { createApp } from '../../app.ts';
 import { openSession } from '../../middleware/auth.ts';
 import { createTestEnv, type TestEnv } from '../../../../scripts/testing/test-env.ts';
 import { seedHistory } from '../../../../scripts/testing/history.ts';
-import { readsOf, recordingDb } from '../../../../scripts/testing/query-plans.ts';
+import { appReads } from '../../testing/app-reads.ts';
 
 /**
  * The overview and its exports read the range asked for, never the history: on a shop
@@ -58,21 +57,9 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function recorded<T>(run: (app: ReturnType<typeof createApp>) => Promise<T>): Promise<{ result: T; tooMuch: string[] }> {
-  const rec = recordingDb(url);
-  let result: T;
-  try {
-    result = await run(createApp({ ...env.runtime, db: rec.db }));
-  } finally {
-    await rec.close();
-  }
-  const reads = await readsOf(url, rec.queries, TABLES);
-  const tooMuch = reads.flatMap(({ sql, scans }) =>
-    scans
-      .filter((s) => TABLES.includes(s.table) && (s.rows > BOUND || s.node === 'Seq Scan'))
-      .map((s) => `${s.node} on ${s.table} (${s.index ?? 'no index'}) read ${s.rows} rows: ${sql}`),
-  );
-  return { result, tooMuch };
+async function recorded<T>(run: Parameters<typeof appReads<T>>[1]) {
+  const read = await appReads({ url, runtime: env.runtime, tables: TABLES, bound: BOUND, noSeqScan: true }, run);
+  return read;
 }
 
 describe("what the admin overview reads on a shop's two years", () => {
