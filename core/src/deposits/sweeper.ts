@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
+import { recordUnseenDeposits } from '../payments/unseen-deposits.ts';
 import { depositAddressOf } from './addresses.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
 import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
@@ -61,8 +62,13 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   const holdings = await readHoldings(deps.chain, candidates.filter((c) => !foreign.includes(c)));
   // Sweeps someone else sent are recorded even with sweeping off: the books say where every deposit went.
   const adopted = await adoptFlushes(deps, holdings);
+  // ETH the indexer did not see (through a contract, after an address's watch ended) is
+  // recorded as its order's inflow first; an address holding more than its deposits is not
+  // swept until then (its sweep would move ETH the books do not know of).
+  const surplus = new Set(holdings.filter((h) => h.balanceWei > h.recordedWei).map((h) => h.address.toLowerCase()));
+  await recordUnseenDeposits(deps, [...surplus]).catch((err: unknown) => deps.logger.warn({ msg: 'could not look for deposits the indexer did not see', err }));
   if (off || !wallet) return done('off', off ?? 'Sweeping is off');
-  const held = holdings.filter((h) => h.balanceWei > 0n && !adopted.has(h.address.toLowerCase()));
+  const held = holdings.filter((h) => h.balanceWei > 0n && !adopted.has(h.address.toLowerCase()) && !surplus.has(h.address.toLowerCase()));
   if (held.length === 0) return done('idle', null);
   const fees: Fees = await deps.chain.estimateFeesPerGas();
   const total = held.reduce((sum, h) => sum + h.balanceWei, 0n);

@@ -4,6 +4,7 @@ import { expireOrders, LONG_AFTER_WINDOW, MICRO_ETH_WEI, Prisma, reconcile, runD
 import type { Abi, Address, Hash, Hex } from 'viem';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
+import { DEV_SWEEPER_PRIVATE_KEY } from '../../../scripts/lib/dev-chain.ts';
 import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { compileSolidity } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
@@ -27,9 +28,8 @@ let buyer: TestUser;
 let batcher: { address: Address; abi: Abi };
 
 beforeAll(async () => {
-  // One test leaves ETH at an address where the indexer no longer looks, on purpose: the
-  // reconciler reporting it (deposit-unrecorded) is what that test asks for.
-  kit = await createPaymentKit({ reconcileSkip: ['deposit-unrecorded'] });
+  // The shop sweeps, as npm start's does (anvil's account #8 pays the gas).
+  kit = await createPaymentKit({ env: { SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY } });
   buyer = await kit.createUser({ name: 'Buyer' });
   const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/batch-sender.sol'), 'BatchSender');
   const deployed = await kit.chain.wallet.deployContract({ abi, bytecode, account: exchange, chain: null });
@@ -89,7 +89,7 @@ describe('deposit addresses at the edges', () => {
     }
   });
 
-  it("an exchange's batched withdrawal to an order's address after its watch ended is not seen by the indexer, and the reconciler names the address", async () => {
+  it("an exchange's batched withdrawal to an order's address after its watch ended: the reconciler names the address, the sweeper's run records it as the order's inflow, refundable, and sweeps it", async () => {
     const order = await expiredOrder(2); // paymentDeadline two days ago: no longer watched
     const value = 10n * FINNEY;
     await batch([order.depositAddress], [value]);
@@ -99,6 +99,23 @@ describe('deposit addresses at the edges', () => {
     const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
     const named = report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress));
     expect(named.map((d) => d.check), 'the reconciler names the deposit address holding unrecorded ETH').toEqual(['deposit-unrecorded']);
+    // The sweeper's next run finds it by the address's balance and records it as the order's inflow.
+    await runDepositSweeper(kit.workerRuntime);
+    const inflow = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: order.depositAddress } });
+    expect(inflow).toMatchObject({ source: 'INFLOW', status: 'UNRESOLVED', orderId: order.id });
+    expect(inflow.valueWei?.toFixed(0)).toBe(value.toString());
+    expect(inflow.reason).toMatch(/after its watch ended/);
+    const again = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
+    expect(again.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress))).toEqual([]);
+    // A second run records nothing more; an admin refunds it to a wallet they name; the next runs sweep it.
+    await runDepositSweeper(kit.workerRuntime);
+    expect(await kit.db.payment.count({ where: { depositAddress: order.depositAddress } })).toBe(1);
+    const admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    expect((await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: ANVIL_ACCOUNTS[7] })).status).toBe(201);
+    await runDepositSweeper(kit.workerRuntime);
+    await runDepositSweeper(kit.workerRuntime);
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: inflow.id } })).sweepId).not.toBeNull();
   });
 
   it('an internal deposit in the same block as a sweep of the same amount is recorded', async () => {
