@@ -57,6 +57,8 @@ export const adminOrderDetailJson = z.object({
   paymentDeadline: isoTime.nullable(),
   deletedAt: isoTime.nullable(),
   cancelledAt: isoTime.nullable(),
+  /** The order's own deposit address (paying from an exchange), null when the shop had no deposit factory. */
+  depositAddress: z.string().nullable(),
   itemsPrice: money,
   totalPrice: money,
   paidUsd: money,

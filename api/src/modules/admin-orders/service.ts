@@ -118,6 +118,7 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
     paymentDeadline: order.paymentDeadline?.toISOString() ?? null,
     deletedAt: order.deletedAt?.toISOString() ?? null,
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
+    depositAddress: order.depositAddress,
     itemsPrice: usdNumber(order.itemsPrice),
     totalPrice: usdNumber(order.totalPrice),
     paidUsd: usdNumber(order.paidUsd),

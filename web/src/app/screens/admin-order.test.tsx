@@ -13,7 +13,7 @@ const PAYOUT = `0x${'cd'.repeat(32)}`;
 function makeDetail(over: Partial<AdminOrderDetailJson> = {}): AdminOrderDetailJson {
   return {
     _id: ID, reference: 'ORD-FWX2P400', status: 'PAID', isPaid: true, createdAt: '2026-03-04T10:00:00.000Z', paidAt: '2026-03-04T10:05:00.000Z',
-    expiresAt: '2026-04-03T10:05:00.000Z', paymentDeadline: '2026-03-04T11:00:00.000Z', deletedAt: null, cancelledAt: null,
+    expiresAt: '2026-04-03T10:05:00.000Z', paymentDeadline: '2026-03-04T11:00:00.000Z', deletedAt: null, cancelledAt: null, depositAddress: '0x2b792d027e303ef1df93f2c81ebe21f3004ee77d',
     itemsPrice: 50, totalPrice: 50, paidUsd: 55, overpaidUsd: 5, overpaidSettledUsd: 5,
     items: [{ name: 'Gold Package', image: '/images/gold.svg', price: 25, qty: 2, product: 'p1', dailyCredit: 1.5, durationDays: 30 }],
     buyer: { _id: 'u1', name: 'Bea Buyer', email: 'bea@example.com', deleted: false },
@@ -54,6 +54,8 @@ describe('AdminOrderPage', () => {
     expect(within(refunds).getByText(PAYOUT)).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Webhook deliveries' })).getByText('order.paid')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Buyer' })).getByRole('link', { name: 'Bea Buyer' })).toHaveAttribute('href', '/admin/user/u1/edit');
+    // The order's own deposit address, where an exchange's payment for it arrives.
+    expect(within(screen.getByRole('region', { name: 'Summary' })).getByText('0x2b792d027e303ef1df93f2c81ebe21f3004ee77d')).toBeInTheDocument();
     const actions = screen.getByRole('region', { name: 'Actions' });
     expect(within(actions).queryByRole('button', { name: 'Delete Order' })).not.toBeInTheDocument();
     expect(within(actions).getByText('Delete Order: Paid orders cannot be deleted.')).toBeInTheDocument();

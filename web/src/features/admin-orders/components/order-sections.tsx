@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
@@ -22,6 +23,9 @@ export function OrderSummary({ order }: { order: Order }) {
           ...(order.expiresAt ? [['Runs until', formatDateTime(order.expiresAt)] as [string, string]] : []),
           ...(order.cancelledAt ? [['Cancelled', formatDateTime(order.cancelledAt)] as [string, string]] : []),
           ...(order.deletedAt ? [['Deleted', formatDateTime(order.deletedAt)] as [string, string]] : []),
+          ...(order.depositAddress
+            ? [['Deposit address', <code key="deposit" className="font-mono text-xs break-all">{order.depositAddress}</code>] as [string, ReactNode]]
+            : []),
         ]}
       />
     </SectionCard>
