@@ -7,6 +7,7 @@ import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
 import { recordUnseenDeposits } from '../payments/unseen-deposits.ts';
 import { depositAddressOf } from './addresses.ts';
+import { reopenReorganizedSweeps } from './sweep-reorgs.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
 import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
@@ -42,6 +43,7 @@ const CANDIDATE_PAGES = 4;
 const GAS_MARGIN_PERCENT = 20n;
 
 export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Promise<SweepRun> {
+  await reopenReorganizedSweeps(deps);
   const followed = await followSweeps(deps, now);
   const done = async (state: SweeperState, reason: string | null, fields: Record<string, unknown> = {}): Promise<SweepRun> => {
     await writeSweeperStatus(deps, state, reason, { ...fields, ...followedFields(followed) });

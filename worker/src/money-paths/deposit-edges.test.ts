@@ -173,3 +173,36 @@ describe('deposit addresses at the edges', () => {
     expect(unswept.map((p) => p.txHash), 'every deposit the flush moved is marked swept').toEqual([]);
   });
 });
+
+describe('a confirmed sweep that a reorganization removes', () => {
+  it('goes back to being followed: its deposits are unswept again, the ETH is back at the address, and a new sweep moves it once', async () => {
+    const order = await kit.placeOrder(buyer);
+    const value = roundOf(order.amountWei);
+    await kit.chain.sendAndWait(exchange, order.depositAddress, value);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    await kit.chain.mine(2);
+    await kit.runIndexer();
+    await runDepositSweeper(kit.workerRuntime); // sends the sweep (mined at once)
+    await runDepositSweeper(kit.workerRuntime); // confirms it
+    const sweep = await kit.db.depositSweep.findFirstOrThrow({ where: { items: { some: { address: order.depositAddress } } } });
+    expect(sweep.status).toBe('CONFIRMED');
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
+
+    await kit.chain.reorg(1); // the sweep's block is replaced by one without it
+    await kit.runIndexer();
+    await runDepositSweeper(kit.workerRuntime);
+    const reopened = await kit.db.depositSweep.findUniqueOrThrow({ where: { id: sweep.id } });
+    expect(reopened).toMatchObject({ status: 'SENT', reason: 'Its block left the chain in a reorganization; followed again', sweptWei: null });
+    expect(await kit.db.payment.count({ where: { depositAddress: order.depositAddress, sweepId: null, status: 'COUNTED' } })).toBe(1);
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(value);
+
+    // Not seen again by the node: lost after a while; the next sweep takes its nonce and moves the deposit once.
+    await kit.db.depositSweep.update({ where: { id: sweep.id }, data: { createdAt: new Date(Date.now() - 10 * 60_000) } });
+    for (let i = 0; i < 3; i++) await runDepositSweeper(kit.workerRuntime);
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
+    const marked = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: order.depositAddress, status: 'COUNTED' }, include: { sweep: true } });
+    expect(marked.sweep?.status).toBe('CONFIRMED');
+    expect(marked.sweep?.sweptWei?.toFixed(0)).toBe(value.toString());
+  });
+});
