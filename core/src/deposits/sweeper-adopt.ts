@@ -29,7 +29,9 @@ export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promis
   const adopted = new Set<string>();
   // A random few each run: addresses that stay short whatever is found (an attacker's own
   // deposit made in the flush's own transaction) can never hold the others back for good.
-  const short = holdings.filter((x) => x.balanceWei < x.recordedWei);
+  // Holding less (someone flushed it), or more (someone flushed it and ETH arrived since,
+  // unseen: that ETH must not be netted against deposits already moved).
+  const short = holdings.filter((x) => x.balanceWei !== x.recordedWei);
   const picked = short.length <= ADOPT_PER_RUN ? short : short.map((h) => ({ h, r: Math.random() })).sort((a, b) => a.r - b.r).slice(0, ADOPT_PER_RUN).map((x) => x.h);
   for (const h of picked) {
     try {
@@ -46,6 +48,7 @@ async function adoptOne(deps: SweepDeps, h: Holding): Promise<boolean> {
   const logs = await deps.chain.getLogs({ address: h.address, event: depositForwarderAbi[3], fromBlock: h.fromBlock ?? 0n, toBlock: 'latest' });
   const last = logs.at(-1);
   if (!last?.transactionHash) {
+    if (h.balanceWei > h.recordedWei) return false; // more than recorded and never flushed: a deposit not indexed yet, or unseen (unseen-deposits.ts)
     deps.logger.warn({ msg: 'a deposit address holds less than its unswept deposits, and no Flushed event of it was found', deposit_address: h.address, recorded_wei: h.recordedWei.toString(), balance_wei: h.balanceWei.toString() });
     return false;
   }

@@ -4,6 +4,7 @@ import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../db
 import type { Tx } from '../ledger.ts';
 import type { Logger } from '../logger.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
+import { emitPaymentUnresolved } from '../webhooks.ts';
 import { depositForwarderAbi } from './abi.ts';
 
 /**
@@ -144,10 +145,45 @@ async function confirmSweep(db: Db, sweep: SentSweep, { alsoSwept = [], ...mined
     if (won.count === 0) return false;
     for (const item of items) {
       await tx.depositSweepItem.update({ where: { id: item.id }, data: { sweptWei: dec(item.flushed) } });
-      if (item.flushed > 0n) await markSwept(tx, sweep.id, item.address, mined.blockNumber, await fitting(tx, item, mined.blockNumber, alsoSwept));
+      if (item.flushed > 0n) {
+        await markSwept(tx, sweep.id, item.address, mined.blockNumber, await fitting(tx, item, mined.blockNumber, alsoSwept));
+        await recordSweptUnseen(tx, { id: sweep.id, txHash: sweep.txHash, ...mined }, item);
+      }
     }
     return true;
   });
+}
+
+/**
+ * What an address flushed beyond the deposits the sweep marked: ETH that reached it unseen
+ * (through a contract, after its watch ended, in the moments before the sweep): recorded as
+ * its order's UNRESOLVED inflow at the sweep's block, swept by it, for an admin to refund.
+ * The books never move ETH they do not know of.
+ */
+async function recordSweptUnseen(tx: Tx, sweep: { id: string; txHash: string; blockNumber: bigint; blockHash: string }, item: { address: string; flushed: bigint }): Promise<void> {
+  const [marked] = await tx.$queryRaw<{ sum: string | null }[]>`
+    SELECT SUM("valueWei")::text AS sum FROM "Payment" WHERE "sweepId" = ${sweep.id}::uuid AND "depositAddress" = ${item.address.toLowerCase()}`;
+  const excess = item.flushed - BigInt(marked?.sum ?? '0');
+  if (excess <= 0n) return;
+  const order = await tx.order.findUnique({ where: { depositAddress: item.address.toLowerCase() }, select: { id: true } });
+  const reason = `A sweep moved ETH from this order's deposit address that the shop had not recorded (it arrived through a contract unseen); an admin will refund it`;
+  const txHash = `swept-${sweep.txHash.slice(2, 58)}`;
+  const created = await tx.payment.createMany({
+    data: [{
+      txHash,
+      depositAddress: item.address.toLowerCase(),
+      orderId: order?.id ?? null,
+      sweepId: sweep.id,
+      source: 'INFLOW',
+      status: 'UNRESOLVED',
+      valueWei: new Prisma.Decimal(excess.toString()),
+      blockNumber: sweep.blockNumber,
+      blockHash: sweep.blockHash,
+      reason,
+    }],
+    skipDuplicates: true,
+  });
+  if (created.count === 1) await emitPaymentUnresolved(tx, await tx.payment.findFirstOrThrow({ where: { txHash, depositAddress: item.address.toLowerCase() } }), reason);
 }
 
 /** Of the deposits in the sweep's block, those the address's flush covers after the ones mined before it, in order. */

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { readCursor } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { inflowKey } from './indexer.ts';
+import { depositForwarderAbi } from '../deposits/abi.ts';
 import { lockInflow } from './payment-locks.ts';
 
 /**
@@ -37,15 +37,34 @@ export async function recordUnseenDeposits(deps: Deps, also: string[] = [], now 
   return recorded;
 }
 
-/** The newest block both confirmed and indexed (the indexer's checkpoint, at most). */
+/**
+ * The newest block both confirmed and indexed, named by the hash the indexer followed (its
+ * checkpoint, or its window of recent blocks), never by what a node answers for a height:
+ * a lagging replica on another fork must not decide what the books hold.
+ */
 async function indexedBlock(deps: Deps): Promise<{ number: bigint; hash: Hash } | null> {
   const [cursor, head] = await Promise.all([readCursor(deps.db), deps.chain.getBlockNumber({ cacheTime: 0 })]);
   if (!cursor || cursor.haltedAt) return null;
   const confirmed = head - BigInt(deps.config.paymentConfirmations - 1);
-  const n = cursor.blockNumber < confirmed ? cursor.blockNumber : confirmed;
-  if (n < 0n) return null;
-  const block = await deps.chain.getBlock({ blockNumber: n });
-  return { number: n, hash: block.hash };
+  if (cursor.blockNumber <= confirmed) return { number: cursor.blockNumber, hash: cursor.blockHash as Hash };
+  const kept = await deps.db.indexedBlock.findUnique({ where: { number: confirmed } });
+  return kept ? { number: kept.number, hash: kept.hash as Hash } : null;
+}
+
+/** Less than this is left unrecorded (a thousandth of a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
+export const UNSEEN_FLOOR_WEI = 10n ** 12n;
+
+/** Its own key: never the same row as the indexer's inflow of that block and address. */
+const unseenKey = (at: { number: bigint; hash: string }) => `unseen-${at.number}-${at.hash.slice(2, 14).toLowerCase()}`;
+
+/**
+ * Someone flushed the address since its oldest unswept deposit (a stranger's sweep, or the
+ * shop's own not recorded yet): the sweeper adopts that first, and only then is the rest
+ * unseen; netting now would count ETH already moved.
+ */
+async function flushedSince(deps: Deps, address: string, from: bigint, to: bigint): Promise<boolean> {
+  const logs = await deps.chain.getLogs({ address: address as Hash, event: depositForwarderAbi[3], fromBlock: from, toBlock: to });
+  return logs.length > 0;
 }
 
 async function recordBatch(deps: Deps, at: { number: bigint; hash: Hash }, addresses: string[]): Promise<number> {
@@ -61,8 +80,8 @@ async function recordBatch(deps: Deps, at: { number: bigint; hash: Hash }, addre
 async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { address: string; balance: bigint }): Promise<boolean> {
   return deps.db.$transaction(async (tx) => {
     await lockInflow(tx, at.hash);
-    const [books] = await tx.$queryRaw<{ recorded: string | null; unsettled: bigint; moving: boolean }[]>`
-      SELECT SUM(p."valueWei")::text AS recorded,
+    const [books] = await tx.$queryRaw<{ recorded: string | null; unsettled: bigint; moving: boolean; oldest: bigint | null }[]>`
+      SELECT SUM(p."valueWei")::text AS recorded, MIN(p."blockNumber") AS oldest,
              COUNT(*) FILTER (WHERE p."blockNumber" IS NULL OR p."blockNumber" > ${at.number} OR p."valueWei" IS NULL) AS unsettled,
              EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                      WHERE i."address" = ${h.address} AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS moving
@@ -71,15 +90,16 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
     // A deposit still being verified, or a sweep on its way: the next run looks again.
     if (!books || Number(books.unsettled) > 0 || books.moving) return false;
     const unseen = h.balance - BigInt(books.recorded ?? '0');
-    if (unseen <= 0n) return false;
+    if (unseen < UNSEEN_FLOOR_WEI) return false;
+    if (books.oldest !== null && (await flushedSince(deps, h.address, books.oldest, at.number))) return false;
     const order = await tx.order.findUnique({ where: { depositAddress: h.address }, select: { id: true } });
     const reason = `ETH reached this order's deposit address through a contract after its watch ended (found by its balance after block ${at.number}); an admin will refund it`;
     const created = await tx.payment.createMany({
-      data: [{ txHash: inflowKey(at.number, at.hash), depositAddress: h.address, orderId: order?.id ?? null, source: 'INFLOW', status: 'UNRESOLVED', valueWei: new Prisma.Decimal(unseen.toString()), blockNumber: at.number, blockHash: at.hash, reason }],
+      data: [{ txHash: unseenKey(at), depositAddress: h.address, orderId: order?.id ?? null, source: 'INFLOW', status: 'UNRESOLVED', valueWei: new Prisma.Decimal(unseen.toString()), blockNumber: at.number, blockHash: at.hash, reason }],
       skipDuplicates: true,
     });
     if (created.count === 0) return false;
-    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: inflowKey(at.number, at.hash) } });
+    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: unseenKey(at) } });
     await emitPaymentUnresolved(tx, row, reason);
     deps.logger.warn({ msg: 'ETH the indexer did not see was found at a deposit address and recorded as its order\'s inflow', deposit_address: h.address, value_wei: unseen.toString(), block_number: at.number.toString() });
     return true;

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
 import { balancesAfter } from '../chain/rpc.ts';
+import { UNSEEN_FLOOR_WEI } from '../payments/unseen-deposits.ts';
 import type { Add } from './subjects.ts';
 
 /**
@@ -63,7 +64,7 @@ async function checkBatch(deps: Deps, at: ReadBlock, rows: { address: string; or
   if (!balances) return 0; // the node no longer keeps that state
   quiet.forEach((r, i) => {
     const balance = balances[i] ?? 0n;
-    if (balance > 0n) {
+    if (balance >= UNSEEN_FLOOR_WEI) {
       add(
         'deposit-unrecorded',
         `The deposit address holds ${exactEth(balance)} ETH after block ${at.number} and the shop recorded nothing unswept there: ETH arrived that the indexer did not see (through a contract, after the address's watch ended)`,
