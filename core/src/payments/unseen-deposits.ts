@@ -51,7 +51,7 @@ async function indexedBlock(deps: Deps): Promise<{ number: bigint; hash: Hash } 
   return kept ? { number: kept.number, hash: kept.hash as Hash } : null;
 }
 
-/** Less than this is left unrecorded (a thousandth of a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
+/** Less than this is left unrecorded (a millionth of an ETH, a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
 export const UNSEEN_FLOOR_WEI = 10n ** 12n;
 
 /** Its own key: never the same row as the indexer's inflow of that block and address. */
