@@ -12,33 +12,29 @@ import { compileSolidity } from './lib/solidity.ts';
  */
 export const FACTORY_SOURCE = path.join(REPO_ROOT, 'core/src/deposits/DepositFactory.sol');
 export const FACTORY_BYTECODE_FILE = path.join(REPO_ROOT, 'core/src/deposits/factory-bytecode.ts');
-
-export async function factoryBytecodeModule(): Promise<string> {
-  const built = await compileSolidity(FACTORY_SOURCE, 'DepositFactory');
-  return [
-    '// Written by `npm run contracts:build` from DepositFactory.sol; do not edit by hand.',
-    `// solc ${built.solcVersion}, evm cancun, optimizer on (200 runs).`,
-    `export const DEPOSIT_FACTORY_BYTECODE = '${built.bytecode}' as const;`,
-    '',
-  ].join('\n');
-}
-
 export const BALANCE_READER_SOURCE = path.join(REPO_ROOT, 'core/src/chain/BalanceReader.sol');
 export const BALANCE_READER_BYTECODE_FILE = path.join(REPO_ROOT, 'core/src/chain/balance-reader-bytecode.ts');
 
-export async function balanceReaderBytecodeModule(): Promise<string> {
-  const built = await compileSolidity(BALANCE_READER_SOURCE, 'BalanceReader');
+/** The committed module of one contract's creation code. */
+async function bytecodeModule(source: string, contract: string, exportName: string): Promise<string> {
+  const built = await compileSolidity(source, contract);
   return [
-    '// Written by `npm run contracts:build` from BalanceReader.sol; do not edit by hand.',
+    `// Written by \`npm run contracts:build\` from ${path.basename(source)}; do not edit by hand.`,
     `// solc ${built.solcVersion}, evm cancun, optimizer on (200 runs).`,
-    `export const BALANCE_READER_BYTECODE = '${built.bytecode}' as const;`,
+    `export const ${exportName} = '${built.bytecode}' as const;`,
     '',
   ].join('\n');
 }
 
+export const factoryBytecodeModule = () => bytecodeModule(FACTORY_SOURCE, 'DepositFactory', 'DEPOSIT_FACTORY_BYTECODE');
+export const balanceReaderBytecodeModule = () => bytecodeModule(BALANCE_READER_SOURCE, 'BalanceReader', 'BALANCE_READER_BYTECODE');
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await writeFile(FACTORY_BYTECODE_FILE, await factoryBytecodeModule());
-  console.log(`wrote ${path.relative(REPO_ROOT, FACTORY_BYTECODE_FILE)}`);
-  await writeFile(BALANCE_READER_BYTECODE_FILE, await balanceReaderBytecodeModule());
-  console.log(`wrote ${path.relative(REPO_ROOT, BALANCE_READER_BYTECODE_FILE)}`);
+  for (const [file, module] of [
+    [FACTORY_BYTECODE_FILE, factoryBytecodeModule],
+    [BALANCE_READER_BYTECODE_FILE, balanceReaderBytecodeModule],
+  ] as const) {
+    await writeFile(file, await module());
+    console.log(`wrote ${path.relative(REPO_ROOT, file)}`);
+  }
 }

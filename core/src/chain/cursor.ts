@@ -1,4 +1,4 @@
-import type { PublicClient } from 'viem';
+import type { Hash, PublicClient } from 'viem';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 
@@ -49,4 +49,19 @@ export async function indexerLag(deps: { db: Db; chain: PublicClient }): Promise
   if (!cursor) return null;
   const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
   return head - cursor.blockNumber;
+}
+
+/**
+ * The newest block both confirmed (`confirmations`) and indexed, named by the hash the
+ * indexer followed (its checkpoint, or its window of recent blocks), never by what a node
+ * answers for a height: a replica on another fork must not decide what the books hold.
+ * Null before any block is indexed, or while following is halted.
+ */
+export async function confirmedIndexedBlock(deps: { db: Db; chain: PublicClient }, confirmations: number): Promise<{ number: bigint; hash: Hash } | null> {
+  const [cursor, head] = await Promise.all([readCursor(deps.db), deps.chain.getBlockNumber({ cacheTime: 0 })]);
+  if (!cursor || cursor.haltedAt) return null;
+  const confirmed = head - BigInt(confirmations - 1);
+  if (cursor.blockNumber <= confirmed) return { number: cursor.blockNumber, hash: cursor.blockHash as Hash };
+  const kept = await deps.db.indexedBlock.findUnique({ where: { number: confirmed } });
+  return kept ? { number: kept.number, hash: kept.hash as Hash } : null;
 }

@@ -1,8 +1,8 @@
 import type { Hash } from 'viem';
 import { Prisma } from '../db.ts';
-import { depositForwarderAbi } from './abi.ts';
+import { flushedBy, flushedEvent } from './abi.ts';
 import type { Holding } from './sweeper-candidates.ts';
-import { FOREIGN_MARK, flushedBy, markSwept, type SweepDeps } from './sweeper-verify.ts';
+import { FOREIGN_MARK, markSwept, type SweepDeps } from './sweeper-verify.ts';
 
 /**
  * Deposit addresses holding less than the books say reached them and is unswept: someone
@@ -45,7 +45,7 @@ export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promis
 }
 
 async function adoptOne(deps: SweepDeps, h: Holding): Promise<boolean> {
-  const logs = await deps.chain.getLogs({ address: h.address, event: depositForwarderAbi[3], fromBlock: h.fromBlock ?? 0n, toBlock: 'latest' });
+  const logs = await deps.chain.getLogs({ address: h.address, event: flushedEvent, fromBlock: h.fromBlock ?? 0n, toBlock: 'latest' });
   const last = logs.at(-1);
   if (!last?.transactionHash) {
     if (h.balanceWei > h.recordedWei) return false; // more than recorded and never flushed: a deposit not indexed yet, or unseen (unseen-deposits.ts)

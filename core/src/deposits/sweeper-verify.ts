@@ -1,11 +1,11 @@
-import { parseEventLogs, type Hash, type Log, type PublicClient } from 'viem';
+import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../db.ts';
 import type { Tx } from '../ledger.ts';
 import type { Logger } from '../logger.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { depositForwarderAbi } from './abi.ts';
+import { flushedBy } from './abi.ts';
 
 /**
  * Following each sweep on its way (SENT) to its end, on chain:
@@ -44,15 +44,6 @@ const sentByOthers = (sweep: Pick<DepositSweep, 'reason'>) => sweep.reason?.star
 /** A reason that keeps a found sweep's mark. */
 const withMark = (sweep: Pick<DepositSweep, 'reason'>, reason: string | null) => (sentByOthers(sweep) ? (reason ? `${FOREIGN_MARK}. ${reason}` : FOREIGN_MARK) : reason);
 
-/** What each address flushed in a receipt: only Flushed events, by the address that emitted them. */
-export function flushedBy(logs: Log[]): Map<string, bigint> {
-  const flushed = new Map<string, bigint>();
-  for (const log of parseEventLogs({ abi: depositForwarderAbi, eventName: 'Flushed', logs, strict: true })) {
-    const address = log.address.toLowerCase();
-    flushed.set(address, (flushed.get(address) ?? 0n) + log.args.amount);
-  }
-  return flushed;
-}
 
 export async function followSweeps(deps: SweepDeps, now = new Date()): Promise<Followed> {
   const counts: Followed = { confirmed: 0, failed: 0, dropped: 0, waiting: 0, lost: [] };

@@ -1,7 +1,7 @@
-import { parseEventLogs, type PublicClient } from 'viem';
+import type { PublicClient } from 'viem';
 import type { Db } from '../db.ts';
 import type { Tx } from '../ledger.ts';
-import { depositForwarderAbi } from '../deposits/abi.ts';
+import { flushedBy, flushedEvent } from '../deposits/abi.ts';
 import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
 
 /**
@@ -34,16 +34,11 @@ export function depositMoney(deps: { db: Db; chain: PublicClient }): OwnMoney {
   return {
     senders,
     async movedIn(block) {
-      const logs = await deps.chain.getLogs({ blockHash: block.hash as `0x${string}`, event: depositForwarderAbi[3] });
-      const flushed = parseEventLogs({ abi: depositForwarderAbi, logs, eventName: 'Flushed' });
-      const by = new Map<string, bigint>();
-      if (flushed.length === 0) return by;
-      const own = await senders(flushed.map((l) => l.address));
-      for (const l of flushed) {
-        const from = l.address.toLowerCase();
-        if (own.has(from)) by.set(from, (by.get(from) ?? 0n) + l.args.amount);
-      }
-      return by;
+      const logs = await deps.chain.getLogs({ blockHash: block.hash as `0x${string}`, event: flushedEvent });
+      const flushed = flushedBy(logs);
+      if (flushed.size === 0) return flushed;
+      const own = await senders([...flushed.keys()]);
+      return new Map([...flushed].filter(([from]) => own.has(from)));
     },
   };
 }

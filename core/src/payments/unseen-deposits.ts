@@ -2,10 +2,10 @@ import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
 import { Prisma, type Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import { readCursor } from '../chain/cursor.ts';
+import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { depositForwarderAbi } from '../deposits/abi.ts';
+import { flushedEvent } from '../deposits/abi.ts';
 import { lockInflow } from './payment-locks.ts';
 
 /**
@@ -24,7 +24,7 @@ const BATCH = 1_000;
 type Deps = { db: Db; chain: PublicClient; config: AppConfig; logger: Logger };
 
 export async function recordUnseenDeposits(deps: Deps, also: string[] = [], now = new Date()): Promise<number> {
-  const at = await indexedBlock(deps);
+  const at = await confirmedIndexedBlock(deps, deps.config.paymentConfirmations);
   if (!at) return 0;
   const watchEnded = new Date(now.getTime() - deps.config.latePaymentHours * 3600_000);
   const since = new Date(watchEnded.getTime() - UNSEEN_DAYS * 24 * 3600_000);
@@ -35,20 +35,6 @@ export async function recordUnseenDeposits(deps: Deps, also: string[] = [], now 
   let recorded = 0;
   for (let i = 0; i < addresses.length; i += BATCH) recorded += await recordBatch(deps, at, addresses.slice(i, i + BATCH));
   return recorded;
-}
-
-/**
- * The newest block both confirmed and indexed, named by the hash the indexer followed (its
- * checkpoint, or its window of recent blocks), never by what a node answers for a height:
- * a lagging replica on another fork must not decide what the books hold.
- */
-async function indexedBlock(deps: Deps): Promise<{ number: bigint; hash: Hash } | null> {
-  const [cursor, head] = await Promise.all([readCursor(deps.db), deps.chain.getBlockNumber({ cacheTime: 0 })]);
-  if (!cursor || cursor.haltedAt) return null;
-  const confirmed = head - BigInt(deps.config.paymentConfirmations - 1);
-  if (cursor.blockNumber <= confirmed) return { number: cursor.blockNumber, hash: cursor.blockHash as Hash };
-  const kept = await deps.db.indexedBlock.findUnique({ where: { number: confirmed } });
-  return kept ? { number: kept.number, hash: kept.hash as Hash } : null;
 }
 
 /** Less than this is left unrecorded (a millionth of an ETH, a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
@@ -63,7 +49,7 @@ const unseenKey = (at: { number: bigint; hash: string }) => `unseen-${at.number}
  * unseen; netting now would count ETH already moved.
  */
 async function flushedSince(deps: Deps, address: string, from: bigint, to: bigint): Promise<boolean> {
-  const logs = await deps.chain.getLogs({ address: address as Hash, event: depositForwarderAbi[3], fromBlock: from, toBlock: to });
+  const logs = await deps.chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock: from, toBlock: to });
   return logs.length > 0;
 }
 

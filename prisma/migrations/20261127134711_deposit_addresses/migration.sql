@@ -65,6 +65,9 @@ CREATE INDEX "DepositSweep_status_createdAt_idx" ON "DepositSweep"("status", "cr
 CREATE INDEX "DepositSweep_createdAt_idx" ON "DepositSweep"("createdAt");
 
 -- CreateIndex
+CREATE INDEX "DepositSweep_status_blockNumber_idx" ON "DepositSweep"("status", "blockNumber");
+
+-- CreateIndex
 CREATE INDEX "DepositSweepItem_sweepId_idx" ON "DepositSweepItem"("sweepId");
 
 -- CreateIndex

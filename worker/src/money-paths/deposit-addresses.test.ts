@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTracer, expireOrders, MICRO_ETH_WEI, Prisma, runDepositSweeper } from '@shop/core';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
-import path from 'node:path';
 import type { Address, Hash } from 'viem';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
-import { compileSolidity } from '../../../scripts/lib/solidity.ts';
-import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
+import { deployBatchSender } from '../testing/batch-sender.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
@@ -150,14 +148,7 @@ describe('a deposit address per order', () => {
   });
 
   it("an exchange's batched withdrawal (one transaction, internal calls) pays each order whose address it reached; a node that cannot trace keeps it as its order's inflow", async () => {
-    const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/batch-sender.sol'), 'BatchSender');
-    const deployed = await kit.chain.wallet.deployContract({ abi, bytecode, account: exchange, chain: null });
-    const batcher = (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address;
-    const batch = async (to: Address[], values: bigint[]) => {
-      const hash = await kit.chain.wallet.writeContract({ account: exchange, address: batcher, abi, functionName: 'send', args: [to, values], value: values.reduce((a, b) => a + b, 0n), chain: null });
-      await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      return hash;
-    };
+    const batch = await deployBatchSender(kit, exchange);
     const first = await kit.placeOrder(buyer);
     const second = await kit.placeOrder(referrer);
     const hash = await batch([first.depositAddress, second.depositAddress], [roundOf(first.amountWei), roundOf(second.amountWei)]);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireOrders, LONG_AFTER_WINDOW, MICRO_ETH_WEI, Prisma, reconcile, runDepositSweeper } from '@shop/core';
-import type { Abi, Address, Hash, Hex } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { DEV_SWEEPER_PRIVATE_KEY } from '../../../scripts/lib/dev-chain.ts';
@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { compileSolidity } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { deployBatchSender } from '../testing/batch-sender.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
@@ -25,31 +26,18 @@ const roundOf = (amountWei: bigint) => amountWei - (amountWei % MICRO_ETH_WEI);
 
 let kit: PaymentKit;
 let buyer: TestUser;
-let batcher: { address: Address; abi: Abi };
+let batch: Awaited<ReturnType<typeof deployBatchSender>>;
 
 beforeAll(async () => {
   // The shop sweeps, as npm start's does (anvil's account #8 pays the gas).
   kit = await createPaymentKit({ env: { SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY } });
   buyer = await kit.createUser({ name: 'Buyer' });
-  const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/batch-sender.sol'), 'BatchSender');
-  const deployed = await kit.chain.wallet.deployContract({ abi, bytecode, account: exchange, chain: null });
-  batcher = { abi, address: (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address };
+  batch = await deployBatchSender(kit, exchange);
   await kit.runIndexer();
 });
 afterAll(async () => {
   await kit?.close();
 });
-
-/** An exchange's batched withdrawal: one transaction, internal calls. */
-async function batch(to: Address[], values: bigint[], opts: { wait?: boolean; maxPriorityFeePerGas?: bigint } = {}): Promise<Hash> {
-  const hash = await kit.chain.wallet.writeContract({
-    account: exchange, address: batcher.address, abi: batcher.abi, functionName: 'send', args: [to, values],
-    value: values.reduce((a, b) => a + b, 0n), chain: null, gas: 200_000n,
-    ...(opts.maxPriorityFeePerGas ? { maxPriorityFeePerGas: opts.maxPriorityFeePerGas, maxFeePerGas: 100n * 10n ** 9n } : {}),
-  });
-  if (opts.wait !== false) await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  return hash;
-}
 
 /** Moves an expired order's window and quotes `days` into the past, as if that time had passed. */
 async function ageOrder(orderId: string, days: number) {

@@ -1,14 +1,12 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile, runDepositSweeper } from '@shop/core';
-import type { Abi, Address, Hash } from 'viem';
+import type { Address } from 'viem';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { DEV_SWEEPER_PRIVATE_KEY } from '../../../scripts/lib/dev-chain.ts';
-import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
-import { compileSolidity } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { deployBatchSender } from '../testing/batch-sender.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
@@ -23,29 +21,17 @@ const DAY = 24 * 3600_000;
 
 let kit: PaymentKit;
 let buyer: TestUser;
-let batcher: { address: Address; abi: Abi };
+let batch: Awaited<ReturnType<typeof deployBatchSender>>;
 
 beforeAll(async () => {
   kit = await createPaymentKit({ env: { SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY } });
   buyer = await kit.createUser({ name: 'Buyer' });
-  const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/batch-sender.sol'), 'BatchSender');
-  const deployed = await kit.chain.wallet.deployContract({ abi, bytecode, account: exchange, chain: null });
-  batcher = { abi, address: (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address };
+  batch = await deployBatchSender(kit, exchange);
   await kit.runIndexer();
 });
 afterAll(async () => {
   await kit?.close();
 });
-
-async function batch(to: Address[], values: bigint[], opts: { wait?: boolean; maxPriorityFeePerGas?: bigint } = {}): Promise<Hash> {
-  const hash = await kit.chain.wallet.writeContract({
-    account: exchange, address: batcher.address, abi: batcher.abi, functionName: 'send', args: [to, values],
-    value: values.reduce((a, b) => a + b, 0n), chain: null, gas: 200_000n,
-    ...(opts.maxPriorityFeePerGas ? { maxPriorityFeePerGas: opts.maxPriorityFeePerGas, maxFeePerGas: 300n * 10n ** 9n } : {}),
-  });
-  if (opts.wait !== false) await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  return hash;
-}
 
 /** A PAID order whose deposit R is recorded unswept, its window moved two days back (its watch is over). */
 async function paidOldOrder() {
@@ -99,7 +85,7 @@ describe('deposits nobody saw, around sweeps', () => {
       sent = await runDepositSweeper(kit.workerRuntime); // reads 'latest': no surplus, sends the sweep
       expect(sent.state).toBe('sent');
       // The contract deposit lands ahead of the sweep in the same block (a higher tip).
-      await batch([order.depositAddress], [e], { wait: false, maxPriorityFeePerGas: 200n * 10n ** 9n });
+      await batch([order.depositAddress], [e], { wait: false, maxPriorityFeePerGas: 200n * 10n ** 9n, maxFeePerGas: 300n * 10n ** 9n });
       await kit.chain.mine(1);
     } finally {
       await kit.chain.setAutomine(true);
