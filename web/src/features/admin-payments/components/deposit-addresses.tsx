@@ -77,14 +77,15 @@ function SweeperState({ status }: { status: SweeperStatusJson | null }) {
         <TriangleAlert aria-hidden="true" />
         <AlertTitle>Sweeper waiting</AlertTitle>
         <AlertDescription>
-          <p>{status.reason ?? 'No reason given'}</p>
+          {/* A reason may name a transaction hash: 66 characters with nowhere to wrap on a phone. */}
+          <p className="[overflow-wrap:anywhere]">{status.reason ?? 'No reason given'}</p>
           <p className="text-xs">{when}</p>
         </AlertDescription>
       </Alert>
     );
   }
   return (
-    <p className="text-sm">
+    <p className="text-sm [overflow-wrap:anywhere]">
       Sweeper: <span className="font-medium">{STATE_TEXT[status.state]}</span>
       {status.reason ? ` (${status.reason})` : ''} <span className="text-xs text-muted-foreground">{when}</span>
     </p>
