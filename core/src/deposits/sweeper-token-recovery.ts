@@ -5,7 +5,8 @@ import { isPayable } from '../payments/order-states.ts';
 import { depositFactoryAbi } from './abi.ts';
 import { depositAddressOf, depositSalt } from './addresses.ts';
 import { sweepingOffReason } from './sweeper-status.ts';
-import { factoryProblem, gasWallet } from './sweeper-wallet.ts';
+import { factoryProblem } from './factory-check.ts';
+import { gasWallet } from './sweeper-wallet.ts';
 
 /**
  * Recovering an ERC-20 token sent to an order's deposit address by mistake

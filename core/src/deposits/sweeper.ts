@@ -12,7 +12,8 @@ import { readCandidates, readHoldings, worthSweeping, type Holding } from './swe
 import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
 import { followSweeps, type Followed } from './sweeper-verify.ts';
-import { ethText, factoryProblem, gasWallet, type GasWallet } from './sweeper-wallet.ts';
+import { factoryProblem } from './factory-check.ts';
+import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
 
 /**
  * One run of the deposit sweeper (the `deposit-sweep` job, every SWEEP_INTERVAL_MS), as
