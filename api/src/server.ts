@@ -2,10 +2,15 @@ import { getConfig, createRuntime } from '@shop/core';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 
+const FACTORY_CHECK_WAIT_MS = 10_000;
+
 /** Starts the HTTP listener; shuts down in order (HTTP -> queues -> Redis -> Prisma). */
 export async function startServer(): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const config = getConfig();
   const runtime = createRuntime(config, 'api');
+  // The deposit factory's code is checked before the first order, if the node answers within
+  // FACTORY_CHECK_WAIT_MS; until a check passes, orders are placed without a deposit address.
+  await runtime.depositFactory.start({ waitMs: FACTORY_CHECK_WAIT_MS });
   const app = createApp(runtime);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));

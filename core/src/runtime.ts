@@ -3,6 +3,7 @@ import type { AppConfig } from './config.ts';
 import { createChainClient } from './chain/public-client.ts';
 import { createTracer, type Tracer } from './chain/trace.ts';
 import { createPriceSource, type PriceSource } from './payments/eth-price.ts';
+import { createFactoryTrust, type FactoryTrust } from './deposits/factory-trust.ts';
 import { createDb, type Db } from './db.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createQueues, type Queues } from './queues.ts';
@@ -20,6 +21,8 @@ export type Runtime = {
   tracer: Tracer;
   /** The ETH price (the Chainlink feed, shared through Redis). */
   prices: PriceSource;
+  /** Whether the deposit factory's addresses are handed out (its code checked; `start()` it in the api and the worker). */
+  depositFactory: FactoryTrust;
   close(): Promise<void>;
 };
 
@@ -37,6 +40,7 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
   const queues = createQueues(redis, config.queuePrefix);
   const chain = createChainClient(config.ethRpcUrl);
   const tracer = createTracer(chain, config.chainTracing);
+  const depositFactory = createFactoryTrust({ config, chain, logger });
   return {
     config,
     logger,
@@ -46,7 +50,9 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
     chain,
     tracer,
     prices: createPriceSource({ config, redis, chain }),
+    depositFactory,
     async close() {
+      depositFactory.stop();
       await queues.close().catch((err) => logger.warn({ err }, 'closing queues failed'));
       redis.disconnect();
       await db.$disconnect().catch((err) => logger.warn({ err }, 'closing database failed'));

@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Address } from 'viem';
+import { createPublicClient, getAddress, http, type Address, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANVIL_ACCOUNTS, anvilDriver } from '../testing/chain.ts';
 import { startAnvil, type AnvilInstance } from './anvil.ts';
-import { checkDepositFactory, ensureDevDepositFactory } from './deposit-factory.ts';
+import { factoryProblem } from '../../core/src/deposits/factory-check.ts';
+import { ensureDevDepositFactory } from './deposit-factory.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const run = promisify(execFile);
@@ -35,9 +36,11 @@ describe('deploying the deposit factory', () => {
     const address = /DEPOSIT_FACTORY_ADDRESS=(0x[0-9a-fA-F]{40})/.exec(stdout)?.[1] as Address | undefined;
     expect(address, stdout).toBeDefined();
     expect(stdout).toMatch(/\(transaction 0x[0-9a-f]{64}, \d+ gas\)/);
-    await expect(checkDepositFactory(anvil.rpcUrl, address!, RECEIVER)).resolves.toBeUndefined();
+    const chain = createPublicClient({ transport: http(anvil.rpcUrl) }) as PublicClient;
+    const problemFor = (receivingAddress: Address) => factoryProblem({ config: { depositFactoryAddress: address!, receivingAddress }, chain });
+    expect(await problemFor(RECEIVER)).toBeNull();
     // A factory for another address is not this shop's.
-    await expect(checkDepositFactory(anvil.rpcUrl, address!, ANVIL_ACCOUNTS[2])).rejects.toThrow(/pays .* not the receiving address/);
+    expect(await problemFor(ANVIL_ACCOUNTS[2])).toBe(`the deposit factory ${getAddress(address!)} was deployed for the receiving address ${getAddress(RECEIVER)}, not ${getAddress(ANVIL_ACCOUNTS[2])}`);
   });
 
   it('says what is missing instead of failing later', async () => {

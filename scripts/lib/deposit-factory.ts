@@ -1,14 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPublicClient, createWalletClient, getAddress, http, keccak256, type Account, type Address, type Hash } from 'viem';
+import { createPublicClient, createWalletClient, getAddress, http, type Account, type Address, type Hash, type PublicClient } from 'viem';
 import { depositFactoryAbi } from '../../core/src/deposits/abi.ts';
-import { forwarderOf, proxyInitCode } from '../../core/src/deposits/addresses.ts';
 import { DEPOSIT_FACTORY_BYTECODE } from '../../core/src/deposits/factory-bytecode.ts';
+import { factoryProblem } from '../../core/src/deposits/factory-check.ts';
 
 /**
  * Deploying the deposit factory (core/src/deposits/DepositFactory.sol) for a receiving
  * address, once per shop: `npm run deposits:deploy` on mainnet, and `npm start` on its
- * local chain. Checked after the deployment: the factory pays the receiving address it
- * was given, and its forwarder is where the shop computes it.
+ * local chain. Checked after the deployment by the shop's one check (factory-check.ts):
+ * its code and its forwarder's are what DepositFactory.sol deploys for that address.
  */
 export type DeployedFactory = { address: Address; txHash: Hash; gasUsed: bigint };
 
@@ -21,25 +21,14 @@ export async function deployDepositFactory(opts: { rpcUrl: string; account: Acco
   const receipt = await reader.waitForTransactionReceipt({ hash: txHash, pollingInterval: 200 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`the deployment ${txHash} failed`);
   const address = getAddress(receipt.contractAddress);
-  await checkDepositFactory(opts.rpcUrl, address, opts.receiver);
+  await expectShopFactory(reader as PublicClient, address, opts.receiver);
   return { address, txHash, gasUsed: receipt.gasUsed };
 }
 
-/**
- * Throws unless `address` holds a deposit factory paying `receiver` whose forwarder and
- * proxy code are where and what the shop computes (so every deposit address it hands out
- * is one this factory deploys).
- */
-export async function checkDepositFactory(rpcUrl: string, address: Address, receiver: Address): Promise<void> {
-  const reader = createPublicClient({ transport: http(rpcUrl) });
-  const [paysTo, forwarder, codeHash] = await Promise.all([
-    reader.readContract({ address, abi: depositFactoryAbi, functionName: 'receiver' }),
-    reader.readContract({ address, abi: depositFactoryAbi, functionName: 'forwarder' }),
-    reader.readContract({ address, abi: depositFactoryAbi, functionName: 'proxyCodeHash' }),
-  ]);
-  if (paysTo.toLowerCase() !== receiver.toLowerCase()) throw new Error(`the deposit factory at ${address} pays ${paysTo}, not the receiving address ${receiver}`);
-  if (forwarder.toLowerCase() !== forwarderOf(address).toLowerCase()) throw new Error(`the deposit factory at ${address} has its forwarder at ${forwarder}, not where the shop computes it`);
-  if (codeHash !== keccak256(proxyInitCode(forwarder))) throw new Error(`the deposit factory at ${address} deploys other proxies than the shop computes`);
+/** Throws, saying why, unless `address` holds the shop's deposit factory for `receiver` (factoryProblem). */
+async function expectShopFactory(chain: PublicClient, address: Address, receiver: Address): Promise<void> {
+  const problem = await factoryProblem({ config: { depositFactoryAddress: address, receivingAddress: receiver }, chain });
+  if (problem) throw new Error(problem);
 }
 
 /**
@@ -50,7 +39,8 @@ export async function ensureDevDepositFactory(opts: { rpcUrl: string; from: Addr
   if (existsSync(opts.statePath)) {
     const kept = JSON.parse(readFileSync(opts.statePath, 'utf8')) as { address?: string; receiver?: string };
     if (kept.address && kept.receiver?.toLowerCase() === opts.receiver.toLowerCase()) {
-      const ok = await checkDepositFactory(opts.rpcUrl, kept.address as Address, opts.receiver).then(() => true, () => false);
+      const chain = createPublicClient({ transport: http(opts.rpcUrl) }) as PublicClient;
+      const ok = await expectShopFactory(chain, kept.address as Address, opts.receiver).then(() => true, () => false);
       if (ok) return { address: getAddress(kept.address), deployed: false };
     }
   }

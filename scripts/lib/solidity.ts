@@ -10,7 +10,17 @@ import { REPO_ROOT } from './paths.ts';
  * a hash of the source and the compiler settings, so editing the .sol file recompiles
  * and a warm cache skips loading solc (a few seconds).
  */
-export type CompiledContract = { key: string; solcVersion: string; abi: Abi; bytecode: Hex; runtimeBytecode: Hex };
+export type CompiledContract = {
+  key: string;
+  solcVersion: string;
+  abi: Abi;
+  bytecode: Hex;
+  /** The deployed code, zeros where the constructor writes its immutables. */
+  runtimeBytecode: Hex;
+  /** Where each immutable sits in the deployed code, by the variable's name (byte offsets of 32-byte words). */
+  immutables: Immutables;
+};
+export type Immutables = Record<string, { start: number; length: number }[]>;
 
 export async function compileSolidity(sourcePath: string, contractName: string): Promise<CompiledContract> {
   // Cancun runs on anvil and on every client a mainnet fork would use; pinning it keeps
@@ -18,7 +28,7 @@ export async function compileSolidity(sourcePath: string, contractName: string):
   const settings = {
     evmVersion: 'cancun',
     optimizer: { enabled: true, runs: 200 },
-    outputSelection: { '*': { [contractName]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    outputSelection: { '*': { '': ['ast'], [contractName]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] } },
   };
   const source = await readFile(sourcePath, 'utf8');
   const key = createHash('sha256').update(source).update('\0').update(JSON.stringify(settings)).digest('hex');
@@ -35,7 +45,8 @@ export async function compileSolidity(sourcePath: string, contractName: string):
   const bytecode = contract?.evm?.bytecode?.object;
   const runtime = contract?.evm?.deployedBytecode?.object;
   if (!contract?.abi || !bytecode || !runtime) throw new Error(`solc output has no ${contractName} bytecode`);
-  const compiled: CompiledContract = { key, solcVersion: String(solc.version()), abi: contract.abi, bytecode: `0x${bytecode}`, runtimeBytecode: `0x${runtime}` };
+  const immutables = immutablesByName(output.sources?.[file]?.ast, contract.evm?.deployedBytecode?.immutableReferences ?? {});
+  const compiled: CompiledContract = { key, solcVersion: String(solc.version()), abi: contract.abi, bytecode: `0x${bytecode}`, runtimeBytecode: `0x${runtime}`, immutables };
   await mkdir(dirname(cachePath), { recursive: true });
   // Write then rename, so parallel test files never read a half-written cache.
   const tmp = `${cachePath}.${process.pid}.${Date.now()}.tmp`;
@@ -46,13 +57,36 @@ export async function compileSolidity(sourcePath: string, contractName: string):
 
 type SolcOutput = {
   errors?: Array<{ severity: string; formattedMessage: string }>;
-  contracts?: Record<string, Record<string, { abi?: Abi; evm?: { bytecode?: { object?: string }; deployedBytecode?: { object?: string } } }>>;
+  sources?: Record<string, { ast?: AstNode }>;
+  contracts?: Record<string, Record<string, { abi?: Abi; evm?: { bytecode?: { object?: string }; deployedBytecode?: { object?: string; immutableReferences?: Immutables } } }>>;
 };
+type AstNode = { id?: number; nodeType?: string; name?: string; mutability?: string; [key: string]: unknown };
+
+/** solc keys immutableReferences by the variable's AST id: named here from the source's AST. */
+function immutablesByName(ast: AstNode | undefined, references: Immutables): Immutables {
+  const names = new Map<string, string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    const n = node as AstNode;
+    if (n.nodeType === 'VariableDeclaration' && n.mutability === 'immutable' && typeof n.id === 'number' && typeof n.name === 'string') names.set(String(n.id), n.name);
+    Object.values(n).forEach(walk);
+  };
+  walk(ast);
+  return Object.fromEntries(
+    Object.entries(references).map(([id, places]) => {
+      const name = names.get(id);
+      if (!name) throw new Error(`solc names immutable ${id}, which its AST does not declare`);
+      return [name, places.map(({ start, length }) => ({ start, length }))];
+    }),
+  );
+}
 
 async function readCache(path: string): Promise<CompiledContract | undefined> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<CompiledContract>;
-    if (typeof parsed.key === 'string' && Array.isArray(parsed.abi) && /^0x[0-9a-f]+$/i.test(parsed.bytecode ?? '') && /^0x[0-9a-f]+$/i.test(parsed.runtimeBytecode ?? '')) {
+    const complete = typeof parsed.key === 'string' && Array.isArray(parsed.abi) && typeof parsed.immutables === 'object' && parsed.immutables !== null;
+    if (complete && /^0x[0-9a-f]+$/i.test(parsed.bytecode ?? '') && /^0x[0-9a-f]+$/i.test(parsed.runtimeBytecode ?? '')) {
       return parsed as CompiledContract;
     }
   } catch {

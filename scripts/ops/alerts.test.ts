@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('the Prometheus alert rules', () => {
   it('cover what operators must hear about', () => {
     expect(rules.map((r) => r.alert).sort()).toEqual(
-      ['BooksDoNotReconcile', 'CashoutsWaitingOver24h', 'IndexerHalted', 'IndexerLagging', 'JobsFailing', 'ReconcilerNotRunning', 'TransfersWaitingForAnAdmin', 'WebhooksGivenUp', 'WebhooksPilingUp'].sort(),
+      ['BooksDoNotReconcile', 'CashoutsWaitingOver24h', 'DepositFactoryRefused', 'DepositFactoryUnchecked', 'IndexerHalted', 'IndexerLagging', 'JobsFailing', 'ReconcilerNotRunning', 'TransfersWaitingForAnAdmin', 'WebhooksGivenUp', 'WebhooksPilingUp'].sort(),
     );
   });
 

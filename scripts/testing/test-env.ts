@@ -13,6 +13,15 @@ export type TestEnv = {
   close(): Promise<void>;
 };
 
+export type TestEnvOptions = {
+  chain?: boolean;
+  ethUsd?: string;
+  deposits?: boolean;
+  /** Deploys the deposit factory to configure instead of the shop's genuine one (a look-alike, say). */
+  depositFactory?: (rpcUrl: string, receiver: `0x${string}`) => Promise<`0x${string}`>;
+  env?: Record<string, string>;
+};
+
 /**
  * An isolated world for one test file: its own database cloned from the migrated
  * template, its own Redis key prefix, and (on request) its own anvil with the price
@@ -20,15 +29,13 @@ export type TestEnv = {
  * so every order gets its deposit address as in a shop that offers them. Call `close()`
  * in afterAll.
  */
-export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; deposits?: boolean; env?: Record<string, string> } = {}): Promise<TestEnv> {
+export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> {
   const database = await createTestDatabase(inject('postgresAdminUrl'), inject('templateDatabase'));
   const anvil = opts.chain ? await startAnvil() : undefined;
   if (anvil) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
   const receiver = (opts.env?.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`;
-  const factory =
-    anvil && opts.deposits !== false && !opts.env?.DEPOSIT_FACTORY_ADDRESS
-      ? (await deployDepositFactory({ rpcUrl: anvil.rpcUrl, account: ANVIL_DEV_ACCOUNTS[0], receiver })).address
-      : undefined;
+  const deploy = opts.depositFactory ?? (async (rpcUrl: string) => (await deployDepositFactory({ rpcUrl, account: ANVIL_DEV_ACCOUNTS[0], receiver })).address);
+  const factory = anvil && opts.deposits !== false && !opts.env?.DEPOSIT_FACTORY_ADDRESS ? await deploy(anvil.rpcUrl, receiver) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -49,6 +56,8 @@ export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; de
     ...opts.env,
   });
   const runtime = createRuntime(config, 'api');
+  // As the api does when it starts: the deposit factory's code checked before the first order.
+  await runtime.depositFactory.start();
   return {
     config,
     runtime,

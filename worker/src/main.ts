@@ -11,6 +11,8 @@ const runtime = createRuntime(getConfig(), 'worker');
 const { logger } = runtime;
 process.on('unhandledRejection', (err) => logger.error({ msg: 'unhandled rejection', err }));
 
+// The deposit factory's code, checked now and on its schedule (the sweeper checks again before each run); the verdict is logged.
+void runtime.depositFactory.start();
 const workers = startWorkers(runtime, processors);
 await keepSchedules(runtime, logger);
 const watcher = startBlockWatcher(runtime, logger);

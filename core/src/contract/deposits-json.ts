@@ -16,6 +16,25 @@ export const sweeperStatusJson = z.object({
 });
 export type SweeperStatusJson = z.infer<typeof sweeperStatusJson>;
 
+/**
+ * Whether this api process hands out the deposit factory's addresses: off (none is
+ * configured), checking (not yet checked: the node has not answered), trusted (its code and
+ * its forwarder's are the shop's for the receiving address), refused (they are not: the
+ * reason says what differs).
+ */
+export const DEPOSIT_FACTORY_STATES = ['off', 'checking', 'trusted', 'refused'] as const;
+
+/** The deposit factory's latest check. */
+export const depositFactoryJson = z.object({
+  /** DEPOSIT_FACTORY_ADDRESS, lower-cased; null when none is configured. */
+  address: z.string().nullable(),
+  state: z.enum(DEPOSIT_FACTORY_STATES),
+  reason: z.string().nullable(),
+  /** When its code was last read (null before any answer). */
+  checkedAt: isoTime.nullable(),
+});
+export type DepositFactoryJson = z.infer<typeof depositFactoryJson>;
+
 /** An amount of ETH both ways: exact wei, and ETH with 6 decimals for people. */
 const ethAmountJson = z.object({ wei: weiString, eth: z.string() });
 
@@ -45,6 +64,8 @@ export const depositsSummaryJson = z.object({
   sweepsWaiting: z.number().int(),
   /** Null before the sweeper's first run (or while its state cannot be read). */
   sweeper: sweeperStatusJson.nullable(),
+  /** Whether new orders get deposit addresses: the factory's latest check. */
+  factory: depositFactoryJson,
 });
 export type DepositsSummaryJson = z.infer<typeof depositsSummaryJson>;
 

@@ -48,7 +48,7 @@ export const adminOperations: Operation[] = [
   },
   {
     method: 'GET', path: '/api/admin/deposits', tag: 'Admin: orders', access: 'admin', summary: "The deposit addresses: ETH not yet swept, sweeps and their gas, the sweeper's state",
-    description: 'Unswept: deposits not yet moved on to the receiving address (USD at the current price, null while none can be read). Swept and gas: the sweeps sent in the last 24 hours and 30 days.',
+    description: "Unswept: deposits not yet moved on to the receiving address (USD at the current price, null while none can be read). Swept and gas: the sweeps sent in the last 24 hours and 30 days. Factory: whether the configured deposit factory's code is the shop's for the receiving address (refused or not yet checked: new orders get no deposit address, and why).",
     answers: [ok(depositsSummaryJson)],
   },
   {

@@ -19,7 +19,8 @@ import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
  * One run of the deposit sweeper (the `deposit-sweep` job, every SWEEP_INTERVAL_MS), as
  * named steps:
  * 1. follow the sweeps on their way to CONFIRMED, FAILED or DROPPED (sweeper-verify.ts);
- * 2. off without a factory; refuse a factory that does not pay the receiving address;
+ * 2. off without a factory; refuse a factory whose code, or its forwarder's, is not the
+ *    shop's for the receiving address (factory-check.ts: read again every run);
  * 3. the candidates, a bounded page of them, largest recorded deposits first, and their
  *    balances (sweeper-candidates.ts); emptied ones are looked into (sweeper-adopt.ts),
  *    so a sweep someone else sent is recorded even while sweeping is off (no gas wallet);

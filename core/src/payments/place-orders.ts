@@ -7,7 +7,7 @@ import type { Db, Prisma } from '../db.ts';
 import { badRequest, conflict, unavailable, UserError } from '../errors.ts';
 import type { Tx } from '../ledger.ts';
 import type { Redis } from '../redis.ts';
-import { depositAddressOf } from '../deposits/addresses.ts';
+import type { FactoryTrust } from '../deposits/factory-trust.ts';
 import { MAX_TAG } from './amounts.ts';
 import type { EthUsd, PriceSource } from './eth-price.ts';
 import { EXPIRABLE_STATUSES, PAYABLE_STATUSES } from './order-states.ts';
@@ -15,7 +15,7 @@ import { priceOrder } from './pricing.ts';
 import { quoteFields } from './quotes.ts';
 import { lockPackages, shortageOf, writeReservations, type LockedPackage } from './stock.ts';
 
-export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; prices: PriceSource };
+export type PlaceOrderDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; prices: PriceSource; depositFactory: Pick<FactoryTrust, 'depositAddressOf'> };
 export type OrderLine = { _id: string; qty: number };
 export type OrderInput = { orderedItems: OrderLine[]; itemsPrice: string; totalPrice: string };
 export type OrderRequest = { userId: string; input: OrderInput };
@@ -75,7 +75,8 @@ type Outcome = PlacedOrder | UserError;
  *    most MAX_OPEN_ORDERS_PER_USER unpaid orders and MAX_HELD_TAGS_PER_USER tags per buyer,
  *    and a share of each package;
  * 4. give each a tag no other live order holds (the partial unique index decides; a
- *    taken one is drawn again), with `placedAtBlock` from the shared head (chain/head.ts);
+ *    taken one is drawn again), with `placedAtBlock` from the shared head (chain/head.ts),
+ *    and its deposit address while the deposit factory is trusted (deposits/factory-trust.ts);
  * 5. write the items, the first quotes and the stock reservations.
  * Returns, per request, the order with its items or the UserError refusing it.
  */
@@ -98,7 +99,7 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
     if (accepted.length === 0) return;
     const now = new Date();
     const paymentDeadline = new Date(now.getTime() + config.paymentWindowMinutes * 60_000);
-    const tagged = await insertWithTags(tx, accepted, { head, now, paymentDeadline, factory: config.depositFactoryAddress });
+    const tagged = await insertWithTags(tx, accepted, { head, now, paymentDeadline, depositOf: deps.depositFactory.depositAddressOf });
     if (!tagged) {
       // Judged with the others of the batch, it held stock and places the others were refused for.
       if (accepted.length > 1) throw new PlaceAlone();
@@ -214,10 +215,11 @@ function judge(config: AppConfig, i: number, request: OrderRequest, packages: Ma
 async function insertWithTags(
   tx: Tx,
   accepted: Accepted[],
-  at: { head: bigint; now: Date; paymentDeadline: Date; factory: `0x${string}` | undefined },
+  at: { head: bigint; now: Date; paymentDeadline: Date; depositOf: (orderId: string) => string | null },
 ): Promise<Map<string, Prisma.OrderGetPayload<object>> | null> {
-  // Each order's own deposit address (when the shop has a deposit factory): known from its id alone.
-  const depositOf = (id: string) => (at.factory ? depositAddressOf(at.factory, id) : null);
+  // Each order's own deposit address, known from its id alone: only while the shop's deposit
+  // factory is configured and its code checked (deposits/factory-trust.ts); null otherwise.
+  const { depositOf } = at;
   const orders = new Map<string, Prisma.OrderGetPayload<object>>();
   let pending = accepted;
   for (let round = 0; pending.length > 0 && round < TAG_ROUNDS; round++) {

@@ -266,11 +266,11 @@ describe('sweeping deposit addresses', () => {
     expect((await s.sweepNow()).state).toBe('idle');
   });
 
-  it('refuses to send through a factory that does not pay the receiving address, or is no factory at all', async () => {
+  it('refuses to send through a factory deployed for another receiving address, or no contract at all', async () => {
     const elsewhere = await deployDepositFactory({ rpcUrl: kit.env.anvil!.rpcUrl, account: ANVIL_ACCOUNTS[0], receiver: stranger });
     for (const [factory, reason] of [
-      [elsewhere.address, new RegExp(`^Sweeping refused: the deposit factory ${elsewhere.address} pays ${stranger}, not the receiving address`)],
-      [stranger, new RegExp(`^Sweeping refused: no deposit factory answers at ${stranger}`)],
+      [elsewhere.address, new RegExp(`^Sweeping refused: the deposit factory ${elsewhere.address} was deployed for the receiving address ${stranger}, not`)],
+      [stranger, new RegExp(`^Sweeping refused: no contract is deployed at the deposit factory address ${stranger}`)],
     ] as const) {
       const config: AppConfig = { ...kit.workerRuntime.config, depositFactoryAddress: factory };
       expect(await runDepositSweeper({ ...kit.workerRuntime, config })).toMatchObject({ state: 'waiting', reason: expect.stringMatching(reason) });

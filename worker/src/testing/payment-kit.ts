@@ -2,6 +2,7 @@ import { createProduct, createRuntime, indexAndQueue, Prisma, type Runtime } fro
 import type { Address, Hash } from 'viem';
 import { createApiTestKit, type TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { anvilDriver, waitFor } from '../../../scripts/testing/chain.ts';
+import type { TestEnvOptions } from '../../../scripts/testing/test-env.ts';
 import { processors } from '../processors/index.ts';
 import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
 
@@ -10,8 +11,17 @@ import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
  * (in this process, on their own Redis connections), a catalogue, and helpers to place
  * orders, send ETH from anvil's accounts and report hashes as the pay page does.
  */
-export async function createPaymentKit(opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap; reconcileSkip?: string[]; deposits?: boolean } = {}) {
-  const api = await createApiTestKit({ chain: true, ethUsd: '3000', deposits: opts.deposits, env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env }, reconcileSkip: opts.reconcileSkip });
+export async function createPaymentKit(
+  opts: { env?: Record<string, string>; workers?: boolean; processorMap?: ProcessorMap; reconcileSkip?: string[]; deposits?: boolean; depositFactory?: TestEnvOptions['depositFactory'] } = {},
+) {
+  const api = await createApiTestKit({
+    chain: true,
+    ethUsd: '3000',
+    deposits: opts.deposits,
+    depositFactory: opts.depositFactory,
+    env: { REFERRAL_REWARD_PERCENT: '10', ...opts.env },
+    reconcileSkip: opts.reconcileSkip,
+  });
   const { env, db } = api;
   const chain = anvilDriver(env.anvil!.rpcUrl);
   const workerRuntime: Runtime = createRuntime(env.config, 'worker');

@@ -17,7 +17,7 @@ export async function sweeperStatusOrNull(deps: Pick<AppDeps, 'redis' | 'config'
   }
 }
 
-/** Admins: the deposit addresses (ETH not yet swept, sweeps and their gas, the sweeper's state) and the sweeps. */
+/** Admins: the deposit addresses (ETH not yet swept, sweeps and their gas, the sweeper's state, the factory's check) and the sweeps. */
 export function adminDepositRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(requireAdmin);
@@ -25,7 +25,7 @@ export function adminDepositRoutes(deps: AppDeps): Router {
   router.get('/', async (_req, res) => {
     const [answer, sweeper] = await Promise.all([deps.prices.answerOrNull().catch(() => null), sweeperStatusOrNull(deps)]);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await depositsSummary(deps.db, answer, sweeper));
+    res.json(await depositsSummary(deps.db, answer, sweeper, deps.depositFactory.verdict()));
   });
 
   // 'Sweep now': one run of the sweeper, under its own rules; its status says what it did.

@@ -1,5 +1,5 @@
 import { Prisma, weiToUsdCents, type Db, type DepositSweep } from '@shop/core';
-import { centsToString, formatEth, type DepositSweepJson, type DepositsSummaryJson, type SweepPeriodJson } from '@shop/core/contract';
+import { centsToString, formatEth, type DepositFactoryJson, type DepositSweepJson, type DepositsSummaryJson, type SweepPeriodJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
 /**
@@ -51,14 +51,21 @@ async function sweepPeriods(db: Db, now: Date): Promise<{ last24h: SweepPeriodJs
   };
 }
 
-/** The summary; `answer` is the current ETH price (8 decimals), null while none can be read. */
-export async function depositsSummary(db: Db, answer: bigint | null, sweeper: DepositsSummaryJson['sweeper'], now = new Date()): Promise<DepositsSummaryJson> {
+/** The summary; `answer` is the current ETH price (8 decimals), null while none can be read; `factory`, this process's verdict on the factory. */
+export async function depositsSummary(
+  db: Db,
+  answer: bigint | null,
+  sweeper: DepositsSummaryJson['sweeper'],
+  factory: DepositFactoryJson,
+  now = new Date(),
+): Promise<DepositsSummaryJson> {
   const [unswept, periods, waiting] = await Promise.all([unsweptDeposits(db), sweepPeriods(db, now), sweepsWaiting(db)]);
   return {
     unswept: { ...amount(unswept.wei), usd: answer === null ? null : Number(centsToString(weiToUsdCents(unswept.wei, answer))), addresses: unswept.addresses },
     ...periods,
     sweepsWaiting: waiting,
     sweeper,
+    factory,
   };
 }
 

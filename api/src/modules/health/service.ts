@@ -9,7 +9,9 @@ type Check = { ok: boolean; detail: Record<string, unknown> };
 export type PublicHealth = Omit<HealthJson, 'details'>;
 type Dependency = keyof PublicHealth['checks'];
 /** What admins and the metrics scraper see: the details (never a URL, key or raw error text). */
-export type HealthDetails = PublicHealth & { details: Record<Dependency, Record<string, unknown>> & { reconciliation: Record<string, unknown> } };
+export type HealthDetails = PublicHealth & {
+  details: Record<Dependency, Record<string, unknown>> & { reconciliation: Record<string, unknown>; depositFactory: Record<string, unknown> };
+};
 
 const TIMEOUT_MS = 2_000;
 
@@ -77,7 +79,8 @@ export async function getHealth(deps: AppDeps): Promise<HealthDetails> {
   return {
     status: entries.every(([, c]) => c.ok) ? 'ok' : 'degraded',
     checks: Object.fromEntries(entries.map(([k, c]) => [k, c.ok ? 'ok' : 'degraded'])) as PublicHealth['checks'],
-    details: { ...(Object.fromEntries(entries.map(([k, c]) => [k, c.detail])) as Record<Dependency, Record<string, unknown>>), reconciliation },
+    // Nor is the deposit factory: refused, orders are placed without a deposit address and paid by their tag.
+    details: { ...(Object.fromEntries(entries.map(([k, c]) => [k, c.detail])) as Record<Dependency, Record<string, unknown>>), reconciliation, depositFactory: deps.depositFactory.verdict() },
   };
 }
 

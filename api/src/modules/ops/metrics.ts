@@ -167,6 +167,21 @@ export function createMetrics(deps: AppDeps) {
     const status = await withTimeout(readSweeperStatus(deps.redis, deps.config), 2_000);
     g.set(status?.state === 'waiting' ? 1 : 0);
   });
+  // This process's verdict on the deposit factory (core/src/deposits/factory-trust.ts), read
+  // from memory: 0 while new orders get no deposit address (its code is not the shop's, or
+  // not checked yet), labelled by that state; the reason is in the health details and on the
+  // admin Payments page. No series without a factory.
+  new Gauge({
+    name: 'shop_deposit_factory_trusted',
+    help: "1 while the deposit factory's code is the shop's and new orders get deposit addresses; 0 while it is refused or not yet checked (state label; the reason is in /api/health's details)",
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const verdict = deps.depositFactory.verdict();
+      this.reset();
+      if (verdict.state !== 'off') this.set({ state: verdict.state }, verdict.state === 'trusted' ? 1 : 0);
+    },
+  });
 
   /**
    * Mounted in front of each api router: keeps the path it is mounted at, which Express

@@ -100,6 +100,17 @@ describe('metrics', () => {
   });
 });
 
+describe("the deposit factory's check", () => {
+  it("shows the genuine factory trusted (its code is the shop's) in the health details, the metrics and the admin deposits summary", async () => {
+    const factory = kit.env.config.depositFactoryAddress?.toLowerCase();
+    expect(factory).toMatch(/^0x[0-9a-f]{40}$/);
+    const verdict = { address: factory, state: 'trusted', reason: null, checkedAt: expect.any(String) };
+    expect((await (await kit.as(admin)).get('/api/health')).body.details.depositFactory).toEqual(verdict);
+    expect((await request(kit.app).get('/metrics')).text).toMatch(/^shop_deposit_factory_trusted\{state="trusted"\} 1$/m);
+    expect((await (await kit.as(admin)).get('/api/admin/deposits')).body.factory).toEqual(verdict);
+  });
+});
+
 describe('a halted indexer', () => {
   it('shows in health (503, the chain degraded, the reason for admins) and in metrics', async () => {
     const { db } = kit;

@@ -8,7 +8,7 @@ import { overpaymentJson, refundsJson } from '../payouts/service.ts';
  * The orders the api shows: reads and their JSON. The rules (placement, reports,
  * quotes, expiry, deletion) live in core (payments/orders.ts).
  */
-type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices'>;
+type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices' | 'depositFactory'>;
 
 const orderInclude = {
   items: { orderBy: { id: 'asc' } },
@@ -108,9 +108,11 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
   const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await deps.prices.answerOrNull()) : null, refundsJson(db, { orderId: order.id })]);
+  // The order's deposit address is shown while it is the trusted factory's (never a refused factory's, nor an old one's).
+  const deposit = fresh.depositAddress && deps.depositFactory.depositAddressOf(fresh.id) === fresh.depositAddress ? fresh.depositAddress : null;
   return {
     ...orderJson(fresh),
-    quote: quote ? quoteJson(quote, fresh.depositAddress) : null,
+    quote: quote ? quoteJson(quote, deposit) : null,
     ...(quoteError ? { quoteError } : {}),
     payments: paymentsJson,
     overpayment,

@@ -7,6 +7,7 @@ import { mockApi, reply, type MockRequest } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const TX = `0x${'5a'.repeat(32)}`;
+const FACTORY = `0x${'fa'.repeat(20)}`;
 
 function makeSummary(overrides: Partial<DepositsSummaryJson> = {}): DepositsSummaryJson {
   return {
@@ -15,6 +16,7 @@ function makeSummary(overrides: Partial<DepositsSummaryJson> = {}): DepositsSumm
     last30d: { sweeps: 5, swept: { wei: '300000000000000000', eth: '0.300000' }, gas: { wei: '2400000000000000', eth: '0.002400' } },
     sweepsWaiting: 0,
     sweeper: { state: 'idle', reason: null, at: '2026-11-27T10:00:00.000Z' },
+    factory: { address: FACTORY, state: 'trusted', reason: null, checkedAt: '2026-11-27T09:58:00.000Z' },
     ...overrides,
   };
 }
@@ -64,6 +66,24 @@ describe('the Deposit addresses card', () => {
     expect(figure(region, 'Gas spent, last 24 hours')).toHaveTextContent('0.001800 ETH');
     expect(figure(region, 'Gas spent, last 24 hours')).toHaveTextContent('0.002400 ETH in the last 30 days');
     expect(within(region).getByText('Idle: nothing to sweep')).toBeInTheDocument();
+    expect(within(region).getByText("its code is the shop's")).toBeInTheDocument();
+    expect(within(region).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("says, in an alert, why the deposit factory is refused: new orders get no deposit address", async () => {
+    const reason = `the code at ${FACTORY} is not the shop's deposit factory (DepositFactory.sol)`;
+    renderPage(makeSummary({ factory: { address: FACTORY, state: 'refused', reason, checkedAt: '2026-11-27T09:58:00.000Z' } }));
+    const alert = await within(await card()).findByRole('alert');
+    expect(alert).toHaveTextContent('Deposit factory refused');
+    expect(alert).toHaveTextContent(`New orders get no deposit address and nothing is swept through it: ${reason}.`);
+    expect(alert).toHaveTextContent('checked 2026-11-27 09:58:00 UTC');
+  });
+
+  it('says when the deposit factory has not been checked yet', async () => {
+    renderPage(makeSummary({ factory: { address: FACTORY, state: 'checking', reason: 'the node has not answered the check yet; asking again', checkedAt: null } }));
+    const region = await card();
+    expect(await within(region).findByText('not checked yet: new orders get no deposit address until it is')).toBeInTheDocument();
+    expect(within(region).getByText(/\(the node has not answered the check yet; asking again\)/)).toBeInTheDocument();
     expect(within(region).queryByRole('alert')).not.toBeInTheDocument();
   });
 

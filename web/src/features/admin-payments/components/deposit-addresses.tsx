@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { RefreshCw, TriangleAlert } from 'lucide-react';
 import { toast } from 'sonner';
-import type { DepositsSummaryJson, DepositSweepJson, SweeperStatusJson } from '@shop/core/contract';
+import type { DepositFactoryJson, DepositsSummaryJson, DepositSweepJson, SweeperStatusJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { dayColumn } from '@/components/data-table-columns';
 import { ErrorAlert } from '@/components/error-alert';
@@ -92,6 +92,35 @@ function SweeperState({ status }: { status: SweeperStatusJson | null }) {
   );
 }
 
+const FACTORY_TEXT: Record<Exclude<DepositFactoryJson['state'], 'refused'>, string> = {
+  off: 'none configured: orders have no deposit address',
+  checking: 'not checked yet: new orders get no deposit address until it is',
+  trusted: "its code is the shop's",
+};
+
+/** Whether new orders get deposit addresses: the factory's check; a refused factory, and why, prominently. */
+function FactoryState({ factory }: { factory: DepositFactoryJson }) {
+  if (factory.state === 'refused') {
+    return (
+      <Alert variant="destructive">
+        <TriangleAlert aria-hidden="true" />
+        <AlertTitle>Deposit factory refused</AlertTitle>
+        <AlertDescription>
+          {/* The reason names addresses: 42 characters with nowhere to wrap on a phone. */}
+          <p className="[overflow-wrap:anywhere]">New orders get no deposit address and nothing is swept through it: {factory.reason ?? 'no reason given'}.</p>
+          {factory.checkedAt ? <p className="text-xs">checked {formatDateTime(factory.checkedAt)} UTC</p> : null}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return (
+    <p className="text-sm [overflow-wrap:anywhere]">
+      Deposit factory: <span className="font-medium">{FACTORY_TEXT[factory.state]}</span>
+      {factory.state === 'checking' && factory.reason ? ` (${factory.reason})` : ''}
+    </p>
+  );
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function Figures({ data }: { data: DepositsSummaryJson }) {
@@ -142,6 +171,7 @@ export function DepositAddresses() {
         ) : (
           <>
             <Figures data={summary.data} />
+            <FactoryState factory={summary.data.factory} />
             <SweeperState status={summary.data.sweeper} />
             <Button variant="outline" className="w-fit" pending={sweepNow.isPending} icon={<RefreshCw aria-hidden="true" />} onClick={onSweep}>
               Sweep now
