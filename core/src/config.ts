@@ -73,6 +73,7 @@ const schema = z
     PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
     MEMPOOL_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     INDEXER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
     INDEXER_START_BLOCK: z.coerce.bigint().optional(),
     FINALITY_DEPTH: z.coerce.number().int().min(1).max(10_000).default(64),
@@ -249,6 +250,7 @@ function sweepConfig(env: Env) {
 function shopConfig(env: Env, dev: boolean) {
   return {
     catalogueCacheMs: env.CATALOGUE_CACHE_MS,
+    healthCacheMs: env.HEALTH_CACHE_MS,
     maintenanceIntervalMs: env.MAINTENANCE_INTERVAL_MS,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
     reconcileAuditCron: env.RECONCILE_AUDIT_CRON,

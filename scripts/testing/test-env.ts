@@ -52,6 +52,9 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     MAX_OPEN_ORDERS_PER_USER: '1000',
     PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000',
     PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000',
+    // Tests read health right after changing the world (a halted indexer, Redis stopped):
+    // a fresh round each time; the cache's own test sets its period.
+    HEALTH_CACHE_MS: '0',
     ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
     ...opts.env,
   });

@@ -10,7 +10,7 @@ export const peopleOperations: Operation[] = [
   // System
   {
     method: 'GET', path: '/api/health', tag: 'System', access: 'public', summary: 'Health of the database, Redis, the Ethereum node and the queues',
-    description: 'ok or degraded per dependency; 503 unless all are ok. Admins and the metrics scraper (METRICS_TOKEN as a bearer token) also get `details`.',
+    description: 'ok or degraded per dependency; 503 unless all are ok. Anyone else is answered from one round of checks per HEALTH_CACHE_MS (5 s) of the api process. Admins and the metrics scraper (METRICS_TOKEN as a bearer token) get a fresh round with `details` (the dependencies, the books, the deposit factory\'s check).',
     answers: [ok(healthJson, 'Every dependency works'), ok(healthJson, 'A dependency is down', 503)],
   },
   {
