@@ -5,6 +5,7 @@ import { getAddress, type Address } from 'viem';
 import { depositAddressOf } from '../../../core/src/deposits/addresses.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { deployLookAlikeFactory } from '../../../scripts/testing/look-alike-factory.ts';
+import { processEnv, startApiProcess, startWorkerProcess, type ShopProcess } from '../../../scripts/testing/processes.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
@@ -104,5 +105,22 @@ describe('a look-alike deposit factory', () => {
     const summary = await (await kit.as(admin)).get('/api/admin/deposits');
     expect(summary.status).toBe(200);
     expect(summary.body.factory).toMatchObject({ address: factory, state: 'refused', reason: refusal() });
+  });
+
+  it('is checked by the api and the worker processes as they start: the api refuses it in its health details, the worker logs why', async () => {
+    const token = 'scrape-token-0123456789';
+    const env = processEnv(kit.env.config, { DEPOSIT_FACTORY_ADDRESS: factory, METRICS_TOKEN: token, LOG_LEVEL: 'error' });
+    const started: ShopProcess[] = [];
+    try {
+      started.push(await startApiProcess('api', env), await startWorkerProcess('worker', env));
+      const [api, worker] = started as [ShopProcess, ShopProcess];
+      await waitFor('the api process to refuse the factory', async () => {
+        const health = (await (await fetch(`${api.url}/api/health`, { headers: { authorization: `Bearer ${token}` } })).json()) as { details: { depositFactory: { state: string; reason: string } } };
+        return health.details.depositFactory.state === 'refused' && health.details.depositFactory.reason === refusal();
+      });
+      await waitFor('the worker process to log why', async () => worker.output().includes(`deposit factory refused: ${refusal()}`));
+    } finally {
+      await Promise.all(started.map((p) => p.kill()));
+    }
   });
 });
