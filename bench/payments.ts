@@ -69,6 +69,8 @@ export const paymentsBench: Bench = {
     // The api, here: it places the orders and takes the reports; it is not what is timed.
     const runtime = createRuntime(loadConfig({ ...env.vars, LOG_LEVEL: 'silent' }), 'api');
     scope.defer('api runtime', () => runtime.close());
+    // As api/src/server.ts does: the deposit factory's code checked before the first order.
+    await runtime.depositFactory.start();
     const { db } = runtime;
     const server: Server = await new Promise((resolve, reject) => {
       const s = createApp(runtime).listen(0, '127.0.0.1', () => resolve(s));
