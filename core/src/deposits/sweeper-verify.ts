@@ -5,12 +5,18 @@ import type { Tx } from '../ledger.ts';
 import type { Logger } from '../logger.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
+import type { Tracer } from '../chain/trace.ts';
 import { flushedBy } from './abi.ts';
+import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
 
 /**
  * Following each sweep on its way (SENT) to its end, on chain:
- * - mined, succeeded, PAYMENT_CONFIRMATIONS deep and its block canonical (the one
- *   confirmation rule, chain/transfer-reader.ts): CONFIRMED, with its gas, its fee, and
+ * - mined, PAYMENT_CONFIRMATIONS deep and its block canonical (the one confirmation rule,
+ *   chain/transfer-reader.ts), and its block passed by the indexer, which is not halted
+ *   (sweeper-proof.ts; until then it waits, saying why on its row);
+ * - then, succeeded and shown to have paid the receiving address what each of its
+ *   addresses flushed (sweeper-proof.ts; until then it waits with the reason, UNPROVEN
+ *   first, and its deposits stay unswept): CONFIRMED, with its gas, its fee, and
  *   what each of its addresses flushed, read only from the Flushed events that address
  *   itself emitted (a log of any other address proves nothing about this one). In the
  *   same transaction each such address's unswept deposits mined before the sweep (in an
@@ -26,7 +32,7 @@ import { flushedBy } from './abi.ts';
  * Every change is a conditional update of a row still SENT: two workers following the
  * same sweep change it once.
  */
-export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger };
+export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger };
 export type Followed = { confirmed: number; failed: number; dropped: number; waiting: number; lost: string[] };
 type SentSweep = DepositSweep & { items: DepositSweepItem[] };
 
@@ -73,13 +79,32 @@ async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promis
     blockNumber: receipt.blockNumber,
     blockHash: receipt.blockHash.toLowerCase(),
   };
+  const block = { number: receipt.blockNumber, hash: receipt.blockHash };
+  const behind = await indexerWait(deps, block);
+  if (behind) return waitSaying(deps, sweep, behind);
   if (!reading.tx.success) {
     const reason = `Reverted on chain in block ${mined.blockNumber} (gas used ${mined.gasUsed} of its limit ${sweep.gasLimit}); its addresses are swept again`;
     const failed = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { ...mined, feeWei: dec(mined.feeWei), status: 'FAILED', reason: withMark(sweep, reason) } });
     return failed.count > 0 ? 'failed' : 'waiting';
   }
+  const flushed = flushedBy(receipt.logs);
+  const unproven = await unprovenReason(deps, sweep, block, flushed);
+  if (unproven) return waitSaying(deps, sweep, unproven);
   const alsoSwept = await earlierInBlock(deps, sweep, receipt);
-  return (await confirmSweep(deps.db, sweep, { ...mined, alsoSwept }, flushedBy(receipt.logs))) ? 'confirmed' : 'waiting';
+  return (await confirmSweep(deps.db, sweep, { ...mined, alsoSwept }, flushed)) ? 'confirmed' : 'waiting';
+}
+
+/** A mined sweep that cannot be confirmed yet keeps `reason` on its row (said once in the log). */
+async function waitSaying(deps: SweepDeps, sweep: SentSweep, reason: string): Promise<Outcome> {
+  const note = withMark(sweep, reason);
+  if (sweep.reason === note) return 'waiting';
+  const noted = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { reason: note } });
+  if (noted.count > 0) {
+    const fields = { sweep_id: sweep.id, tx_hash: sweep.txHash, reason };
+    if (reason.startsWith(UNPROVEN)) deps.logger.error({ msg: 'a mined deposit sweep is not shown to have paid the receiving address: not confirmed, its deposits stay unswept', ...fields });
+    else deps.logger.info({ msg: 'a mined deposit sweep waits before it is confirmed', ...fields });
+  }
+  return 'waiting';
 }
 
 /** A deposit mined in the sweep's own block, at or before the sweep's transaction. */

@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
+import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
@@ -28,7 +29,7 @@ import { ethText, factoryProblem, gasWallet, type GasWallet } from './sweeper-wa
  * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
  * changes. The money only ever goes to the factory, which only pays the receiving address.
  */
-export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; logger: Logger };
+export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; tracer: Tracer; logger: Logger };
 
 export type SweepRun = {
   state: SweeperState;

@@ -16,7 +16,7 @@ import type { Add } from './subjects.ts';
  *   that is not there), more is 'deposit-unrecorded' (ETH that arrived unrecorded);
  * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);
  * - the sweeper's records (reconcile/sweep-checks.ts): 'sweep-mismatch', 'sweep-off-chain',
- *   'sweep-unconfirmed'.
+ *   'sweep-unconfirmed', 'sweep-unproven'.
  *
  * Two scopes, as the other checks: the audit walks every address with unswept deposits
  * (the partial index x_payment_unswept_deposit, in keyset batches) and every sweep
@@ -26,7 +26,7 @@ import type { Add } from './subjects.ts';
  * (SENT, or confirmed above the block read), when a deposit's value is not known yet, and
  * while indexing is halted.
  */
-export const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed'] as const;
+export const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed', 'sweep-unproven'] as const;
 
 /**
  * A sweep is confirmed, failed or dropped within this long of being sent: the scheduled
@@ -154,11 +154,16 @@ const changedAddresses = (db: Db, since: Date) =>
     UNION SELECT "depositAddress" FROM "Order" WHERE "updatedAt" > ${since} AND "depositAddress" IS NOT NULL
     UNION SELECT i."address" FROM "DepositSweep" s JOIN "DepositSweepItem" i ON i."sweepId" = s."id" WHERE s."createdAt" > ${new Date(since.getTime() - SWEEP_SETTLE_MS)}`);
 
-/** Sweeps sent within SWEEP_SETTLE_MS before `since` or after it, and those whose deposits were marked since. */
+/**
+ * Sweeps sent within SWEEP_SETTLE_MS before `since` or after it, those whose deposits were
+ * marked since, and every one still SENT (a few: those on their way, and any mined but not
+ * shown to have paid, however old; DepositSweep(status, createdAt)).
+ */
 const changedSweeps = (db: Db, since: Date) =>
   read(db, Prisma.sql`
     SELECT "id"::text AS v FROM "DepositSweep" WHERE "createdAt" > ${new Date(since.getTime() - SWEEP_SETTLE_MS)}
-    UNION SELECT "sweepId"::text FROM "Payment" WHERE "updatedAt" > ${since} AND "sweepId" IS NOT NULL`);
+    UNION SELECT "sweepId"::text FROM "Payment" WHERE "updatedAt" > ${since} AND "sweepId" IS NOT NULL
+    UNION SELECT "id"::text FROM "DepositSweep" WHERE "status" = 'SENT'`);
 
 async function* batchesOf(changed: Promise<string[]>, again: string[], size: number): AsyncGenerator<string[]> {
   const all = [...new Set([...(await changed), ...again])].sort();

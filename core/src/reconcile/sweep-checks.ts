@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
+import { UNPROVEN } from '../deposits/sweeper-proof.ts';
 import { readHashes, type BlockHashes } from './chain-checks.ts';
 import { inBatch, type Add } from './subjects.ts';
 
@@ -13,7 +14,7 @@ import { inBatch, type Add } from './subjects.ts';
  * deposits they marked, summed by sweep and address (Payment(sweepId)).
  */
 
-type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null };
+type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
 type ItemRow = { sweepId: string; address: string; sweptWei: Prisma.Decimal | null };
 type MarkedRow = { sweepId: string; address: string | null; wei: Prisma.Decimal | null; ids: string[]; hashes: string[] };
 
@@ -27,13 +28,14 @@ export type SweepChain = { chain: PublicClient; window: number | 'all'; head: ()
 /**
  * A batch of sweeps: the CONFIRMED ones against their items and deposits ('sweep-mismatch')
  * and, with `chain`, against the canonical chain within the window ('sweep-off-chain');
- * deposits marked by the others ('sweep-unconfirmed'). Returns how many sweeps it read.
+ * deposits marked by the others ('sweep-unconfirmed'); SENT ones mined but not shown to
+ * have paid the receiving address ('sweep-unproven'). Returns how many sweeps it read.
  */
 export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain | null, add: Add): Promise<number> {
   if (ids.length === 0) return 0;
   const [sweeps, items, marked] = await Promise.all([
     db.$queryRaw<SweepRow[]>`
-      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash"
+      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
       FROM "DepositSweep" s WHERE ${inBatch('s."id"', ids)}`,
     db.$queryRaw<ItemRow[]>`
       SELECT i."sweepId"::text AS "sweepId", i."address", i."sweptWei" FROM "DepositSweepItem" i WHERE ${inBatch('i."sweepId"', ids)}`,
@@ -53,6 +55,7 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
     else itemsOf.set(i.sweepId, [i]);
   }
   for (const s of confirmed) checkTotals(s, itemsOf.get(s.id) ?? [], add);
+  for (const s of sweeps) if (s.status === 'SENT' && s.reason?.includes(UNPROVEN)) checkUnproven(s, itemsOf.get(s.id) ?? [], add);
   checkItems(byId, items, new Map(marked.map((m) => [pair(m.sweepId, m.address), m])), add);
   checkMarked(byId, new Set(items.map((i) => pair(i.sweepId, i.address))), marked, add);
   if (chain) await checkOnChain(chain, confirmed, add);
@@ -71,6 +74,15 @@ function checkTotals(s: SweepRow, items: ItemRow[], add: Add): void {
   } else if (!dec(s.sweptWei).eq(flushed)) {
     add('sweep-mismatch', `The sweep records ${wei(s.sweptWei)} ETH swept but its addresses flushed ${wei(flushed)} ETH`, ids);
   }
+}
+
+/**
+ * A sweep mined, but not shown to have paid the receiving address what its addresses
+ * flushed (deposits/sweeper-proof.ts): its deposits are not marked swept, and the ETH is
+ * not where the books say. Named by each address, so their inflows wait for it too.
+ */
+function checkUnproven(s: SweepRow, items: ItemRow[], add: Add): void {
+  for (const i of items) add('sweep-unproven', `The sweep is mined but not confirmed: ${s.reason}`, { sweepId: s.id, txHash: s.txHash, address: i.address });
 }
 
 /**
