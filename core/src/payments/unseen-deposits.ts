@@ -6,6 +6,7 @@ import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
 import { flushedEvent } from '../deposits/abi.ts';
+import { heldWei } from '../deposits/sweeper-marks.ts';
 import { lockInflow } from './payment-locks.ts';
 
 /**
@@ -67,7 +68,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
   return deps.db.$transaction(async (tx) => {
     await lockInflow(tx, at.hash);
     const [books] = await tx.$queryRaw<{ recorded: string | null; unsettled: bigint; moving: boolean; oldest: bigint | null }[]>`
-      SELECT SUM(p."valueWei")::text AS recorded, MIN(p."blockNumber") AS oldest,
+      SELECT SUM(${heldWei('p')})::text AS recorded, MIN(p."blockNumber") AS oldest,
              COUNT(*) FILTER (WHERE p."blockNumber" IS NULL OR p."blockNumber" > ${at.number} OR p."valueWei" IS NULL) AS unsettled,
              EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                      WHERE i."address" = ${h.address} AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS moving

@@ -4,6 +4,7 @@ import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
 import { indexerHalt, readCursor } from '../chain/cursor.ts';
 import { balanceAfter } from '../chain/rpc.ts';
+import { heldWei } from '../deposits/sweeper-marks.ts';
 import { checkQuietAddresses } from './quiet-deposits.ts';
 import { checkSweepBatch, type SweepChain } from './sweep-checks.ts';
 import type { Add } from './subjects.ts';
@@ -12,8 +13,10 @@ import type { Add } from './subjects.ts';
  * The books of the deposit addresses (docs/decisions.md, "A deposit address per order"):
  *
  * - each address holding unswept deposits holds, on chain at a confirmed block, exactly
- *   what those deposits mined by then add up to: less is 'deposit-missing' (recorded ETH
- *   that is not there), more is 'deposit-unrecorded' (ETH that arrived unrecorded);
+ *   what those deposits mined by then add up to (less what a flush in a deposit's own
+ *   transaction moved early: deposits/sweeper-marks.ts heldWei): less is 'deposit-missing'
+ *   (recorded ETH that is not there), more is 'deposit-unrecorded' (ETH that arrived
+ *   unrecorded);
  * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);
  * - the sweeper's records (reconcile/sweep-checks.ts): 'sweep-mismatch', 'sweep-off-chain',
  *   'sweep-unconfirmed', 'sweep-unproven'.
@@ -103,7 +106,7 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
   const rows = await deps.db.$queryRaw<AddressRow[]>`
     SELECT p."depositAddress" AS address,
            (SELECT o."id"::text FROM "Order" o WHERE o."depositAddress" = p."depositAddress") AS "orderId",
-           COALESCE(SUM(p."valueWei") FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
+           COALESCE(SUM(${heldWei('p')}) FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
            COUNT(*) FILTER (WHERE p."blockNumber" <= ${at.number} AND p."valueWei" IS NULL) AS unvalued,
            EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                    WHERE i."address" = p."depositAddress"

@@ -199,8 +199,39 @@ describe('a deposit, its sweep and a top-up in one transaction', () => {
     expect(sweep.status).toBe('CONFIRMED');
     expect(sweep.items[0]?.sweptWei?.toFixed(0)).toBe((5n * FINNEY + rest).toString());
     expect((await inflowsAt(order.depositAddress)).map((p) => [p.status, p.valueWei?.toFixed(0)]), 'nothing of the counted deposit is refundable').toEqual([]);
+    // The deposit stays unswept for its last wei, still at the address (dust: left there).
+    const after = await kit.db.payment.findUniqueOrThrow({ where: { id: deposit.id } });
+    expect({ sweepId: after.sweepId, flushedEarly: after.flushedEarlyWei.toFixed(0) }).toEqual({ sweepId: null, flushedEarly: rest.toString() });
     const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
     expect(report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress) || d.ids?.sweepId === sweep.id)).toEqual([]);
+  });
+
+  it('the same with a large top-up after the flush: the shop sweeps the rest later, and that sweep marks the deposit', async () => {
+    const { abi, contract } = await depositThenSweep();
+    const order = await kit.placeOrder(buyer);
+    const first = 5n * FINNEY;
+    const later = 8n * FINNEY;
+    const hash = await kit.chain.wallet.writeContract({
+      account: stranger, address: contract, abi, functionName: 'goThenTopUp', args: [order.depositAddress, kit.env.config.depositFactoryAddress, depositSalt(order.id), later], value: first + later, chain: null,
+    });
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(later);
+    for (let i = 0; i < 4; i++) {
+      await runDepositSweeper(kit.workerRuntime);
+      await kit.chain.mine(1);
+      await kit.runIndexer();
+    }
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress }), 'the rest is swept').toBe(0n);
+    const found = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() }, include: { items: true } });
+    const deposit = await kit.db.payment.findFirstOrThrow({ where: { txHash: hash.toLowerCase(), depositAddress: order.depositAddress }, include: { sweep: { include: { items: true } } } });
+    expect(found.items.map((i) => i.sweptWei?.toFixed(0))).toEqual([first.toString()]);
+    expect(deposit.sweep?.id).not.toBe(found.id);
+    expect({ status: deposit.sweep?.status, swept: deposit.sweep?.items.map((i) => i.sweptWei?.toFixed(0)) }).toEqual({ status: 'CONFIRMED', swept: [later.toString()] });
+    expect(await inflowsAt(order.depositAddress)).toEqual([]);
+    const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
+    expect(report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress))).toEqual([]);
   });
 });
 
