@@ -41,6 +41,16 @@ export async function recordUnseenDeposits(deps: Deps, also: string[] = [], now 
 /** Less than this is left unrecorded (a millionth of an ETH, a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
 export const UNSEEN_FLOOR_WEI = 10n ** 12n;
 
+/**
+ * Whether a sweep candidate holding `balanceWei` against its unswept deposits' `recordedWei`
+ * waits for its surplus to be recorded here first (its sweep would move ETH the books do
+ * not know of). A surplus below the floor, never recorded here, does not hold it back: the
+ * sweep moves it, and its confirmation records it as the order's inflow swept by it
+ * (deposits/sweeper-marks.ts). Otherwise one wei sent through a contract would keep the
+ * address from ever being swept.
+ */
+export const waitsForUnseen = (h: { balanceWei: bigint; recordedWei: bigint }) => h.balanceWei - h.recordedWei >= UNSEEN_FLOOR_WEI;
+
 /** Its own key: never the same row as the indexer's inflow of that block and address. */
 const unseenKey = (at: { number: bigint; hash: string }) => `unseen-${at.number}-${at.hash.slice(2, 14).toLowerCase()}`;
 
