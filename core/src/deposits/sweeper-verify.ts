@@ -38,7 +38,7 @@ export type Followed = { confirmed: number; failed: number; dropped: number; wai
 export const DROP_AFTER_MS = 5 * 60_000;
 /** A sweep the node has never seen this long after its row was written, its nonce unused, is lost: its nonce and addresses are taken again. */
 export const REPLACE_AFTER_MS = 5 * 60_000;
-/** Sweeps followed in one run (the oldest first). */
+/** Sweeps followed in one run (the oldest first; those not shown to have paid last). */
 const FOLLOW_PER_RUN = 100;
 /** The mark of a sweep someone else sent (found on chain, sweeper-adopt.ts): the shop paid none of its gas. */
 export const FOREIGN_MARK = 'Sent by another account: the shop paid no gas';
@@ -51,7 +51,12 @@ const withMark = (sweep: Pick<DepositSweep, 'reason'>, reason: string | null) =>
 
 export async function followSweeps(deps: SweepDeps, now = new Date()): Promise<Followed> {
   const counts: Followed = { confirmed: 0, failed: 0, dropped: 0, waiting: 0, lost: [] };
-  const sent = await deps.db.depositSweep.findMany({ where: { status: 'SENT' }, orderBy: { createdAt: 'asc' }, take: FOLLOW_PER_RUN, include: { items: true } });
+  // Those mined but not shown to have paid (sweeper-proof.ts) come after the others: however
+  // many pile up, they never keep a sweep on its way from being followed.
+  const unproven = { reason: { contains: UNPROVEN } };
+  const read = (where: object, take: number) => deps.db.depositSweep.findMany({ where: { status: 'SENT', ...where }, orderBy: { createdAt: 'asc' }, take, include: { items: true } });
+  const sent = await read({ OR: [{ reason: null }, { NOT: unproven }] }, FOLLOW_PER_RUN);
+  if (sent.length < FOLLOW_PER_RUN) sent.push(...(await read(unproven, FOLLOW_PER_RUN - sent.length)));
   for (const sweep of sent) {
     const outcome = await followSweep(deps, sweep, now);
     if (outcome === 'lost') counts.lost.push(sweep.id);
