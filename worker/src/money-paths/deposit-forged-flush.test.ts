@@ -100,6 +100,11 @@ describe("a look-alike factory's flush that pays someone else", () => {
     const { order, hash } = await forgedSweep(kit.workerRuntime);
     expect(await kit.chain.wallet.getBalance({ address: thief })).toBe(order.amountWei);
     await expectUnconfirmed(order, hash, /trace/);
+    // Admin > Payments lists it, waiting, with the reason.
+    const admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    const listed = await (await kit.as(admin)).get('/api/admin/deposits/sweeps');
+    expect(listed.status).toBe(200);
+    expect((listed.body as { txHash: string; status: string; reason: string | null }[]).find((x) => x.txHash === hash.toLowerCase())).toMatchObject({ status: 'SENT', reason: expect.stringContaining(UNPROVEN) });
   });
 
   it("on a node that cannot trace: the receiving address's balance did not rise by what was flushed, so the sweep is not confirmed", async () => {
