@@ -27,7 +27,7 @@ const D = (v: bigint | number) => new Prisma.Decimal(v.toString());
 const MILLI = 10n ** 15n;
 const newAddress = () => `0x${randomBytes(20).toString('hex')}` as Address;
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
-const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed'];
+const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed', 'sweep-unproven'];
 
 async function audit(): Promise<Discrepancy[]> {
   return (await reconcile(env.runtime, { blockWindow: 'all' })).discrepancies.filter((d) => DEPOSIT_CHECKS.includes(d.check));
@@ -178,6 +178,40 @@ describe('sweeps against their items, their deposits and the chain', () => {
       { check: 'sweep-unconfirmed', message: 'The deposit is marked swept by a sweep that is FAILED, not CONFIRMED', ids: { paymentId: p.id, sweepId: s.id, txHash: p.txHash } },
     ]);
     await db().payment.update({ where: { id: p.id }, data: { sweepId: null, status: 'REJECTED' } });
+  });
+
+  it("'sweep-unproven': a sweep mined but not shown to have paid the receiving address, named by each of its addresses", async () => {
+    const [a, b] = [newAddress(), newAddress()];
+    const s = await sweep({ [a]: MILLI, [b]: 2n * MILLI }, { status: 'SENT' });
+    expect(about(await audit(), s.id)).toEqual([]); // on its way: nothing to say
+    const reason = 'Sent by another account: the shop paid no gas. Not shown to have paid the receiving address: its trace shows 0 ETH reaching it';
+    await db().depositSweep.update({ where: { id: s.id }, data: { reason } });
+    const found = about(await audit(), s.id);
+    expect(found.map((d) => [d.check, d.ids]).sort()).toEqual(
+      [
+        ['sweep-unproven', { sweepId: s.id, txHash: s.txHash, address: a }],
+        ['sweep-unproven', { sweepId: s.id, txHash: s.txHash, address: b }],
+      ].sort(),
+    );
+    expect(found[0]!.message).toBe(`The sweep is mined but not confirmed: ${reason}`);
+    await db().depositSweep.update({ where: { id: s.id }, data: { status: 'DROPPED' } });
+  });
+
+  it('a deposit of the sweep\'s own transaction sent partly after its flush: the sweep accounts for the part it moved, the address for the rest', async () => {
+    const a = newAddress();
+    await orderAt(a);
+    // Before: 4 mETH recorded and moved by the sweep. Then, in the sweep's transaction, 5
+    // mETH deposited: 2 before the flush (moved by it), 3 after (still at the address).
+    const before = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', valueWei: D(4n * MILLI), blockNumber: 1n, blockHash: hash() } });
+    const own = await deposit(a, 3n * MILLI, 5n * MILLI);
+    const s = await sweep({ [a]: 6n * MILLI }, { at: { blockNumber: own.blockNumber!, blockHash: own.blockHash!, txHash: own.txHash } });
+    await db().payment.update({ where: { id: before.id }, data: { sweepId: s.id } });
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(2n * MILLI) } });
+    expect(about(await audit(), a)).toEqual([]);
+    // Without the part it moved, both sides are off by it.
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(0) } });
+    expect(about(await audit(), a).map((d) => d.check).sort()).toEqual(['deposit-missing', 'sweep-mismatch']);
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(2n * MILLI) } });
   });
 
   it("'sweep-off-chain': a confirmed sweep whose block a reorganisation dropped", async () => {

@@ -274,6 +274,16 @@ export async function latestReconciliation(db: Db): Promise<ReconcileReport | nu
   };
 }
 
+/**
+ * Whether the latest report names `ids` in an open finding (its discrepancies hold one
+ * with those ids): what waits for the books to agree asks it. One row, by its index.
+ */
+export async function openFindingNames(db: Db, ids: Record<string, string>): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ named: boolean }[]>`
+    SELECT COALESCE((SELECT r."discrepancies" @> ${JSON.stringify([{ ids }])}::jsonb FROM "ReconciliationRun" r ORDER BY r."createdAt" DESC LIMIT 1), false) AS named`;
+  return row?.named ?? false;
+}
+
 /** A report in words, for the console and test failures. */
 export function describeReport(report: ReconcileReport): string {
   if (report.discrepancies.length === 0) return `The books reconcile (${Object.entries(report.checked).map(([k, v]) => `${k}: ${v}`).join(', ')}).`;

@@ -84,12 +84,7 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
   const delta = block.balance - before;
   const directSum = toAddress.reduce((sum, t) => sum + hexToBigInt(t.value), 0n);
   if (sent.length === 0 && delta === directSum) return none;
-  // What the address spent itself: value (when the transaction succeeded) and its fee.
-  let spent = 0n;
-  for (const t of sent) {
-    const receipt = await deps.chain.getTransactionReceipt({ hash: t.hash });
-    spent += receipt.gasUsed * receipt.effectiveGasPrice + (receipt.status === 'success' ? hexToBigInt(t.value) : 0n);
-  }
+  const spent = await spentInBlock(deps.chain, block, address);
   const deliveries = await deps.tracer.block(block, address);
   if (!deliveries) {
     // No traces: what the plain transfers and the address's own money (sweeps, told by
@@ -104,4 +99,18 @@ export async function addressActivity(deps: Deps, block: ScannedBlock, before: b
   const unexplained = delta + spent - traced;
   const { others, ownIn } = await othersOnly(deps, deliveries);
   return { internal: internalOf(others), inflowWei: unexplained > 0n ? unexplained : 0n, ownIn };
+}
+
+/**
+ * What the address paid out of its own balance in the block, as far as the block shows:
+ * each transaction it sent, its fee and (when it succeeded) its value. A contract at the
+ * address paying through internal calls is not in it (only traces show those).
+ */
+export async function spentInBlock(chain: PublicClient, block: Pick<RpcBlock, 'transactions'>, address: string): Promise<bigint> {
+  let spent = 0n;
+  for (const t of block.transactions.filter((t) => t.from.toLowerCase() === address.toLowerCase())) {
+    const receipt = await chain.getTransactionReceipt({ hash: t.hash });
+    spent += receipt.gasUsed * receipt.effectiveGasPrice + (receipt.status === 'success' ? hexToBigInt(t.value) : 0n);
+  }
+  return spent;
 }

@@ -7,7 +7,8 @@ const RECHECK_PER_RUN = 50;
 /**
  * A confirmed sweep whose block a reorganization deeper than PAYMENT_CONFIRMATIONS removed
  * (within FINALITY_DEPTH: mainnet reorganizes no deeper) goes back to SENT, its deposits
- * unmarked and its amounts cleared, in one transaction: following it again confirms it
+ * unmarked (and what it moved early of a deposit of its own transaction cleared) and its
+ * amounts cleared, in one transaction: following it again confirms it
  * where it was mined again, or finds it dropped, and its addresses are swept again.
  * Without this its deposits would stay marked swept while the ETH may be back at them.
  */
@@ -31,7 +32,7 @@ export async function reopenReorganizedSweeps(deps: SweepDeps): Promise<number> 
   return reopened;
 }
 
-async function reopen(db: Db, sweep: { id: string; blockHash: string | null; reason: string | null }): Promise<boolean> {
+async function reopen(db: Db, sweep: { id: string; txHash: string; blockHash: string | null; reason: string | null }): Promise<boolean> {
   const sweepId = sweep.id;
   const note = 'Its block left the chain in a reorganization; followed again';
   // One someone else sent keeps its mark: the shop paid none of its gas.
@@ -44,6 +45,8 @@ async function reopen(db: Db, sweep: { id: string; blockHash: string | null; rea
     if (won.count === 0) return false;
     await tx.depositSweepItem.updateMany({ where: { sweepId }, data: { sweptWei: null } });
     await tx.$executeRaw`UPDATE "Payment" SET "sweepId" = NULL, "updatedAt" = now() WHERE "sweepId" = ${sweepId}::uuid`;
+    // A deposit of its own transaction it moved part of (sweeper-marks.ts) is whole at its address again.
+    await tx.$executeRaw`UPDATE "Payment" SET "flushedEarlyWei" = 0, "updatedAt" = now() WHERE "txHash" = ${sweep.txHash.toLowerCase()} AND "depositAddress" IS NOT NULL AND "flushedEarlyWei" > 0`;
     return true;
   });
 }

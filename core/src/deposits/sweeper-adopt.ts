@@ -2,7 +2,8 @@ import type { Hash } from 'viem';
 import { Prisma } from '../db.ts';
 import { flushedBy, flushedEvent } from './abi.ts';
 import type { Holding } from './sweeper-candidates.ts';
-import { FOREIGN_MARK, markSwept, type SweepDeps } from './sweeper-verify.ts';
+import { markSwept } from './sweeper-marks.ts';
+import { FOREIGN_MARK, type SweepDeps } from './sweeper-verify.ts';
 
 /**
  * Deposit addresses holding less than the books say reached them and is unswept: someone

@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from 'viem';
 import type { Db } from '../db.ts';
 import { PAYABLE_STATUSES } from '../payments/order-states.ts';
+import { heldWei } from './sweeper-marks.ts';
 
 /**
  * Which deposit addresses a sweep may take, and what they hold on chain.
@@ -19,7 +20,7 @@ import { PAYABLE_STATUSES } from '../payments/order-states.ts';
 export type Candidate = {
   address: Address;
   orderId: string;
-  /** What the books say reached it and is not swept yet. */
+  /** What the books say reached it and is not swept yet (its unswept deposits' heldWei, sweeper-marks.ts). */
   recordedWei: bigint;
   /** The block of its oldest unswept deposit (where a search for its Flushed events starts). */
   fromBlock: bigint | null;
@@ -31,7 +32,7 @@ export type Holding = Candidate & { balanceWei: bigint };
 export async function readCandidates(db: Db, limit: number, lost: string[] = []): Promise<Candidate[]> {
   const payable = [...PAYABLE_STATUSES] as string[];
   const rows = await db.$queryRaw<{ address: string; orderId: string; recorded: string; fromBlock: bigint | null }[]>`
-    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", COALESCE(SUM(p."valueWei"), 0)::text AS recorded, MIN(p."blockNumber") AS "fromBlock"
+    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", COALESCE(SUM(${heldWei('p')}), 0)::text AS recorded, MIN(p."blockNumber") AS "fromBlock"
     FROM "Payment" p
     JOIN "Order" o ON o."depositAddress" = p."depositAddress"
     WHERE p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
@@ -44,7 +45,7 @@ export async function readCandidates(db: Db, limit: number, lost: string[] = [])
         WHERE i."address" = p."depositAddress" AND s."status" = 'SENT' AND s."id"::text <> ALL(${lost}::text[]))
     GROUP BY p."depositAddress", o."id"
     HAVING bool_and(p."status" <> 'PENDING')
-    ORDER BY COALESCE(SUM(p."valueWei"), 0) DESC, p."depositAddress"
+    ORDER BY COALESCE(SUM(${heldWei('p')}), 0) DESC, p."depositAddress"
     LIMIT ${limit}`;
   return rows.map((r) => ({ address: r.address as Address, orderId: r.orderId, recordedWei: BigInt(r.recorded), fromBlock: r.fromBlock }));
 }

@@ -1,21 +1,26 @@
 import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
-import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { Prisma, type Db, type DepositSweep } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
-import { emitPaymentUnresolved } from '../webhooks.ts';
+import type { Tracer } from '../chain/trace.ts';
 import { flushedBy } from './abi.ts';
+import { confirmSweep, earlierInBlock, type SentSweep } from './sweeper-marks.ts';
+import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
 
 /**
  * Following each sweep on its way (SENT) to its end, on chain:
- * - mined, succeeded, PAYMENT_CONFIRMATIONS deep and its block canonical (the one
- *   confirmation rule, chain/transfer-reader.ts): CONFIRMED, with its gas, its fee, and
+ * - mined, PAYMENT_CONFIRMATIONS deep and its block canonical (the one confirmation rule,
+ *   chain/transfer-reader.ts), and its block passed by the indexer, which is not halted
+ *   (sweeper-proof.ts; until then it waits, saying why on its row);
+ * - then, succeeded and shown to have paid the receiving address what each of its
+ *   addresses flushed (sweeper-proof.ts; until then it waits with the reason, UNPROVEN
+ *   first, and its deposits stay unswept): CONFIRMED, with its gas, its fee, and
  *   what each of its addresses flushed, read only from the Flushed events that address
  *   itself emitted (a log of any other address proves nothing about this one). In the
  *   same transaction each such address's unswept deposits mined before the sweep (in an
- *   earlier block, or earlier in its block) are marked swept by it. An address with no Flushed event (someone swept it first)
- *   marks nothing.
+ *   earlier block, or earlier in its block) are marked swept by it (sweeper-marks.ts). An
+ *   address with no Flushed event (someone swept it first) marks nothing.
  * - reverted, as deep: FAILED with the reason; its addresses are candidates again.
  * - unknown to the node while its sender has used the nonce for something else, for
  *   DROP_AFTER_MS: DROPPED (it can never be mined); its addresses are candidates again.
@@ -26,15 +31,14 @@ import { flushedBy } from './abi.ts';
  * Every change is a conditional update of a row still SENT: two workers following the
  * same sweep change it once.
  */
-export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; logger: Logger };
+export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger };
 export type Followed = { confirmed: number; failed: number; dropped: number; waiting: number; lost: string[] };
-type SentSweep = DepositSweep & { items: DepositSweepItem[] };
 
 /** How long a sweep the node does not know, whose nonce was used since, waits before it is DROPPED (a lagging replica may not know it yet). */
 export const DROP_AFTER_MS = 5 * 60_000;
 /** A sweep the node has never seen this long after its row was written, its nonce unused, is lost: its nonce and addresses are taken again. */
 export const REPLACE_AFTER_MS = 5 * 60_000;
-/** Sweeps followed in one run (the oldest first). */
+/** Sweeps followed in one run (the oldest first; those not shown to have paid last). */
 const FOLLOW_PER_RUN = 100;
 /** The mark of a sweep someone else sent (found on chain, sweeper-adopt.ts): the shop paid none of its gas. */
 export const FOREIGN_MARK = 'Sent by another account: the shop paid no gas';
@@ -47,7 +51,12 @@ const withMark = (sweep: Pick<DepositSweep, 'reason'>, reason: string | null) =>
 
 export async function followSweeps(deps: SweepDeps, now = new Date()): Promise<Followed> {
   const counts: Followed = { confirmed: 0, failed: 0, dropped: 0, waiting: 0, lost: [] };
-  const sent = await deps.db.depositSweep.findMany({ where: { status: 'SENT' }, orderBy: { createdAt: 'asc' }, take: FOLLOW_PER_RUN, include: { items: true } });
+  // Those mined but not shown to have paid (sweeper-proof.ts) come after the others: however
+  // many pile up, they never keep a sweep on its way from being followed.
+  const unproven = { reason: { contains: UNPROVEN } };
+  const read = (where: object, take: number) => deps.db.depositSweep.findMany({ where: { status: 'SENT', ...where }, orderBy: { createdAt: 'asc' }, take, include: { items: true } });
+  const sent = await read({ OR: [{ reason: null }, { NOT: unproven }] }, FOLLOW_PER_RUN);
+  if (sent.length < FOLLOW_PER_RUN) sent.push(...(await read(unproven, FOLLOW_PER_RUN - sent.length)));
   for (const sweep of sent) {
     const outcome = await followSweep(deps, sweep, now);
     if (outcome === 'lost') counts.lost.push(sweep.id);
@@ -73,38 +82,32 @@ async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promis
     blockNumber: receipt.blockNumber,
     blockHash: receipt.blockHash.toLowerCase(),
   };
+  const block = { number: receipt.blockNumber, hash: receipt.blockHash };
+  const behind = await indexerWait(deps, block);
+  if (behind) return waitSaying(deps, sweep, behind);
   if (!reading.tx.success) {
     const reason = `Reverted on chain in block ${mined.blockNumber} (gas used ${mined.gasUsed} of its limit ${sweep.gasLimit}); its addresses are swept again`;
     const failed = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { ...mined, feeWei: dec(mined.feeWei), status: 'FAILED', reason: withMark(sweep, reason) } });
     return failed.count > 0 ? 'failed' : 'waiting';
   }
-  const alsoSwept = await earlierInBlock(deps, sweep, receipt);
-  return (await confirmSweep(deps.db, sweep, { ...mined, alsoSwept }, flushedBy(receipt.logs))) ? 'confirmed' : 'waiting';
+  const flushed = flushedBy(receipt.logs);
+  const unproven = await unprovenReason(deps, sweep, block, flushed);
+  if (unproven) return waitSaying(deps, sweep, unproven);
+  const sameBlock = await earlierInBlock(deps, sweep, receipt);
+  return (await confirmSweep(deps.db, sweep, { ...mined, reason: withMark(sweep, null) }, flushed, sameBlock)) ? 'confirmed' : 'waiting';
 }
 
-/** A deposit mined in the sweep's own block, at or before the sweep's transaction. */
-type SameBlock = { id: string; address: string; valueWei: bigint; index: number };
-
-/**
- * Deposits to the sweep's addresses mined in the sweep's own block, before it (a lower
- * transaction index) or in the sweep's own transaction (a contract that deposits and
- * flushes at once): the flush may have moved them too. Rare, so their receipts are read
- * only then; confirmSweep takes them in order while they fit in what the address flushed.
- */
-async function earlierInBlock(deps: SweepDeps, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<SameBlock[]> {
-  const sameBlock = await deps.db.payment.findMany({
-    where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
-    select: { id: true, txHash: true, depositAddress: true, valueWei: true },
-  });
-  const earlier: SameBlock[] = [];
-  for (const p of sameBlock) {
-    if (!p.txHash.startsWith('0x') || p.txHash.length !== 66) continue; // an inflow: no transaction to place
-    const other = await deps.chain.getTransactionReceipt({ hash: p.txHash as Hash });
-    if (other.blockHash === receipt.blockHash && other.transactionIndex <= receipt.transactionIndex) {
-      earlier.push({ id: p.id, address: p.depositAddress as string, valueWei: BigInt(p.valueWei?.toFixed(0) ?? '0'), index: other.transactionIndex });
-    }
+/** A mined sweep that cannot be confirmed yet keeps `reason` on its row (said once in the log). */
+async function waitSaying(deps: SweepDeps, sweep: SentSweep, reason: string): Promise<Outcome> {
+  const note = withMark(sweep, reason);
+  if (sweep.reason === note) return 'waiting';
+  const noted = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { reason: note } });
+  if (noted.count > 0) {
+    const fields = { sweep_id: sweep.id, tx_hash: sweep.txHash, reason };
+    if (reason.startsWith(UNPROVEN)) deps.logger.error({ msg: 'a mined deposit sweep is not shown to have paid the receiving address: not confirmed, its deposits stay unswept', ...fields });
+    else deps.logger.info({ msg: 'a mined deposit sweep waits before it is confirmed', ...fields });
   }
-  return earlier.sort((a, b) => a.index - b.index);
+  return 'waiting';
 }
 
 /** Not found: lost while its nonce is unused; DROPPED once its nonce has been used by another transaction for DROP_AFTER_MS (noted on the row first). */
@@ -120,88 +123,4 @@ async function notFound(deps: SweepDeps, sweep: SentSweep, now: Date): Promise<O
   const reason = withMark(sweep, `Never mined: its nonce ${sweep.nonce} was used by another transaction; its addresses are swept again`);
   const dropped = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT', reason: note }, data: { status: 'DROPPED', reason } });
   return dropped.count > 0 ? 'dropped' : 'waiting';
-}
-
-type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string; alsoSwept?: SameBlock[] };
-
-/** CONFIRMED with what each address flushed, and its deposits marked swept, in one transaction (false: another worker did it). */
-async function confirmSweep(db: Db, sweep: SentSweep, { alsoSwept = [], ...mined }: Mined, flushed: Map<string, bigint>): Promise<boolean> {
-  const items = sweep.items.map((i) => ({ ...i, flushed: flushed.get(i.address.toLowerCase()) ?? 0n })).sort((a, b) => a.address.localeCompare(b.address));
-  const sweptWei = items.reduce((sum, i) => sum + i.flushed, 0n);
-  return db.$transaction(async (tx) => {
-    const won = await tx.depositSweep.updateMany({
-      where: { id: sweep.id, status: 'SENT' },
-      data: { ...mined, feeWei: dec(mined.feeWei), sweptWei: dec(sweptWei), status: 'CONFIRMED', reason: withMark(sweep, null) },
-    });
-    if (won.count === 0) return false;
-    for (const item of items) {
-      await tx.depositSweepItem.update({ where: { id: item.id }, data: { sweptWei: dec(item.flushed) } });
-      if (item.flushed > 0n) {
-        await markSwept(tx, sweep.id, item.address, mined.blockNumber, await fitting(tx, item, mined.blockNumber, alsoSwept));
-        await recordSweptUnseen(tx, { id: sweep.id, txHash: sweep.txHash, ...mined }, item);
-      }
-    }
-    return true;
-  });
-}
-
-/**
- * What an address flushed beyond the deposits the sweep marked: ETH that reached it unseen
- * (through a contract, after its watch ended, in the moments before the sweep): recorded as
- * its order's UNRESOLVED inflow at the sweep's block, swept by it, for an admin to refund.
- * The books never move ETH they do not know of.
- */
-async function recordSweptUnseen(tx: Tx, sweep: { id: string; txHash: string; blockNumber: bigint; blockHash: string }, item: { address: string; flushed: bigint }): Promise<void> {
-  const [marked] = await tx.$queryRaw<{ sum: string | null }[]>`
-    SELECT SUM("valueWei")::text AS sum FROM "Payment" WHERE "sweepId" = ${sweep.id}::uuid AND "depositAddress" = ${item.address.toLowerCase()}`;
-  const excess = item.flushed - BigInt(marked?.sum ?? '0');
-  if (excess <= 0n) return;
-  const order = await tx.order.findUnique({ where: { depositAddress: item.address.toLowerCase() }, select: { id: true } });
-  const reason = `A sweep moved ETH from this order's deposit address that the shop had not recorded (it arrived through a contract unseen); an admin will refund it`;
-  const txHash = `swept-${sweep.txHash.slice(2, 58)}`;
-  const created = await tx.payment.createMany({
-    data: [{
-      txHash,
-      depositAddress: item.address.toLowerCase(),
-      orderId: order?.id ?? null,
-      sweepId: sweep.id,
-      source: 'INFLOW',
-      status: 'UNRESOLVED',
-      valueWei: new Prisma.Decimal(excess.toString()),
-      blockNumber: sweep.blockNumber,
-      blockHash: sweep.blockHash,
-      reason,
-    }],
-    skipDuplicates: true,
-  });
-  if (created.count === 1) await emitPaymentUnresolved(tx, await tx.payment.findFirstOrThrow({ where: { txHash, depositAddress: item.address.toLowerCase() } }), reason);
-}
-
-/** Of the deposits in the sweep's block, those the address's flush covers after the ones mined before it, in order. */
-async function fitting(tx: Tx, item: { address: string; flushed: bigint }, block: bigint, sameBlock: SameBlock[]): Promise<string[]> {
-  const mine = sameBlock.filter((p) => p.address.toLowerCase() === item.address.toLowerCase());
-  if (mine.length === 0) return [];
-  const [before] = await tx.$queryRaw<{ sum: string | null }[]>`
-    SELECT SUM("valueWei")::text AS sum FROM "Payment"
-    WHERE "depositAddress" = ${item.address.toLowerCase()} AND "sweepId" IS NULL AND "status" <> 'REJECTED' AND "blockNumber" < ${block}`;
-  let covered = BigInt(before?.sum ?? '0');
-  const ids: string[] = [];
-  for (const p of mine) {
-    if (covered + p.valueWei > item.flushed) break;
-    covered += p.valueWei;
-    ids.push(p.id);
-  }
-  return ids;
-}
-
-/**
- * Marks an address's unswept deposits mined before `beforeBlock` (and `alsoIds`, mined
- * earlier in that block) swept by `sweepId`: the caller has the sweep's confirmed Flushed
- * event of this address. Idempotent.
- */
-export async function markSwept(tx: Tx | Db, sweepId: string, address: string, beforeBlock: bigint, alsoIds: string[] = []): Promise<number> {
-  return tx.$executeRaw`
-    UPDATE "Payment" SET "sweepId" = ${sweepId}::uuid, "updatedAt" = now()
-    WHERE "depositAddress" = ${address.toLowerCase()} AND "sweepId" IS NULL AND "status" <> 'REJECTED'
-      AND ("blockNumber" < ${beforeBlock} OR "id" = ANY(${alsoIds}::uuid[]))`;
 }

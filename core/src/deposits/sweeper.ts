@@ -1,11 +1,12 @@
 import type { Address, PublicClient } from 'viem';
 import type { AppConfig } from '../config.ts';
+import type { Tracer } from '../chain/trace.ts';
 import type { Db } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
-import { recordUnseenDeposits } from '../payments/unseen-deposits.ts';
+import { recordUnseenDeposits, waitsForUnseen } from '../payments/unseen-deposits.ts';
 import { depositAddressOf } from './addresses.ts';
 import { reopenReorganizedSweeps } from './sweep-reorgs.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
@@ -30,7 +31,7 @@ import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
  * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
  * changes. The money only ever goes to the factory, which only pays the receiving address.
  */
-export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; logger: Logger };
+export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; tracer: Tracer; logger: Logger };
 
 export type SweepRun = {
   state: SweeperState;
@@ -68,9 +69,11 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   const adopted = await adoptFlushes(deps, holdings);
   // ETH the indexer did not see (through a contract, after an address's watch ended) is
   // recorded as its order's inflow first; an address holding more than its deposits is not
-  // swept until then (its sweep would move ETH the books do not know of).
-  const surplus = new Set(holdings.filter((h) => h.balanceWei > h.recordedWei).map((h) => h.address.toLowerCase()));
-  await recordUnseenDeposits(deps, [...surplus]).catch((err: unknown) => deps.logger.warn({ msg: 'could not look for deposits the indexer did not see', err }));
+  // swept until then (its sweep would move ETH the books do not know of), unless what it
+  // holds more is below the recording floor: the sweep's confirmation records that.
+  const surplus = new Set(holdings.filter(waitsForUnseen).map((h) => h.address.toLowerCase()));
+  const more = holdings.filter((h) => h.balanceWei > h.recordedWei).map((h) => h.address.toLowerCase());
+  await recordUnseenDeposits(deps, more).catch((err: unknown) => deps.logger.warn({ msg: 'could not look for deposits the indexer did not see', err }));
   if (off || !wallet) return done('off', off ?? 'Sweeping is off');
   const held = holdings.filter((h) => h.balanceWei > 0n && !adopted.has(h.address.toLowerCase()) && !surplus.has(h.address.toLowerCase()));
   if (held.length === 0) return done('idle', null);

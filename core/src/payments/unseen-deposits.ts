@@ -6,6 +6,7 @@ import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
 import { flushedEvent } from '../deposits/abi.ts';
+import { heldWei } from '../deposits/sweeper-marks.ts';
 import { lockInflow } from './payment-locks.ts';
 
 /**
@@ -40,6 +41,16 @@ export async function recordUnseenDeposits(deps: Deps, also: string[] = [], now 
 /** Less than this is left unrecorded (a millionth of an ETH, a cent at $10,000 an ETH: nobody's payment, and anyone's way to make refund work). */
 export const UNSEEN_FLOOR_WEI = 10n ** 12n;
 
+/**
+ * Whether a sweep candidate holding `balanceWei` against its unswept deposits' `recordedWei`
+ * waits for its surplus to be recorded here first (its sweep would move ETH the books do
+ * not know of). A surplus below the floor, never recorded here, does not hold it back: the
+ * sweep moves it, and its confirmation records it as the order's inflow swept by it
+ * (deposits/sweeper-marks.ts). Otherwise one wei sent through a contract would keep the
+ * address from ever being swept.
+ */
+export const waitsForUnseen = (h: { balanceWei: bigint; recordedWei: bigint }) => h.balanceWei - h.recordedWei >= UNSEEN_FLOOR_WEI;
+
 /** Its own key: never the same row as the indexer's inflow of that block and address. */
 const unseenKey = (at: { number: bigint; hash: string }) => `unseen-${at.number}-${at.hash.slice(2, 14).toLowerCase()}`;
 
@@ -67,7 +78,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
   return deps.db.$transaction(async (tx) => {
     await lockInflow(tx, at.hash);
     const [books] = await tx.$queryRaw<{ recorded: string | null; unsettled: bigint; moving: boolean; oldest: bigint | null }[]>`
-      SELECT SUM(p."valueWei")::text AS recorded, MIN(p."blockNumber") AS oldest,
+      SELECT SUM(${heldWei('p')})::text AS recorded, MIN(p."blockNumber") AS oldest,
              COUNT(*) FILTER (WHERE p."blockNumber" IS NULL OR p."blockNumber" > ${at.number} OR p."valueWei" IS NULL) AS unsettled,
              EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                      WHERE i."address" = ${h.address} AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS moving

@@ -5,12 +5,14 @@ import { confirmationsAt } from '../chain/transfer-reader.ts';
 import { refundWalletMessage } from '../contract/wallet.ts';
 import { conflict, notFound } from '../errors.ts';
 import { refundTransfer } from '../payments/transfer-states.ts';
+import { openFindingNames } from '../reconcile.ts';
 import type { Deps } from './types.ts';
 
 /**
  * An admin refunds a transfer no order took (UNRESOLVED, LATE, or ETH no transaction
  * explains): to its sender unless a wallet is named. An inflow is recorded as soon as its
- * block is indexed: it can be refunded once the block has its confirmations.
+ * block is indexed: it can be refunded once the block has its confirmations, and, at a
+ * deposit address, while the reconciler's latest run names no finding on that address.
  */
 export async function refundPayment(
   deps: Pick<Deps, 'db' | 'chain' | 'config'>,
@@ -18,12 +20,17 @@ export async function refundPayment(
   afterCreate?: Parameters<typeof refundTransfer>[2],
 ): Promise<{ refundId: string }> {
   const { db, chain, config } = deps;
-  const payment = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockNumber: true } });
+  const payment = await db.payment.findUnique({ where: { id: input.paymentId }, select: { source: true, blockNumber: true, depositAddress: true } });
   if (payment?.source === 'INFLOW' && payment.blockNumber !== null) {
     const confirmations = confirmationsAt(await chain.getBlockNumber({ cacheTime: 0 }), payment.blockNumber);
     if (confirmations < config.paymentConfirmations) {
       throw conflict(`Its block has ${confirmations} of ${config.paymentConfirmations} confirmations: refund it once the block is final`);
     }
+  }
+  // ETH at a deposit address the books disagree about may be a deposit counted already (or
+  // moved by a sweep): refunded, the same ETH would be both.
+  if (payment?.source === 'INFLOW' && payment.depositAddress && (await openFindingNames(db, { address: payment.depositAddress }))) {
+    throw conflict("The reconciler's latest run names this deposit address: refund it once a run finds the books there agree");
   }
   const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);

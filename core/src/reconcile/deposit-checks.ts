@@ -4,6 +4,7 @@ import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
 import { indexerHalt, readCursor } from '../chain/cursor.ts';
 import { balanceAfter } from '../chain/rpc.ts';
+import { heldWei } from '../deposits/sweeper-marks.ts';
 import { checkQuietAddresses } from './quiet-deposits.ts';
 import { checkSweepBatch, type SweepChain } from './sweep-checks.ts';
 import type { Add } from './subjects.ts';
@@ -12,11 +13,13 @@ import type { Add } from './subjects.ts';
  * The books of the deposit addresses (docs/decisions.md, "A deposit address per order"):
  *
  * - each address holding unswept deposits holds, on chain at a confirmed block, exactly
- *   what those deposits mined by then add up to: less is 'deposit-missing' (recorded ETH
- *   that is not there), more is 'deposit-unrecorded' (ETH that arrived unrecorded);
+ *   what those deposits mined by then add up to (less what a flush in a deposit's own
+ *   transaction moved early: deposits/sweeper-marks.ts heldWei): less is 'deposit-missing'
+ *   (recorded ETH that is not there), more is 'deposit-unrecorded' (ETH that arrived
+ *   unrecorded);
  * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);
  * - the sweeper's records (reconcile/sweep-checks.ts): 'sweep-mismatch', 'sweep-off-chain',
- *   'sweep-unconfirmed'.
+ *   'sweep-unconfirmed', 'sweep-unproven'.
  *
  * Two scopes, as the other checks: the audit walks every address with unswept deposits
  * (the partial index x_payment_unswept_deposit, in keyset batches) and every sweep
@@ -26,7 +29,7 @@ import type { Add } from './subjects.ts';
  * (SENT, or confirmed above the block read), when a deposit's value is not known yet, and
  * while indexing is halted.
  */
-export const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed'] as const;
+export const DEPOSIT_CHECKS = ['deposit-missing', 'deposit-unrecorded', 'sweep-mismatch', 'sweep-off-chain', 'sweep-unconfirmed', 'sweep-unproven'] as const;
 
 /**
  * A sweep is confirmed, failed or dropped within this long of being sent: the scheduled
@@ -103,7 +106,7 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
   const rows = await deps.db.$queryRaw<AddressRow[]>`
     SELECT p."depositAddress" AS address,
            (SELECT o."id"::text FROM "Order" o WHERE o."depositAddress" = p."depositAddress") AS "orderId",
-           COALESCE(SUM(p."valueWei") FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
+           COALESCE(SUM(${heldWei('p')}) FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
            COUNT(*) FILTER (WHERE p."blockNumber" <= ${at.number} AND p."valueWei" IS NULL) AS unvalued,
            EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                    WHERE i."address" = p."depositAddress"
@@ -154,11 +157,16 @@ const changedAddresses = (db: Db, since: Date) =>
     UNION SELECT "depositAddress" FROM "Order" WHERE "updatedAt" > ${since} AND "depositAddress" IS NOT NULL
     UNION SELECT i."address" FROM "DepositSweep" s JOIN "DepositSweepItem" i ON i."sweepId" = s."id" WHERE s."createdAt" > ${new Date(since.getTime() - SWEEP_SETTLE_MS)}`);
 
-/** Sweeps sent within SWEEP_SETTLE_MS before `since` or after it, and those whose deposits were marked since. */
+/**
+ * Sweeps sent within SWEEP_SETTLE_MS before `since` or after it, those whose deposits were
+ * marked since, and every one still SENT (a few: those on their way, and any mined but not
+ * shown to have paid, however old; DepositSweep(status, createdAt)).
+ */
 const changedSweeps = (db: Db, since: Date) =>
   read(db, Prisma.sql`
     SELECT "id"::text AS v FROM "DepositSweep" WHERE "createdAt" > ${new Date(since.getTime() - SWEEP_SETTLE_MS)}
-    UNION SELECT "sweepId"::text FROM "Payment" WHERE "updatedAt" > ${since} AND "sweepId" IS NOT NULL`);
+    UNION SELECT "sweepId"::text FROM "Payment" WHERE "updatedAt" > ${since} AND "sweepId" IS NOT NULL
+    UNION SELECT "id"::text FROM "DepositSweep" WHERE "status" = 'SENT'`);
 
 async function* batchesOf(changed: Promise<string[]>, again: string[], size: number): AsyncGenerator<string[]> {
   const all = [...new Set([...(await changed), ...again])].sort();

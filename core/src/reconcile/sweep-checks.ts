@@ -1,6 +1,8 @@
 import type { PublicClient } from 'viem';
 import { Prisma, type Db } from '../db.ts';
 import { exactEth } from '../contract/money.ts';
+import { heldWei } from '../deposits/sweeper-marks.ts';
+import { UNPROVEN } from '../deposits/sweeper-proof.ts';
 import { readHashes, type BlockHashes } from './chain-checks.ts';
 import { inBatch, type Add } from './subjects.ts';
 
@@ -8,12 +10,13 @@ import { inBatch, type Add } from './subjects.ts';
  * The reconciler's checks of the sweeper's records (core/src/deposits/sweeper.ts): what a
  * confirmed sweep says it moved against its items and the deposits it marked, whether it
  * is still on the canonical chain, and no deposit marked by a sweep that is not
- * confirmed. Each batch of sweep ids is three reads: the sweeps (their primary key, the
- * batch's id range bounding the scan), their items (DepositSweepItem(sweepId)) and the
- * deposits they marked, summed by sweep and address (Payment(sweepId)).
+ * confirmed. Each batch of sweep ids is four reads: the sweeps (their primary key, the
+ * batch's id range bounding the scan), their items (DepositSweepItem(sweepId)), the
+ * deposits they marked, summed by sweep and address (Payment(sweepId)), and the deposits of
+ * their own transactions they moved part of (x_payment_transfer, by hash).
  */
 
-type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null };
+type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
 type ItemRow = { sweepId: string; address: string; sweptWei: Prisma.Decimal | null };
 type MarkedRow = { sweepId: string; address: string | null; wei: Prisma.Decimal | null; ids: string[]; hashes: string[] };
 
@@ -27,22 +30,30 @@ export type SweepChain = { chain: PublicClient; window: number | 'all'; head: ()
 /**
  * A batch of sweeps: the CONFIRMED ones against their items and deposits ('sweep-mismatch')
  * and, with `chain`, against the canonical chain within the window ('sweep-off-chain');
- * deposits marked by the others ('sweep-unconfirmed'). Returns how many sweeps it read.
+ * deposits marked by the others ('sweep-unconfirmed'); SENT ones mined but not shown to
+ * have paid the receiving address ('sweep-unproven'). Returns how many sweeps it read.
  */
 export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain | null, add: Add): Promise<number> {
   if (ids.length === 0) return 0;
-  const [sweeps, items, marked] = await Promise.all([
+  const [sweeps, items, marked, early] = await Promise.all([
     db.$queryRaw<SweepRow[]>`
-      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash"
+      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
       FROM "DepositSweep" s WHERE ${inBatch('s."id"', ids)}`,
     db.$queryRaw<ItemRow[]>`
       SELECT i."sweepId"::text AS "sweepId", i."address", i."sweptWei" FROM "DepositSweepItem" i WHERE ${inBatch('i."sweepId"', ids)}`,
     // Summed in the database: a batch's sweeps may have marked many deposits.
     db.$queryRaw<MarkedRow[]>`
-      SELECT p."sweepId"::text AS "sweepId", p."depositAddress" AS address, SUM(p."valueWei") FILTER (WHERE p."status" <> 'REJECTED') AS wei,
+      SELECT p."sweepId"::text AS "sweepId", p."depositAddress" AS address, SUM(${heldWei('p')}) FILTER (WHERE p."status" <> 'REJECTED') AS wei,
              array_agg(p."id"::text ORDER BY p."id") AS ids, array_agg(p."txHash" ORDER BY p."id") AS hashes
       FROM "Payment" p WHERE ${inBatch('p."sweepId"', ids)}
       GROUP BY p."sweepId", p."depositAddress"`,
+    // The part of a deposit of a sweep's own transaction that its flush moved early (the
+    // deposit not marked by it): x_payment_transfer, by the sweep's hash.
+    db.$queryRaw<{ sweepId: string; address: string; wei: Prisma.Decimal }[]>`
+      SELECT s."id"::text AS "sweepId", p."depositAddress" AS address, SUM(p."flushedEarlyWei") AS wei
+      FROM "DepositSweep" s JOIN "Payment" p ON p."txHash" = s."txHash"
+      WHERE ${inBatch('s."id"', ids)} AND p."depositAddress" IS NOT NULL AND p."flushedEarlyWei" > 0 AND p."status" <> 'REJECTED' AND p."sweepId" IS DISTINCT FROM s."id"
+      GROUP BY s."id", p."depositAddress"`,
   ]);
   const byId = new Map(sweeps.map((s) => [s.id, s]));
   const confirmed = sweeps.filter((s) => s.status === 'CONFIRMED');
@@ -53,7 +64,9 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
     else itemsOf.set(i.sweepId, [i]);
   }
   for (const s of confirmed) checkTotals(s, itemsOf.get(s.id) ?? [], add);
-  checkItems(byId, items, new Map(marked.map((m) => [pair(m.sweepId, m.address), m])), add);
+  for (const s of sweeps) if (s.status === 'SENT' && s.reason?.includes(UNPROVEN)) checkUnproven(s, itemsOf.get(s.id) ?? [], add);
+  const movedEarly = new Map(early.map((e) => [pair(e.sweepId, e.address), e.wei]));
+  checkItems(byId, items, new Map(marked.map((m) => [pair(m.sweepId, m.address), m])), movedEarly, add);
   checkMarked(byId, new Set(items.map((i) => pair(i.sweepId, i.address))), marked, add);
   if (chain) await checkOnChain(chain, confirmed, add);
   return sweeps.length;
@@ -74,14 +87,26 @@ function checkTotals(s: SweepRow, items: ItemRow[], add: Add): void {
 }
 
 /**
- * What each address of a confirmed sweep flushed equals the deposits the sweep marked at
- * that address (less: ETH swept that the books never recorded; more: deposits marked
- * swept whose ETH the sweep did not move).
+ * A sweep mined, but not shown to have paid the receiving address what its addresses
+ * flushed (deposits/sweeper-proof.ts): its deposits are not marked swept, and the ETH is
+ * not where the books say. Named by each address, so their inflows wait for it too.
  */
-function checkItems(sweeps: Map<string, SweepRow>, items: ItemRow[], marked: Map<string, MarkedRow>, add: Add): void {
+function checkUnproven(s: SweepRow, items: ItemRow[], add: Add): void {
+  for (const i of items) add('sweep-unproven', `The sweep is mined but not confirmed: ${s.reason}`, { sweepId: s.id, txHash: s.txHash, address: i.address });
+}
+
+/**
+ * What each address of a confirmed sweep flushed equals what the sweep accounts for at that
+ * address: the deposits it marked there (less what a flush in their own transaction moved
+ * early), and the part of a deposit of its own transaction it moved early (`movedEarly`).
+ * Less: ETH swept that the books never recorded; more: deposits marked swept whose ETH the
+ * sweep did not move.
+ */
+function checkItems(sweeps: Map<string, SweepRow>, items: ItemRow[], marked: Map<string, MarkedRow>, movedEarly: Map<string, Prisma.Decimal>, add: Add): void {
   for (const i of items) {
     const sweep = sweeps.get(i.sweepId);
-    const sum = dec(marked.get(pair(i.sweepId, i.address))?.wei ?? null);
+    const key = pair(i.sweepId, i.address);
+    const sum = dec(marked.get(key)?.wei ?? null).plus(movedEarly.get(key) ?? 0);
     if (sweep?.status !== 'CONFIRMED' || i.sweptWei === null || dec(i.sweptWei).eq(sum)) continue;
     add('sweep-mismatch', `The sweep flushed ${wei(i.sweptWei)} ETH from the deposit address but the deposits it marked there add up to ${wei(sum)} ETH`, {
       sweepId: i.sweepId,

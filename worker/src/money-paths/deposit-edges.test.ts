@@ -56,6 +56,16 @@ async function expiredOrder(daysAgo: number) {
   return order;
 }
 
+/** A contract that deposits to an address and sweeps it in one call (anyone knows their own order's salt). */
+async function depositThenSweep() {
+  const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/deposit-then-sweep.sol'), 'DepositThenSweep');
+  const deployed = await kit.chain.wallet.deployContract({ abi, bytecode: bytecode as Hex, account: stranger, chain: null });
+  const contract = (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address;
+  return { abi, contract };
+}
+
+const inflowsAt = (address: string) => kit.db.payment.findMany({ where: { depositAddress: address, source: 'INFLOW' } });
+
 describe('deposit addresses at the edges', () => {
   it('a deposit to an order that expired ten days ago (tag freed, package repriced) never pays it at the old price: kept LATE for an admin', async () => {
     const order = await expiredOrder(10);
@@ -100,8 +110,9 @@ describe('deposit addresses at the edges', () => {
     expect(await kit.db.payment.count({ where: { depositAddress: order.depositAddress } })).toBe(1);
     const admin = await kit.createUser({ name: 'Admin', isAdmin: true });
     expect((await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: ANVIL_ACCOUNTS[7] })).status).toBe(201);
-    await runDepositSweeper(kit.workerRuntime);
-    await runDepositSweeper(kit.workerRuntime);
+    await runDepositSweeper(kit.workerRuntime); // sends the sweep (mined at once)
+    await kit.runIndexer();
+    await runDepositSweeper(kit.workerRuntime); // confirms it, the indexer having passed its block
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
     expect((await kit.db.payment.findUniqueOrThrow({ where: { id: inflow.id } })).sweepId).not.toBeNull();
   });
@@ -135,11 +146,7 @@ describe('deposit addresses at the edges', () => {
   });
 
   it('a deposit made in the same transaction as the flush that moves it is marked swept by it', async () => {
-    // A contract that deposits to an address and sweeps it in one call (anyone knows their own order's salt).
-    const { abi, bytecode } = await compileSolidity(path.join(REPO_ROOT, 'scripts/testing/deposit-then-sweep.sol'), 'DepositThenSweep');
-    const deployed = await kit.chain.wallet.deployContract({ abi, bytecode: bytecode as Hex, account: stranger, chain: null });
-    const contract = (await kit.chain.wallet.waitForTransactionReceipt({ hash: deployed, pollingInterval: 50 })).contractAddress as Address;
-
+    const { abi, contract } = await depositThenSweep();
     const order = await kit.placeOrder(buyer, 2); // $50
     await kit.chain.sendAndWait(exchange, order.depositAddress, 5n * FINNEY); // $15: UNDERPAID
     await kit.runIndexer();
@@ -162,6 +169,72 @@ describe('deposit addresses at the edges', () => {
   });
 });
 
+describe('a deposit, its sweep and a top-up in one transaction', () => {
+  it("a buyer's contract deposits, sweeps and sends 1 wei more: the deposit of the sum is counted once, none of it becomes a refundable inflow, and the books agree", async () => {
+    const { abi, contract } = await depositThenSweep();
+    const order = await kit.placeOrder(buyer, 2); // $50
+    await kit.chain.sendAndWait(exchange, order.depositAddress, 5n * FINNEY); // $15: UNDERPAID
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'UNDERPAID');
+    const rest = 15n * FINNEY; // $45: the order's rest, then 1 wei after the sweep
+    const hash = await kit.chain.wallet.writeContract({
+      account: stranger, address: contract, abi, functionName: 'goThenTopUp', args: [order.depositAddress, kit.env.config.depositFactoryAddress, depositSalt(order.id), 1n], value: rest + 1n, chain: null,
+    });
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    // The shop sees one deposit of the sum (one row per transaction and address); the flush moved all but the last wei.
+    const deposit = await kit.db.payment.findFirstOrThrow({ where: { txHash: hash.toLowerCase(), depositAddress: order.depositAddress } });
+    expect(deposit).toMatchObject({ status: 'COUNTED', orderId: order.id });
+    expect(deposit.valueWei?.toFixed(0)).toBe((rest + 1n).toString());
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(1n);
+
+    // The sweeper finds the flush, follows it to CONFIRMED: it moved 5 finney and all of the deposit but its last wei.
+    for (let i = 0; i < 3; i++) {
+      await runDepositSweeper(kit.workerRuntime);
+      await kit.chain.mine(1);
+      await kit.runIndexer();
+    }
+    const sweep = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() }, include: { items: true } });
+    expect(sweep.status).toBe('CONFIRMED');
+    expect(sweep.items[0]?.sweptWei?.toFixed(0)).toBe((5n * FINNEY + rest).toString());
+    expect((await inflowsAt(order.depositAddress)).map((p) => [p.status, p.valueWei?.toFixed(0)]), 'nothing of the counted deposit is refundable').toEqual([]);
+    // The deposit stays unswept for its last wei, still at the address (dust: left there).
+    const after = await kit.db.payment.findUniqueOrThrow({ where: { id: deposit.id } });
+    expect({ sweepId: after.sweepId, flushedEarly: after.flushedEarlyWei.toFixed(0) }).toEqual({ sweepId: null, flushedEarly: rest.toString() });
+    const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
+    expect(report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress) || d.ids?.sweepId === sweep.id)).toEqual([]);
+  });
+
+  it('the same with a large top-up after the flush: the shop sweeps the rest later, and that sweep marks the deposit', async () => {
+    const { abi, contract } = await depositThenSweep();
+    const order = await kit.placeOrder(buyer);
+    const first = 5n * FINNEY;
+    const later = 8n * FINNEY;
+    const hash = await kit.chain.wallet.writeContract({
+      account: stranger, address: contract, abi, functionName: 'goThenTopUp', args: [order.depositAddress, kit.env.config.depositFactoryAddress, depositSalt(order.id), later], value: first + later, chain: null,
+    });
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(later);
+    for (let i = 0; i < 4; i++) {
+      await runDepositSweeper(kit.workerRuntime);
+      await kit.chain.mine(1);
+      await kit.runIndexer();
+    }
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress }), 'the rest is swept').toBe(0n);
+    const found = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() }, include: { items: true } });
+    const deposit = await kit.db.payment.findFirstOrThrow({ where: { txHash: hash.toLowerCase(), depositAddress: order.depositAddress }, include: { sweep: { include: { items: true } } } });
+    expect(found.items.map((i) => i.sweptWei?.toFixed(0))).toEqual([first.toString()]);
+    expect(deposit.sweep?.id).not.toBe(found.id);
+    expect({ status: deposit.sweep?.status, swept: deposit.sweep?.items.map((i) => i.sweptWei?.toFixed(0)) }).toEqual({ status: 'CONFIRMED', swept: [later.toString()] });
+    expect(await inflowsAt(order.depositAddress)).toEqual([]);
+    const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
+    expect(report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress))).toEqual([]);
+  });
+});
+
 describe('a confirmed sweep that a reorganization removes', () => {
   it('goes back to being followed: its deposits are unswept again, the ETH is back at the address, and a new sweep moves it once', async () => {
     const order = await kit.placeOrder(buyer);
@@ -172,7 +245,8 @@ describe('a confirmed sweep that a reorganization removes', () => {
     await kit.chain.mine(2);
     await kit.runIndexer();
     await runDepositSweeper(kit.workerRuntime); // sends the sweep (mined at once)
-    await runDepositSweeper(kit.workerRuntime); // confirms it
+    await kit.runIndexer();
+    await runDepositSweeper(kit.workerRuntime); // confirms it, the indexer having passed its block
     const sweep = await kit.db.depositSweep.findFirstOrThrow({ where: { items: { some: { address: order.depositAddress } } } });
     expect(sweep.status).toBe('CONFIRMED');
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
@@ -187,7 +261,10 @@ describe('a confirmed sweep that a reorganization removes', () => {
 
     // Not seen again by the node: lost after a while; the next sweep takes its nonce and moves the deposit once.
     await kit.db.depositSweep.update({ where: { id: sweep.id }, data: { createdAt: new Date(Date.now() - 10 * 60_000) } });
-    for (let i = 0; i < 3; i++) await runDepositSweeper(kit.workerRuntime);
+    for (let i = 0; i < 3; i++) {
+      await runDepositSweeper(kit.workerRuntime);
+      await kit.runIndexer();
+    }
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
     const marked = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: order.depositAddress, status: 'COUNTED' }, include: { sweep: true } });
     expect(marked.sweep?.status).toBe('CONFIRMED');

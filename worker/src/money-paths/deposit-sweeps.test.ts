@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIds, jobs, MICRO_ETH_WEI, readSweeperStatus, recoverDepositToken, runDepositSweeper, type AppConfig, type SweepRun } from '@shop/core';
+import { createTracer, jobIds, jobs, MICRO_ETH_WEI, readSweeperStatus, recoverDepositToken, runDepositSweeper, type AppConfig, type SweepRun } from '@shop/core';
 import { numberToHex, parseGwei, type Address, type Hash } from 'viem';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
@@ -50,8 +50,13 @@ function sweepKit(kit: PaymentKit) {
         return p && statuses.includes(p.status) ? p : null;
       });
     },
-    /** One run of the worker's deposit-sweep job, asked for now; its result. */
+    /**
+     * One run of the worker's deposit-sweep job, asked for now; its result. The worker's
+     * indexer runs every few seconds, the sweeper every few minutes: one indexer pass comes
+     * first (a mined sweep is confirmed only once the indexer has passed its block).
+     */
     async sweepNow(): Promise<SweepRun> {
+      await kit.runIndexer();
       await jobs.sweepDeposits(kit.workerRuntime.queues);
       return waitFor('the deposit-sweep job', async () => {
         const job = await queue().getJob(jobIds.depositSweep);
@@ -193,6 +198,29 @@ describe('sweeping deposit addresses', () => {
     expect(found.payments.map((p) => p.txHash)).toEqual([order.hash.toLowerCase()]);
   });
 
+  it("on a node that cannot trace: a sweep is confirmed by the receiving address's balance change at its block, which covers the flush and a payment beside it", async () => {
+    const blind = { ...kit.workerRuntime, tracer: createTracer(kit.workerRuntime.chain, 'off') };
+    const order = await s.paidOrder(buyer);
+    const payment = await kit.placeOrder(other);
+    const before = await s.balance(kit.receiving);
+    await kit.chain.setAutomine(false);
+    try {
+      expect((await runDepositSweeper(blind)).state).toBe('sent');
+      // A buyer pays the receiving address in the same block.
+      await kit.chain.send(exchange, kit.receiving, payment.amountWei);
+      await kit.chain.mine(1);
+    } finally {
+      await kit.chain.setAutomine(true);
+    }
+    await kit.runIndexer({ tracer: blind.tracer });
+    await kit.waitForStatus(payment.id, 'PAID');
+    expect(await s.balance(kit.receiving)).toBe(before + order.value + payment.amountWei);
+    expect((await runDepositSweeper(blind)).followed.confirmed).toBe(1);
+    const item = await kit.db.depositSweepItem.findFirstOrThrow({ where: { address: order.depositAddress }, include: { sweep: true } });
+    expect(item.sweep).toMatchObject({ status: 'CONFIRMED', reason: null });
+    expect(item.sweptWei?.toFixed(0)).toBe(order.value.toString());
+  });
+
   it('replaces a sweep the node lost with its nonce; the lost one is DROPPED once its nonce is used, and the deposits are marked by the one mined', async () => {
     const order = await s.paidOrder(buyer);
     await kit.chain.setAutomine(false);
@@ -253,6 +281,7 @@ describe('sweeping deposit addresses', () => {
     const config: AppConfig = { ...kit.workerRuntime.config, sweeperPrivateKey: undefined, sweeperAddress: signer };
     const run = await runDepositSweeper({ ...kit.workerRuntime, config });
     expect(run.state).toBe('sent');
+    await kit.runIndexer();
     await runDepositSweeper({ ...kit.workerRuntime, config });
     const item = await kit.db.depositSweepItem.findFirstOrThrow({ where: { address: order.depositAddress }, include: { sweep: true } });
     expect(item.sweep).toMatchObject({ status: 'CONFIRMED', fromAddress: signer });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcile, runDepositSweeper } from '@shop/core';
+import { haltFollowing, reconcile, resumeIndexer, runDepositSweeper, runReconciliation } from '@shop/core';
 import type { Address } from 'viem';
 import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
 import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { DEV_SWEEPER_PRIVATE_KEY } from '../../../scripts/lib/dev-chain.ts';
-import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { deployBatchSender } from '../testing/batch-sender.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -42,6 +42,10 @@ async function paidOldOrder() {
   await kit.db.order.update({ where: { id: order.id }, data: { paymentDeadline: new Date(Date.now() - 2 * DAY) } });
   return order;
 }
+
+/** What the reconciler says about an address (or a sweep) now. */
+const findingsOn = async (...ids: string[]) =>
+  (await reconcile(kit.workerRuntime, { blockWindow: 'all' })).discrepancies.filter((d) => Object.values(d.ids ?? {}).some((v) => ids.includes(v)));
 
 const inflowsAt = async (address: string) =>
   (await kit.db.payment.findMany({ where: { depositAddress: address, source: 'INFLOW' } })).reduce((s, p) => s + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
@@ -103,5 +107,85 @@ describe('deposits nobody saw, around sweeps', () => {
     const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
     const checks = report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress)).map((d) => d.check);
     expect({ inflow: await inflowsAt(order.depositAddress), checks }, 'E is recorded as the order inflow').toEqual({ inflow: e, checks: [] });
+  });
+});
+
+describe('an address holding a little more than its deposits', () => {
+  it('1 wei (below the recording floor) through a contract to an address whose watch ended, beside its unswept deposit: the address is swept all the same, and the wei recorded as the order inflow', async () => {
+    const order = await paidOldOrder();
+    await batch([order.depositAddress], [1n]);
+    await kit.runIndexer();
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(order.amountWei + 1n);
+    for (let i = 0; i < 3; i++) {
+      await runDepositSweeper(kit.workerRuntime);
+      await kit.chain.mine(2);
+      await kit.runIndexer();
+    }
+    expect(await kit.chain.wallet.getBalance({ address: order.depositAddress }), 'the shop swept it').toBe(0n);
+    expect({ inflow: await inflowsAt(order.depositAddress), findings: await findingsOn(order.depositAddress) }).toEqual({ inflow: 1n, findings: [] });
+  });
+});
+
+describe('a sweep is confirmed only once the indexer has passed its block', () => {
+  it("a top-up flushed by a stranger's sweep before the indexer saw either: while the indexer lags, then while it is halted, the sweep waits and says why; then it marks the top-up swept, none of it an inflow", async () => {
+    const order = await kit.placeOrder(buyer);
+    await kit.chain.sendAndWait(exchange, order.depositAddress, order.amountWei);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    // The indexer falls behind: a top-up, then a stranger's sweep moving it with the deposit.
+    const topUp = 3n * 10n ** 15n;
+    const hash = await kit.chain.sendAndWait(exchange, order.depositAddress, topUp);
+    const swept = await kit.chain.wallet.writeContract({
+      account: stranger, address: kit.env.config.depositFactoryAddress as Address, abi: depositFactoryAbi, functionName: 'sweep',
+      args: [[depositSalt(order.id)]], chain: null, gas: 300_000n,
+    });
+    const mined = await kit.chain.wallet.waitForTransactionReceipt({ hash: swept, pollingInterval: 50 });
+    await kit.chain.mine(2);
+    for (let i = 0; i < 2; i++) await runDepositSweeper(kit.workerRuntime); // found on chain, then followed
+    const waiting = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: swept.toLowerCase() } });
+    expect(waiting.status, 'not confirmed ahead of the indexer').toBe('SENT');
+    expect(waiting.reason).toContain(`Mined in block ${mined.blockNumber}: confirmed once the indexer has passed it`);
+    expect(await inflowsAt(order.depositAddress)).toBe(0n);
+
+    // The indexer catches up (the top-up counts toward its paid order), then halts: still nothing is confirmed.
+    await kit.runIndexer();
+    await waitFor('the top-up settled', async () => (await kit.db.payment.findFirst({ where: { txHash: hash.toLowerCase(), status: 'COUNTED' } })) !== null);
+    await haltFollowing(kit.workerRuntime, 'a test halts it');
+    try {
+      await runDepositSweeper(kit.workerRuntime);
+      const halted = await kit.db.depositSweep.findUniqueOrThrow({ where: { id: waiting.id } });
+      expect(halted.status).toBe('SENT');
+      expect(halted.reason).toContain('confirmed once the indexer runs again');
+    } finally {
+      await resumeIndexer(kit.db);
+    }
+    await runDepositSweeper(kit.workerRuntime);
+    const sweep = await kit.db.depositSweep.findUniqueOrThrow({ where: { id: waiting.id }, include: { payments: true } });
+    expect(sweep.status).toBe('CONFIRMED');
+    expect(sweep.payments.map((p) => p.txHash), 'the top-up is marked swept by the sweep that moved it').toContain(hash.toLowerCase());
+    expect({ inflow: await inflowsAt(order.depositAddress), findings: await findingsOn(order.depositAddress, sweep.id) }).toEqual({ inflow: 0n, findings: [] });
+  });
+});
+
+describe('refunding an inflow at a deposit address', () => {
+  it("waits while the reconciler's latest run names the address, and goes ahead once a run finds the books agree", async () => {
+    const order = await paidOldOrder();
+    const e = 2n * 10n ** 15n;
+    await batch([order.depositAddress], [e]); // through a contract, after the watch ended: unseen by the indexer
+    await kit.runIndexer();
+    const run = await runReconciliation(kit.workerRuntime, { blockWindow: 'all' });
+    expect(run.discrepancies.filter((d) => d.ids.address === order.depositAddress).map((d) => d.check)).toEqual(['deposit-unrecorded']);
+    await runDepositSweeper(kit.workerRuntime); // records it as the order's inflow
+    const inflow = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: order.depositAddress, source: 'INFLOW' } });
+    const admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    const refund = async () => (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: ANVIL_ACCOUNTS[7] });
+    const refused = await refund();
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/reconciler/);
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: inflow.id } })).status).toBe('UNRESOLVED');
+    await runReconciliation(kit.workerRuntime, { blockWindow: 'all' });
+    expect((await refund()).status).toBe(201);
+    for (let i = 0; i < 2; i++) await runDepositSweeper(kit.workerRuntime);
+    expect(await findingsOn(order.depositAddress)).toEqual([]);
   });
 });
