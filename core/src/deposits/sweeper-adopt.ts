@@ -1,9 +1,8 @@
 import type { Hash } from 'viem';
-import { Prisma } from '../db.ts';
-import { flushedBy, flushedEvent } from './abi.ts';
+import { flushedEvent } from './abi.ts';
 import type { Holding } from './sweeper-candidates.ts';
 import { markSwept } from './sweeper-marks.ts';
-import { FOREIGN_MARK, type SweepDeps } from './sweeper-verify.ts';
+import { recordFoundSweep, type SweepDeps } from './sweeper-found.ts';
 
 /**
  * Deposit addresses holding less than the books say reached them and is unswept: someone
@@ -45,54 +44,29 @@ export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promis
   return adopted;
 }
 
+/**
+ * Every transaction that flushed the address since its oldest unswept deposit and is not
+ * recorded yet is recorded, oldest first (each is confirmed in turn and marks what it
+ * moved). With none unknown, deposits recorded after the last one, a confirmed sweep, and
+ * mined before it, are marked swept by it.
+ */
 async function adoptOne(deps: SweepDeps, h: Holding): Promise<boolean> {
   const logs = await deps.chain.getLogs({ address: h.address, event: flushedEvent, fromBlock: h.fromBlock ?? 0n, toBlock: 'latest' });
-  const last = logs.at(-1);
-  if (!last?.transactionHash) {
+  const hashes = [...new Set(logs.flatMap((l) => (l.transactionHash ? [l.transactionHash.toLowerCase() as Hash] : [])))];
+  const last = hashes.at(-1);
+  if (!last) {
     if (h.balanceWei > h.recordedWei) return false; // more than recorded and never flushed: a deposit not indexed yet, or unseen (unseen-deposits.ts)
     deps.logger.warn({ msg: 'a deposit address holds less than its unswept deposits, and no Flushed event of it was found', deposit_address: h.address, recorded_wei: h.recordedWei.toString(), balance_wei: h.balanceWei.toString() });
     return false;
   }
-  const hash = last.transactionHash.toLowerCase() as Hash;
-  const known = await deps.db.depositSweep.findUnique({ where: { txHash: hash }, include: { items: { where: { address: h.address.toLowerCase() } } } });
-  if (known) {
-    const item = known.items[0];
-    if (known.status === 'CONFIRMED' && known.blockNumber !== null && item?.sweptWei?.gt(0)) {
-      const marked = await markSwept(deps.db, known.id, h.address, known.blockNumber);
-      if (marked > 0) deps.logger.info({ msg: 'deposits recorded after their sweep was confirmed are marked swept by it', sweep_id: known.id, deposit_address: h.address, deposits: marked });
-    }
-    return false;
+  const known = new Set((await deps.db.depositSweep.findMany({ where: { txHash: { in: hashes } }, select: { txHash: true } })).map((s) => s.txHash.toLowerCase()));
+  let adopted = false;
+  for (const hash of hashes) if (!known.has(hash)) adopted = (await recordFoundSweep(deps, hash)) || adopted;
+  if (adopted || known.size < hashes.length) return adopted;
+  const sweep = await deps.db.depositSweep.findUnique({ where: { txHash: last }, include: { items: { where: { address: h.address.toLowerCase() } } } });
+  if (sweep?.status === 'CONFIRMED' && sweep.blockNumber !== null && sweep.items[0]?.sweptWei?.gt(0)) {
+    const marked = await markSwept(deps.db, sweep.id, h.address, sweep.blockNumber);
+    if (marked > 0) deps.logger.info({ msg: 'deposits recorded after their sweep was confirmed are marked swept by it', sweep_id: sweep.id, deposit_address: h.address, deposits: marked });
   }
-  return recordFoundSweep(deps, hash);
-}
-
-/** Records a transaction that flushed the shop's deposit addresses as a sweep to follow. */
-async function recordFoundSweep(deps: SweepDeps, hash: Hash): Promise<boolean> {
-  const [tx, receipt] = await Promise.all([deps.chain.getTransaction({ hash }), deps.chain.getTransactionReceipt({ hash })]);
-  const flushed = flushedBy(receipt.logs);
-  const ours = await deps.db.order.findMany({ where: { depositAddress: { in: [...flushed.keys()] } }, select: { depositAddress: true } });
-  const items = ours.map((o) => ({ address: (o.depositAddress as string).toLowerCase(), expectedWei: new Prisma.Decimal((flushed.get((o.depositAddress as string).toLowerCase()) ?? 0n).toString()) }));
-  if (items.length === 0) return false;
-  const from = tx.from.toLowerCase();
-  const foreign = from !== deps.config.sweeperAddress;
-  try {
-    await deps.db.depositSweep.create({
-      data: {
-        txHash: hash,
-        fromAddress: from,
-        nonce: tx.nonce,
-        gasLimit: tx.gas,
-        maxFeePerGasWei: new Prisma.Decimal((tx.maxFeePerGas ?? tx.gasPrice ?? 0n).toString()),
-        expectedWei: items.reduce((sum, i) => sum.plus(i.expectedWei), new Prisma.Decimal(0)),
-        reason: foreign ? `${FOREIGN_MARK} (${from}): found on chain` : 'Found on chain: sent by the sweeper, its row not written before (an external signer, a crash)',
-        items: { create: items },
-      },
-    });
-  } catch (err) {
-    // Another worker recorded it first.
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false;
-    throw err;
-  }
-  deps.logger.warn({ msg: 'a sweep the shop did not send emptied its deposit addresses: recorded, and followed like its own', tx_hash: hash, from_address: from, addresses: items.length });
-  return true;
+  return false;
 }

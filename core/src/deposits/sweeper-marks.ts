@@ -70,7 +70,11 @@ export async function confirmSweep(db: Db, sweep: SentSweep, mined: Mined & { re
         const fit = await fitting(tx, item, mined.blockNumber, sameBlock);
         await markSwept(tx, sweep.id, item.address, mined.blockNumber, fit.ids);
         if (fit.early) await tx.payment.update({ where: { id: fit.early.id }, data: { flushedEarlyWei: dec(fit.early.wei) } });
-        await recordSweptUnseen(tx, { id: sweep.id, txHash: sweep.txHash, ...mined }, item);
+        // A deposit before it in its block left unmarked (it did not fit what was flushed): the
+        // books there are not understood, and its excess may be that deposit. Never booked as
+        // refundable then: the reconciler reports the address ('deposit-missing').
+        const leftOut = sameBlock.some((p) => p.address.toLowerCase() === item.address.toLowerCase() && !p.sameTx && !fit.ids.includes(p.id));
+        if (!leftOut) await recordSweptUnseen(tx, { id: sweep.id, txHash: sweep.txHash, ...mined }, item);
       }
     }
     return true;

@@ -1,10 +1,8 @@
-import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db, type DepositSweep } from '../db.ts';
-import type { Logger } from '../logger.ts';
+import type { Hash } from 'viem';
+import { Prisma, type DepositSweep } from '../db.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
-import type { Tracer } from '../chain/trace.ts';
 import { flushedBy } from './abi.ts';
+import { FOREIGN_MARK, recordFoundSweep, unaccountedFlushes, type SweepDeps } from './sweeper-found.ts';
 import { confirmSweep, earlierInBlock, type SentSweep } from './sweeper-marks.ts';
 import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
 
@@ -31,7 +29,7 @@ import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
  * Every change is a conditional update of a row still SENT: two workers following the
  * same sweep change it once.
  */
-export type SweepDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger };
+export type { SweepDeps } from './sweeper-found.ts';
 export type Followed = { confirmed: number; failed: number; dropped: number; waiting: number; lost: string[] };
 
 /** How long a sweep the node does not know, whose nonce was used since, waits before it is DROPPED (a lagging replica may not know it yet). */
@@ -40,8 +38,7 @@ export const DROP_AFTER_MS = 5 * 60_000;
 export const REPLACE_AFTER_MS = 5 * 60_000;
 /** Sweeps followed in one run (the oldest first; those not shown to have paid last). */
 const FOLLOW_PER_RUN = 100;
-/** The mark of a sweep someone else sent (found on chain, sweeper-adopt.ts): the shop paid none of its gas. */
-export const FOREIGN_MARK = 'Sent by another account: the shop paid no gas';
+export { FOREIGN_MARK } from './sweeper-found.ts';
 
 const dec = (wei: bigint) => new Prisma.Decimal(wei.toString());
 const sentByOthers = (sweep: Pick<DepositSweep, 'reason'>) => sweep.reason?.startsWith(FOREIGN_MARK) ?? false;
@@ -58,7 +55,12 @@ export async function followSweeps(deps: SweepDeps, now = new Date()): Promise<F
   const sent = await read({ OR: [{ reason: null }, { NOT: unproven }] }, FOLLOW_PER_RUN);
   if (sent.length < FOLLOW_PER_RUN) sent.push(...(await read(unproven, FOLLOW_PER_RUN - sent.length)));
   for (const sweep of sent) {
-    const outcome = await followSweep(deps, sweep, now);
+    // One sweep the node cannot serve (its trace, its receipt) waits, saying why: it never
+    // keeps the others from being followed, nor the run from sweeping.
+    const outcome = await followSweep(deps, sweep, now).catch(async (err: unknown) => {
+      deps.logger.warn({ msg: 'could not follow a deposit sweep: it waits, read again next run', sweep_id: sweep.id, tx_hash: sweep.txHash, err });
+      return waitSaying(deps, sweep, `Could not be read from the node (${String((err as Error)?.message ?? err).slice(0, 200)}): read again each run`).catch(() => 'waiting' as const);
+    });
     if (outcome === 'lost') counts.lost.push(sweep.id);
     else counts[outcome]++;
     if (outcome !== 'waiting') deps.logger.info({ msg: `deposit sweep ${outcome}`, sweep_id: sweep.id, tx_hash: sweep.txHash, addresses: sweep.items.length });
@@ -93,12 +95,35 @@ async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promis
   const flushed = flushedBy(receipt.logs);
   const unproven = await unprovenReason(deps, sweep, block, flushed);
   if (unproven) return waitSaying(deps, sweep, unproven);
+  const earlier = await earlierFlushReason(deps, sweep, receipt, flushed);
+  if (earlier) return waitSaying(deps, sweep, earlier);
   const sameBlock = await earlierInBlock(deps, sweep, receipt);
   return (await confirmSweep(deps.db, sweep, { ...mined, reason: withMark(sweep, null) }, flushed, sameBlock)) ? 'confirmed' : 'waiting';
 }
 
+/**
+ * Another flush of one of its addresses, since that address's oldest unswept deposit and
+ * before this sweep, not confirmed (sweeper-found.ts): it moved some of those deposits, so
+ * it is recorded (if it is not yet) and confirmed first; this sweep waits for it. Null
+ * when there is none.
+ */
+async function earlierFlushReason(deps: SweepDeps, sweep: SentSweep, receipt: { blockNumber: bigint; transactionIndex: number }, flushed: Map<string, bigint>): Promise<string | null> {
+  for (const item of sweep.items) {
+    const address = item.address.toLowerCase();
+    if ((flushed.get(address) ?? 0n) === 0n) continue;
+    const oldest = await deps.db.payment.aggregate({ where: { depositAddress: address, sweepId: null, status: { not: 'REJECTED' } }, _min: { blockNumber: true } });
+    const from = oldest._min.blockNumber;
+    if (from === null || from > receipt.blockNumber) continue;
+    const others = await unaccountedFlushes(deps, address, { from, to: receipt.blockNumber, beforeIndex: receipt.transactionIndex, except: sweep.txHash });
+    if (others.length === 0) continue;
+    for (const hash of others) await recordFoundSweep(deps, hash);
+    return `Waits for the earlier flush of ${address} in ${others[0]}, which moved deposits of it, to be confirmed first`;
+  }
+  return null;
+}
+
 /** A mined sweep that cannot be confirmed yet keeps `reason` on its row (said once in the log). */
-async function waitSaying(deps: SweepDeps, sweep: SentSweep, reason: string): Promise<Outcome> {
+async function waitSaying(deps: SweepDeps, sweep: SentSweep, reason: string): Promise<'waiting'> {
   const note = withMark(sweep, reason);
   if (sweep.reason === note) return 'waiting';
   const noted = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { reason: note } });

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../webhooks.ts';
-import { flushedEvent } from '../deposits/abi.ts';
+import { unaccountedFlushes } from '../deposits/sweeper-found.ts';
 import { heldWei } from '../deposits/sweeper-marks.ts';
 import { lockInflow } from './payment-locks.ts';
 
@@ -54,16 +54,6 @@ export const waitsForUnseen = (h: { balanceWei: bigint; recordedWei: bigint }) =
 /** Its own key: never the same row as the indexer's inflow of that block and address. */
 const unseenKey = (at: { number: bigint; hash: string }) => `unseen-${at.number}-${at.hash.slice(2, 14).toLowerCase()}`;
 
-/**
- * Someone flushed the address since its oldest unswept deposit (a stranger's sweep, or the
- * shop's own not recorded yet): the sweeper adopts that first, and only then is the rest
- * unseen; netting now would count ETH already moved.
- */
-async function flushedSince(deps: Deps, address: string, from: bigint, to: bigint): Promise<boolean> {
-  const logs = await deps.chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock: from, toBlock: to });
-  return logs.length > 0;
-}
-
 async function recordBatch(deps: Deps, at: { number: bigint; hash: Hash }, addresses: string[]): Promise<number> {
   const balances = await balancesAfter(deps.chain, addresses, at.hash);
   if (!balances) return 0; // the node no longer keeps that state
@@ -88,7 +78,9 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
     if (!books || Number(books.unsettled) > 0 || books.moving) return false;
     const unseen = h.balance - BigInt(books.recorded ?? '0');
     if (unseen < UNSEEN_FLOOR_WEI) return false;
-    if (books.oldest !== null && (await flushedSince(deps, h.address, books.oldest, at.number))) return false;
+    // Someone flushed it since its oldest unswept deposit, not as a confirmed sweep (a stranger's,
+    // or the shop's own not confirmed yet): that is recorded first (deposits/sweeper-found.ts).
+    if (books.oldest !== null && (await unaccountedFlushes(deps, h.address, { from: books.oldest, to: at.number })).length > 0) return false;
     const order = await tx.order.findUnique({ where: { depositAddress: h.address }, select: { id: true } });
     const reason = `ETH reached this order's deposit address through a contract after its watch ended (found by its balance after block ${at.number}); an admin will refund it`;
     const created = await tx.payment.createMany({
