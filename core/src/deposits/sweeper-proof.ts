@@ -65,7 +65,15 @@ export async function unprovenReason(deps: Deps, sweep: { txHash: string; items:
   const claimed = sweep.items.map((i) => ({ address: i.address.toLowerCase(), wei: flushed.get(i.address.toLowerCase()) ?? 0n })).filter((c) => c.wei > 0n);
   if (claimed.length === 0) return null;
   const receiving = deps.config.receivingAddress.toLowerCase();
-  const delivery = await deps.tracer.transaction(sweep.txHash, receiving);
+  let delivery: Awaited<ReturnType<Tracer['transaction']>>;
+  try {
+    delivery = await deps.tracer.transaction(sweep.txHash, receiving);
+  } catch (err) {
+    // A node that no longer keeps the state to trace it (or fails to): the balance proof at
+    // its block, while the node keeps that; else it waits, saying why, for an admin.
+    const instead = await balanceShortfall(deps, block);
+    return instead && `${instead} (its trace failed: ${String((err as Error)?.message ?? err).slice(0, 200)})`;
+  }
   if (!delivery) return balanceShortfall(deps, block);
   const short = claimed.flatMap((c) => {
     const delivered = delivery.parts.filter((p) => p.from.toLowerCase() === c.address).reduce((sum, p) => sum + p.valueWei, 0n);
