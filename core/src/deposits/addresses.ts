@@ -39,3 +39,11 @@ export function depositAddressOf(factory: Address, orderId: string): Address {
   if (!addresses) byFactory.set(factory.toLowerCase(), (addresses = depositAddresses(factory)));
   return addresses.of(orderId);
 }
+
+/**
+ * Whether `address` is the one `factory` gives order `orderId`: the one rule for an
+ * address being the shop's deposit forwarder (a sweep's items, its own money moving, a
+ * sweep candidate). An order may hold another factory's address (a look-alike's, or an
+ * earlier factory's): its flushes are no sweep of the shop's.
+ */
+export const factoryGave = (factory: Address, orderId: string, address: string): boolean => depositAddressOf(factory, orderId) === address.toLowerCase();

@@ -1,7 +1,9 @@
 import type { PublicClient } from 'viem';
 import type { Db } from '../db.ts';
 import type { Tx } from '../ledger.ts';
+import type { Address } from 'viem';
 import { flushedBy, flushedEvent } from '../deposits/abi.ts';
+import { factoryGave } from '../deposits/addresses.ts';
 import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
 
 /**
@@ -21,16 +23,29 @@ export async function depositAddressesAmong(db: Db | Tx, addresses: string[]): P
   return new Set(rows.map((r) => r.depositAddress));
 }
 
+/**
+ * Which of `addresses` `factory` (the configured one) gave their orders
+ * (deposits/addresses.ts factoryGave): the shop's deposit forwarders. None without a factory.
+ */
+export async function factoryDepositAddressesAmong(db: Db | Tx, factory: string | null | undefined, addresses: string[]): Promise<Set<string>> {
+  const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (!factory || wanted.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ depositAddress: string; id: string }[]>`
+    SELECT "depositAddress", "id"::text AS id FROM "Order" WHERE "depositAddress" = ANY(${wanted}::text[])`;
+  return new Set(rows.filter((r) => factoryGave(factory as Address, r.id, r.depositAddress)).map((r) => r.depositAddress));
+}
+
 /** Calls from the shop's deposit forwarders (a sweep flushing them) move its own money. */
-export const depositSenders = (db: Db): OwnSenders => (addresses) => depositAddressesAmong(db, addresses);
+export const depositSenders = (db: Db, factory: string | null | undefined): OwnSenders => (addresses) => factoryDepositAddressesAmong(db, factory, addresses);
 
 /**
  * The shop's own money reaching the receiving address: sweeps. A node that cannot trace
  * still shows each forwarder's Flushed event, emitted by the deposit address itself (only
- * the factory's proxy can live there), so a sweep is never taken for an unexplained inflow.
+ * the factory's proxy can live at an address the factory gave), so a sweep is never taken
+ * for an unexplained inflow.
  */
-export function depositMoney(deps: { db: Db; chain: PublicClient }): OwnMoney {
-  const senders = depositSenders(deps.db);
+export function depositMoney(deps: { db: Db; chain: PublicClient; config: { depositFactoryAddress?: string | null } }): OwnMoney {
+  const senders = depositSenders(deps.db, deps.config.depositFactoryAddress);
   return {
     senders,
     async movedIn(block) {

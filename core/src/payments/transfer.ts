@@ -29,7 +29,7 @@ export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppCo
 export async function readPaymentTransfer({ db, chain, config, tracer }: Deps, key: PaymentKey): Promise<PaymentReading> {
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
-  const read = readTransfer({ chain, tracer, ownSenders: depositSenders(db) }, key.txHash, addressOf(key, config));
+  const read = readTransfer({ chain, tracer, ownSenders: depositSenders(db, config.depositFactoryAddress) }, key.txHash, addressOf(key, config));
   const [halted, reading] = await Promise.allSettled([indexerHalt(db), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };
