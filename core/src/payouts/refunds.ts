@@ -6,6 +6,7 @@ import { refundWalletMessage } from '../contract/wallet.ts';
 import { conflict, notFound } from '../errors.ts';
 import { refundTransfer } from '../payments/transfer-states.ts';
 import { openFindingNames } from '../reconcile.ts';
+import { depositBooksDisagree } from '../reconcile/deposit-checks.ts';
 import type { Deps } from './types.ts';
 
 /**
@@ -31,6 +32,11 @@ export async function refundPayment(
   // moved by a sweep): refunded, the same ETH would be both.
   if (payment?.source === 'INFLOW' && payment.depositAddress && (await openFindingNames(db, { address: payment.depositAddress }))) {
     throw conflict("The reconciler's latest run names this deposit address: refund it once a run finds the books there agree");
+  }
+  // And the books there now, read as the reconciler reads them (fails closed: halted, behind, a sweep on its way).
+  if (payment?.source === 'INFLOW' && payment.depositAddress) {
+    const disagree = await depositBooksDisagree(deps, payment.depositAddress, payment.blockNumber);
+    if (disagree) throw conflict(`The books of this deposit address cannot be shown to agree now: ${disagree}. Refund it once they do`);
   }
   const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);

@@ -97,13 +97,12 @@ async function readBlock(deps: Deps): Promise<ReadBlock | null> {
 type AddressRow = { address: string; orderId: string | null; recorded: Prisma.Decimal; unvalued: bigint; inFlight: boolean };
 
 /**
- * A batch of addresses: the sum of their unswept deposits mined by the block against
- * their balances after it (asked by the block's hash). Returns how many were compared.
+ * The books of `addresses` at the block: the sum of each one's unswept deposits mined by
+ * then, how many of those have no value yet, and whether a sweep of it is in flight (SENT,
+ * or confirmed above the block). One statement, one snapshot: a sweep confirmed after it
+ * was SENT in this snapshot (its address skipped), or its deposits were marked in it.
  */
-async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add: Add): Promise<number> {
-  // One statement, one snapshot: a sweep confirmed after it was SENT in this snapshot
-  // (its address skipped), or its deposits were marked in it.
-  const rows = await deps.db.$queryRaw<AddressRow[]>`
+const booksOf = (db: Db, at: ReadBlock, addresses: string[]) => db.$queryRaw<AddressRow[]>`
     SELECT p."depositAddress" AS address,
            (SELECT o."id"::text FROM "Order" o WHERE o."depositAddress" = p."depositAddress") AS "orderId",
            COALESCE(SUM(${heldWei('p')}) FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
@@ -114,6 +113,22 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
     FROM "Payment" p
     WHERE p."depositAddress" = ANY(${addresses}::text[]) AND p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
     GROUP BY p."depositAddress"`;
+
+/** An address's balance against its books: the finding, or null when they agree. */
+function compare(r: AddressRow, balance: bigint, at: ReadBlock): { check: 'deposit-missing' | 'deposit-unrecorded'; message: string } | null {
+  const recorded = BigInt(r.recorded.toFixed(0));
+  if (balance === recorded) return null;
+  const held = `The deposit address holds ${exactEth(balance)} ETH after block ${at.number}`;
+  if (balance < recorded) return { check: 'deposit-missing', message: `${held} but its unswept deposits add up to ${exactEth(recorded)} ETH: ${exactEth(recorded - balance)} ETH recorded is not there` };
+  return { check: 'deposit-unrecorded', message: `${held}, ${exactEth(balance - recorded)} ETH more than its unswept deposits (${exactEth(recorded)} ETH): ETH arrived that the shop did not record` };
+}
+
+/**
+ * A batch of addresses: the sum of their unswept deposits mined by the block against
+ * their balances after it (asked by the block's hash). Returns how many were compared.
+ */
+async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add: Add): Promise<number> {
+  const rows = await booksOf(deps.db, at, addresses);
   const due = rows.filter((r) => !r.inFlight && Number(r.unvalued) === 0);
   const balances = await mapLimited(due, 8, (r) => balanceAfter(deps.chain, r.address, at.hash));
   let compared = 0;
@@ -121,17 +136,31 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
     const balance = balances[i];
     if (balance === null || balance === undefined) return; // the node no longer keeps that state
     compared++;
-    const recorded = BigInt(r.recorded.toFixed(0));
-    if (balance === recorded) return;
-    const ids = { address: r.address, ...(r.orderId ? { orderId: r.orderId } : {}) };
-    const held = `The deposit address holds ${exactEth(balance)} ETH after block ${at.number}`;
-    if (balance < recorded) {
-      add('deposit-missing', `${held} but its unswept deposits add up to ${exactEth(recorded)} ETH: ${exactEth(recorded - balance)} ETH recorded is not there`, ids);
-    } else {
-      add('deposit-unrecorded', `${held}, ${exactEth(balance - recorded)} ETH more than its unswept deposits (${exactEth(recorded)} ETH): ETH arrived that the shop did not record`, ids);
-    }
+    const finding = compare(r, balance, at);
+    if (finding) add(finding.check, finding.message, { address: r.address, ...(r.orderId ? { orderId: r.orderId } : {}) });
   });
   return compared;
+}
+
+/**
+ * Why one address's books cannot be shown to agree now (the same reading as the
+ * reconciler's, for that address alone), or null when they agree: what refunding an
+ * inflow there waits for (payouts/refunds.ts). Fails closed: indexing halted, the indexer
+ * not past `block` yet, a sweep of it in flight, a deposit not valued yet, or the node not
+ * keeping the state all wait.
+ */
+export async function depositBooksDisagree(deps: Deps, address: string, block: bigint | null): Promise<string | null> {
+  const halt = await indexerHalt(deps.db);
+  if (halt) return `indexing is halted (${halt.reason})`;
+  const at = await readBlock(deps);
+  if (!at || (block !== null && at.number < block)) return `the indexer has not passed block ${block} yet`;
+  const [row] = await booksOf(deps.db, at, [address.toLowerCase()]);
+  if (!row) return 'nothing unswept is recorded there';
+  if (row.inFlight) return 'a sweep of it is on its way';
+  if (Number(row.unvalued) > 0) return 'a deposit there is still being verified';
+  const balance = await balanceAfter(deps.chain, row.address, at.hash);
+  if (balance === null) return `the node no longer keeps its balance at block ${at.number}`;
+  return compare(row, balance, at)?.message ?? null;
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in order. */
