@@ -154,8 +154,10 @@ export async function depositBooksDisagree(deps: Deps, address: string, block: b
   if (halt) return `indexing is halted (${halt.reason})`;
   const at = await readBlock(deps);
   if (!at || (block !== null && at.number < block)) return `the indexer has not passed block ${block} yet`;
-  const [row] = await booksOf(deps.db, at, [address.toLowerCase()]);
-  if (!row) return 'nothing unswept is recorded there';
+  const [found] = await booksOf(deps.db, at, [address.toLowerCase()]);
+  // Nothing unswept there (the inflow swept already): it holds nothing, unless a sweep is on its way.
+  const sent = found ? 0 : await deps.db.depositSweepItem.count({ where: { address: address.toLowerCase(), sweep: { status: 'SENT' } } });
+  const row = found ?? { address: address.toLowerCase(), orderId: null, recorded: new Prisma.Decimal(0), unvalued: 0n, inFlight: sent > 0 };
   if (row.inFlight) return 'a sweep of it is on its way';
   if (Number(row.unvalued) > 0) return 'a deposit there is still being verified';
   const balance = await balanceAfter(deps.chain, row.address, at.hash);
