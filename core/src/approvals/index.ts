@@ -11,7 +11,7 @@
  * payouts; holds.ts: balance increases and admin grants held and applied; decide.ts: the
  * second admin's decision; requests.ts: the approval row and asking for one.
  */
-export { decideApproval, OWN_MONEY_APPROVAL, SELF_APPROVAL } from './decide.ts';
+export { decideApproval, NOT_YOUR_REQUEST, OWN_MONEY_APPROVAL, OWN_REQUEST_REJECTION, SELF_APPROVAL, type ApprovalDecision } from './decide.ts';
 export { grantAdminFromShell, holdAdminGrant, holdLargeIncrease } from './holds.ts';
 export { askPayoutApproval, askRefundApprovals, payoutApprovalStates, requirePayoutApproval, voidPayoutApprovals } from './payouts.ts';
 export { APPROVAL_NEEDED_DETAIL, APPROVAL_WINDOW_MS, type AdminAudit, type ApprovalRow } from './requests.ts';

@@ -54,6 +54,7 @@ async function cashout(user: TestUser, amount: string): Promise<string> {
 
 const approve = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/approve`);
 const reject = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/reject`);
+const withdraw = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/withdraw`);
 const markPaid = async (admin: TestUser, cashoutId: string, n: number) => (await kit.as(admin)).post(`/api/admin/cashouts/${cashoutId}/paid`).send({ payoutTxHash: HASH(n) });
 
 const expectBooksBalance = () => expectBooksBalanced(kit.env.runtime, 'approvals.test.ts');
@@ -121,7 +122,7 @@ describe('a large balance increase', () => {
 
     const other = await kit.createUser();
     const held = (await editActive(alice, other, '700.00')).body as UserJson;
-    const withdrawn = await reject(alice, held.pendingApproval!._id);
+    const withdrawn = await withdraw(alice, held.pendingApproval!._id);
     expect(withdrawn.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: alice.id } });
     expect((await approve(bob, held.pendingApproval!._id)).status).toBe(409);
     expect(await balances(other)).toEqual({ active: '0.00', passive: '0.00' });
@@ -271,6 +272,40 @@ describe('admin rights', () => {
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
     expect(await kit.db.auditEntry.findFirst({ where: { subjectId: user.id, action: 'user.update' } })).toMatchObject({ actorId: null, userAgent: 'npm run admin:grant', after: { isAdmin: true } });
     await expect(grantAdminFromShell(kit.db, 'nobody@example.com')).rejects.toThrow('No user has the e-mail nobody@example.com');
+  });
+});
+
+describe('withdrawing and rejecting', () => {
+  it('only the requester withdraws; another admin rejects only with a second factor given in the last 10 minutes, audited', async () => {
+    // Erin has a second factor on (as every admin of a production shop).
+    const erin = await kit.createUser({ isAdmin: true });
+    await kit.db.user.update({ where: { id: erin.id }, data: { totpEnabledAt: new Date() } });
+    const held = ((await editActive(alice, await kit.createUser(), '700.00')).body as UserJson).pendingApproval!._id;
+    const state = async (id: string) => (await kit.db.approval.findUniqueOrThrow({ where: { id } })).status;
+
+    // Another admin cannot withdraw it, and rejecting it asks for a fresh second factor first.
+    const notTheirs = await withdraw(erin, held);
+    expect(notTheirs.status).toBe(403);
+    expect(notTheirs.body.message).toBe('Only the admin who asked can withdraw this request.');
+    const stale = await reject(erin, held);
+    expect(stale.status).toBe(403);
+    expect(stale.body.stepUpRequired).toBe(true);
+    expect(await state(held)).toBe('PENDING');
+    const rejected = await (await kit.as(erin, { stepUp: true })).post(`/api/admin/approvals/${held}/reject`);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: erin.id } });
+    expect(await kit.db.auditEntry.findFirst({ where: { action: 'approval.rejected', actorId: erin.id }, orderBy: { seq: 'desc' } })).toMatchObject({ before: { approval: held } });
+
+    // The requester withdraws their own; rejecting it is for the other admin.
+    const mine = ((await editActive(alice, await kit.createUser(), '800.00')).body as UserJson).pendingApproval!._id;
+    const own = await reject(alice, mine);
+    expect(own.status).toBe(403);
+    expect(own.body.message).toBe('This is your own request: withdraw it instead.');
+    const withdrawn = await withdraw(alice, mine);
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: alice.id } });
+    expect(await kit.db.auditEntry.findFirst({ where: { action: 'approval.withdrawn', actorId: alice.id }, orderBy: { seq: 'desc' } })).toMatchObject({ before: { approval: mine } });
+    expect((await withdraw(alice, mine)).status).toBe(409);
   });
 });
 

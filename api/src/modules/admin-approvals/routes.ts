@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { askPayoutApproval, decideApproval } from '@shop/core';
+import { Router, type RequestHandler } from 'express';
+import { askPayoutApproval, decideApproval, type ApprovalDecision } from '@shop/core';
 import { APPROVAL_STATUSES, askApprovalBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
@@ -9,10 +9,11 @@ import { parseBody, parseId } from '../../middleware/validate.ts';
 import { approvalsJson, approvalsPage } from './service.ts';
 
 /**
- * Admins: large money moves waiting for a second admin (core/src/approvals.ts). List
+ * Admins: large money moves waiting for a second admin (core/src/approvals/). List
  * (newest first, `status` filter; index Approval(status, createdAt, id)), ask for a
- * payout's approval, approve (a second factor in the last 10 minutes, never one's own
- * request nor money to oneself), reject (the requester may withdraw their own).
+ * payout's approval, approve or reject (another admin than the one who asked, with a
+ * second factor in the last 10 minutes; never approving money to oneself), withdraw (the
+ * admin who asked).
  */
 export function adminApprovalRoutes(deps: AppDeps): Router {
   const { db, config } = deps;
@@ -32,14 +33,12 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
     res.status(201).json((await approvalsJson(db, [row]))[0]);
   });
 
-  router.post('/:id/approve', requireStepUp, async (req, res) => {
-    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: true });
+  const decide = (decision: ApprovalDecision): RequestHandler => async (req, res) => {
+    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id as string, 'Approval'), decision });
     res.json((await approvalsJson(db, [row]))[0]);
-  });
-
-  router.post('/:id/reject', async (req, res) => {
-    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: false });
-    res.json((await approvalsJson(db, [row]))[0]);
-  });
+  };
+  router.post('/:id/approve', requireStepUp, decide('approve'));
+  router.post('/:id/reject', requireStepUp, decide('reject'));
+  router.post('/:id/withdraw', decide('withdraw'));
   return router;
 }
