@@ -25,6 +25,8 @@ export const ANVIL_DEV_ACCOUNTS = [
   '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
   '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
 ] as const;
+/** The payout wallet of a development shop: anvil's dev account #5. */
+export const DEV_PAYOUT_ADDRESS = ANVIL_DEV_ACCOUNTS[5];
 
 const address = z
   .string()
@@ -158,6 +160,11 @@ const schema = z
     if (env.NODE_ENV === 'production' && sweeper && Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === sweeper)) {
       ctx.addIssue({ code: 'custom', path: [env.SWEEPER_PRIVATE_KEY ? 'SWEEPER_PRIVATE_KEY' : 'SWEEPER_ADDRESS'], message: 'the gas wallet must not be one of PAYOUT_ADDRESSES' });
     }
+    // A transfer from the receiving address would pass for a payout, and a payment to it from a payout wallet for a payment.
+    const receiving = (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS).toLowerCase();
+    if (Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === receiving)) {
+      ctx.addIssue({ code: 'custom', path: ['PAYOUT_ADDRESSES'], message: 'must not list the receiving address (RECEIVING_ADDRESS)' });
+    }
   });
 
 export type AppConfig = ReturnType<typeof buildConfig>;
@@ -274,8 +281,9 @@ function shopConfig(env: Env, dev: boolean) {
     approvalThresholdUsd: env.APPROVAL_THRESHOLD_USD,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
-    // Lower-cased. Outside production, anvil's ten dev accounts (the dev shop pays out from them).
-    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? [...ANVIL_DEV_ACCOUNTS] : [])).map((a) => a.toLowerCase()),
+    // Lower-cased. Outside production, anvil's dev account #5 (the dev shop pays out from it;
+    // the other dev accounts are buyers' wallets, which a payout may go to).
+    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? [DEV_PAYOUT_ADDRESS] : [])).map((a) => a.toLowerCase()),
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     webhookDispatchMs: env.WEBHOOK_DISPATCH_MS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit.ts';
+import type { AuditAction } from '../contract/audit.ts';
 import type { Db } from '../db.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { InsufficientBalanceError, type Tx } from '../ledger.ts';
@@ -15,7 +16,7 @@ export const NOT_YOUR_REQUEST = 'Only the admin who asked can withdraw this requ
 /** Approve or reject (another admin than the one who asked), or withdraw (the one who asked). */
 export type ApprovalDecision = 'approve' | 'reject' | 'withdraw';
 
-const AUDITED: Record<ApprovalDecision, string> = { approve: 'approval.approved', reject: 'approval.rejected', withdraw: 'approval.withdrawn' };
+const AUDITED: Record<ApprovalDecision, AuditAction> = { approve: 'approval.approved', reject: 'approval.rejected', withdraw: 'approval.withdrawn' };
 
 /**
  * A second admin approves or rejects a pending request; the admin who asked may withdraw

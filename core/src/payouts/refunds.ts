@@ -25,7 +25,7 @@ export async function refundPayment(
       throw conflict(`Its block has ${confirmations} of ${config.paymentConfirmations} confirmations: refund it once the block is final`);
     }
   }
-  const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
+  const wallet = input.wallet ? await payoutWallet(db, config, input.wallet) : undefined;
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'explained') throw conflict('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
@@ -50,7 +50,7 @@ export async function changeRefundWallet(
   const payment = refund.paymentId ? await db.payment.findUnique({ where: { id: refund.paymentId }, select: { payerAddress: true } }) : null;
   const signer = payment?.payerAddress;
   if (!signer) throw conflict('No address sent this ETH that could sign for its refund');
-  const wallet = payoutWallet(config, input.wallet);
+  const wallet = await payoutWallet(db, config, input.wallet);
   await requireSignature(chain, {
     address: signer,
     message: refundWalletMessage(refund.id, wallet),
