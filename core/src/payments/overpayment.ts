@@ -1,4 +1,3 @@
-import type { AppConfig } from '../config.ts';
 import { payoutWallet, type PayoutWalletConfig } from '../balances.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';

@@ -57,6 +57,9 @@ export async function changeRefundWallet(
     signature: input.signature,
     refusal: `The signature is not from the address that sent this ETH (${signer})`,
   });
+  // Read before the change is written: a payout mined in this block or before was sent to
+  // the wallet as it was; one mined later counts for the new wallet only.
+  const head = await chain.getBlockNumber({ cacheTime: 0 });
   await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
     // Once a payout was given for it (even one refused, that may have delivered), the
@@ -67,8 +70,11 @@ export async function changeRefundWallet(
     const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
     if (current.status !== 'REQUESTED') throw conflict('This refund was paid already');
     if (current.wallet.toLowerCase() === wallet.toLowerCase()) return;
-    // A payout the admin sent to the former wallet before it changed still pays it.
-    await tx.refund.update({ where: { id: refund.id }, data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet } } });
+    // A payout the admin sent to the former wallet before it changed (mined by `head`) still pays it.
+    await tx.refund.update({
+      where: { id: refund.id },
+      data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet }, formerWalletsUntilBlock: { push: head } },
+    });
     // An approval was for the former wallet: a large refund is asked for again.
     await voidPayoutApprovals(tx, refund.id);
   });

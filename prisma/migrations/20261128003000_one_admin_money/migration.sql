@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Refund" ADD COLUMN     "formerWalletsUntilBlock" BIGINT[] DEFAULT ARRAY[]::BIGINT[];
