@@ -122,6 +122,8 @@ const schema = z
     PAYOUT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
     // Balance increases, refunds and cashout payouts worth more than this (USD) wait for a second admin.
     APPROVAL_THRESHOLD_USD: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount in USD, such as 500 or 500.00').default('500'),
+    // A package whose daily credit over its term is more than its price times this creates money: publishing it, or a change of its terms that gives more, waits for a second admin.
+    PACKAGE_CREDIT_MULTIPLE: z.string().trim().regex(/^\d{1,6}(\.\d{1,4})?$/, 'must be a non-negative number such as 1 or 1.5').default('1'),
     PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
     PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
     // The shop's wallets that pay cashouts and refunds (its multisig too): comma-separated.
@@ -279,6 +281,7 @@ function shopConfig(env: Env, dev: boolean) {
     maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
     payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
     approvalThresholdUsd: env.APPROVAL_THRESHOLD_USD,
+    packageCreditMultiple: env.PACKAGE_CREDIT_MULTIPLE,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
     // Lower-cased. Outside production, anvil's dev account #5 (the dev shop pays out from it;

@@ -5,6 +5,7 @@ import { conflict, forbidden, notFound } from '../errors.ts';
 import { InsufficientBalanceError, type Tx } from '../ledger.ts';
 import type { PayoutTarget } from '../queues.ts';
 import { applyAdminGrant, applyIncrease } from './holds.ts';
+import { applyPackageChange } from './packages.ts';
 import type { AdminAudit, ApprovalRow } from './requests.ts';
 import { payoutWorth, sameWallet } from './worth.ts';
 
@@ -64,6 +65,7 @@ async function approve(tx: Tx, a: ApprovalRow, decider: string): Promise<void> {
   if (a.beneficiaryId === decider) throw forbidden(OWN_MONEY_APPROVAL);
   if (a.kind === 'BALANCE_INCREASE') return applyIncrease(tx, a);
   if (a.kind === 'ADMIN_GRANT') return applyAdminGrant(tx, a);
+  if (a.kind === 'PACKAGE') return applyPackageChange(tx, a);
   const payout = await payoutWorth(tx, { kind: a.subjectType as PayoutTarget['kind'], id: a.subjectId });
   if (!payout.open) throw conflict('This payout is settled already: reject the request instead');
   // The admin who created a refund does not approve it either, whoever asked.
