@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { applyLedger, askRefundApprovals, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
+import { applyLedger, askRefundApprovals, createProduct, creditDaily, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
 import type { ApprovalJson, CashoutJson, UserJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { expectBooksBalanced } from '../../../../scripts/testing/books.ts';
@@ -11,8 +11,9 @@ let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 beforeAll(async () => {
-  // The refund rows of 'large refunds' are written directly, without their transfers.
-  kit = await createApiTestKit({ reconcileSkip: ['refund-transfer'] });
+  // The refund rows of 'large refunds' are written directly, without their transfers, and
+  // the paid orders of 'cashouts counted per package' without the transfers that paid them.
+  kit = await createApiTestKit({ reconcileSkip: ['refund-transfer', 'paid-not-covered'] });
   alice = await kit.createUser({ name: 'Alice', isAdmin: true });
   bob = await kit.createUser({ name: 'Bob', isAdmin: true });
   carol = await kit.createUser({ name: 'Carol', isAdmin: true });
@@ -48,6 +49,32 @@ async function cashout(user: TestUser, amount: string): Promise<string> {
   expect(res.status).toBe(200);
   const row = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
   // The price the payout is valued at (this api has no price feed).
+  await kit.db.cashoutRequest.update({ where: { id: row.id }, data: { ethUsd: new Prisma.Decimal('3000') } });
+  return row.id;
+}
+
+/**
+ * A user who bought one of `productId` an hour before today's UTC midnight (a paid order,
+ * written directly): the daily credit job then credits today's day.
+ */
+async function packageBuyer(productId: string): Promise<TestUser> {
+  const user = await kit.createUser();
+  const paidAt = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3_600_000);
+  const product = await kit.db.product.findUniqueOrThrow({ where: { id: productId } });
+  const order = await kit.db.order.create({
+    data: {
+      userId: user.id, status: 'PAID', stockReserved: false, itemsPrice: 1, totalPrice: 1, paidVersion: 1, paidAt, createdAt: paidAt,
+      items: { create: [{ productId, name: product.name, image: product.image, price: 1, qty: 1, dailyCredit: product.dailyCredit, durationDays: product.durationDays, creditEndsAt: new Date(paidAt.getTime() + product.durationDays * 86_400_000) }] },
+    },
+  });
+  expect(order.status).toBe('PAID');
+  return user;
+}
+
+/** `user` cashes out their whole active balance (valued at $3000/ETH); the cashout's id. */
+async function cashoutAll(user: TestUser): Promise<string> {
+  expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet: WALLET })).status).toBe(200);
+  const row = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
   await kit.db.cashoutRequest.update({ where: { id: row.id }, data: { ethUsd: new Prisma.Decimal('3000') } });
   return row.id;
 }
@@ -199,6 +226,57 @@ describe('a large cashout payout', () => {
     expect(again.body._id).not.toBe(first.body._id);
     expect((await approve(bob, again.body._id)).status).toBe(200);
     expect((await markPaid(alice, id, 3)).status).toBe(202);
+  });
+});
+
+describe('cashouts counted per admin and per package', () => {
+  const PAID_ALONE = /^This payout \(with the cashouts you paid without a second admin in the last 24 hours\) is worth \$600\.00, more than the \$500\.00 one admin may pay alone/;
+
+  it('the cashouts one admin paid without a second admin in 24 hours count together: past the threshold, their next one waits', async () => {
+    const payer = await kit.createUser({ isAdmin: true });
+    const [a, b, c] = [await cashout(await kit.createUser(), '200.00'), await cashout(await kit.createUser(), '200.00'), await cashout(await kit.createUser(), '200.00')];
+    expect((await markPaid(payer, a, 30)).status).toBe(202);
+    expect((await markPaid(payer, b, 31)).status).toBe(202);
+    const list = async (admin: TestUser) => ((await (await kit.as(admin)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[]).find((x) => x._id === c);
+    // The page tells the admin who would pay it before the ETH is sent.
+    expect((await list(payer))?.approval.needed).toBe(true);
+    const refused = await markPaid(payer, c, 32);
+    expect(refused.status).toBe(409);
+    expect(refused.body.approvalRequired).toBe(true);
+    expect(refused.body.message).toMatch(PAID_ALONE);
+    expect(await kit.db.payoutCheck.count({ where: { cashoutId: c } })).toBe(0);
+    // Approved by a second admin, it is paid (and a payout a second admin approved does not count toward the payer's own).
+    const asked = await (await kit.as(payer)).post('/api/admin/approvals').send({ kind: 'cashout', id: c });
+    expect(asked.status).toBe(201);
+    expect((await approve(bob, asked.body._id)).status).toBe(200);
+    expect((await markPaid(payer, c, 32)).status).toBe(202);
+  });
+
+  it("the cashouts of 24 hours whose money came from one package's daily credit count together, whichever admins pay them", async () => {
+    const penny = await createProduct(kit.db, { name: 'Penny Package', image: '/images/p.svg', description: 'd', price: new Prisma.Decimal('0.01'), dailyCredit: new Prisma.Decimal('200.00'), durationDays: 30 });
+    const other = await createProduct(kit.db, { name: 'Other Package', image: '/images/o.svg', description: 'd', price: new Prisma.Decimal('300.00'), dailyCredit: new Prisma.Decimal('200.00'), durationDays: 1 });
+    // Throwaway accounts each bought one yesterday; today's daily credit gave each $200.
+    const buyers = [await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(other.id)];
+    await creditDaily(kit.db);
+    const ids: string[] = [];
+    for (const buyer of buyers) ids.push(await cashoutAll(buyer));
+    expect(await Promise.all(buyers.map(async (u) => (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: ids[buyers.indexOf(u)]! } })).amountUsd.toFixed(2)))).toEqual(['200.00', '200.00', '200.00', '200.00']);
+    const [first, second, third, fromOther] = ids as [string, string, string, string];
+    const [ann, ben] = [await kit.createUser({ isAdmin: true }), await kit.createUser({ isAdmin: true })];
+    expect((await markPaid(ann, first, 40)).status).toBe(202);
+    expect((await markPaid(ben, second, 41)).status).toBe(202);
+    // Each admin has paid $200 alone, but $600 of Penny Package's credit would have left in a day.
+    const refused = await markPaid(ben, third, 42);
+    expect(refused.status).toBe(409);
+    expect(refused.body.approvalRequired).toBe(true);
+    expect(refused.body.message).toMatch(/^This payout \(with the cashouts of the last 24 hours paid from the daily credit of 'Penny Package'\) is worth \$600\.00, more than the \$500\.00/);
+    const list = ((await (await kit.as(carol)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[]);
+    expect(list.find((x) => x._id === third)?.approval.needed).toBe(true);
+    expect(list.find((x) => x._id === fromOther)?.approval.needed).toBe(false);
+    // Another package's credit is counted on its own.
+    expect((await markPaid(ben, fromOther, 43)).status).toBe(202);
+    const sources = await kit.db.cashoutSource.findMany({ where: { cashoutId: { in: ids } }, orderBy: { createdAt: 'asc' } });
+    expect(sources.map((s) => [s.cashoutId, s.productId, s.amountUsd.toFixed(2)])).toEqual([[first, penny.id, '200.00'], [second, penny.id, '200.00'], [fromOther, other.id, '200.00']]);
   });
 });
 
