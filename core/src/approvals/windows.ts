@@ -33,19 +33,26 @@ export type CashoutShare = { productId: string; name: string; amountUsd: Prisma.
 export async function cashoutShares(tx: Tx | Db, ids: string[]): Promise<Map<string, CashoutShare[]>> {
   const shares = new Map<string, CashoutShare[]>();
   if (ids.length === 0) return shares;
+  // Summed per item first (an item's id is in its credit's key), then per package: one
+  // lookup of an item and its package per item, not per day of credit.
   const rows = await tx.$queryRaw<{ cashoutId: string; productId: string; name: string; amountUsd: Prisma.Decimal }[]>`
-    SELECT c."id"::text AS "cashoutId", i."productId"::text AS "productId", p."name", LEAST(SUM(l."amount"), c."amountUsd") AS "amountUsd"
-    FROM "CashoutRequest" c
-    CROSS JOIN LATERAL (
-      SELECT MAX(o."createdAt") AS "since" FROM "CashoutRequest" o
-      WHERE o."userId" = c."userId" AND o."createdAt" < c."createdAt" AND o."status" <> 'REJECTED'
-    ) prev
-    JOIN "LedgerEntry" l ON l."userId" = c."userId" AND l."createdAt" <= c."createdAt" AND l."createdAt" > COALESCE(prev."since", '-infinity'::timestamptz)
-      AND l."kind" = 'DAILY_CREDIT' AND l."account" = 'ACTIVE' AND l."amount" > 0
-    JOIN "OrderItem" i ON i."id" = (CASE WHEN l."idempotencyKey" ~ '^daily:[0-9a-f-]{36}:' THEN substr(l."idempotencyKey", 7, 36)::uuid END)
+    WITH credit AS (
+      SELECT c."id" AS "cashoutId", c."amountUsd" AS "cap", substr(l."idempotencyKey", 7, 36) AS "item", SUM(l."amount") AS "amount"
+      FROM "CashoutRequest" c
+      CROSS JOIN LATERAL (
+        SELECT MAX(o."createdAt") AS "since" FROM "CashoutRequest" o
+        WHERE o."userId" = c."userId" AND o."createdAt" < c."createdAt" AND o."status" <> 'REJECTED'
+      ) prev
+      JOIN "LedgerEntry" l ON l."userId" = c."userId" AND l."createdAt" <= c."createdAt" AND l."createdAt" > COALESCE(prev."since", '-infinity'::timestamptz)
+        AND l."kind" = 'DAILY_CREDIT' AND l."account" = 'ACTIVE' AND l."amount" > 0 AND l."idempotencyKey" LIKE 'daily:%'
+      WHERE c."id" = ANY(${ids}::uuid[])
+      GROUP BY 1, 2, 3
+    )
+    SELECT cr."cashoutId"::text AS "cashoutId", i."productId"::text AS "productId", p."name", LEAST(SUM(cr."amount"), cr."cap") AS "amountUsd"
+    FROM credit cr
+    JOIN "OrderItem" i ON i."id" = (CASE WHEN cr."item" ~ '^[0-9a-f-]{36}$' THEN cr."item"::uuid END)
     JOIN "Product" p ON p."id" = i."productId"
-    WHERE c."id" = ANY(${ids}::uuid[])
-    GROUP BY c."id", c."amountUsd", i."productId", p."name"`;
+    GROUP BY cr."cashoutId", cr."cap", i."productId", p."name"`;
   for (const r of rows) {
     const list = shares.get(r.cashoutId) ?? [];
     list.push({ productId: r.productId, name: r.name, amountUsd: new Prisma.Decimal(r.amountUsd) });
