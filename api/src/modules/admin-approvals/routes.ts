@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { askPayoutApproval, decideApproval, type ApprovalDecision } from '@shop/core';
 import { APPROVAL_STATUSES, askApprovalBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
+import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { signedInActor } from '../../middleware/audit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
@@ -15,7 +16,7 @@ import { approvalsJson, approvalsPage } from './service.ts';
  * second factor in the last 10 minutes; never approving money to oneself), withdraw (the
  * admin who asked).
  */
-export function adminApprovalRoutes(deps: AppDeps): Router {
+export function adminApprovalRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, config } = deps;
   const router = Router();
   router.use(requireAdmin);
@@ -35,6 +36,8 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
 
   const decide = (decision: ApprovalDecision): RequestHandler => async (req, res) => {
     const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id as string, 'Approval'), decision });
+    // An approved package change is on sale at once, in this process's catalogue too.
+    if (row.kind === 'PACKAGE' && row.status === 'APPROVED') catalogue.invalidate();
     res.json((await approvalsJson(db, [row]))[0]);
   };
   router.post('/:id/approve', requireStepUp, decide('approve'));
