@@ -4,6 +4,7 @@ import { isAddress } from 'viem';
 import { holdLargeIncrease } from './approvals/index.ts';
 import type { AuditContext } from './audit.ts';
 import type { AppConfig } from './config.ts';
+import { forwarderOf } from './deposits/addresses.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
@@ -41,20 +42,41 @@ export async function exchangeBalance(db: Db, userId: string): Promise<{ moved: 
   });
 }
 
+/** What payoutWallet reads of the configuration: the shop's own addresses. */
+export type PayoutWalletConfig = Pick<AppConfig, 'receivingAddress' | 'depositFactoryAddress' | 'sweeperAddress' | 'payoutAddresses'>;
+
+/** The shop's own addresses a payout must never go to, by what they are (lower-cased). */
+function shopAddresses(config: PayoutWalletConfig): Map<string, string> {
+  const own = new Map<string, string>();
+  for (const a of config.payoutAddresses) own.set(a.toLowerCase(), 'a payout address');
+  if (config.sweeperAddress) own.set(config.sweeperAddress.toLowerCase(), 'the gas wallet');
+  if (config.depositFactoryAddress) {
+    own.set(config.depositFactoryAddress.toLowerCase(), 'the deposit factory');
+    own.set(forwarderOf(config.depositFactoryAddress).toLowerCase(), 'the deposit forwarder');
+  }
+  return own;
+}
+
 /**
  * A wallet a payout can go to: a 20-byte address (a mixed-case one must carry a valid
- * EIP-55 checksum, which catches a mistyped character) that is not the shop's own
- * receiving address. Returns it as given (trimmed).
+ * EIP-55 checksum, which catches a mistyped character) that is none of the shop's own:
+ * not the receiving address, not any order's deposit address (unique index on
+ * Order.depositAddress, stored lower-cased), the deposit factory or its forwarder, the
+ * sweeper's gas wallet, nor one of PAYOUT_ADDRESSES. ETH "paid" there never leaves the
+ * shop, yet the payout would be PAID. Returns it as given (trimmed).
  */
-export function payoutWallet(config: Pick<AppConfig, 'receivingAddress'>, wallet: string): `0x${string}` {
+export async function payoutWallet(db: Db | Tx, config: PayoutWalletConfig, wallet: string): Promise<`0x${string}`> {
   const value = wallet.trim();
   if (!isAddress(value, { strict: false })) throw badRequest('wallet must be an Ethereum address (0x followed by 40 hex characters)');
   if (!isAddress(value, { strict: true })) {
     throw badRequest('wallet has a mistyped character: its mixed-case letters do not match the address checksum (EIP-55). Copy it again from your wallet.');
   }
-  if (value.toLowerCase() === config.receivingAddress.toLowerCase()) {
+  const lower = value.toLowerCase();
+  if (lower === config.receivingAddress.toLowerCase()) {
     throw badRequest("This is the shop's own receiving address: enter the wallet the payout should go to");
   }
+  const own = shopAddresses(config).get(lower) ?? ((await db.order.findUnique({ where: { depositAddress: lower }, select: { id: true } })) ? "an order's deposit address" : null);
+  if (own) throw badRequest(`This is one of the shop's own addresses (${own}): enter the wallet the payout should go to`);
   return value as `0x${string}`;
 }
 
@@ -65,10 +87,10 @@ export function payoutWallet(config: Pick<AppConfig, 'receivingAddress'>, wallet
  */
 export async function requestCashout(
   db: Db,
-  config: Pick<AppConfig, 'receivingAddress' | 'cashoutMinimum'>,
+  config: PayoutWalletConfig & Pick<AppConfig, 'cashoutMinimum'>,
   input: { userId: string; wallet: string; ethUsd?: string },
 ): Promise<{ cashoutId: string; amount: Prisma.Decimal; effects: Effect[] }> {
-  const wallet = payoutWallet(config, input.wallet);
+  const wallet = await payoutWallet(db, config, input.wallet);
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, input.userId);
     if (!active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');

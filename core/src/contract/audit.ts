@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'approval.requested',
   'approval.approved',
   'approval.rejected',
+  'approval.withdrawn',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

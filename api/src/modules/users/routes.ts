@@ -202,7 +202,8 @@ export function userRoutes(deps: AppDeps): Router {
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((r) => ({ _id: r.id, name: r.name })));
   });
 
-  router.get('/', requireAdmin, async (req, res) => {
+  // Every user's e-mail, page after page: a second factor given in the last 10 minutes.
+  router.get('/', requireAdmin, requireStepUp, async (req, res) => {
     const page = pageQuery(req);
     const rows = await users.usersPage(db, searchTerm(req), page);
     await sendPage(req, res, page, rows, byCreatedAt, users.userListJson);

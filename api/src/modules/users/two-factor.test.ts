@@ -271,6 +271,7 @@ describe('step-up for money actions', () => {
       ['post', `/api/admin/webhooks/${id}/secret`],
       ['put', `/api/users/${id}`],
       ['post', `/api/admin/approvals/${id}/approve`],
+      ['post', `/api/admin/approvals/${id}/reject`],
     ];
     for (const [method, path] of guarded) {
       const res = await as[method as 'get' | 'post' | 'put' | 'delete' | 'patch'](path).send({});
@@ -282,6 +283,28 @@ describe('step-up for money actions', () => {
     expect((await as.put('/api/users/profile').send({ name: 'Renamed Admin' })).status).toBe(200);
     expect((await as.put('/api/users/profile').send({ email: 'elsewhere@example.com' })).body.stepUpRequired).toBe(true);
     expect((await as.put('/api/users/profile').send({ password: 'new-password-1' })).body.stepUpRequired).toBe(true);
+  });
+
+  it('covers the CSV exports and the full user list: a session without a fresh second factor reads neither', async () => {
+    const { admin, cookie } = await adminWithTotp(kit);
+    // A session opened with the password alone (a stolen cookie, say).
+    const stolen = await kit.as(admin);
+    const reads = ['/api/users', '/api/users?q=example', '/api/admin/export/ready', ...['paid-orders', 'orders', 'payments', 'ledger'].map((f) => `/api/admin/export/${f}.csv?from=2026-01-01&to=2026-01-31`)];
+    for (const path of reads) {
+      const res = await stolen.get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body.stepUpRequired, path).toBe(true);
+    }
+    expect(await kit.db.auditEntry.count({ where: { action: 'report.exported', actorId: admin.id } })).toBe(0);
+    // The session that signed in with a code a moment ago reads them.
+    expect((await request(kit.app).get('/api/users').set('Cookie', cookie)).status).toBe(200);
+    expect((await request(kit.app).get('/api/admin/export/ready').set('Cookie', cookie)).status).toBe(204);
+    const csv = await request(kit.app).get('/api/admin/export/ledger.csv?from=2026-01-01&to=2026-01-31').set('Cookie', cookie);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(await kit.db.auditEntry.count({ where: { action: 'report.exported', actorId: admin.id } })).toBe(1);
+    // One user's page is a read an admin needs without a second factor each time.
+    expect((await stolen.get(`/api/users/${admin.id}`)).status).toBe(200);
   });
 
   it('an admin without a second factor (a development shop) works as before', async () => {
