@@ -197,6 +197,29 @@ describe('profile', () => {
     expect((await profile(desk)).status).toBe(200);
   });
 
+  it('a new password or e-mail needs the current password: without it, or with a wrong one, a 400 and nothing changes', async () => {
+    const fay = await kit.createUser({ name: 'Fay', password: 'fays-password' });
+    const as = await kit.as(fay);
+    const cases: [object, string][] = [
+      [{ password: 'taken-over-1' }, 'Enter your current password to change your e-mail or password.'],
+      [{ email: 'thief@example.com' }, 'Enter your current password to change your e-mail or password.'],
+      [{ password: 'taken-over-1', currentPassword: 'a-guess-123' }, 'That password is not right.'],
+      [{ email: 'thief@example.com', currentPassword: 'a-guess-123' }, 'That password is not right.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await as.put('/api/users/profile').send({ name: 'Fay', ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { id: fay.id } });
+    expect(stored.email).toBe(fay.email);
+    expect((await request(kit.app).post('/api/users/login').send({ email: fay.email, password: 'fays-password' })).status).toBe(200);
+    // A name alone needs nothing more; with the current password, a new one is set.
+    expect((await as.put('/api/users/profile').send({ name: 'Fay B' })).status).toBe(200);
+    expect((await as.put('/api/users/profile').send({ password: 'fays-new-password', currentPassword: 'fays-password' })).status).toBe(200);
+    expect((await request(kit.app).post('/api/users/login').send({ email: fay.email, password: 'fays-new-password' })).status).toBe(200);
+  });
+
   it('an empty password leaves it unchanged; a taken e-mail is a 409', async () => {
     const dave = await kit.createUser({ name: 'Dave' });
     const ok = await (await kit.as(dave)).put('/api/users/profile').send({ name: 'Dave', email: dave.email, password: '' });
