@@ -45,6 +45,8 @@ export async function createTestEnv(opts: { chain?: boolean; ethUsd?: string; de
     MAX_OPEN_ORDERS_PER_USER: '1000',
     PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000',
     PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000',
+    // A day's wait before a first cashout to a wallet is paid: the tests of that wait set it.
+    NEW_WALLET_HOLD_HOURS: '0',
     ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
     ...opts.env,
   });

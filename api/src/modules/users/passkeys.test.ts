@@ -91,9 +91,12 @@ describe('pending set-ups', () => {
     const started = await b.post('/api/users/2fa/totp', { password: user.password });
     expect(started.status).toBe(200);
     const { secret } = started.body as { secret: string };
-    await enrolPasskey(user);
+    const { passkey } = await enrolPasskey(user);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpSecret).toBeNull();
-    const late = await b.post('/api/users/2fa/totp/confirm', { code: await generate({ secret }) });
+    // (The first factor ended that session: the owner signs in again and gives the passkey.)
+    const owner = await browser(user);
+    await owner.post('/api/users/2fa/step-up', { passkey: passkey.assert((await owner.post('/api/users/2fa/step-up/options')).body) });
+    const late = await owner.post('/api/users/2fa/totp/confirm', { code: await generate({ secret }) });
     expect(late.status).toBe(400);
     expect(late.body.message).toBe('Start the set-up first: scan the QR code, then enter the code your app shows.');
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).toBeNull();
