@@ -88,6 +88,17 @@ describe('security e-mails', () => {
     expect(smtp.messages.filter((m) => [user.email, 'pat.elsewhere@example.com'].includes(recipients(m)))).toHaveLength(2);
   });
 
+  it("an admin's new password or e-mail for a user is told to the user's address too", async () => {
+    const admin = await kit.createUser({ isAdmin: true });
+    const user = await kit.createUser({ name: 'Ada Admined' });
+    const edit = (body: object) =>
+      kit.as(admin).then((as) => as.put(`/api/users/${user.id}`).send({ name: user.name, email: user.email, isAdmin: false, activeBalance: '0.00', passiveBalance: '0.00', loadedActiveBalance: '0.00', loadedPassiveBalance: '0.00', ...body }));
+    expect((await edit({ password: 'set-by-admin-1' })).status).toBe(200);
+    await mailTo(user.email, 'The password of your account was changed');
+    expect((await edit({ email: 'ada.new@example.com' })).status).toBe(200);
+    expect((await mailTo(user.email, 'The e-mail address of your account was changed')).text).toContain('ada.new@example.com');
+  });
+
   it('a cashout: the account is told of it, with the wallet and the amount', async () => {
     const user = await kit.createUser({ name: 'Cy Cashout' });
     await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '75.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed:${user.id}` }]);

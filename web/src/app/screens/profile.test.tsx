@@ -102,7 +102,7 @@ describe('ProfilePage', () => {
     expect(rows.map((r) => r.textContent)).toEqual([
       expect.stringMatching(/^Cashout cancelled: amount returned\+650\.00 USD/),
       expect.stringMatching(/^Cashout requested-650\.00 USD.*Cancelled/),
-      expect.stringMatching(/^Cashout requested-650\.00 USD.*New wallet: waits until 2026-11-22 10:00:00 UTC/),
+      expect.stringMatching(/^Cashout requested-650\.00 USD.*New wallet: held until 2026-11-22/),
     ]);
     expect(screen.getByRole('list', { name: 'Cashouts waiting to be paid' })).toHaveTextContent(
       '650.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20. A wallet new to your account: it waits until 2026-11-22 10:00:00 UTC, and the e-mail we sent you can cancel it.',

@@ -32,7 +32,8 @@ export function CancelCashoutPage() {
           {cancel.isSuccess ? (
             <Alert role="status">
               <ShieldAlert aria-hidden="true" />
-              <AlertDescription>{cancel.data.message}</AlertDescription>
+              {/* The message names the wallet: a 42-character word that must wrap on a phone. */}
+              <AlertDescription className="[overflow-wrap:anywhere]">{cancel.data.message}</AlertDescription>
             </Alert>
           ) : (
             <>

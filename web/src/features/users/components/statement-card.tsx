@@ -6,7 +6,7 @@ import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime, formatMoney, shortHex } from '@/lib/format';
+import { formatDateTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useStatement } from '../api/get-statement';
 
@@ -17,7 +17,7 @@ export function cashoutState(cashout: MyCashoutJson): { text: string; variant: '
   if (cashout.status === 'PAID') return { text: 'Paid', variant: 'success' };
   if (cashout.status === 'REJECTED') return { text: 'Rejected', variant: 'destructive' };
   if (cashout.status === 'CANCELLED') return { text: 'Cancelled', variant: 'destructive' };
-  if (cashout.status === 'HELD') return { text: `New wallet: waits until ${formatDateTime(cashout.holdUntil)} UTC`, variant: 'secondary' };
+  if (cashout.status === 'HELD') return { text: `New wallet: held until ${formatDay(cashout.holdUntil)}`, variant: 'secondary' };
   return { text: 'Waiting to be paid', variant: 'secondary' };
 }
 
