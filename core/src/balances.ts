@@ -3,16 +3,17 @@ import type { Effect } from './effects.ts';
 import { isAddress } from 'viem';
 import { holdLargeIncrease } from './approvals/index.ts';
 import type { AuditContext } from './audit.ts';
+import { holdUntil, issueCancelLink, WALLET_BLOCKED, walletStanding } from './cashout-holds.ts';
+import { rejectReturned } from './cashout-returns.ts';
 import type { AppConfig } from './config.ts';
 import { forwarderOf } from './deposits/addresses.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
-
-/** A cashout request still waiting to be paid (or rejected). */
-export const OPEN_CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED'] as const;
-import { payoutHold } from './payouts/payout-hold.ts';
+import { noteSecurityChange } from './security-notices.ts';
 import { emitEvent } from './webhooks.ts';
+
+export { OPEN_CASHOUT_STATUSES, RETURNABLE_CASHOUT_STATUSES } from './cashout-returns.ts';
 
 /**
  * Balance operations a user starts (exchange, cashout), an admin's answers to a cashout,
@@ -80,28 +81,60 @@ export async function payoutWallet(db: Db | Tx, config: PayoutWalletConfig, wall
   return value as `0x${string}`;
 }
 
+type CashoutConfig = PayoutWalletConfig & Pick<AppConfig, 'cashoutMinimum' | 'newWalletHoldHours' | 'jwtSecret'>;
+
 /**
- * Cashout: only when the active balance is strictly above the minimum, the whole active
- * balance leaves in one go and a CashoutRequest records it. Concurrent requests
- * serialize on the row lock; the second sees a zero balance.
+ * What a cashout of `active` to `wallet` would do: the whole active balance leaves, only
+ * when it is strictly above the minimum; never to a wallet the owner blocked; to a wallet
+ * the account was never paid to, it waits (cashout-holds.ts). The one home of these rules,
+ * for the request and for its preview.
+ */
+async function planCashout(tx: Tx | Db, config: CashoutConfig, input: { userId: string; wallet: string; active: Prisma.Decimal; now: Date }) {
+  if (!input.active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');
+  const standing = await walletStanding(tx, input.userId, input.wallet);
+  if (standing === 'blocked') throw badRequest(WALLET_BLOCKED);
+  return { amount: input.active, newWallet: standing === 'new', holdUntil: holdUntil(config, standing, input.now) };
+}
+
+/** What a cashout to `wallet` would do now, for the page to show before the user confirms it (nothing is written). */
+export async function previewCashout(db: Db, config: CashoutConfig, input: { userId: string; wallet: string }) {
+  const wallet = await payoutWallet(db, config, input.wallet);
+  const user = await db.user.findFirst({ where: { id: input.userId, deletedAt: null }, select: { activeBalance: true } });
+  if (!user) throw badRequest('User not found');
+  return { wallet, ...(await planCashout(db, config, { userId: input.userId, wallet, active: user.activeBalance, now: new Date() })) };
+}
+
+/**
+ * Cashout: the whole active balance leaves in one go (planCashout's rules) and a
+ * CashoutRequest records it: HELD until its wait is over for a new wallet (no operator
+ * notice yet; the e-mail's cancel link is made with it), REQUESTED otherwise. The
+ * account's owner is e-mailed either way. Concurrent requests serialize on the row lock;
+ * the second sees a zero balance.
  */
 export async function requestCashout(
   db: Db,
-  config: PayoutWalletConfig & Pick<AppConfig, 'cashoutMinimum'>,
+  config: CashoutConfig,
   input: { userId: string; wallet: string; ethUsd?: string },
 ): Promise<{ cashoutId: string; amount: Prisma.Decimal; effects: Effect[] }> {
   const wallet = await payoutWallet(db, config, input.wallet);
   return db.$transaction(async (tx) => {
+    const now = new Date();
     const { active } = await lockUser(tx, input.userId);
-    if (!active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');
+    const plan = await planCashout(tx, config, { userId: input.userId, wallet, active, now });
     const request = await tx.cashoutRequest.create({
-      data: { userId: input.userId, wallet, amountUsd: active, ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null },
+      data: {
+        userId: input.userId, wallet, amountUsd: active, ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null,
+        status: plan.holdUntil ? 'HELD' : 'REQUESTED', holdUntil: plan.holdUntil, createdAt: now,
+      },
     });
     await postEntries(tx, [
       { userId: input.userId, account: 'ACTIVE', amount: active.negated(), kind: 'CASHOUT', reference: `cashout:${request.id}`, idempotencyKey: `cashout:${request.id}` },
     ]);
     await emitEvent(tx, 'cashout.requested', `cashout:${request.id}`, { cashout: cashoutEventData(request) });
-    return { cashoutId: request.id, amount: active, effects: [{ kind: 'cashout-notice', cashoutId: request.id }] };
+    if (plan.newWallet) await issueCancelLink(tx, config, { userId: input.userId, cashoutId: request.id, wallet, holdUntil: plan.holdUntil, now });
+    const told = await noteSecurityChange(tx, { kind: 'CASHOUT_REQUESTED', userId: input.userId, cashoutId: request.id });
+    const operator: Effect[] = plan.holdUntil ? [] : [{ kind: 'cashout-notice', cashoutId: request.id }];
+    return { cashoutId: request.id, amount: active, effects: [...operator, told] };
   });
 }
 
@@ -111,28 +144,12 @@ export function cashoutEventData(c: { id: string; userId: string; wallet: string
 }
 
 /**
- * Admin: refused; the amount goes back to the user's active balance through the ledger.
- * Not while a payout transaction is being checked for it, nor once one delivered part of
- * it (the ETH has left: the request is paid in full, never both).
+ * Admin: refused; the amount goes back to the user's active balance through the ledger
+ * (cashout-returns.ts: not while a payout transaction is being checked for it, nor once
+ * one delivered part of it). False when it was settled already.
  */
 export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${cashoutId}::uuid FOR UPDATE`;
-    const hold = await payoutHold(tx, { kind: 'cashout', id: cashoutId });
-    if (hold) throw conflict(hold);
-    const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
-    if (delivered) throw conflict(`ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it`);
-    const changed = await tx.cashoutRequest.updateMany({
-      where: { id: cashoutId, status: { in: [...OPEN_CASHOUT_STATUSES] } },
-      data: { status: 'REJECTED' },
-    });
-    if (changed.count !== 1) return false;
-    const request = await tx.cashoutRequest.findUniqueOrThrow({ where: { id: cashoutId } });
-    await postEntries(tx, [
-      { userId: request.userId, account: 'ACTIVE', amount: request.amountUsd, kind: 'CASHOUT', reference: `cashout:${cashoutId}:rejected`, idempotencyKey: `cashout-reject:${cashoutId}` },
-    ]);
-    return true;
-  });
+  return db.$transaction((tx) => rejectReturned(tx, cashoutId));
 }
 
 const ACCOUNTS = { ACTIVE: 'active', PASSIVE: 'passive' } as const;

@@ -89,6 +89,8 @@ const schema = z
     LATE_PAYMENT_HOURS: z.coerce.number().int().min(1).default(24),
     REFERRAL_REWARD_PERCENT: decimalString.default('10'),
     CASHOUT_MINIMUM: decimalString.default('20'),
+    // A cashout to a wallet the account was never paid to waits this long (0: not at all; the e-mail goes out still).
+    NEW_WALLET_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
     DAILY_CREDIT_CRON: z.string().default('0 0 * * *'),
     DAILY_CREDIT_TZ: z.string().default('UTC'),
     DAILY_CREDIT_CATCH_UP_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
@@ -267,6 +269,7 @@ function shopConfig(env: Env, dev: boolean) {
     sweepStaleMs: env.SWEEP_STALE_MS,
     referralRewardPercent: env.REFERRAL_REWARD_PERCENT,
     cashoutMinimum: env.CASHOUT_MINIMUM,
+    newWalletHoldHours: env.NEW_WALLET_HOLD_HOURS,
     dailyCreditCron: env.DAILY_CREDIT_CRON,
     dailyCreditTz: env.DAILY_CREDIT_TZ,
     dailyCreditCatchUpDays: env.DAILY_CREDIT_CATCH_UP_DAYS,

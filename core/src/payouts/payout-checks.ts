@@ -42,6 +42,7 @@ export async function requestPayoutCheck(
         await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const c = await tx.cashoutRequest.findUnique({ where: { id: input.id } });
         if (!c) throw notFound('Cashout request not found');
+        if (c.status === 'HELD') throw conflict(`This cashout waits until ${c.holdUntil?.toISOString().slice(0, 16).replace('T', ' ')} UTC: the wallet is new to the account`);
         if (c.status !== 'REQUESTED' && c.status !== 'NOTIFIED') throw conflict('This cashout request is already settled');
         wallet = c.wallet;
         expectedWei = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));

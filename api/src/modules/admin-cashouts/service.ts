@@ -38,6 +38,7 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<stri
     ethUsd: c.ethUsd?.toFixed(8) ?? null,
     amountEth,
     status: c.status,
+    holdUntil: c.holdUntil?.toISOString() ?? null,
     payoutTxHash: c.payoutTxHash,
     check: checkJson(c.checks[0]),
     heldBy: holds.get(c.id) ?? null,
