@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
+import { setActiveBalance } from './journey-helpers.ts';
 
 /**
  * Accessibility (issue 13): a buyer goes from the home page to a paid order with the
@@ -133,6 +134,19 @@ describe('every screen passes axe', () => {
     await page.goto('/profile/cashout');
     await page.getByRole('heading').first().waitFor();
     await shop.screenshot(page, '92-a11y-cashout');
+    // The confirmation a cashout asks for, and the page of the new-wallet e-mail's link.
+    const buyer = await shop.db.user.findUniqueOrThrow({ where: { email: 'a11y.buyer@example.com' } });
+    await setActiveBalance(shop, buyer.id, '30');
+    await page.reload();
+    await page.getByLabel('Wallet Address').fill('0x6262626262626262626262626262626262626262');
+    await page.getByRole('button', { name: /^Cashout \(/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
+    await confirm.waitFor();
+    await shop.screenshot(page, '92a-a11y-cashout-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto('/cashout/cancel?token=a11y-token-that-is-not-real-0000');
+    await page.getByRole('heading', { name: 'Cancel a cashout to a new wallet' }).waitFor();
+    await shop.screenshot(page, '92b-a11y-cashout-cancel-link');
   });
 
   it('as an admin: every admin screen', async () => {

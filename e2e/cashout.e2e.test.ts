@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { ParsedMail } from 'mailparser';
+import { generate } from 'otplib';
 import { startShop, type Shop } from './shop.ts';
-import { eventually, registerThroughUi, setActiveBalance, toast, unique } from './journey-helpers.ts';
+import { ApiClient, eventually, registerThroughApi, registerThroughUi, setActiveBalance, toast, unique } from './journey-helpers.ts';
+
+const PHONE = { width: 390, height: 844 };
 
 let shop: Shop;
 beforeAll(async () => {
-  shop = await startShop();
+  // A first cashout to a wallet waits a day, as in production.
+  shop = await startShop({ env: { NEW_WALLET_HOLD_HOURS: '24' } });
 });
 afterAll(async () => {
   await shop?.close();
@@ -15,6 +20,11 @@ afterAll(async () => {
 const amountUnder = (page: Page, label: 'Active Balance' | 'Passive Balance') =>
   page.getByText(label, { exact: true }).locator('xpath=following-sibling::span[1]/span[1]');
 
+const recipients = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((t) => t?.value.map((v) => v.address) ?? []);
+/** The e-mail to `address` whose subject matches. */
+const mailTo = (address: string, subject: RegExp) =>
+  eventually(`an e-mail to ${address} about ${subject}`, () => shop.smtp.messages.find((m) => recipients(m).includes(address) && subject.test(m.subject ?? '')));
+
 async function newUser(page: Page, name: string) {
   const user = { name, email: `${unique(name.split(' ')[0]!.toLowerCase())}@example.com`, password: 'user-pass-123' };
   await registerThroughUi(page, user, '/profile');
@@ -23,7 +33,7 @@ async function newUser(page: Page, name: string) {
 }
 
 describe('cashout', () => {
-  it("refuses a balance of exactly 20, then pays out 45.50: 'Cashout Success', balance 0, and the operator is e-mailed", async () => {
+  it("refuses a balance of exactly 20, then confirms 45.50 to a new wallet: 'Cashout Success', balance 0, the owner e-mailed at once, the operator once its day is over", async () => {
     const page = await shop.newPage();
     const user = await newUser(page, 'Carla Cashout');
     await setActiveBalance(shop, user.id, '20');
@@ -64,32 +74,99 @@ describe('cashout', () => {
     await page.getByLabel('Wallet Address').fill(wallet);
     await shop.screenshot(page, '61-cashout-ready');
     await button.click();
+    // What will happen, before anything is sent: the amount, the wallet, and the day a new wallet waits.
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
+    await confirm.getByText('45.50 USD (about 0.015167 ETH)').waitFor();
+    await confirm.getByText(wallet).waitFor();
+    await confirm.getByText(/^We e-mail you about it at once, with a link to cancel it, and it waits until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC before it is paid\.$/).waitFor();
+    await shop.screenshot(page, '61a-cashout-confirm');
+    expect(await shop.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
+    await confirm.getByRole('button', { name: 'Confirm cashout' }).click();
     await toast(page, 'Cashout Success').waitFor();
     await page.waitForURL((url) => url.pathname === '/profile');
     await expect.poll(() => amountUnder(page, 'Active Balance').innerText()).toBe('0.00');
+    await page.getByRole('list', { name: 'Cashouts waiting to be paid' }).getByText('A wallet new to your account: it waits until', { exact: false }).waitFor();
     await shop.screenshot(page, '62-profile-after-cashout');
 
     const stored = await shop.db.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(stored.activeBalance.toFixed(2)).toBe('0.00');
     const request = await shop.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id } });
-    expect({ wallet: request.wallet.toLowerCase(), amount: request.amountUsd.toFixed(2) }).toEqual({ wallet: wallet.toLowerCase(), amount: '45.50' });
+    expect({ wallet: request.wallet.toLowerCase(), amount: request.amountUsd.toFixed(2), status: request.status }).toEqual({ wallet: wallet.toLowerCase(), amount: '45.50', status: 'HELD' });
+    // The owner hears of it at once.
+    const told = await mailTo(user.email, /^Cashout of \$45\.50 to a new wallet$/);
+    expect(told.text).toContain(wallet);
 
-    // The operator's notice reaches the SMTP server.
+    // A day later the worker hands it to the admins, and the operator's notice reaches the SMTP server.
+    expect(shop.smtp.messages.filter((m) => recipients(m).includes('ops@example.com') && (m.text ?? '').includes(wallet))).toHaveLength(0);
+    await shop.db.cashoutRequest.update({ where: { id: request.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
     const mail = await eventually('the cashout e-mail', () =>
-      shop.smtp.messages.find((m) => (m.text ?? '').toLowerCase().includes(wallet.toLowerCase())),
+      shop.smtp.messages.find((m) => recipients(m).includes('ops@example.com') && (m.text ?? '').toLowerCase().includes(wallet.toLowerCase())),
     );
     const text = mail.text ?? '';
     expect(text).toContain(`from_name: ${user.name}`);
     expect(text).toContain('$45.50');
     expect(text).toContain(user.email);
-    const to = Array.isArray(mail.to) ? mail.to : [mail.to];
-    expect(to.flatMap((t) => t?.value.map((v) => v.address) ?? [])).toEqual(['ops@example.com']);
+    expect(recipients(mail)).toEqual(['ops@example.com']);
     await expect.poll(async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe('NOTIFIED');
+  });
+
+  it('with an authenticator app on, on a phone: the confirmation, then a second factor although she signed in with one; the e-mail\'s link cancels it and her balance is back', async () => {
+    const user = { name: 'Tess Twofactor', email: `${unique('tess')}@example.com`, password: 'tess-password-1' };
+    const { id, client } = await registerThroughApi(shop, user);
+    const started = await client.request<{ secret: string }>('POST', '/api/users/2fa/totp', { password: user.password });
+    const { secret } = started.body;
+    const confirmed = await client.request<{ recoveryCodes: string[] }>('POST', '/api/users/2fa/totp/confirm', { code: await generate({ secret }) });
+    expect(confirmed.status).toBe(200);
+    await setActiveBalance(shop, id, '650');
+
+    // Signed in with the password and a code (the next 30-second step: enrolment used this one).
+    const page = await shop.newPage({ viewport: PHONE });
+    await page.goto('/login?redirect=%2Fprofile%2Fcashout');
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByLabel('Authentication code').fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/profile/cashout');
+
+    const wallet = '0x6161616161616161616161616161616161616161';
+    await page.getByLabel('Wallet Address').fill(wallet);
+    await page.getByRole('button', { name: 'Cashout (0.216667)' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
+    await confirm.getByText('650.00 USD (about 0.216667 ETH)').waitFor();
+    await confirm.getByText('A wallet new to your account').waitFor();
+    await shop.screenshot(page, '65-cashout-confirm-phone');
+    await confirm.getByRole('button', { name: 'Confirm cashout' }).click();
+    // The code she signed in with does not send money out: the step-up asks for one now.
+    const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await stepUp.waitFor();
+    await shop.screenshot(page, '66-cashout-step-up-phone');
+    expect(await shop.db.cashoutRequest.count({ where: { userId: id } })).toBe(0);
+    await stepUp.getByLabel('Authentication code').fill(confirmed.body.recoveryCodes[0]!);
+    await stepUp.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Cashout Success').waitFor();
+    await page.waitForURL((url) => url.pathname === '/profile');
+    const cashout = await shop.db.cashoutRequest.findFirstOrThrow({ where: { userId: id } });
+    expect(cashout.status).toBe('HELD');
+
+    // "This was not me": the link in her e-mail asks first, then cancels it and signs her out everywhere.
+    const told = await mailTo(user.email, /^Cashout of \$650\.00 to a new wallet$/);
+    const link = new URL(/https?:\/\/\S+\/cashout\/cancel\?token=\S+/.exec(told.text ?? '')![0]);
+    await page.goto(link.pathname + link.search);
+    await page.getByRole('heading', { name: 'Cancel a cashout to a new wallet' }).waitFor();
+    await shop.screenshot(page, '67-cashout-cancel-link-phone');
+    expect((await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status).toBe('HELD');
+    await page.getByRole('button', { name: 'Cancel cashout and block wallet' }).click();
+    await page.getByRole('status').getByText('Cancelled: $650.00 is back in your active balance.', { exact: false }).waitFor();
+    await shop.screenshot(page, '68-cashout-cancelled-phone');
+    expect((await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status).toBe('CANCELLED');
+    expect((await shop.db.user.findUniqueOrThrow({ where: { id } })).activeBalance.toFixed(2)).toBe('650.00');
+    expect((await new ApiClient(shop.baseUrl).request('POST', '/api/users/cashout/cancel', { token: link.searchParams.get('token') })).body).toMatchObject({ cancelled: 1, returnedUsd: 650 });
   });
 });
 
 describe('exchange', () => {
-  it("moves the active balance to the passive balance: 'Balance exchanged!'", async () => {
+  it("asks first, then moves the active balance to the passive balance: 'Balance exchanged!'", async () => {
     const page = await shop.newPage();
     const user = await newUser(page, 'Ezra Exchange');
     await setActiveBalance(shop, user.id, '12.34');
@@ -100,6 +177,11 @@ describe('exchange', () => {
     await shop.screenshot(page, '63-profile-before-exchange');
 
     await page.getByRole('button', { name: 'Exchange to Passive Balance' }).click();
+    // It asks first: an exchange cannot be undone.
+    const question = page.getByRole('alertdialog', { name: 'Exchange to Passive Balance?' });
+    await question.getByText('All of your active balance, 12.34 USD, moves to your passive balance. It cannot be moved back.').waitFor();
+    await shop.screenshot(page, '63a-exchange-confirm');
+    await question.getByRole('button', { name: 'Exchange' }).click();
     await toast(page, 'Balance exchanged!').waitFor();
     await expect.poll(() => amountUnder(page, 'Passive Balance').innerText()).toBe('12.34');
     expect(await amountUnder(page, 'Active Balance').innerText()).toBe('0.00');

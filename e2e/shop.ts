@@ -31,7 +31,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Content-Security-Policy, a serious or critical accessibility violation on any page
  * checked (every screenshot is checked), or books that do not reconcile.
  */
-export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
+export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<string, string> } = {}) {
   const smtpPort = await freePort();
   const smtp = await startSmtpServer(smtpPort);
   const env: TestEnv = await createTestEnv({
@@ -51,6 +51,7 @@ export async function startShop(opts: { reconcileSkip?: string[] } = {}) {
       REFERRAL_REWARD_PERCENT: '10',
       // The deposit sweeper pays its gas as npm start's does, from anvil's account #8.
       SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY,
+      ...opts.env,
     },
   });
   await seed(env.runtime.db, ADMIN);

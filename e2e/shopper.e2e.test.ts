@@ -130,6 +130,12 @@ describe('a shopper on a phone', () => {
     await page.getByText('your active balance must be above 20.00 USD', { exact: false }).waitFor();
     await page.getByLabel('Wallet Address').fill(CASHOUT_WALLET);
     await page.getByRole('button', { name: /^Cashout \(/ }).click();
+    // What will happen, then 'Confirm cashout': a wallet the account was never paid to is announced by e-mail.
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
+    await confirm.getByText('29.95 USD (about', { exact: false }).waitFor();
+    await confirm.getByText('A wallet new to your account').waitFor();
+    await shop.screenshot(page, 'shopper-06a-cashout-confirm');
+    await confirm.getByRole('button', { name: 'Confirm cashout' }).click();
     await toast(page, 'Cashout Success').waitFor();
     await page.waitForURL((url) => url.pathname === '/profile');
     const waiting = page.getByRole('list', { name: 'Cashouts waiting to be paid' });

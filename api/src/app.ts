@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
     ['/admin/refunds', adminRefundRoutes(deps)],
     ['/admin/webhooks', adminWebhookRoutes(deps)],
     ['/admin/audit', adminAuditRoutes(deps)],
-    ['/admin/approvals', adminApprovalRoutes(deps)],
+    ['/admin/approvals', adminApprovalRoutes(deps, catalogue)],
     ['/admin/overview', adminOverviewRoutes(deps)],
     ['/admin/export', adminExportRoutes(deps)],
     ['/refunds', refundRoutes(deps)],

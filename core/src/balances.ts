@@ -3,15 +3,17 @@ import type { Effect } from './effects.ts';
 import { isAddress } from 'viem';
 import { holdLargeIncrease } from './approvals/index.ts';
 import type { AuditContext } from './audit.ts';
+import { holdUntil, issueCancelLink, WALLET_BLOCKED, walletStanding } from './cashout-holds.ts';
+import { rejectReturned } from './cashout-returns.ts';
 import type { AppConfig } from './config.ts';
+import { forwarderOf } from './deposits/addresses.ts';
 import { Prisma, type Db } from './db.ts';
 import { badRequest, conflict } from './errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
-
-/** A cashout request still waiting to be paid (or rejected). */
-export const OPEN_CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED'] as const;
-import { payoutHold } from './payouts/payout-hold.ts';
+import { noteSecurityChange } from './security-notices.ts';
 import { emitEvent } from './webhooks.ts';
+
+export { OPEN_CASHOUT_STATUSES, RETURNABLE_CASHOUT_STATUSES } from './cashout-returns.ts';
 
 /**
  * Balance operations a user starts (exchange, cashout), an admin's answers to a cashout,
@@ -41,45 +43,98 @@ export async function exchangeBalance(db: Db, userId: string): Promise<{ moved: 
   });
 }
 
+/** What payoutWallet reads of the configuration: the shop's own addresses. */
+export type PayoutWalletConfig = Pick<AppConfig, 'receivingAddress' | 'depositFactoryAddress' | 'sweeperAddress' | 'payoutAddresses'>;
+
+/** The shop's own addresses a payout must never go to, by what they are (lower-cased). */
+function shopAddresses(config: PayoutWalletConfig): Map<string, string> {
+  const own = new Map<string, string>();
+  for (const a of config.payoutAddresses) own.set(a.toLowerCase(), 'a payout address');
+  if (config.sweeperAddress) own.set(config.sweeperAddress.toLowerCase(), 'the gas wallet');
+  if (config.depositFactoryAddress) {
+    own.set(config.depositFactoryAddress.toLowerCase(), 'the deposit factory');
+    own.set(forwarderOf(config.depositFactoryAddress).toLowerCase(), 'the deposit forwarder');
+  }
+  return own;
+}
+
 /**
  * A wallet a payout can go to: a 20-byte address (a mixed-case one must carry a valid
- * EIP-55 checksum, which catches a mistyped character) that is not the shop's own
- * receiving address. Returns it as given (trimmed).
+ * EIP-55 checksum, which catches a mistyped character) that is none of the shop's own:
+ * not the receiving address, not any order's deposit address (unique index on
+ * Order.depositAddress, stored lower-cased), the deposit factory or its forwarder, the
+ * sweeper's gas wallet, nor one of PAYOUT_ADDRESSES. ETH "paid" there never leaves the
+ * shop, yet the payout would be PAID. Returns it as given (trimmed).
  */
-export function payoutWallet(config: Pick<AppConfig, 'receivingAddress'>, wallet: string): `0x${string}` {
+export async function payoutWallet(db: Db | Tx, config: PayoutWalletConfig, wallet: string): Promise<`0x${string}`> {
   const value = wallet.trim();
   if (!isAddress(value, { strict: false })) throw badRequest('wallet must be an Ethereum address (0x followed by 40 hex characters)');
   if (!isAddress(value, { strict: true })) {
     throw badRequest('wallet has a mistyped character: its mixed-case letters do not match the address checksum (EIP-55). Copy it again from your wallet.');
   }
-  if (value.toLowerCase() === config.receivingAddress.toLowerCase()) {
+  const lower = value.toLowerCase();
+  if (lower === config.receivingAddress.toLowerCase()) {
     throw badRequest("This is the shop's own receiving address: enter the wallet the payout should go to");
   }
+  const own = shopAddresses(config).get(lower) ?? ((await db.order.findUnique({ where: { depositAddress: lower }, select: { id: true } })) ? "an order's deposit address" : null);
+  if (own) throw badRequest(`This is one of the shop's own addresses (${own}): enter the wallet the payout should go to`);
   return value as `0x${string}`;
 }
 
+type CashoutConfig = PayoutWalletConfig & Pick<AppConfig, 'cashoutMinimum' | 'newWalletHoldHours' | 'jwtSecret'>;
+
 /**
- * Cashout: only when the active balance is strictly above the minimum, the whole active
- * balance leaves in one go and a CashoutRequest records it. Concurrent requests
- * serialize on the row lock; the second sees a zero balance.
+ * What a cashout of `active` to `wallet` would do: the whole active balance leaves, only
+ * when it is strictly above the minimum; never to a wallet the owner blocked; to a wallet
+ * the account was never paid to, it waits (cashout-holds.ts). The one home of these rules,
+ * for the request and for its preview.
+ */
+async function planCashout(tx: Tx | Db, config: CashoutConfig, input: { userId: string; wallet: string; active: Prisma.Decimal; now: Date }) {
+  if (!input.active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');
+  const standing = await walletStanding(tx, input.userId, input.wallet);
+  if (standing === 'blocked') throw badRequest(WALLET_BLOCKED);
+  return { amount: input.active, newWallet: standing === 'new', holdUntil: holdUntil(config, standing, input.now) };
+}
+
+/** What a cashout to `wallet` would do now, for the page to show before the user confirms it (nothing is written). */
+export async function previewCashout(db: Db, config: CashoutConfig, input: { userId: string; wallet: string }) {
+  const wallet = await payoutWallet(db, config, input.wallet);
+  const user = await db.user.findFirst({ where: { id: input.userId, deletedAt: null }, select: { activeBalance: true } });
+  if (!user) throw badRequest('User not found');
+  return { wallet, ...(await planCashout(db, config, { userId: input.userId, wallet, active: user.activeBalance, now: new Date() })) };
+}
+
+/**
+ * Cashout: the whole active balance leaves in one go (planCashout's rules) and a
+ * CashoutRequest records it: HELD until its wait is over for a new wallet (no operator
+ * notice yet; the e-mail's cancel link is made with it), REQUESTED otherwise. The
+ * account's owner is e-mailed either way. Concurrent requests serialize on the row lock;
+ * the second sees a zero balance.
  */
 export async function requestCashout(
   db: Db,
-  config: Pick<AppConfig, 'receivingAddress' | 'cashoutMinimum'>,
+  config: CashoutConfig,
   input: { userId: string; wallet: string; ethUsd?: string },
 ): Promise<{ cashoutId: string; amount: Prisma.Decimal; effects: Effect[] }> {
-  const wallet = payoutWallet(config, input.wallet);
+  const wallet = await payoutWallet(db, config, input.wallet);
   return db.$transaction(async (tx) => {
+    const now = new Date();
     const { active } = await lockUser(tx, input.userId);
-    if (!active.gt(new Prisma.Decimal(config.cashoutMinimum))) throw badRequest('Not Enough Money');
+    const plan = await planCashout(tx, config, { userId: input.userId, wallet, active, now });
     const request = await tx.cashoutRequest.create({
-      data: { userId: input.userId, wallet, amountUsd: active, ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null },
+      data: {
+        userId: input.userId, wallet, amountUsd: active, ethUsd: input.ethUsd ? new Prisma.Decimal(input.ethUsd) : null,
+        status: plan.holdUntil ? 'HELD' : 'REQUESTED', holdUntil: plan.holdUntil, createdAt: now,
+      },
     });
     await postEntries(tx, [
       { userId: input.userId, account: 'ACTIVE', amount: active.negated(), kind: 'CASHOUT', reference: `cashout:${request.id}`, idempotencyKey: `cashout:${request.id}` },
     ]);
     await emitEvent(tx, 'cashout.requested', `cashout:${request.id}`, { cashout: cashoutEventData(request) });
-    return { cashoutId: request.id, amount: active, effects: [{ kind: 'cashout-notice', cashoutId: request.id }] };
+    if (plan.newWallet) await issueCancelLink(tx, config, { userId: input.userId, cashoutId: request.id, wallet, holdUntil: plan.holdUntil, now });
+    const told = await noteSecurityChange(tx, { kind: 'CASHOUT_REQUESTED', userId: input.userId, cashoutId: request.id });
+    const operator: Effect[] = plan.holdUntil ? [] : [{ kind: 'cashout-notice', cashoutId: request.id }];
+    return { cashoutId: request.id, amount: active, effects: [...operator, told] };
   });
 }
 
@@ -89,28 +144,12 @@ export function cashoutEventData(c: { id: string; userId: string; wallet: string
 }
 
 /**
- * Admin: refused; the amount goes back to the user's active balance through the ledger.
- * Not while a payout transaction is being checked for it, nor once one delivered part of
- * it (the ETH has left: the request is paid in full, never both).
+ * Admin: refused; the amount goes back to the user's active balance through the ledger
+ * (cashout-returns.ts: not while a payout transaction is being checked for it, nor once
+ * one delivered part of it). False when it was settled already.
  */
 export async function rejectCashout(db: Db, cashoutId: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${cashoutId}::uuid FOR UPDATE`;
-    const hold = await payoutHold(tx, { kind: 'cashout', id: cashoutId });
-    if (hold) throw conflict(hold);
-    const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
-    if (delivered) throw conflict(`ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it`);
-    const changed = await tx.cashoutRequest.updateMany({
-      where: { id: cashoutId, status: { in: [...OPEN_CASHOUT_STATUSES] } },
-      data: { status: 'REJECTED' },
-    });
-    if (changed.count !== 1) return false;
-    const request = await tx.cashoutRequest.findUniqueOrThrow({ where: { id: cashoutId } });
-    await postEntries(tx, [
-      { userId: request.userId, account: 'ACTIVE', amount: request.amountUsd, kind: 'CASHOUT', reference: `cashout:${cashoutId}:rejected`, idempotencyKey: `cashout-reject:${cashoutId}` },
-    ]);
-    return true;
-  });
+  return db.$transaction((tx) => rejectReturned(tx, cashoutId));
 }
 
 const ACCOUNTS = { ACTIVE: 'active', PASSIVE: 'passive' } as const;

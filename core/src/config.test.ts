@@ -30,11 +30,11 @@ describe('configuration', () => {
       RECEIVING_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       JWT_SECRET: 'x'.repeat(40),
       SMTP_URL: 'smtp://mail.example.org:587',
-      PAYOUT_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266, 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      PAYOUT_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266, 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
       PUBLIC_URL: 'https://shop.example.org',
     });
     expect(config.admin2faRequired).toBe(true);
-    expect(config.payoutAddresses).toEqual(['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8']);
+    expect(config.payoutAddresses).toEqual(['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc']);
     expect(config.paymentConfirmations).toBe(12);
     expect(config.cookieSecure).toBe(true);
     expect(() => loadConfig({ RECEIVING_ADDRESS: '0x123' })).toThrow(/RECEIVING_ADDRESS/);

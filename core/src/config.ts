@@ -25,6 +25,8 @@ export const ANVIL_DEV_ACCOUNTS = [
   '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
   '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
 ] as const;
+/** The payout wallet of a development shop: anvil's dev account #5. */
+export const DEV_PAYOUT_ADDRESS = ANVIL_DEV_ACCOUNTS[5];
 
 const address = z
   .string()
@@ -87,6 +89,8 @@ const schema = z
     LATE_PAYMENT_HOURS: z.coerce.number().int().min(1).default(24),
     REFERRAL_REWARD_PERCENT: decimalString.default('10'),
     CASHOUT_MINIMUM: decimalString.default('20'),
+    // A cashout to a wallet the account was never paid to waits this long (0: not at all; the e-mail goes out still).
+    NEW_WALLET_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
     DAILY_CREDIT_CRON: z.string().default('0 0 * * *'),
     DAILY_CREDIT_TZ: z.string().default('UTC'),
     DAILY_CREDIT_CATCH_UP_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
@@ -121,6 +125,8 @@ const schema = z
     PAYOUT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
     // Balance increases, refunds and cashout payouts worth more than this (USD) wait for a second admin.
     APPROVAL_THRESHOLD_USD: z.string().trim().regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount in USD, such as 500 or 500.00').default('500'),
+    // A package whose daily credit over its term is more than its price times this creates money: publishing it, or a change of its terms that gives more, waits for a second admin.
+    PACKAGE_CREDIT_MULTIPLE: z.string().trim().regex(/^\d{1,6}(\.\d{1,4})?$/, 'must be a non-negative number such as 1 or 1.5').default('1'),
     PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
     PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
     // The shop's wallets that pay cashouts and refunds (its multisig too): comma-separated.
@@ -158,6 +164,11 @@ const schema = z
     const sweeper = (key.success ? privateKeyToAccount(key.data as `0x${string}`).address : env.SWEEPER_ADDRESS)?.toLowerCase();
     if (env.NODE_ENV === 'production' && sweeper && Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === sweeper)) {
       ctx.addIssue({ code: 'custom', path: [env.SWEEPER_PRIVATE_KEY ? 'SWEEPER_PRIVATE_KEY' : 'SWEEPER_ADDRESS'], message: 'the gas wallet must not be one of PAYOUT_ADDRESSES' });
+    }
+    // A transfer from the receiving address would pass for a payout, and a payment to it from a payout wallet for a payment.
+    const receiving = (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS).toLowerCase();
+    if (Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === receiving)) {
+      ctx.addIssue({ code: 'custom', path: ['PAYOUT_ADDRESSES'], message: 'must not list the receiving address (RECEIVING_ADDRESS)' });
     }
   });
 
@@ -258,6 +269,7 @@ function shopConfig(env: Env, dev: boolean) {
     sweepStaleMs: env.SWEEP_STALE_MS,
     referralRewardPercent: env.REFERRAL_REWARD_PERCENT,
     cashoutMinimum: env.CASHOUT_MINIMUM,
+    newWalletHoldHours: env.NEW_WALLET_HOLD_HOURS,
     dailyCreditCron: env.DAILY_CREDIT_CRON,
     dailyCreditTz: env.DAILY_CREDIT_TZ,
     dailyCreditCatchUpDays: env.DAILY_CREDIT_CATCH_UP_DAYS,
@@ -274,10 +286,12 @@ function shopConfig(env: Env, dev: boolean) {
     maxPendingReportsPerOrder: env.MAX_PENDING_REPORTS_PER_ORDER,
     payoutToleranceBps: env.PAYOUT_TOLERANCE_BPS,
     approvalThresholdUsd: env.APPROVAL_THRESHOLD_USD,
+    packageCreditMultiple: env.PACKAGE_CREDIT_MULTIPLE,
     payoutRecheckMs: env.PAYOUT_RECHECK_MS,
     payoutGiveUpMinutes: env.PAYOUT_GIVE_UP_MINUTES,
-    // Lower-cased. Outside production, anvil's ten dev accounts (the dev shop pays out from them).
-    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? [...ANVIL_DEV_ACCOUNTS] : [])).map((a) => a.toLowerCase()),
+    // Lower-cased. Outside production, anvil's dev account #5 (the dev shop pays out from it;
+    // the other dev accounts are buyers' wallets, which a payout may go to).
+    payoutAddresses: (env.PAYOUT_ADDRESSES ?? (dev ? [DEV_PAYOUT_ADDRESS] : [])).map((a) => a.toLowerCase()),
     webhookRetryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     webhookDispatchMs: env.WEBHOOK_DISPATCH_MS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -6,7 +6,7 @@ import { jobs, type PayoutTarget, type Queues } from './queues.ts';
  * worker processor) hands them on after the commit with `handOn`, and never decides them
  * itself. Each is also on record in the rows the change wrote in its own transaction (an
  * order PAID with no receiptSentAt, a cashout not yet notified, an accepted payout whose
- * notice is unsent, a payout check still CHECKING): that record is the outbox, and the
+ * notice is unsent, a payout check still CHECKING, a security notice unsent): that record is the outbox, and the
  * sweeper (payments/maintenance.ts) hands on whatever a lost hand-off missed.
  */
 export type Effect =
@@ -17,7 +17,9 @@ export type Effect =
   /** The e-mail saying a cashout or refund was paid, with its hash. */
   | { kind: 'payout-notice'; target: PayoutTarget }
   /** A payout transaction to read on chain (named by an admin, or a replacement found). */
-  | { kind: 'payout-check'; checkId: string };
+  | { kind: 'payout-check'; checkId: string }
+  /** A security e-mail to the account's owner (security-notices.ts). */
+  | { kind: 'security-notice'; noticeId: string };
 
 /**
  * Hands each effect to its queue (deterministic job ids: one handed on twice is queued
@@ -39,6 +41,9 @@ export async function handOn(queues: Queues, effects: readonly Effect[], failed:
           break;
         case 'payout-check':
           await jobs.checkPayout(queues, effect.checkId);
+          break;
+        case 'security-notice':
+          await jobs.sendSecurityNotice(queues, effect.noticeId);
           break;
       }
     } catch (err) {

@@ -11,6 +11,8 @@ export * from './ledger.ts';
 export * from './payments/index.ts';
 export * from './mail.ts';
 export * from './balances.ts';
+export * from './cashout-holds.ts';
+export * from './security-notices.ts';
 export * from './daily-credit.ts';
 export * from './sessions.ts';
 export * from './retention.ts';

@@ -12,9 +12,11 @@ import { recordAudit, type AuditContext } from './audit.ts';
 import type { AppConfig } from './config.ts';
 import type { PasskeyJson } from './contract/users.ts';
 import type { Db } from './db.ts';
+import type { Effect } from './effects.ts';
 import { badRequest, conflict, notFound, UserError } from './errors.ts';
 import type { Redis } from './redis.ts';
 import { issueRecoveryCodes, secondFactorOn } from './two-factor.ts';
+import { noteSecurityChange } from './security-notices.ts';
 import { markStepUp, revokeUserSessions } from './sessions.ts';
 
 /**
@@ -53,6 +55,11 @@ const challengeKey = (config: Pick<AppConfig, 'queuePrefix'>, purpose: Purpose, 
 
 async function keepChallenge(deps: Deps, purpose: Purpose, owner: string, challenge: string): Promise<void> {
   await deps.redis.set(challengeKey(deps.config, purpose, owner), challenge, 'EX', CHALLENGE_SECONDS);
+}
+
+/** Ends a passkey set-up still pending for `userId` (its challenge): another factor was just added. */
+export async function dropPasskeySetUp(deps: Pick<Deps, 'redis' | 'config'>, userId: string): Promise<void> {
+  await deps.redis.del(challengeKey(deps.config, 'register', userId));
 }
 
 /** The challenge issued for this purpose and owner, taken (a second use finds none). */
@@ -94,7 +101,7 @@ export async function registerPasskey(
   audit: AuditContext,
   session: { userId: string; sessionId?: string },
   input: { name: string; response: RegistrationResponseJSON },
-): Promise<{ passkey: PasskeyJson; recoveryCodes?: string[] }> {
+): Promise<{ passkey: PasskeyJson; recoveryCodes?: string[]; effects: Effect[] }> {
   const { userId, sessionId } = session;
   const expectedChallenge = await takeChallenge(deps, 'register', userId);
   if (!expectedChallenge) throw badRequest('This passkey set-up expired: start it again.');
@@ -107,6 +114,9 @@ export async function registerPasskey(
     return await deps.db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
       const wasOn = await secondFactorOn(tx, userId);
+      // A factor added ends any authenticator set-up still pending: a secret someone started
+      // (with the session and the password) must not turn on later beside it.
+      await tx.user.updateMany({ where: { id: userId, totpEnabledAt: null, totpSecret: { not: null } }, data: { totpSecret: null } });
       const row = await tx.passkey.create({
         data: { userId, credentialId: credential.id, publicKey: Buffer.from(credential.publicKey), counter: BigInt(credential.counter), transports: credential.transports ?? [], name: input.name },
       });
@@ -118,7 +128,8 @@ export async function registerPasskey(
       }
       await recordAudit(tx, audit, { action: '2fa.passkey_added', subject: { type: 'user', id: userId }, after: { passkey: row.id, name: row.name } });
       const passkey: PasskeyJson = { _id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), lastUsedAt: null };
-      return recoveryCodes ? { passkey, recoveryCodes } : { passkey };
+      const effects = [await noteSecurityChange(tx, { kind: 'FACTOR_ADDED', userId, factor: 'passkey', name: row.name })];
+      return recoveryCodes ? { passkey, recoveryCodes, effects } : { passkey, effects };
     });
   } catch (err) {
     if (err instanceof Error && 'code' in err && (err as { code: unknown }).code === 'P2002') throw conflict('This passkey is registered already.');
@@ -177,9 +188,9 @@ export async function usePasskey(deps: Deps, rp: RelyingParty, purpose: 'login' 
   return moved === 1;
 }
 
-/** Removes one of the user's passkeys (a step-up is asked for by the route) and ends the user's other sessions; recovery codes go with the last second factor. */
-export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: AuditContext, userId: string, passkeyId: string, opts: { keepOneFactor: boolean; sessionId?: string }): Promise<void> {
-  await deps.db.$transaction(async (tx) => {
+/** Removes one of the user's passkeys (a step-up is asked for by the route) and ends the user's other sessions; recovery codes go with the last second factor; the owner is e-mailed. */
+export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: AuditContext, userId: string, passkeyId: string, opts: { keepOneFactor: boolean; sessionId?: string }): Promise<Effect[]> {
+  return deps.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
     const row = await tx.passkey.findFirst({ where: { id: passkeyId, userId } });
     if (!row) throw notFound('Passkey not found');
@@ -190,5 +201,6 @@ export async function removePasskey(deps: Pick<Deps, 'db' | 'config'>, audit: Au
     // A session a thief opened with a passkey they planted ends with it.
     await revokeUserSessions(tx, userId, { except: opts.sessionId });
     await recordAudit(tx, audit, { action: '2fa.passkey_removed', subject: { type: 'user', id: userId }, before: { passkey: row.id, name: row.name } });
+    return [await noteSecurityChange(tx, { kind: 'FACTOR_REMOVED', userId, factor: 'passkey', name: row.name })];
   });
 }

@@ -48,6 +48,8 @@ export const queueDefinitions = {
       // the reset's id only: the token never sits in Redis or the queue dashboard.
       z.object({ kind: z.literal('password-reset'), resetId: uuid }),
       z.object({ kind: z.literal('password-changed'), resetId: uuid }),
+      // A security e-mail to an account's owner (a factor, the password or e-mail, a cashout).
+      z.object({ kind: z.literal('security-notice'), noticeId: uuid }),
     ]),
     defaults: { attempts: 10, backoff: { type: 'exponential', delay: 5_000 } },
   },
@@ -143,6 +145,7 @@ export const jobIds = {
   refundPaid: (refundId: string) => `refund-paid-${refundId}`,
   passwordReset: (resetId: string) => `password-reset-${resetId}`,
   passwordChanged: (resetId: string) => `password-changed-${resetId}`,
+  securityNotice: (noticeId: string) => `security-notice-${noticeId}`,
   payoutCheck: (checkId: string) => `payout-${checkId}`,
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
   /** The on-demand audit: one at a time, however often an admin asks. */
@@ -189,6 +192,8 @@ export const jobs = {
     enqueue(queues, 'email', { kind: 'password-reset', resetId }, { jobId: jobIds.passwordReset(resetId), attempts: 5 }),
   sendPasswordChanged: (queues: Queues, resetId: string) =>
     enqueue(queues, 'email', { kind: 'password-changed', resetId }, { jobId: jobIds.passwordChanged(resetId) }),
+  sendSecurityNotice: (queues: Queues, noticeId: string) =>
+    enqueue(queues, 'email', { kind: 'security-notice', noticeId }, { jobId: jobIds.securityNotice(noticeId) }),
   checkPayout: (queues: Queues, checkId: string, extra: Extra = {}) =>
     enqueue(queues, 'payout-verify', { checkId }, { ...extra, jobId: jobIds.payoutCheck(checkId) }),
   /** Retries: exponential from WEBHOOK_RETRY_BASE_MS (the queue's defaults give the attempts). */

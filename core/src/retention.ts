@@ -1,7 +1,9 @@
 import type { AppConfig } from './config.ts';
 import type { Db } from './db.ts';
 import { INDEXED_BLOCK_WINDOW } from './chain/follower.ts';
+import { pruneCancelLinks } from './cashout-holds.ts';
 import { prunePasswordResets } from './password-reset.ts';
+import { pruneSecurityNotices } from './security-notices.ts';
 import { pruneSessions } from './sessions.ts';
 
 const DAY = 24 * 3600_000;
@@ -19,6 +21,9 @@ export type RetentionResult = {
   webhookEvents: number;
   sessions: number;
   passwordResets: number;
+  /** Security e-mails' notices and new wallets' cancel links. */
+  securityNotices: number;
+  cancelLinks: number;
   reconciliationRuns: number;
   indexedBlocks: number;
 };
@@ -29,7 +34,8 @@ type Deps = { db: Db; config: Pick<AppConfig, 'webhookRetentionDays' | 'sessionR
  * Deletes what the shop keeps no longer, so its tables grow with its recent work and
  * not with its age: webhook events older than WEBHOOK_RETENTION_DAYS with their
  * delivered and failed deliveries and those deliveries' attempts, sessions ended more
- * than SESSION_RETENTION_DAYS ago, reconciliation reports beyond the newest
+ * than SESSION_RETENTION_DAYS ago (and reset links, security notices and new wallets'
+ * cancel links as old), reconciliation reports beyond the newest
  * RECONCILE_RUNS_KEPT, and indexed blocks further behind the checkpoint than a reorg is
  * walked back. Each statement deletes at most `batch` rows of the table it walks; it
  * loops until nothing is left, and a rerun finds nothing to do.
@@ -44,6 +50,9 @@ export async function pruneRetained(deps: Deps, opts: { now?: Date; batch?: numb
     sessions: await pruneSessions(db, { retentionDays: config.sessionRetentionDays, batch }, now),
     // Reset links (a handful a day) end with the sessions' window.
     passwordResets: await prunePasswordResets(db, config.sessionRetentionDays, now),
+    // Security notices and cancel links (a few a day per active user) too.
+    securityNotices: await pruneSecurityNotices(db, config.sessionRetentionDays, batch, now),
+    cancelLinks: await pruneCancelLinks(db, config.sessionRetentionDays, now),
     reconciliationRuns: await pruneReconciliationRuns(db, config.reconcileRunsKept, batch),
     indexedBlocks: await pruneIndexedBlocks(db, config.finalityDepth, batch),
   };

@@ -7,7 +7,8 @@ import { Prisma, type Db } from './db.ts';
  */
 type Client = Db | Prisma.TransactionClient;
 
-export type SessionUserRow = { id: string; name: string; email: string; isAdmin: boolean; twoFactor: boolean; stepUpAt: Date | null };
+/** `signedInAt`: when the session opened (a second factor given at sign-in has `stepUpAt` equal to it). */
+export type SessionUserRow = { id: string; name: string; email: string; isAdmin: boolean; twoFactor: boolean; stepUpAt: Date | null; signedInAt: Date };
 
 /** A new session; `stepUp`: opened with a second factor (it counts as one given now). */
 export async function createSession(db: Client, userId: string, days: number, now = new Date(), opts: { stepUp?: boolean } = {}): Promise<{ id: string; expiresAt: Date }> {
@@ -26,7 +27,7 @@ export async function markStepUp(db: Client, sessionId: string, now = new Date()
  */
 export async function findSessionUser(db: Client, sessionId: string, userId: string, now = new Date()): Promise<SessionUserRow | null> {
   const rows = await db.$queryRaw<SessionUserRow[]>`
-    SELECT u."id", u."name", u."email", u."isAdmin", s."stepUpAt",
+    SELECT u."id", u."name", u."email", u."isAdmin", s."stepUpAt", s."createdAt" AS "signedInAt",
            (u."totpEnabledAt" IS NOT NULL OR EXISTS (SELECT 1 FROM "Passkey" p WHERE p."userId" = u."id")) AS "twoFactor"
     FROM "Session" s JOIN "User" u ON u."id" = s."userId"
     WHERE s."id" = ${sessionId}::uuid AND s."userId" = ${userId}::uuid AND s."revokedAt" IS NULL AND s."expiresAt" > ${now} AND u."deletedAt" IS NULL`;

@@ -3,9 +3,11 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { recordAudit, type AuditContext } from './audit.ts';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db.ts';
+import type { Effect } from './effects.ts';
 import { conflict, UserError } from './errors.ts';
 import { verifyPassword } from './password.ts';
 import { seal, unseal } from './secrets.ts';
+import { noteSecurityChange } from './security-notices.ts';
 import { markStepUp, revokeUserSessions } from './sessions.ts';
 
 /**
@@ -73,7 +75,7 @@ export async function confirmTotpEnrolment(
   audit: AuditContext,
   session: { userId: string; sessionId?: string },
   code: string,
-): Promise<{ recoveryCodes: string[] }> {
+): Promise<{ recoveryCodes: string[]; effects: Effect[] }> {
   const { userId, sessionId } = session;
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { totpSecret: true, totpEnabledAt: true } });
   if (user.totpEnabledAt) throw conflict('Two-factor sign-in is already on.');
@@ -91,7 +93,7 @@ export async function confirmTotpEnrolment(
     await revokeUserSessions(tx, userId, { except: sessionId });
     if (sessionId) await markStepUp(tx, sessionId);
     await recordAudit(tx, audit, { action: '2fa.totp_enabled', subject: { type: 'user', id: userId } });
-    return { recoveryCodes };
+    return { recoveryCodes, effects: [await noteSecurityChange(tx, { kind: 'FACTOR_ADDED', userId, factor: 'totp' })] };
   });
 }
 
@@ -134,17 +136,18 @@ export async function useSecondFactor(db: Db, config: AppConfig, userId: string,
   return spent.count === 1 ? 'recovery' : null;
 }
 
-/** Turns TOTP off; needs a current code (a recovery code will do for a lost device). */
-export async function disableTotp(db: Db, config: AppConfig, audit: AuditContext, userId: string, code: string): Promise<void> {
+/** Turns TOTP off; needs a current code (a recovery code will do for a lost device). The owner is e-mailed. */
+export async function disableTotp(db: Db, config: AppConfig, audit: AuditContext, userId: string, code: string): Promise<Effect[]> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } });
   if (!user?.totpEnabledAt) throw conflict('The authenticator app is not turned on.');
   const factor = await useSecondFactor(db, config, userId, code);
   if (!factor) throw new UserError(400, CODE_WRONG);
-  await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } });
     // With a passkey left, two-factor sign-in stays on, and so do the recovery codes.
     if (!(await secondFactorOn(tx, userId))) await tx.recoveryCode.deleteMany({ where: { userId } });
     await recordAudit(tx, audit, { action: '2fa.totp_disabled', subject: { type: 'user', id: userId }, after: { with: factor } });
+    return [await noteSecurityChange(tx, { kind: 'FACTOR_REMOVED', userId, factor: 'totp' })];
   });
 }
 

@@ -1,7 +1,7 @@
 // A shop's finished past, written straight into a test database: paid orders whose receipt
 // went out, expired ones and late ones whose stock went back, counted and rejected
 // transfers, paid cashouts and refunds and their accepted payout checks, delivered and
-// failed webhooks with their attempts, sessions long over.
+// failed webhooks with their attempts, security e-mails sent, sessions long over.
 // None of it is work: a query over open work should not read it.
 import pg from 'pg';
 
@@ -59,6 +59,9 @@ export async function seedHistory(url: string, rows = 20_000): Promise<void> {
     await client.query(`
       INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "durationMs")
       SELECT gen_random_uuid(), d."id", d."createdAt", 200, 10 FROM "WebhookDelivery" d WHERE d."endpointId" = '00000000-0000-4000-8000-00000000a11e'`);
+    await client.query(`
+      INSERT INTO "SecurityNotice" ("id", "userId", "kind", "email", "createdAt", "sentAt")
+      SELECT gen_random_uuid(), ${user}, 'CASHOUT_REQUESTED', 'history@example.com', ${at()}, ${at()} FROM generate_series(1, ${rows}) g`);
     await client.query(`
       INSERT INTO "Session" ("id", "userId", "createdAt", "expiresAt", "revokedAt")
       SELECT gen_random_uuid(), ${user}, ${at()}, ${at()} + interval '30 days', CASE WHEN g % 3 = 0 THEN ${at()} + interval '1 day' END

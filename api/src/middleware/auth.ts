@@ -21,6 +21,8 @@ export type SessionUser = {
   mustEnrol: boolean;
   /** When this session last had a second factor (sign-in with a code, or a step-up). */
   stepUpAt: Date | null;
+  /** When this session was opened (signed in). */
+  signedInAt: Date;
 };
 
 declare module 'express-serve-static-core' {
@@ -136,10 +138,25 @@ export const STEP_UP_NEEDED = 'Confirm it is you: enter a code from your authent
  * for a code in place and sends the request again). Without a second factor (an admin
  * of a development shop), nothing more is asked.
  */
-export const requireStepUp: RequestHandler = (req, _res, next) => {
-  const user = req.user;
-  if (!user) return next(unauthorized());
-  if (!user.twoFactor) return next();
-  if (user.stepUpAt && Date.now() - user.stepUpAt.getTime() < STEP_UP_MS) return next();
-  next(new UserError(403, STEP_UP_NEEDED, undefined, { stepUpRequired: true }));
-};
+export const requireStepUp: RequestHandler = stepUpGuard({ afterSignIn: false });
+
+/**
+ * Money leaving a user's account (a cashout): as requireStepUp, but the code or passkey
+ * given to sign in does not count. Whoever holds a session's cookie in the minutes after
+ * its sign-in (a stolen cookie, a borrowed laptop) must still not send the balance out
+ * without the owner's device: the factor must be given again, after signing in.
+ */
+export const requireStepUpForMoneyOut: RequestHandler = stepUpGuard({ afterSignIn: true });
+
+function stepUpGuard(opts: { afterSignIn: boolean }): RequestHandler {
+  return (req, _res, next) => {
+    const user = req.user;
+    if (!user) return next(unauthorized());
+    if (!user.twoFactor) return next();
+    const at = user.stepUpAt;
+    const fresh = at !== null && Date.now() - at.getTime() < STEP_UP_MS;
+    // A factor given at sign-in is stamped with the session's own opening time.
+    if (fresh && (!opts.afterSignIn || at.getTime() > user.signedInAt.getTime())) return next();
+    next(new UserError(403, STEP_UP_NEEDED, undefined, { stepUpRequired: true }));
+  };
+}

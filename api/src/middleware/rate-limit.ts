@@ -3,8 +3,9 @@ import type { AppDeps } from '../deps.ts';
 import { UserError } from '@shop/core';
 
 /**
- * Fixed-window counters in Redis (shared by every api instance). Each key function
- * gives one counter; the request is refused with 429 when any counter is over `limit`.
+ * Fixed-window counters in Redis (shared by every api instance). Each key the `keys`
+ * function gives is one counter; the request is refused with 429 when any counter is over
+ * `limit`. `keys` may read what it needs (the account an e-mail names) before answering.
  */
 export function rateLimit(
   { redis, config }: AppDeps,
@@ -12,7 +13,7 @@ export function rateLimit(
     name: string;
     limit: number;
     windowSeconds: number;
-    keys: (req: Request) => (string | undefined)[];
+    keys: (req: Request) => (string | undefined)[] | Promise<(string | undefined)[]>;
     /** The start of the 429 message; "please try again in N seconds" follows. */
     message?: string;
     /** Let requests through while Redis is unreachable (otherwise they get a 503). */
@@ -20,7 +21,7 @@ export function rateLimit(
   },
 ): RequestHandler {
   return async (req, _res, next) => {
-    const keys = opts.keys(req).filter((k): k is string => Boolean(k));
+    const keys = (await opts.keys(req)).filter((k): k is string => Boolean(k));
     if (keys.length === 0) return next();
     const multi = redis.multi();
     for (const k of keys) {

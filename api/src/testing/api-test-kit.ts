@@ -15,13 +15,14 @@ export async function createApiTestKit(opts: KitOptions = {}) {
   const app = createApp(env.runtime);
   const createUser = userMaker(env.runtime.db);
 
-  async function cookieFor(user: { id: string }): Promise<string> {
-    return (await openSession(env.runtime, user.id)).cookie;
+  /** A new session's cookie (`stepUp`: opened with a second factor, as a sign-in with a code is). */
+  async function cookieFor(user: { id: string }, opts: { stepUp?: boolean } = {}): Promise<string> {
+    return (await openSession(env.runtime, user.id, opts)).cookie;
   }
 
-  /** A supertest request, as a guest (no user) or signed in as `user`. */
-  async function as(user: { id: string } | null) {
-    const cookie = user ? await cookieFor(user) : undefined;
+  /** A supertest request, as a guest (no user) or signed in as `user` (in a new session; `stepUp`: a second factor given in it just now). */
+  async function as(user: { id: string } | null, opts: { stepUp?: boolean } = {}) {
+    const cookie = user ? await cookieFor(user, opts) : undefined;
     const wrap = (method: 'get' | 'post' | 'put' | 'delete' | 'patch', path: string) => {
       const r = request(app)[method](path);
       return cookie ? r.set('Cookie', cookie) : r;

@@ -6,6 +6,7 @@ import type { PayoutApprovalJson } from '../contract/approvals.ts';
 import type { PayoutTarget } from '../queues.ts';
 import { APPROVAL_NEEDED_DETAIL, APPROVAL_WINDOW_MS, createApproval, type AdminAudit, type ApprovalRow } from './requests.ts';
 import { payoutNeedsApproval, payoutWorth, refundWorth, sameWallet, threshold, usd, type PayoutWorth } from './worth.ts';
+import { cashoutWindows } from './windows.ts';
 
 /**
  * A cashout or refund worth more than the threshold cannot be marked paid until a second
@@ -14,8 +15,11 @@ import { payoutNeedsApproval, payoutWorth, refundWorth, sameWallet, threshold, u
  */
 
 /**
- * Inside the transaction that records a payout as sent (the payout row locked): a payout
- * worth more than the threshold needs an approved approval, else 409 `approvalRequired`.
+ * Inside the transaction that records a payout as sent by `payerId` (the payout row
+ * locked): a payout worth more than the threshold, or a cashout that would take the
+ * payer's or a package's last 24 hours past it (windows.ts), needs an approved approval,
+ * else 409 `approvalRequired`. A cashout let through is counted in its package's window
+ * from now on.
  */
 export async function requirePayoutApproval(
   tx: Tx,
@@ -23,20 +27,28 @@ export async function requirePayoutApproval(
   target: PayoutTarget,
   worth: PayoutWorth,
   wallet: string,
+  payerId: string,
 ): Promise<void> {
   // Once asked for (a refund created with others that together are large), it is needed whatever the payout's own worth.
   const asked = await tx.approval.findMany({ where: { kind: 'PAYOUT', subjectId: target.id }, select: { status: true, wallet: true } });
+  const windows = target.kind === 'cashout' ? await cashoutWindows(tx, config, { cashoutId: target.id, payerId, lock: true }) : null;
   // Approved for the wallet it now pays (a refund redirected since needs a new approval).
-  if (asked.some((a) => a.status === 'APPROVED' && sameWallet(a.wallet, wallet))) return;
-  if (!payoutNeedsApproval(config, worth) && asked.length === 0) return;
-  const counted = target.kind === 'cashout' ? "(with the same user's cashouts of the 24 hours before it) " : '';
-  const what = worth === null ? 'cannot be valued now (no ETH price)' : `${counted}is worth ${usd(worth)}`;
-  throw new UserError(
-    409,
-    `This payout ${what}, more than the ${usd(threshold(config))} one admin may pay alone: a second admin must approve it (Admin > Approvals) before it is sent.`,
-    undefined,
-    APPROVAL_NEEDED_DETAIL,
-  );
+  if (!asked.some((a) => a.status === 'APPROVED' && sameWallet(a.wallet, wallet))) {
+    const counted = target.kind === 'cashout' ? "(with the same user's cashouts of the 24 hours before it) " : '';
+    const what =
+      worth === null ? 'cannot be valued now (no ETH price)'
+      : payoutNeedsApproval(config, worth) || asked.length > 0 ? `${counted}is worth ${usd(worth)}`
+      : windows?.over;
+    if (what) {
+      throw new UserError(
+        409,
+        `This payout ${what}, more than the ${usd(threshold(config))} one admin may pay alone: a second admin must approve it (Admin > Approvals) before it is sent.`,
+        undefined,
+        APPROVAL_NEEDED_DETAIL,
+      );
+    }
+  }
+  await windows?.record();
 }
 
 /**
@@ -76,7 +88,9 @@ async function openPayoutApproval(
   const { worth, counted, beneficiaryId, open: isOpen, wallet } = await payoutWorth(tx, target, currentPrice);
   if (!isOpen) throw conflict(target.kind === 'cashout' ? 'This cashout request is already settled' : 'This refund is already paid');
   const askedBefore = await tx.approval.count({ where: { kind: 'PAYOUT', subjectId: target.id } });
-  if (!opts.together && !payoutNeedsApproval(config, counted) && askedBefore === 0) {
+  // A cashout is also counted with what the asking admin (who will pay it) and its packages paid out in 24 hours.
+  const windows = target.kind === 'cashout' && !opts.together ? await cashoutWindows(tx, config, { cashoutId: target.id, payerId: audit.actor.id }) : null;
+  if (!opts.together && !payoutNeedsApproval(config, counted) && askedBefore === 0 && !windows?.over) {
     throw conflict(`This payout needs no approval: it is worth ${usd(counted as Prisma.Decimal)}, within what one admin may pay alone.`);
   }
   const existing = await tx.approval.findFirst({ where: { kind: 'PAYOUT', subjectId: target.id, status: { in: ['PENDING', 'APPROVED'] } } });
@@ -99,14 +113,15 @@ export async function voidPayoutApprovals(tx: Tx, refundId: string): Promise<num
 }
 
 /**
- * The approval state of a page of payouts for the admin lists: whether each needs one,
+ * The approval state of a page of payouts for the admin lists: whether each needs one
+ * (its worth, or `over`: a cashout the viewing admin would take past a 24-hour window),
  * and its open (pending or approved) approval, else the latest rejected one. One query
  * by the subject index for the page.
  */
 export async function payoutApprovalStates(
   db: Db,
   config: Pick<AppConfig, 'approvalThresholdUsd'>,
-  items: { id: string; worth: PayoutWorth }[],
+  items: { id: string; worth: PayoutWorth; over?: boolean }[],
 ): Promise<Map<string, PayoutApprovalJson>> {
   const rows = items.length
     ? await db.approval.findMany({
@@ -120,7 +135,7 @@ export async function payoutApprovalStates(
     const mine = rows.filter((r) => r.subjectId === item.id);
     const current = mine.find((r) => r.status !== 'REJECTED') ?? mine[0];
     states.set(item.id, {
-      needed: payoutNeedsApproval(config, item.worth) || mine.length > 0,
+      needed: payoutNeedsApproval(config, item.worth) || item.over === true || mine.length > 0,
       current: current ? { _id: current.id, status: current.status, requestedBy: current.requestedById } : null,
     });
   }

@@ -1,6 +1,7 @@
 import { recordAudit, type AuditContext } from '../audit.ts';
 import { Prisma } from '../db.ts';
 import type { Tx } from '../ledger.ts';
+import type { PackageChange } from './packages.ts';
 
 /** An approval row, and asking for one (in the caller's transaction, audited there). */
 
@@ -18,12 +19,12 @@ export async function createApproval(
   tx: Tx,
   audit: AdminAudit,
   data: {
-    kind: 'PAYOUT' | 'BALANCE_INCREASE' | 'ADMIN_GRANT';
+    kind: 'PAYOUT' | 'BALANCE_INCREASE' | 'ADMIN_GRANT' | 'PACKAGE';
     subjectType: string;
     subjectId: string;
     beneficiaryId: string | null;
     amountUsd: Prisma.Decimal;
-    change?: { active: string; passive: string };
+    change?: { active: string; passive: string } | PackageChange;
     wallet?: string;
   },
 ): Promise<ApprovalRow> {

@@ -8,18 +8,37 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 /** An approval as the admin pages show it (GET /api/admin/approvals). */
 export const approvalJson = z.object({
   _id: z.string(),
-  /** BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved; ADMIN_GRANT: admin rights for a user, given on approval. */
-  kind: z.enum(['BALANCE_INCREASE', 'PAYOUT', 'ADMIN_GRANT']),
+  /**
+   * BALANCE_INCREASE: an admin's balance edit, applied on approval; PAYOUT: a cashout or refund that may be marked paid once approved;
+   * ADMIN_GRANT: admin rights for a user, given on approval; PACKAGE: publishing a package that pays more over its term than it costs
+   * (PACKAGE_CREDIT_MULTIPLE), or a change of such a package on sale that gives more, applied on approval.
+   */
+  kind: z.enum(['BALANCE_INCREASE', 'PAYOUT', 'ADMIN_GRANT', 'PACKAGE']),
   status: z.enum(APPROVAL_STATUSES),
-  subject: z.object({ type: z.enum(['user', 'cashout', 'refund']), id: z.string() }),
+  subject: z.object({ type: z.enum(['user', 'cashout', 'refund', 'product']), id: z.string() }),
   /** Who the money goes to, when a user. */
   beneficiary: personWithEmailJson.nullable(),
-  /** USD; null: a payout that could not be valued (no ETH price when asked). */
+  /** USD; null: a payout that could not be valued (no ETH price when asked). PACKAGE: the credit one package pays over its term. */
   amountUsd: money.nullable(),
   /** PAYOUT: the wallet the ETH goes to, as approved. */
   wallet: z.string().nullable(),
   /** BALANCE_INCREASE: the change to each balance, USD (exact strings, signed). */
   change: z.object({ active: z.string(), passive: z.string() }).nullable(),
+  /**
+   * PACKAGE: the package's name, whether it is put on sale, its terms once approved (USD as exact strings), its terms before
+   * (a change of a package on sale; null when publishing) and the stock added (null: none).
+   */
+  package: z
+    .object({
+      name: z.string(),
+      publish: z.boolean(),
+      price: z.string(),
+      dailyCredit: z.string(),
+      durationDays: z.number().int(),
+      was: z.object({ price: z.string(), dailyCredit: z.string(), durationDays: z.number().int() }).nullable(),
+      stockAdded: z.number().int().nullable(),
+    })
+    .nullable(),
   requestedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
   decidedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),
   decidedAt: isoTime.nullable(),

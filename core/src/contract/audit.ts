@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   '2fa.passkey_added',
   '2fa.passkey_removed',
   'user.update',
+  'user.credentials_changed',
   'user.delete',
   'product.create',
   'product.update',
@@ -22,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'payout.marked_paid',
   'payout.hash_withdrawn',
   'cashout.rejected',
+  'cashout.cancelled_by_link',
   'webhook.create',
   'webhook.update',
   'webhook.delete',
@@ -33,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'approval.requested',
   'approval.approved',
   'approval.rejected',
+  'approval.withdrawn',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

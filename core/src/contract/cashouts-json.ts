@@ -14,6 +14,8 @@ export const cashoutJson = z.object({
   ethUsd: z.string().nullable(),
   amountEth: z.string().nullable(),
   status: z.enum(CASHOUT_STATUSES),
+  /** HELD: until when it waits, to a wallet new to the account (it cannot be paid before). */
+  holdUntil: isoTime.nullable(),
   /** Set once the worker verified the payout transaction on chain. */
   payoutTxHash: z.string().nullable(),
   /** The latest payout hash an admin gave and the worker's verdict (CHECKING, ACCEPTED, REFUSED with the reason). */

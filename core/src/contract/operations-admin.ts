@@ -9,7 +9,8 @@ import { adminOrdersQuery, auditQuery, dayRangeQuery, pageQuery, searchPageQuery
 export const adminOperations: Operation[] = [
   // Admin: users
   {
-    method: 'GET', path: '/api/users', tag: 'Admin: users', access: 'admin', summary: 'Every user, newest first',
+    method: 'GET', path: '/api/users', tag: 'Admin: users', access: 'admin', stepUp: true, summary: 'Every user, newest first',
+    description: "Every user's e-mail, page after page: a stolen session alone must not read them.",
     query: searchPageQuery('name or e-mail'), answers: [page(adminUserListItem, PAGED)],
   },
   { method: 'GET', path: '/api/users/:id', tag: 'Admin: users', access: 'admin', summary: 'One user', answers: [ok(userJson)] },
@@ -102,7 +103,16 @@ export const adminOperations: Operation[] = [
   },
   { method: 'POST', path: '/api/admin/approvals', tag: 'Admin: money out', access: 'admin', summary: 'Ask a second admin to approve paying a cashout or a refund', body: askApprovalBody, answers: [ok(approvalJson, 'Asked', 201)], errors: [409] },
   { method: 'POST', path: '/api/admin/approvals/:id/approve', tag: 'Admin: money out', access: 'admin', stepUp: true, summary: 'Approve (not the admin who asked)', answers: [ok(approvalJson)], errors: [409] },
-  { method: 'POST', path: '/api/admin/approvals/:id/reject', tag: 'Admin: money out', access: 'admin', summary: 'Reject', answers: [ok(approvalJson)], errors: [409] },
+  {
+    method: 'POST', path: '/api/admin/approvals/:id/reject', tag: 'Admin: money out', access: 'admin', stepUp: true, summary: 'Reject (not the admin who asked: they withdraw it)',
+    description: 'Audited as `approval.rejected`. The admin who asked gets a 403 that says to withdraw it instead.',
+    answers: [ok(approvalJson)], errors: [409],
+  },
+  {
+    method: 'POST', path: '/api/admin/approvals/:id/withdraw', tag: 'Admin: money out', access: 'admin', summary: 'Withdraw one\'s own request (only the admin who asked)',
+    description: 'Audited as `approval.withdrawn`; the approval is then REJECTED, decided by the admin who asked.',
+    answers: [ok(approvalJson)], errors: [409],
+  },
 
   // Admin: operations
   { method: 'GET', path: '/api/admin/reconciliation', tag: 'Admin: operations', access: 'admin', summary: "The reconciler's latest report", answers: [ok(reconciliationStateJson)] },
@@ -115,9 +125,14 @@ export const adminOperations: Operation[] = [
     query: auditQuery, answers: [page(auditEntryJson, PAGED)],
   },
   { method: 'GET', path: '/api/admin/overview', tag: 'Admin: operations', access: 'admin', summary: 'Revenue, orders and open work over a range of UTC days', query: dayRangeQuery, answers: [ok(adminOverviewJson)] },
+  {
+    method: 'GET', path: '/api/admin/export/ready', tag: 'Admin: operations', access: 'admin', stepUp: true, summary: 'Whether this session may download the CSV exports now',
+    description: 'A 204 when a second factor was given in the last 10 minutes (or the admin has none): the web asks for one before the browser follows a download link.',
+    answers: [{ status: 204, description: 'The exports may be downloaded' }],
+  },
   ...(Object.entries(EXPORT_FILES) as [string, string][]).map(([file, what]): Operation => ({
-    method: 'GET', path: `/api/admin/export/${file}.csv`, tag: 'Admin: operations', access: 'admin', summary: `CSV: ${what}`,
-    description: 'Streamed; each export is written to the audit log first.',
+    method: 'GET', path: `/api/admin/export/${file}.csv`, tag: 'Admin: operations', access: 'admin', stepUp: true, summary: `CSV: ${what}`,
+    description: 'Streamed; each export is written to the audit log first. Every e-mail and ledger line of the range is in it: a stolen session alone must not take it.',
     query: dayRangeQuery, answers: [{ status: 200, description: 'The CSV file', contentType: 'text/csv' }],
   })),
 

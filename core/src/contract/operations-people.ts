@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cashoutBody, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, personJson, recoveryCodesJson, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, personJson, recoveryCodesJson, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -50,7 +50,7 @@ export const peopleOperations: Operation[] = [
   { method: 'GET', path: '/api/users/profile', tag: 'Users', access: 'user', summary: 'The signed-in user', answers: [ok(userJson)] },
   {
     method: 'PUT', path: '/api/users/profile', tag: 'Users', access: 'user', stepUp: 'when the e-mail or the password changes', summary: "Change the signed-in user's name, e-mail or password",
-    description: "A new e-mail or password ends the user's other sessions.",
+    description: "A new e-mail or password needs `currentPassword` (400 without it, or with a wrong one), ends the user's other sessions and is e-mailed to the account's address (the old one, for a new e-mail).",
     body: updateProfileBody, answers: [ok(userJson)], errors: [409],
   },
   {
@@ -66,14 +66,26 @@ export const peopleOperations: Operation[] = [
     answers: [ok(z.array(myCashoutJson))],
   },
   {
-    method: 'POST', path: '/api/users/exchange', tag: 'Users', access: 'user', summary: 'Move the whole active balance to the passive balance',
-    description: 'An active balance of 0 is a 400.',
+    method: 'POST', path: '/api/users/exchange', tag: 'Users', access: 'user', stepUp: true, summary: 'Move the whole active balance to the passive balance',
+    description: 'An active balance of 0 is a 400. It cannot be undone: with a second factor on, it needs a step-up.',
     answers: [ok(exchangeResult)], errors: [400],
   },
   {
-    method: 'POST', path: '/api/users/cashout', tag: 'Users', access: 'user', stepUp: true, summary: 'Ask for the active balance to be paid out in ETH to a wallet',
-    description: "400 'Not Enough Money' unless the active balance is above CASHOUT_MINIMUM; the answer is the user with an active balance of 0.",
+    method: 'POST', path: '/api/users/cashout/preview', tag: 'Users', access: 'user', summary: 'What a cashout to a wallet would do now: the amount, and whether the wallet is new to the account and the cashout waits',
+    description: "The same refusals as the cashout itself (400: 'Not Enough Money', a bad or blocked wallet); nothing is written.",
+    body: cashoutBody, answers: [ok(cashoutPreviewJson)], errors: [400],
+  },
+  {
+    method: 'POST', path: '/api/users/cashout', tag: 'Users', access: 'user', stepUp: 'always, given after sign-in (the code or passkey of the sign-in itself does not count)', summary: 'Ask for the active balance to be paid out in ETH to a wallet',
+    description:
+      "400 'Not Enough Money' unless the active balance is above CASHOUT_MINIMUM, and for a wallet the owner blocked; the answer is the user with an active balance of 0. " +
+      'To a wallet the account was never paid to, the cashout is HELD for NEW_WALLET_HOLD_HOURS; the account is e-mailed every cashout, a new wallet with a link that cancels it.',
     body: cashoutBody, answers: [ok(userJson)], errors: [409],
+  },
+  {
+    method: 'POST', path: '/api/users/cashout/cancel', tag: 'Users', access: 'public', summary: "The new-wallet e-mail's link: cancel the cashouts to that wallet, block it and sign the account out everywhere",
+    description: 'The token is the authority (no session). Cashouts already being paid are not stopped. A second use changes nothing and answers the same; an unknown or expired link is a 400.',
+    body: cancelCashoutBody, answers: [ok(cashoutCancelJson)], errors: [400, 429],
   },
 
   // Two-factor sign-in
@@ -83,7 +95,7 @@ export const peopleOperations: Operation[] = [
     body: passwordCheckBody, answers: [ok(totpEnrolmentJson)], errors: [409, 429],
   },
   {
-    method: 'POST', path: '/api/users/2fa/totp/confirm', tag: 'Two-factor sign-in', access: 'user', summary: "Finish enrolment with a first code: the recovery codes, shown once",
+    method: 'POST', path: '/api/users/2fa/totp/confirm', tag: 'Two-factor sign-in', access: 'user', stepUp: 'when the account has a second factor already', summary: "Finish enrolment with a first code: the recovery codes, shown once",
     body: twoFactorCodeBody, answers: [ok(recoveryCodesJson)], errors: [409, 429],
   },
   {

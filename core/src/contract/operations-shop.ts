@@ -18,8 +18,11 @@ export const shopOperations: Operation[] = [
   },
   {
     method: 'PUT', path: '/api/products/:id', tag: 'Admin: catalogue', access: 'admin', stepUp: true, summary: 'Edit a package',
-    description: '`loadedCountInStock` is the stock the form showed: stock that orders took or gave back since is not overwritten (409).',
-    body: updateProductBody, answers: [ok(productJson)], errors: [409],
+    description:
+      '`loadedCountInStock` is the stock the form showed: stock that orders took or gave back since is not overwritten (409). ' +
+      'A package on sale whose daily credit over its term would be more than its price times PACKAGE_CREDIT_MULTIPLE: a change that gives more ' +
+      '(a lower price, more credit, a longer term, more stock) waits for a second admin; the name, image and text are saved, and the answer is 202 with `pendingApproval`.',
+    body: updateProductBody, answers: [ok(productJson, 'Saved'), ok(productJson, 'Saved; the price, credit, term and stock wait for a second admin', 202)], errors: [409],
   },
   { method: 'DELETE', path: '/api/products/:id/delete', tag: 'Admin: catalogue', access: 'admin', stepUp: true, summary: 'Delete a package', answers: [message('Deleted')], errors: [409] },
   {
@@ -29,7 +32,8 @@ export const shopOperations: Operation[] = [
   { method: 'GET', path: '/api/admin/products/:id', tag: 'Admin: catalogue', access: 'admin', summary: 'One package, draft or not', answers: [ok(productJson)] },
   {
     method: 'POST', path: '/api/admin/products/:id/publish', tag: 'Admin: catalogue', access: 'admin', stepUp: true, summary: 'Put a package on sale or take it off',
-    body: publishProductBody, answers: [ok(productJson)], errors: [409],
+    description: 'A package whose daily credit over its term is more than its price times PACKAGE_CREDIT_MULTIPLE goes on sale once a second admin approves: 202 with `pendingApproval`, the package still a draft.',
+    body: publishProductBody, answers: [ok(productJson, 'Done'), ok(productJson, 'Waiting for a second admin', 202)], errors: [409],
   },
   {
     method: 'POST', path: '/api/uploads', tag: 'Admin: catalogue', access: 'admin', summary: "Upload a package's image",

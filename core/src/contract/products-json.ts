@@ -16,6 +16,11 @@ export const productJson = z.object({
   publishedAt: isoTime.nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,
+  /**
+   * An admin's edit or publish that waits for a second admin (Admin > Approvals): the package pays more over its term
+   * than its price allows (PACKAGE_CREDIT_MULTIPLE). Absent otherwise.
+   */
+  pendingApproval: z.object({ _id: z.string() }).optional(),
 });
 export type ProductJson = z.infer<typeof productJson>;
 export const uploadResult = z.object({ message: z.string(), image: z.string() });

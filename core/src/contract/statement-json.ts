@@ -12,6 +12,8 @@ export const myCashoutJson = z.object({
   /** The payout transaction, once the worker verified it on chain. */
   payoutTxHash: z.string().nullable(),
   paidAt: isoTime.nullable(),
+  /** HELD: until when it waits (a wallet new to the account). */
+  holdUntil: isoTime.nullable(),
   createdAt: isoTime,
 });
 export type MyCashoutJson = z.infer<typeof myCashoutJson>;
@@ -31,9 +33,9 @@ export const statementEntryJson = z.object({
   order: z.object({ _id: z.string() }).optional(),
   /** Referral rewards and their reversals: the referred buyer whose order paid it. */
   from: z.string().optional(),
-  /** Cashouts and their return on rejection: the request, as it stands now. */
+  /** Cashouts and their return on rejection or cancel: the request, as it stands now. */
   cashout: myCashoutJson.optional(),
-  /** This entry gives a rejected cashout's amount back. */
+  /** This entry gives a rejected (or cancelled) cashout's amount back. */
   cashoutReturned: z.boolean().optional(),
 });
 export type StatementEntryJson = z.infer<typeof statementEntryJson>;

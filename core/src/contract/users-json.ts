@@ -35,6 +35,30 @@ export type AdminUserListItem = z.infer<typeof adminUserListItem>;
 export const exchangeResult = z.object({ message: z.string(), activeBalance: money, passiveBalance: money });
 export type ExchangeResult = z.infer<typeof exchangeResult>;
 
+/** POST /api/users/cashout/preview: what a cashout to the wallet would do now (shown before it is confirmed). */
+export const cashoutPreviewJson = z.object({
+  /** The whole active balance. */
+  amountUsd: money,
+  wallet: z.string(),
+  /** The account was never paid to this wallet: the e-mail with the link that cancels it goes out, and it waits until `holdUntil` (null: no wait). */
+  newWallet: z.boolean(),
+  holdUntil: isoTime.nullable(),
+});
+export type CashoutPreviewJson = z.infer<typeof cashoutPreviewJson>;
+
+/** POST /api/users/cashout/cancel: what the new-wallet e-mail's link did (the same answer on every use). */
+export const cashoutCancelJson = z.object({
+  message: z.string(),
+  /** The wallet, now blocked for the account (lower case). */
+  wallet: z.string(),
+  /** Cashouts to it cancelled, and the amount back in the active balance. */
+  cancelled: z.number().int(),
+  returnedUsd: money,
+  /** Cashouts to it already being paid (a payout transaction named): not stopped. */
+  stillPaying: z.number().int(),
+});
+export type CashoutCancelJson = z.infer<typeof cashoutCancelJson>;
+
 /** POST /api/users/2fa/totp: the secret to scan (as an otpauth:// URL for the QR code). */
 export const totpEnrolmentJson = z.object({ secret: z.string(), otpauthUrl: z.string() });
 /** POST /api/users/2fa/totp/confirm: the recovery codes, shown once. */

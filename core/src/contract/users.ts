@@ -77,6 +77,8 @@ export const updateProfileBody = z.object({
   name: nameField.optional(),
   email: emailField.optional(),
   password: z.union([passwordField, z.literal('')]).optional(),
+  /** Needed with a new e-mail or password: a stolen session alone must not take the account over. */
+  currentPassword: z.string().max(200, 'is too long').optional(),
 });
 
 /** A balance edit without the balances its form showed: what to send, and why (a stale-form guard). */
@@ -97,6 +99,8 @@ export const adminUpdateUserBody = z.object({
 });
 
 export const cashoutBody = z.object({ wallet: ethAddress });
+/** The token of the link in the new-wallet e-mail. */
+export const cancelCashoutBody = z.object({ token: z.string().trim().min(20, 'is not a link token').max(200, 'is not a link token') });
 
 /** How many referred people the user JSON carries; referralCount is the whole count. */
 export const REFERRALS_SHOWN = 50;

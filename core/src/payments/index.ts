@@ -20,3 +20,4 @@ export * from './order-closing.ts';
 export * from './overpayment.ts';
 export * from './deposits.ts';
 export * from './unseen-deposits.ts';
+export * from './packages.ts';

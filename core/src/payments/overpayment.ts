@@ -1,5 +1,4 @@
-import type { AppConfig } from '../config.ts';
-import { payoutWallet } from '../balances.ts';
+import { payoutWallet, type PayoutWalletConfig } from '../balances.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -169,12 +168,12 @@ async function settle(tx: Tx, orderId: string, over: Overpayment, credited: bool
  */
 export async function refundOverpayment(
   db: Db,
-  config: Pick<AppConfig, 'receivingAddress'>,
+  config: PayoutWalletConfig,
   input: { orderId: string; actorId: string; buyerId?: string; wallet?: string },
   /** Runs in the creating transaction with the new refunds (an admin's: their approvals). */
   afterCreate?: (tx: Prisma.TransactionClient, refundIds: string[]) => Promise<unknown>,
 ): Promise<{ refundIds: string[]; left: number }> {
-  const named = input.wallet ? payoutWallet(config, input.wallet) : undefined;
+  const named = input.wallet ? await payoutWallet(db, config, input.wallet) : undefined;
   return db.$transaction(async (tx) => {
     const order = await lockPaidOrder(tx, input.orderId);
     if (input.buyerId && order.userId !== input.buyerId) throw notFound('Order not found');

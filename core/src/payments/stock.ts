@@ -118,6 +118,13 @@ export async function createProduct(db: Db, data: Prisma.ProductCreateInput): Pr
   });
 }
 
+/** A stock count changed on a form loaded before orders took or gave back stock: a 409, never an overwrite. */
+export function refuseStaleStock(current: number, count: { wanted: number; loaded: number }): void {
+  if (count.wanted !== count.loaded && current !== count.loaded) {
+    throw conflict(`The stock changed since this form was loaded (it is now ${current}). Reload the package and enter the change again.`);
+  }
+}
+
 /**
  * An admin's new stock count for a package. The form sends what it loaded: when the
  * admin left the count as it was, nothing changes (orders may have taken stock since);
@@ -128,9 +135,7 @@ export async function setStock(tx: Tx, productId: string, count: { wanted: numbe
   const current = (await lockPackages(tx, [productId])).get(productId);
   if (!current || current.deletedAt) throw notFound('Product not found');
   if (count.wanted === count.loaded) return;
-  if (current.countInStock !== count.loaded) {
-    throw conflict(`The stock changed since this form was loaded (it is now ${current.countInStock}). Reload the package and enter the change again.`);
-  }
+  refuseStaleStock(current.countInStock, count);
   const delta = count.wanted - current.countInStock;
   await tx.$executeRaw`UPDATE "Product" SET "countInStock" = ${count.wanted}, "updatedAt" = now() WHERE "id" = ${productId}::uuid`;
   await tx.stockMovement.create({ data: { productId, kind: 'STOCKED', delta, reference } });

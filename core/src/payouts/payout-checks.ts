@@ -16,8 +16,9 @@ import type { Deps } from './types.ts';
 /**
  * An admin says the payout was sent in `txHash`: a check is recorded for the worker, and
  * the request stays open until it accepts it. Refused here (409): a request already
- * paid or rejected, a large one no second admin approved, one whose previous hash is still being checked, a hash that pays
- * another payout.
+ * paid or rejected, a large one no second admin approved (a cashout also counted with what
+ * this admin and its packages paid out in 24 hours), one whose previous hash is still
+ * being checked, a hash that pays another payout.
  */
 export async function requestPayoutCheck(
   deps: Pick<Deps, 'db'> & { config: Pick<AppConfig, 'approvalThresholdUsd'>; currentPrice: () => Promise<string> },
@@ -41,6 +42,7 @@ export async function requestPayoutCheck(
         await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const c = await tx.cashoutRequest.findUnique({ where: { id: input.id } });
         if (!c) throw notFound('Cashout request not found');
+        if (c.status === 'HELD') throw conflict(`This cashout waits until ${c.holdUntil?.toISOString().slice(0, 16).replace('T', ' ')} UTC: the wallet is new to the account`);
         if (c.status !== 'REQUESTED' && c.status !== 'NOTIFIED') throw conflict('This cashout request is already settled');
         wallet = c.wallet;
         expectedWei = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));
@@ -57,7 +59,7 @@ export async function requestPayoutCheck(
       if (hold) throw conflict(hold);
       // A large payout is sent only once a second admin approved it (approvals.ts).
       const { counted } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
-      await requirePayoutApproval(tx, deps.config, input, counted, wallet);
+      await requirePayoutApproval(tx, deps.config, input, counted, wallet, input.actorId);
       const check = await tx.payoutCheck.create({
         data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });

@@ -38,7 +38,7 @@ export async function refundPayment(
     const disagree = await depositBooksDisagree(deps, payment.depositAddress, payment.blockNumber);
     if (disagree) throw conflict(`The books of this deposit address cannot be shown to agree now: ${disagree}. Refund it once they do`);
   }
-  const wallet = input.wallet ? payoutWallet(config, input.wallet) : undefined;
+  const wallet = input.wallet ? await payoutWallet(db, config, input.wallet) : undefined;
   const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'explained') throw conflict('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
@@ -63,13 +63,16 @@ export async function changeRefundWallet(
   const payment = refund.paymentId ? await db.payment.findUnique({ where: { id: refund.paymentId }, select: { payerAddress: true } }) : null;
   const signer = payment?.payerAddress;
   if (!signer) throw conflict('No address sent this ETH that could sign for its refund');
-  const wallet = payoutWallet(config, input.wallet);
+  const wallet = await payoutWallet(db, config, input.wallet);
   await requireSignature(chain, {
     address: signer,
     message: refundWalletMessage(refund.id, wallet),
     signature: input.signature,
     refusal: `The signature is not from the address that sent this ETH (${signer})`,
   });
+  // Read before the change is written: a payout mined in this block or before was sent to
+  // the wallet as it was; one mined later counts for the new wallet only.
+  const head = await chain.getBlockNumber({ cacheTime: 0 });
   await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
     // Once a payout was given for it (even one refused, that may have delivered), the
@@ -80,8 +83,11 @@ export async function changeRefundWallet(
     const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
     if (current.status !== 'REQUESTED') throw conflict('This refund was paid already');
     if (current.wallet.toLowerCase() === wallet.toLowerCase()) return;
-    // A payout the admin sent to the former wallet before it changed still pays it.
-    await tx.refund.update({ where: { id: refund.id }, data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet } } });
+    // A payout the admin sent to the former wallet before it changed (mined by `head`) still pays it.
+    await tx.refund.update({
+      where: { id: refund.id },
+      data: { wallet, walletSource: 'claim', formerWallets: { push: current.wallet }, formerWalletsUntilBlock: { push: head } },
+    });
     // An approval was for the former wallet: a large refund is asked for again.
     await voidPayoutApprovals(tx, refund.id);
   });

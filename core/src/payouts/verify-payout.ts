@@ -10,16 +10,35 @@ import { emitEvent } from '../webhooks.ts';
 import { followReplacement, nonceUsedElsewhere, replacementOf } from './replacement.ts';
 import type { CheckRow, Deps, PayoutVerdict, Sender } from './types.ts';
 
-/** What a request's payout must deliver, and where it may go. */
+/**
+ * What a request's payout must deliver, and where it may go: `walletsAt(block)` the
+ * wallets a payout mined in that block pays. A cashout's wallet; a refund's wallet now
+ * (the one the admin was shown) and any it had before a signed change, each only for a
+ * payout mined in the head block read when the change was made or earlier (ETH sent there
+ * later is not the refund's). A refund a second admin approved paying is paid only by ETH
+ * that reached the wallet that approval names. `wallets`: every wallet it had (whether a
+ * replaced payout went straight to one of them).
+ */
 async function payoutTarget(db: Db, check: { cashoutId: string | null; refundId: string | null; wallet: string }) {
   if (check.cashoutId) {
     const c = await db.cashoutRequest.findUniqueOrThrow({ where: { id: check.cashoutId }, select: { createdAt: true } });
     // Lower-cased like a refund's: a wallet is stored as typed (EIP-55 mixed case), addresses are compared in lower case.
-    return { requestedAt: c.createdAt, wallets: [check.wallet.toLowerCase()] };
+    const wallets = [check.wallet.toLowerCase()];
+    return { requestedAt: c.createdAt, wallets, walletsAt: (_block: bigint) => wallets };
   }
-  const r = await db.refund.findUniqueOrThrow({ where: { id: check.refundId as string }, select: { createdAt: true, wallet: true, formerWallets: true } });
-  // The wallet the admin was shown, the refund's wallet now, and any it had before a signed change.
-  return { requestedAt: r.createdAt, wallets: [...new Set([check.wallet, r.wallet, ...r.formerWallets].map((w) => w.toLowerCase()))] };
+  const refundId = check.refundId as string;
+  const r = await db.refund.findUniqueOrThrow({ where: { id: refundId }, select: { createdAt: true, wallet: true, formerWallets: true, formerWalletsUntilBlock: true } });
+  const approvals = await db.approval.findMany({ where: { kind: 'PAYOUT', subjectId: refundId, status: 'APPROVED' }, select: { wallet: true } });
+  const approved = approvals.some((a) => a.wallet === null) ? [] : approvals.map((a) => (a.wallet as string).toLowerCase());
+  const lower = (ws: string[]) => [...new Set(ws.map((w) => w.toLowerCase()))];
+  // A former wallet with no block recorded (left before blocks were kept) pays nothing.
+  const former = r.formerWallets.map((wallet, i) => ({ wallet, until: r.formerWalletsUntilBlock[i] ?? -1n }));
+  return {
+    requestedAt: r.createdAt,
+    wallets: lower([check.wallet, r.wallet, ...r.formerWallets]),
+    walletsAt: (block: bigint) =>
+      lower([check.wallet, r.wallet, ...former.filter((f) => block <= f.until).map((f) => f.wallet)]).filter((w) => approved.length === 0 || approved.includes(w)),
+  };
 }
 
 /** A transaction mined this long before its request was made cannot be its payout (clocks differ). */
@@ -135,7 +154,7 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
   // Confirmed first: what it delivered is read (and traced) once, from a final block.
   const notFinal = notFinalReason(tx, config.paymentConfirmations);
   if (notFinal) return v.wait(notFinal);
-  const delivered = await deliveredToWallet(deps, check, { hash, from: tx.from, to: tx.to, value: tx.valueWei }, target.wallets);
+  const delivered = await deliveredToWallet(deps, check, { hash, from: tx.from, to: tx.to, value: tx.valueWei }, target.walletsAt(tx.blockNumber));
   if ('verdict' in delivered) return delivered.verdict(v);
   return judgeAmount(deps, check, { wei: delivered.sent, blockNumber: tx.blockNumber, blockHash: tx.blockHash }, v, now);
 }

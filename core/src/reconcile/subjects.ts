@@ -146,7 +146,8 @@ export async function checkCashouts(db: Db, ids: string[], add: Add): Promise<vo
            COALESCE((SELECT true FROM "PayoutCheck" k WHERE k."cashoutId" = c."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(c."payoutTxHash") LIMIT 1), false) AS verified
     FROM "CashoutRequest" c WHERE ${inBatch('c."id"', ids)}`;
   for (const c of cashouts) {
-    const expected = c.status === 'REJECTED' ? dec(0) : dec(c.amountUsd).negated();
+    // Rejected by an admin or cancelled by the owner: the amount went back.
+    const expected = c.status === 'REJECTED' || c.status === 'CANCELLED' ? dec(0) : dec(c.amountUsd).negated();
     if (!dec(c.ledger).eq(expected)) add('cashout-ledger', `The cashout of ${usd(c.amountUsd)} (${c.status}) has ledger entries summing to ${usd(c.ledger)}`, { cashoutId: c.id });
     if (c.status === 'PAID' && !c.verified) add('payout-unverified', 'The cashout is PAID without a payout transaction the worker accepted', { cashoutId: c.id });
   }

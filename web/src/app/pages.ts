@@ -80,6 +80,15 @@ export const pages: readonly PageEntry[] = [
     description: 'Set a new password for your ETH Shop account with the link we e-mailed you.',
   },
   {
+    // The link of the e-mail that announces a cashout to a wallet new to the account.
+    path: 'cashout/cancel',
+    module: 'features/cashout/routes/cancel-cashout.tsx',
+    component: 'CancelCashoutPage',
+    access: 'public',
+    title: 'Cancel a cashout',
+    description: 'Cancel a cashout to a wallet new to your account, block the wallet and sign your account out everywhere.',
+  },
+  {
     path: 'register',
     module: 'features/auth/routes/register.tsx',
     component: 'RegisterPage',

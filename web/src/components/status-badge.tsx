@@ -8,6 +8,9 @@ const variants: Record<string, Variant> = {
   PAID: 'success',
   COUNTED: 'success',
   REJECTED: 'destructive',
+  // Cashouts: held for a wallet new to the account; cancelled by its owner.
+  HELD: 'outline',
+  CANCELLED: 'destructive',
   UNRESOLVED: 'destructive',
   LATE: 'secondary',
   // Webhook deliveries (PENDING is 'secondary', as any status not listed).

@@ -39,7 +39,8 @@ export function mockApi(routes: Record<string, Handler>) {
     const handler = routes[key];
     const result = typeof handler === 'function' ? await (handler as (r: MockRequest) => unknown)(request) : handler;
     const { status, body, headers } = isReply(result) ? result : { status: 200, body: result, headers: undefined };
-    return new Response(body === undefined ? '' : JSON.stringify(body), {
+    // No body at all (a 204 may carry none).
+    return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'Content-Type': 'application/json', ...headers },
     });

@@ -196,6 +196,61 @@ describe('refunds and verified payouts', () => {
     expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
   });
 
+  /** A round transfer from `payer` (no tag: UNRESOLVED) that an admin refunds to its sender; the refund's id. */
+  async function refundedTransfer(value: bigint): Promise<string> {
+    const round = await pay(payer, kit.receiving, value);
+    await kit.runIndexer();
+    const payment = await kit.waitForPayment(round, ['UNRESOLVED']);
+    const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({});
+    expect(created.status).toBe(201);
+    return created.body.refundId as string;
+  }
+  /** The sender signs the refund over to `wallet`. */
+  async function redirect(refundId: string, wallet: Address) {
+    const signature = await kit.chain.wallet.signMessage({ account: payer, message: refundWalletMessage(refundId, wallet) });
+    const changed = await (await kit.as(buyer)).put(`/api/refunds/${refundId}/wallet`).send({ wallet, signature });
+    expect(changed.status).toBe(200);
+  }
+
+  it("a payout to the wallet a refund had before the sender's change pays it only when mined before the change", async () => {
+    const refundId = await refundedTransfer(9n * FINNEY);
+    // Sent to the sender while that was the refund's wallet; then the sender redirects it.
+    const before = await pay(treasury, payer, 9n * FINNEY);
+    await redirect(refundId, ANVIL_ACCOUNTS[6]);
+    // Sent to the former wallet after the change: not this refund's payout.
+    const after = await pay(treasury, payer, 9n * FINNEY);
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, after)).status).toBe(202);
+    const refused = await kit.payoutVerdict('refund', refundId);
+    expect(refused.status).toBe('REFUSED');
+    expect(refused.reason).toMatch(/^It sent nothing to the requested wallet/);
+    expect((await kit.db.refund.findUniqueOrThrow({ where: { id: refundId } })).status).toBe('REQUESTED');
+    // The one sent before the change still pays it.
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, before)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
+  });
+
+  it("a large refund approved for its new wallet is not paid by a payout to its former one", async () => {
+    const approver = await kit.createUser({ isAdmin: true });
+    // 0.2 ETH, $600 at $3000: more than one admin may pay alone.
+    const refundId = await refundedTransfer(200n * FINNEY);
+    expect(await kit.db.approval.count({ where: { subjectId: refundId, status: 'PENDING' } })).toBe(1);
+    const toFormer = await pay(treasury, payer, 200n * FINNEY);
+    const target = ANVIL_ACCOUNTS[6];
+    await redirect(refundId, target);
+    // Asked again for the new wallet, and approved by the second admin.
+    const asked = await (await kit.as(admin)).post('/api/admin/approvals').send({ kind: 'refund', id: refundId });
+    expect(asked.body).toMatchObject({ status: 'PENDING', wallet: target });
+    expect((await (await kit.as(approver)).post(`/api/admin/approvals/${asked.body._id}/approve`)).status).toBe(200);
+    // The payout that reached the former wallet (before the change) is not what the second admin approved.
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, toFormer)).status).toBe(202);
+    const refused = await kit.payoutVerdict('refund', refundId);
+    expect(refused.status).toBe('REFUSED');
+    expect(refused.reason).toMatch(/^It sent nothing to the requested wallet/);
+    const paid = await pay(treasury, target, 200n * FINNEY);
+    expect((await kit.markPayoutPaid(admin, 'refunds', refundId, paid)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', refundId)).status).toBe('ACCEPTED');
+  });
+
   it('refuses bad input with clear 4xx answers', async () => {
     const asAdmin = await kit.as(admin);
     expect((await asAdmin.post('/api/admin/refunds').send({})).status).toBe(400);

@@ -2,6 +2,7 @@ import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } 
 import { centsToString, formatEth, orderReference, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
+import { securityMail } from './security-mail.ts';
 
 let mailer: Mailer | undefined;
 const mailerFor = (runtime: Runtime) => (mailer ??= createMailer(runtime.config));
@@ -12,8 +13,9 @@ export function closeMailer(): void {
 }
 
 /**
- * E-mail jobs: the buyer's receipt for a paid order, and the operator's notice of a
- * cashout request (to_name, from_name, message with the wallet and amount). A failure
+ * E-mail jobs: the buyer's receipt for a paid order, the operator's notice of a cashout
+ * request (to_name, from_name, message with the wallet and amount), the notices of a
+ * verified payout, the password-reset mails and the security notices (security-mail.ts). A failure
  * throws, so BullMQ retries with backoff and, in the end, keeps the job visible as
  * failed in the queue dashboard. A sent message is marked so a rerun does not resend.
  */
@@ -46,6 +48,8 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   }
   if (data.kind === 'cashout-paid' || data.kind === 'refund-paid') return payoutNotice(runtime, data, logger);
   if (data.kind === 'password-reset' || data.kind === 'password-changed') return accountMail(runtime, data, logger);
+  if (data.kind === 'security-notice') return securityMail(runtime, data.noticeId, { send: (mail) => mailerFor(runtime).send(mail), site: siteOf(runtime) }, logger);
+  // The operator's notice: only for a request waiting to be paid (a HELD one is told when its wait is over).
   const cashout = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
   const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import pg from 'pg';
-import { expireOrders, sweepPayments } from '@shop/core';
+import { expireOrders, releaseHeldCashouts, sweepPayments, unsentNotices, walletStanding } from '@shop/core';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 import { seedHistory } from '../../../scripts/testing/history.ts';
 import { readsOf, recordingDb } from '../../../scripts/testing/query-plans.ts';
@@ -15,7 +15,7 @@ import { webhookDispatch } from './webhooks.ts';
 const HISTORY = 20_000;
 /** What a scan may read: the open rows and some slack, far below the history. */
 const BOUND = 200;
-const TABLES = ['Order', 'Payment', 'CashoutRequest', 'Refund', 'PayoutCheck', 'WebhookDelivery', 'WebhookEvent', 'Session'];
+const TABLES = ['Order', 'Payment', 'CashoutRequest', 'Refund', 'PayoutCheck', 'WebhookDelivery', 'WebhookEvent', 'Session', 'SecurityNotice'];
 
 let env: TestEnv;
 let url: string;
@@ -42,6 +42,14 @@ beforeAll(async () => {
       INSERT INTO "CashoutRequest" ("id", "userId", "wallet", "amountUsd", "status", "paidAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), ${user}, '0x0000000000000000000000000000000000000001', 25, s, CASE WHEN s = 'PAID' THEN now() - interval '1 hour' END, now() - interval '2 hours', now()
       FROM unnest(ARRAY['REQUESTED', 'REQUESTED', 'PAID', 'PAID']::"CashoutStatus"[]) s`);
+    // Two cashouts to new wallets whose wait is over, one still waiting; two security e-mails unsent.
+    await client.query(`
+      INSERT INTO "CashoutRequest" ("id", "userId", "wallet", "amountUsd", "status", "holdUntil", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), ${user}, '0x0000000000000000000000000000000000000002', 25, 'HELD', now() + (g - 3) * interval '1 hour' + interval '30 minutes', now() - interval '1 day', now()
+      FROM generate_series(1, 3) g`);
+    await client.query(`
+      INSERT INTO "SecurityNotice" ("id", "userId", "kind", "email", "createdAt")
+      SELECT gen_random_uuid(), ${user}, 'PASSWORD_CHANGED', 'history@example.com', now() - interval '10 minutes' FROM generate_series(1, 2) g`);
     await client.query(`
       INSERT INTO "Refund" ("id", "source", "userId", "wallet", "walletSource", "amountWei", "status", "paidAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), 'OVERPAYMENT', ${user}, '0x0000000000000000000000000000000000000001', 'sender', 1, 'PAID', now() - interval '1 hour', now() - interval '2 hours', now() FROM generate_series(1, 2) g`);
@@ -86,6 +94,21 @@ describe('the periodic sweeps read open work only', () => {
       expect(found.cashouts).toHaveLength(2);
       expect(found.payoutNotices).toHaveLength(2 + 2);
       expect(found.checking).toHaveLength(1);
+    });
+  });
+
+  it("held cashouts whose wait is over, and security e-mails whose job was lost", async () => {
+    await expectOpenWorkOnly(async (db) => {
+      expect(await unsentNotices(db, new Date(), 500)).toHaveLength(2);
+      const { released } = await releaseHeldCashouts(db);
+      expect(released).toHaveLength(2);
+    });
+  });
+
+  it("a cashout's wallet: whether the account was ever paid to it reads that wallet's rows, not the account's 20,000 cashouts", async () => {
+    await expectOpenWorkOnly(async (db) => {
+      expect(await walletStanding(db, '00000000-0000-4000-8000-00000000a11c', '0x00000000000000000000000000000000000000Aa')).toBe('new');
+      expect(await walletStanding(db, '00000000-0000-4000-8000-00000000a11c', '0x0000000000000000000000000000000000000001')).toBe('known');
     });
   });
 

@@ -1,18 +1,26 @@
-import { handOn, jobIds, jobs, requeue, sweepPayments, type Effect } from '@shop/core';
+import { handOn, jobIds, jobs, releaseHeldCashouts, requeue, sweepPayments, unsentNotices, type Effect } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 
 /**
- * Re-queues reported/found payments that have no live job, and unsent receipts and
- * cashout notices, and payout checks still waiting (deterministic job ids: one already queued is not added twice).
+ * Re-queues reported/found payments that have no live job, and unsent receipts, cashout
+ * notices and security notices, and payout checks still waiting (deterministic job ids:
+ * one already queued is not added twice). Hands the cashouts whose new-wallet wait is
+ * over to the admins (cashout-holds.ts).
  */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
-  const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, new Date(), runtime.config.sweepStaleMs);
+  const now = new Date();
+  const { released, effects: releasedNotices } = await releaseHeldCashouts(runtime.db, now);
+  if (released.length) logger.info({ msg: 'held cashouts released to the admins', count: released.length });
+  const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, now, runtime.config.sweepStaleMs);
+  const notices = await unsentNotices(runtime.db, now, 500);
   let requeued = 0;
   for (const p of pending) {
     if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash, p.depositAddress), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress }))) requeued++;
   }
   // The outbox's relay: what a change recorded and no hand-off queued (effects.ts).
   const unsent: Effect[] = [
+    ...releasedNotices,
+    ...notices.map((noticeId) => ({ kind: 'security-notice' as const, noticeId })),
     ...receipts.map((orderId) => ({ kind: 'receipt' as const, orderId })),
     ...cashouts.map((cashoutId) => ({ kind: 'cashout-notice' as const, cashoutId })),
     ...payoutNotices.map((target) => ({ kind: 'payout-notice' as const, target })),
@@ -25,5 +33,5 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
     if (await requeue(runtime.queues['payout-verify'], jobIds.payoutCheck(checkId), () => jobs.checkPayout(runtime.queues, checkId))) requeued++;
   }
   if (requeued) logger.warn({ msg: 'sweeper re-enqueued work with no live job', count: requeued });
-  return { requeued, receipts: receipts.length, cashouts: cashouts.length };
+  return { requeued, receipts: receipts.length, cashouts: cashouts.length, released: released.length, notices: notices.length };
 };

@@ -59,6 +59,12 @@ describe('retention', () => {
     const keep = BigInt(Math.max(Number(INDEXED_BLOCK_WINDOW), kit.env.config.finalityDepth));
     await db.indexedBlock.createMany({ data: Array.from({ length: 300 }, (_, i) => ({ number: head - BigInt(i), hash: `0x${i}`, parentHash: `0x${i + 1}` })) });
 
+    // Security notices: sent long ago (go), never sent and long given up (go), sent lately (stay).
+    const notice = (createdAt: Date, sentAt: Date | null) => db.securityNotice.create({ data: { userId: user.id, kind: 'PASSWORD_CHANGED', email: user.email, createdAt, sentAt } });
+    await notice(ago(30), ago(30));
+    await notice(ago(20), null);
+    const recentNotice = await notice(ago(2), ago(2));
+
     const result = await pruneRetained(kit.env.runtime, { batch: 2 });
 
     const events = (await db.webhookEvent.findMany({ select: { id: true } })).map((e) => e.id).sort();
@@ -90,8 +96,13 @@ describe('retention', () => {
     expect(blocks).toHaveLength(Number(keep) + 1);
     expect(result.indexedBlocks).toBe(300 - Number(keep) - 1);
 
+    expect((await db.securityNotice.findMany({ select: { id: true } })).map((n) => n.id)).toEqual([recentNotice.id]);
+    expect(result.securityNotices).toBe(2);
+
     // A second run finds nothing more to do.
-    expect(await pruneRetained(kit.env.runtime, { batch: 2 })).toEqual({ webhookDeliveries: 0, webhookEvents: 0, sessions: 0, passwordResets: 0, reconciliationRuns: 0, indexedBlocks: 0 });
+    expect(await pruneRetained(kit.env.runtime, { batch: 2 })).toEqual({
+      webhookDeliveries: 0, webhookEvents: 0, sessions: 0, passwordResets: 0, securityNotices: 0, cancelLinks: 0, reconciliationRuns: 0, indexedBlocks: 0,
+    });
   });
 
   it('runs as a worker job, scheduled with the other recurring jobs', async () => {

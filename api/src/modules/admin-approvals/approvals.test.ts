@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { applyLedger, askRefundApprovals, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
+import { applyLedger, askRefundApprovals, createProduct, creditDaily, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
 import type { ApprovalJson, CashoutJson, UserJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { expectBooksBalanced } from '../../../../scripts/testing/books.ts';
@@ -11,8 +11,9 @@ let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 beforeAll(async () => {
-  // The refund rows of 'large refunds' are written directly, without their transfers.
-  kit = await createApiTestKit({ reconcileSkip: ['refund-transfer'] });
+  // The refund rows of 'large refunds' are written directly, without their transfers, and
+  // the paid orders of 'cashouts counted per package' without the transfers that paid them.
+  kit = await createApiTestKit({ reconcileSkip: ['refund-transfer', 'paid-not-covered'] });
   alice = await kit.createUser({ name: 'Alice', isAdmin: true });
   bob = await kit.createUser({ name: 'Bob', isAdmin: true });
   carol = await kit.createUser({ name: 'Carol', isAdmin: true });
@@ -52,8 +53,35 @@ async function cashout(user: TestUser, amount: string): Promise<string> {
   return row.id;
 }
 
+/**
+ * A user who bought one of `productId` an hour before today's UTC midnight (a paid order,
+ * written directly): the daily credit job then credits today's day.
+ */
+async function packageBuyer(productId: string): Promise<TestUser> {
+  const user = await kit.createUser();
+  const paidAt = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3_600_000);
+  const product = await kit.db.product.findUniqueOrThrow({ where: { id: productId } });
+  const order = await kit.db.order.create({
+    data: {
+      userId: user.id, status: 'PAID', stockReserved: false, itemsPrice: 1, totalPrice: 1, paidVersion: 1, paidAt, createdAt: paidAt,
+      items: { create: [{ productId, name: product.name, image: product.image, price: 1, qty: 1, dailyCredit: product.dailyCredit, durationDays: product.durationDays, creditEndsAt: new Date(paidAt.getTime() + product.durationDays * 86_400_000) }] },
+    },
+  });
+  expect(order.status).toBe('PAID');
+  return user;
+}
+
+/** `user` cashes out their whole active balance (valued at $3000/ETH); the cashout's id. */
+async function cashoutAll(user: TestUser): Promise<string> {
+  expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet: WALLET })).status).toBe(200);
+  const row = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
+  await kit.db.cashoutRequest.update({ where: { id: row.id }, data: { ethUsd: new Prisma.Decimal('3000') } });
+  return row.id;
+}
+
 const approve = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/approve`);
 const reject = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/reject`);
+const withdraw = async (admin: TestUser, id: string) => (await kit.as(admin)).post(`/api/admin/approvals/${id}/withdraw`);
 const markPaid = async (admin: TestUser, cashoutId: string, n: number) => (await kit.as(admin)).post(`/api/admin/cashouts/${cashoutId}/paid`).send({ payoutTxHash: HASH(n) });
 
 const expectBooksBalance = () => expectBooksBalanced(kit.env.runtime, 'approvals.test.ts');
@@ -121,7 +149,7 @@ describe('a large balance increase', () => {
 
     const other = await kit.createUser();
     const held = (await editActive(alice, other, '700.00')).body as UserJson;
-    const withdrawn = await reject(alice, held.pendingApproval!._id);
+    const withdrawn = await withdraw(alice, held.pendingApproval!._id);
     expect(withdrawn.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: alice.id } });
     expect((await approve(bob, held.pendingApproval!._id)).status).toBe(409);
     expect(await balances(other)).toEqual({ active: '0.00', passive: '0.00' });
@@ -201,6 +229,57 @@ describe('a large cashout payout', () => {
   });
 });
 
+describe('cashouts counted per admin and per package', () => {
+  const PAID_ALONE = /^This payout \(with the cashouts you paid without a second admin in the last 24 hours\) is worth \$600\.00, more than the \$500\.00 one admin may pay alone/;
+
+  it('the cashouts one admin paid without a second admin in 24 hours count together: past the threshold, their next one waits', async () => {
+    const payer = await kit.createUser({ isAdmin: true });
+    const [a, b, c] = [await cashout(await kit.createUser(), '200.00'), await cashout(await kit.createUser(), '200.00'), await cashout(await kit.createUser(), '200.00')];
+    expect((await markPaid(payer, a, 30)).status).toBe(202);
+    expect((await markPaid(payer, b, 31)).status).toBe(202);
+    const list = async (admin: TestUser) => ((await (await kit.as(admin)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[]).find((x) => x._id === c);
+    // The page tells the admin who would pay it before the ETH is sent.
+    expect((await list(payer))?.approval.needed).toBe(true);
+    const refused = await markPaid(payer, c, 32);
+    expect(refused.status).toBe(409);
+    expect(refused.body.approvalRequired).toBe(true);
+    expect(refused.body.message).toMatch(PAID_ALONE);
+    expect(await kit.db.payoutCheck.count({ where: { cashoutId: c } })).toBe(0);
+    // Approved by a second admin, it is paid (and a payout a second admin approved does not count toward the payer's own).
+    const asked = await (await kit.as(payer)).post('/api/admin/approvals').send({ kind: 'cashout', id: c });
+    expect(asked.status).toBe(201);
+    expect((await approve(bob, asked.body._id)).status).toBe(200);
+    expect((await markPaid(payer, c, 32)).status).toBe(202);
+  });
+
+  it("the cashouts of 24 hours whose money came from one package's daily credit count together, whichever admins pay them", async () => {
+    const penny = await createProduct(kit.db, { name: 'Penny Package', image: '/images/p.svg', description: 'd', price: new Prisma.Decimal('0.01'), dailyCredit: new Prisma.Decimal('200.00'), durationDays: 30 });
+    const other = await createProduct(kit.db, { name: 'Other Package', image: '/images/o.svg', description: 'd', price: new Prisma.Decimal('300.00'), dailyCredit: new Prisma.Decimal('200.00'), durationDays: 1 });
+    // Throwaway accounts each bought one yesterday; today's daily credit gave each $200.
+    const buyers = [await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(other.id)];
+    await creditDaily(kit.db);
+    const ids: string[] = [];
+    for (const buyer of buyers) ids.push(await cashoutAll(buyer));
+    expect(await Promise.all(buyers.map(async (u) => (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: ids[buyers.indexOf(u)]! } })).amountUsd.toFixed(2)))).toEqual(['200.00', '200.00', '200.00', '200.00']);
+    const [first, second, third, fromOther] = ids as [string, string, string, string];
+    const [ann, ben] = [await kit.createUser({ isAdmin: true }), await kit.createUser({ isAdmin: true })];
+    expect((await markPaid(ann, first, 40)).status).toBe(202);
+    expect((await markPaid(ben, second, 41)).status).toBe(202);
+    // Each admin has paid $200 alone, but $600 of Penny Package's credit would have left in a day.
+    const refused = await markPaid(ben, third, 42);
+    expect(refused.status).toBe(409);
+    expect(refused.body.approvalRequired).toBe(true);
+    expect(refused.body.message).toMatch(/^This payout \(with the cashouts of the last 24 hours paid from the daily credit of 'Penny Package'\) is worth \$600\.00, more than the \$500\.00/);
+    const list = ((await (await kit.as(carol)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[]);
+    expect(list.find((x) => x._id === third)?.approval.needed).toBe(true);
+    expect(list.find((x) => x._id === fromOther)?.approval.needed).toBe(false);
+    // Another package's credit is counted on its own.
+    expect((await markPaid(ben, fromOther, 43)).status).toBe(202);
+    const sources = await kit.db.cashoutSource.findMany({ where: { cashoutId: { in: ids } }, orderBy: { createdAt: 'asc' } });
+    expect(sources.map((s) => [s.cashoutId, s.productId, s.amountUsd.toFixed(2)])).toEqual([[first, penny.id, '200.00'], [second, penny.id, '200.00'], [fromOther, other.id, '200.00']]);
+  });
+});
+
 describe('large refunds', () => {
   async function refundRow(amountUsd: string, walletSource: 'sender' | 'admin', requestedById: string) {
     return kit.db.refund.create({
@@ -271,6 +350,40 @@ describe('admin rights', () => {
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
     expect(await kit.db.auditEntry.findFirst({ where: { subjectId: user.id, action: 'user.update' } })).toMatchObject({ actorId: null, userAgent: 'npm run admin:grant', after: { isAdmin: true } });
     await expect(grantAdminFromShell(kit.db, 'nobody@example.com')).rejects.toThrow('No user has the e-mail nobody@example.com');
+  });
+});
+
+describe('withdrawing and rejecting', () => {
+  it('only the requester withdraws; another admin rejects only with a second factor given in the last 10 minutes, audited', async () => {
+    // Erin has a second factor on (as every admin of a production shop).
+    const erin = await kit.createUser({ isAdmin: true });
+    await kit.db.user.update({ where: { id: erin.id }, data: { totpEnabledAt: new Date() } });
+    const held = ((await editActive(alice, await kit.createUser(), '700.00')).body as UserJson).pendingApproval!._id;
+    const state = async (id: string) => (await kit.db.approval.findUniqueOrThrow({ where: { id } })).status;
+
+    // Another admin cannot withdraw it, and rejecting it asks for a fresh second factor first.
+    const notTheirs = await withdraw(erin, held);
+    expect(notTheirs.status).toBe(403);
+    expect(notTheirs.body.message).toBe('Only the admin who asked can withdraw this request.');
+    const stale = await reject(erin, held);
+    expect(stale.status).toBe(403);
+    expect(stale.body.stepUpRequired).toBe(true);
+    expect(await state(held)).toBe('PENDING');
+    const rejected = await (await kit.as(erin, { stepUp: true })).post(`/api/admin/approvals/${held}/reject`);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: erin.id } });
+    expect(await kit.db.auditEntry.findFirst({ where: { action: 'approval.rejected', actorId: erin.id }, orderBy: { seq: 'desc' } })).toMatchObject({ before: { approval: held } });
+
+    // The requester withdraws their own; rejecting it is for the other admin.
+    const mine = ((await editActive(alice, await kit.createUser(), '800.00')).body as UserJson).pendingApproval!._id;
+    const own = await reject(alice, mine);
+    expect(own.status).toBe(403);
+    expect(own.body.message).toBe('This is your own request: withdraw it instead.');
+    const withdrawn = await withdraw(alice, mine);
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body).toMatchObject({ status: 'REJECTED', decidedBy: { _id: alice.id } });
+    expect(await kit.db.auditEntry.findFirst({ where: { action: 'approval.withdrawn', actorId: alice.id }, orderBy: { seq: 'desc' } })).toMatchObject({ before: { approval: mine } });
+    expect((await withdraw(alice, mine)).status).toBe(409);
   });
 });
 

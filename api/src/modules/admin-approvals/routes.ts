@@ -1,7 +1,8 @@
-import { Router } from 'express';
-import { askPayoutApproval, decideApproval } from '@shop/core';
+import { Router, type RequestHandler } from 'express';
+import { askPayoutApproval, decideApproval, type ApprovalDecision } from '@shop/core';
 import { APPROVAL_STATUSES, askApprovalBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
+import type { CatalogueCache } from '../products/catalogue-cache.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { signedInActor } from '../../middleware/audit.ts';
 import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
@@ -9,12 +10,13 @@ import { parseBody, parseId } from '../../middleware/validate.ts';
 import { approvalsJson, approvalsPage } from './service.ts';
 
 /**
- * Admins: large money moves waiting for a second admin (core/src/approvals.ts). List
+ * Admins: large money moves waiting for a second admin (core/src/approvals/). List
  * (newest first, `status` filter; index Approval(status, createdAt, id)), ask for a
- * payout's approval, approve (a second factor in the last 10 minutes, never one's own
- * request nor money to oneself), reject (the requester may withdraw their own).
+ * payout's approval, approve or reject (another admin than the one who asked, with a
+ * second factor in the last 10 minutes; never approving money to oneself), withdraw (the
+ * admin who asked).
  */
-export function adminApprovalRoutes(deps: AppDeps): Router {
+export function adminApprovalRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   const { db, config } = deps;
   const router = Router();
   router.use(requireAdmin);
@@ -32,14 +34,14 @@ export function adminApprovalRoutes(deps: AppDeps): Router {
     res.status(201).json((await approvalsJson(db, [row]))[0]);
   });
 
-  router.post('/:id/approve', requireStepUp, async (req, res) => {
-    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: true });
+  const decide = (decision: ApprovalDecision): RequestHandler => async (req, res) => {
+    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id as string, 'Approval'), decision });
+    // An approved package change is on sale at once, in this process's catalogue too.
+    if (row.kind === 'PACKAGE' && row.status === 'APPROVED') catalogue.invalidate();
     res.json((await approvalsJson(db, [row]))[0]);
-  });
-
-  router.post('/:id/reject', async (req, res) => {
-    const row = await decideApproval(db, signedInActor(req), { id: parseId(req.params.id, 'Approval'), approve: false });
-    res.json((await approvalsJson(db, [row]))[0]);
-  });
+  };
+  router.post('/:id/approve', requireStepUp, decide('approve'));
+  router.post('/:id/reject', requireStepUp, decide('reject'));
+  router.post('/:id/withdraw', decide('withdraw'));
   return router;
 }

@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '@shop/core';
+import { Prisma, type Db, type PackageChange } from '@shop/core';
 import { usdNumber, type ApprovalJson, type ApprovalStatus } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
@@ -14,7 +14,8 @@ export async function approvalsJson(db: Db, rows: Row[]): Promise<ApprovalJson[]
   };
   return rows.map((r) => {
     const beneficiary = r.beneficiaryId ? users.get(r.beneficiaryId) : undefined;
-    const change = r.change as { active: string; passive: string } | null;
+    const change = r.kind === 'BALANCE_INCREASE' ? (r.change as { active: string; passive: string } | null) : null;
+    const pkg = r.kind === 'PACKAGE' ? (r.change as PackageChange) : null;
     return {
       _id: r.id,
       kind: r.kind,
@@ -24,6 +25,9 @@ export async function approvalsJson(db: Db, rows: Row[]): Promise<ApprovalJson[]
       amountUsd: r.kind === 'PAYOUT' && r.amountUsd.isZero() ? null : usdNumber(r.amountUsd),
       wallet: r.wallet,
       change: change ? { active: change.active, passive: change.passive } : null,
+      package: pkg
+        ? { name: pkg.name, publish: pkg.publish, price: pkg.price, dailyCredit: pkg.dailyCredit, durationDays: pkg.durationDays, was: pkg.was, stockAdded: pkg.stockAdded }
+        : null,
       requestedBy: person(r.requestedById),
       decidedBy: person(r.decidedById),
       decidedAt: r.decidedAt?.toISOString() ?? null,

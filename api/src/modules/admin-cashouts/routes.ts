@@ -20,12 +20,12 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
     const rows = await listRows(db, enumList(req, 'status', CASHOUT_STATUSES), page);
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => rowsJson(db, deps.config, shown));
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => rowsJson(db, deps.config, shown, req.user!.id));
   });
   router.post('/:id/paid', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     await markPayoutPaid(deps, { kind: 'cashout', id }, req.body, req.user!.id);
-    const json = await cashoutJson(db, deps.config, id);
+    const json = await cashoutJson(db, deps.config, id, req.user!.id);
     await audited(req, db, { action: 'payout.marked_paid', subject: { type: 'cashout', id }, after: { txHash: json.check?.txHash ?? null, amountUsd: json.amountUsd.toFixed(2) } });
     res.status(202).json(json);
   });
@@ -34,15 +34,15 @@ export function adminCashoutRoutes(deps: AppDeps): Router {
     // Only a hash the node never showed (a mistyped one): core/src/payouts.ts.
     await withdrawPayoutCheck(deps, { kind: 'cashout', id });
     await audited(req, db, { action: 'payout.hash_withdrawn', subject: { type: 'cashout', id } });
-    res.json(await cashoutJson(db, deps.config, id));
+    res.json(await cashoutJson(db, deps.config, id, req.user!.id));
   });
   router.post('/:id/reject', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Cashout request');
     if (!(await rejectCashout(db, id))) {
-      await cashoutJson(db, deps.config, id);
+      await cashoutJson(db, deps.config, id, req.user!.id);
       throw conflict('This cashout request is already settled');
     }
-    const json = await cashoutJson(db, deps.config, id);
+    const json = await cashoutJson(db, deps.config, id, req.user!.id);
     await audited(req, db, { action: 'cashout.rejected', subject: { type: 'cashout', id }, after: { status: json.status, amountUsd: json.amountUsd.toFixed(2) } });
     res.json(json);
   });

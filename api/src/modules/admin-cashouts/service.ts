@@ -1,19 +1,24 @@
-import { cashoutsCounted, notFound, OPEN_CASHOUT_STATUSES, payoutApprovalStates, Prisma, type AppConfig, type Db } from '@shop/core';
+import { cashoutsCounted, cashoutsOverWindows, notFound, OPEN_CASHOUT_STATUSES, payoutApprovalStates, Prisma, type AppConfig, type Db } from '@shop/core';
 import { usdNumber, usdToEth, type CashoutStatus, type CashoutJson, type PayoutApprovalJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { checkJson, latestCheck } from '../payouts/service.ts';
 
-/** One cashout request as admins see it; 404 when there is none. */
-export async function cashoutJson(db: Db, config: AppConfig, id: string): Promise<CashoutJson> {
+/** One cashout request as `viewerId` (an admin) sees it; 404 when there is none. */
+export async function cashoutJson(db: Db, config: AppConfig, id: string, viewerId: string): Promise<CashoutJson> {
   const c = await db.cashoutRequest.findUnique({ where: { id }, include });
   if (!c) throw notFound('Cashout request not found');
-  return (await rowsJson(db, config, [c]))[0] as CashoutJson;
+  return (await rowsJson(db, config, [c], viewerId))[0] as CashoutJson;
 }
 
-/** A page of cashouts with their payout holds and approval states (two queries for the page). */
-export async function rowsJson(db: Db, config: AppConfig, rows: Awaited<ReturnType<typeof listRows>>): Promise<CashoutJson[]> {
-  const [holds, counted] = await Promise.all([holdsOf(db, rows.map((r) => r.id)), cashoutsCounted(db, rows.map((r) => r.id))]);
-  const approvals = await payoutApprovalStates(db, config, rows.map((r) => ({ id: r.id, worth: counted.get(r.id) ?? r.amountUsd })));
+/**
+ * A page of cashouts with their payout holds and approval states: whether each needs a
+ * second admin is judged for `viewerId`, the admin who would pay it (its user's cashouts
+ * of 24 hours, and for an open one what this admin and its packages paid out in 24 hours).
+ */
+export async function rowsJson(db: Db, config: AppConfig, rows: Awaited<ReturnType<typeof listRows>>, viewerId: string): Promise<CashoutJson[]> {
+  const open = rows.filter((r) => (OPEN_CASHOUT_STATUSES as readonly string[]).includes(r.status));
+  const [holds, counted, over] = await Promise.all([holdsOf(db, rows.map((r) => r.id)), cashoutsCounted(db, rows.map((r) => r.id)), cashoutsOverWindows(db, config, viewerId, open)]);
+  const approvals = await payoutApprovalStates(db, config, rows.map((r) => ({ id: r.id, worth: counted.get(r.id) ?? r.amountUsd, over: over.has(r.id) })));
   return rows.map((r) => toJson(r, holds, approvals));
 }
 
@@ -33,6 +38,7 @@ function toJson(c: Awaited<ReturnType<typeof listRows>>[number], holds: Map<stri
     ethUsd: c.ethUsd?.toFixed(8) ?? null,
     amountEth,
     status: c.status,
+    holdUntil: c.holdUntil?.toISOString() ?? null,
     payoutTxHash: c.payoutTxHash,
     check: checkJson(c.checks[0]),
     heldBy: holds.get(c.id) ?? null,

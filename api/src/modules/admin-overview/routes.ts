@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { EXPORT_FILES, type ExportFile } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
+import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
 import { streamCsv } from './csv.ts';
 import { EXPORT_PAGE_SIZE, EXPORTS } from './export.ts';
@@ -23,10 +23,17 @@ export function adminOverviewRoutes(deps: AppDeps): Router {
  * Admins: the range's orders, payments and ledger as CSV downloads
  * (`/api/admin/export/<file>.csv?from&to`), streamed a page at a time. Each export is
  * written to the audit log (who took which file of which range) before its first row.
+ * Every e-mail and ledger line of the shop is in them: they need a second factor given in
+ * the last 10 minutes (a stolen session cookie alone exports nothing). `ready` answers 204
+ * when this session may download, so the web asks for the factor before the browser
+ * follows a download link.
  */
 export function adminExportRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.use(requireAdmin);
+  router.use(requireAdmin, requireStepUp);
+  router.get('/ready', (_req, res) => {
+    res.status(204).end();
+  });
   for (const file of Object.keys(EXPORT_FILES) as ExportFile[]) {
     router.get(`/${file}.csv`, async (req, res) => {
       const range = dayRange(req.query);

@@ -127,8 +127,12 @@ export function createMetrics(deps: AppDeps) {
     },
   );
   stateGauge(
-    { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made (the payout promise is 1-24 hours)', source: 'database' },
-    async (g) => g.set(await deps.db.cashoutRequest.count({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] }, createdAt: { lt: new Date(Date.now() - 24 * 3600_000) } } })),
+    { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made, or after a new wallet\'s wait ended (the payout promise is 1-24 hours)', source: 'database' },
+    async (g) => {
+      const dayAgo = new Date(Date.now() - 24 * 3600_000);
+      // A cashout that waited for its new wallet is due from the end of its wait.
+      g.set(await deps.db.cashoutRequest.count({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] }, OR: [{ holdUntil: null, createdAt: { lt: dayAgo } }, { holdUntil: { lt: dayAgo } }] } }));
+    },
   );
   stateGauge(
     { name: 'shop_refunds_waiting', help: 'Refunds requested and not yet paid (a verified payout)', source: 'database' },

@@ -8,8 +8,8 @@ let admin: TestUser;
 let alice: TestUser;
 let bob: TestUser;
 
-async function product(over: Partial<{ price: string; countInStock: number; name: string }> = {}) {
-  return createProduct(kit.db, { name: over.name ?? 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal(over.price ?? '10.50'), countInStock: over.countInStock ?? 10, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 });
+async function product(over: Partial<{ price: string; countInStock: number; name: string; dailyCredit: string }> = {}) {
+  return createProduct(kit.db, { name: over.name ?? 'Pkg', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal(over.price ?? '10.50'), countInStock: over.countInStock ?? 10, dailyCredit: new Prisma.Decimal(over.dailyCredit ?? '1'), durationDays: 30 });
 }
 
 beforeAll(async () => {
@@ -54,7 +54,8 @@ describe('placing orders', () => {
   });
 
   it('refuses a draft package (not on sale) with a 400 naming it, taking no stock; once published it can be ordered', async () => {
-    const p = await product({ price: '5.00', countInStock: 4 });
+    // $3 over its term for $5: one admin may publish it (a package paying more waits for a second admin: products.test.ts).
+    const p = await product({ price: '5.00', countInStock: 4, dailyCredit: '0.10' });
     await kit.db.product.update({ where: { id: p.id }, data: { publishedAt: null } });
     const body = { orderedItems: [{ _id: p.id, qty: 1 }], itemsPrice: '5.00', totalPrice: '5.00' };
     const refused = await (await kit.as(alice)).post('/api/orders').send(body);

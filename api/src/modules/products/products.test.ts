@@ -5,6 +5,7 @@ import { deleteProduct } from './service.ts';
 
 let kit: ApiTestKit;
 let admin: TestUser;
+let approver: TestUser;
 let alice: TestUser;
 
 beforeAll(async () => {
@@ -12,6 +13,7 @@ beforeAll(async () => {
   // without the catalogue cache each read sees them at once (the cache has its own tests).
   kit = await createApiTestKit({ env: { CATALOGUE_CACHE_MS: '0' } });
   admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+  approver = await kit.createUser({ name: 'Second Admin', isAdmin: true });
   alice = await kit.createUser({ name: 'Alice' });
 });
 afterAll(async () => {
@@ -42,7 +44,8 @@ const validUpdate = {
   name: 'Platinum',
   price: '120.5',
   image: '/uploads/abc123.png',
-  dailyCredit: 2.75,
+  // $105 over 60 days for $120.50: it pays less than it costs (one admin may sell it).
+  dailyCredit: 1.75,
   description: 'The best package',
   countInStock: '12',
   loadedCountInStock: 7, // what the form showed (makeProduct's stock)
@@ -142,12 +145,12 @@ describe('update (admin)', () => {
     const res = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, productId: product.id });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      _id: product.id, name: 'Platinum', price: 120.5, image: '/uploads/abc123.png', dailyCredit: 2.75,
+      _id: product.id, name: 'Platinum', price: 120.5, image: '/uploads/abc123.png', dailyCredit: 1.75,
       description: 'The best package', countInStock: 12, durationDays: 60, rating: 4.5, numReviews: 3,
     });
     const stored = await kit.db.product.findUniqueOrThrow({ where: { id: product.id } });
     expect(stored.price.toString()).toBe('120.5');
-    expect(stored.dailyCredit.toFixed(2)).toBe('2.75');
+    expect(stored.dailyCredit.toFixed(2)).toBe('1.75');
     expect(stored.countInStock).toBe(12);
     expect(stored.durationDays).toBe(60);
   });
@@ -385,5 +388,93 @@ describe('drafts and publishing (admin)', () => {
     expect((await (await kit.as(alice)).get('/api/admin/products')).status).toBe(403);
     expect((await (await kit.as(alice)).get(`/api/admin/products/${draft.id}`)).status).toBe(403);
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('a package that pays more than it costs (one admin cannot mint money)', () => {
+  const approve = async (who: TestUser, id: string) => (await kit.as(who)).post(`/api/admin/approvals/${id}/approve`);
+  const stored = (id: string) => kit.db.product.findUniqueOrThrow({ where: { id } });
+  /** $0.01 for $499 a day over 30 days: $14,970 of credit for a cent. */
+  const minting = { price: new Prisma.Decimal('0.01'), dailyCredit: new Prisma.Decimal('499.00'), durationDays: 30 };
+
+  it('is published only once a second admin approves it', async () => {
+    const draft = await makeProduct({ name: 'Penny Package', ...minting, publishedAt: null });
+    const asked = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({ _id: draft.id, publishedAt: null, pendingApproval: { _id: expect.any(String) } });
+    expect((await (await kit.as(null)).get('/api/products')).body).toEqual([]);
+    const id = asked.body.pendingApproval._id as string;
+    const list = (await (await kit.as(approver)).get('/api/admin/approvals?status=PENDING')).body as { _id: string }[];
+    expect(list.find((a) => a._id === id)).toMatchObject({
+      kind: 'PACKAGE', status: 'PENDING', subject: { type: 'product', id: draft.id }, amountUsd: 14970, requestedBy: { _id: admin.id },
+      package: { name: 'Penny Package', publish: true, price: '0.01', dailyCredit: '499.00', durationDays: 30, stockAdded: null },
+    });
+    // Asking again gives the same request; the admin who asked cannot approve it.
+    expect((await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true })).body.pendingApproval._id).toBe(id);
+    expect((await approve(admin, id)).status).toBe(403);
+    expect((await stored(draft.id)).publishedAt).toBeNull();
+    const approved = await approve(approver, id);
+    expect(approved.status).toBe(200);
+    expect((await stored(draft.id)).publishedAt).not.toBeNull();
+    expect((await (await kit.as(null)).get('/api/products')).body.map((p: { _id: string }) => p._id)).toEqual([draft.id]);
+    const audit = await kit.db.auditEntry.findMany({ where: { subjectId: draft.id, action: { startsWith: 'approval.' } }, orderBy: { seq: 'asc' } });
+    expect(audit.map((e) => [e.action, e.actorId])).toEqual([['approval.requested', admin.id], ['approval.approved', approver.id]]);
+  });
+
+  it("a published package's change that makes it pay more than it costs waits; its name and text are saved at once", async () => {
+    const product = await makeProduct({ countInStock: 7 });
+    const res = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, name: 'Renamed', price: '0.01', dailyCredit: '499', durationDays: 30 });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ name: 'Renamed', price: 49.9, dailyCredit: 1.25, countInStock: 7, durationDays: 30, pendingApproval: { _id: expect.any(String) } });
+    expect(await stored(product.id)).toMatchObject({ name: 'Renamed', countInStock: 7 });
+    expect((await stored(product.id)).price.toFixed(2)).toBe('49.90');
+    expect((await approve(approver, res.body.pendingApproval._id)).status).toBe(200);
+    const after = await stored(product.id);
+    expect([after.price.toFixed(2), after.dailyCredit.toFixed(2), after.durationDays, after.countInStock]).toEqual(['0.01', '499.00', 30, 12]);
+    const moves = await kit.db.stockMovement.findMany({ where: { productId: product.id }, orderBy: { createdAt: 'asc' } });
+    expect(moves.map((m) => m.delta)).toEqual([7, 5]);
+  });
+
+  it('on a package that pays more than it costs, more stock waits; less stock or a higher price goes through', async () => {
+    const product = await makeProduct({ ...minting, countInStock: 7 });
+    const body = { ...validUpdate, price: '0.01', dailyCredit: '499', durationDays: 30 };
+    const more = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, countInStock: 9, loadedCountInStock: 7 });
+    expect(more.status).toBe(202);
+    expect((await stored(product.id)).countInStock).toBe(7);
+    const less = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, countInStock: 5, loadedCountInStock: 7 });
+    expect(less.status).toBe(200);
+    expect(less.body.countInStock).toBe(5);
+    const dearer = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, price: '1.00', countInStock: 5, loadedCountInStock: 5 });
+    expect(dearer.status).toBe(200);
+    expect(dearer.body.price).toBe(1);
+    // Approved later: the 2 more it asked for are added to the stock as it is then.
+    expect((await approve(approver, more.body.pendingApproval._id)).status).toBe(200);
+    expect((await stored(product.id)).countInStock).toBe(7);
+  });
+
+  it('an approval of terms the package no longer has is refused: rejected and asked again', async () => {
+    const draft = await makeProduct({ ...minting, publishedAt: null });
+    const asked = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true });
+    // Edited while a draft after the request: more credit than the second admin would see.
+    const edited = await (await kit.as(admin)).put(`/api/products/${draft.id}`).send({ ...validUpdate, price: '0.01', dailyCredit: '999', durationDays: 30, countInStock: 7 });
+    expect(edited.status).toBe(200);
+    const late = await approve(approver, asked.body.pendingApproval._id);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe('The package changed since this was asked: reject it, and publish or edit it again.');
+    expect((await stored(draft.id)).publishedAt).toBeNull();
+  });
+
+  it('PACKAGE_CREDIT_MULTIPLE sets how much more than its price a package may pay over its term before a second admin is asked', async () => {
+    const lenient = await createApiTestKit({ env: { PACKAGE_CREDIT_MULTIPLE: '6' } });
+    try {
+      const boss = await lenient.createUser({ isAdmin: true });
+      // $5,040 over 180 days for $999 (about 5 times its price): within 6 times.
+      const diamond = await createProduct(lenient.db, { name: 'Diamond', image: '/images/diamond.svg', description: 'd', price: new Prisma.Decimal('999.00'), dailyCredit: new Prisma.Decimal('28.00'), durationDays: 180, publishedAt: null });
+      expect((await (await lenient.as(boss)).post(`/api/admin/products/${diamond.id}/publish`).send({ published: true })).status).toBe(200);
+      const penny = await createProduct(lenient.db, { name: 'Penny', image: '/images/p.svg', description: 'd', ...minting, publishedAt: null });
+      expect((await (await lenient.as(boss)).post(`/api/admin/products/${penny.id}/publish`).send({ published: true })).status).toBe(202);
+    } finally {
+      await lenient.close();
+    }
   });
 });

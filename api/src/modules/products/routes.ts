@@ -3,7 +3,7 @@ import { Router, type Express, type Request, type Response } from 'express';
 import { publishProductBody, updateProductBody, type ProductJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
-import { audited } from '../../middleware/audit.ts';
+import { audited, signedInActor } from '../../middleware/audit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { notFound } from '@shop/core';
 import { serialiseLoaded, type CachedJson, type CatalogueCache, type Loaded } from './catalogue-cache.ts';
@@ -79,7 +79,7 @@ export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueC
  * The admin's reads of the catalogue (drafts too), uncached, and putting a package on
  * sale or taking it off (/api/admin/products): the public reads above show packages on sale only.
  */
-export function adminProductRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
+export function adminProductRoutes({ db, config }: AppDeps, cache: CatalogueCache): Router {
   const router = Router();
   router.use(requireAdmin);
   router.get('/', async (req, res) => {
@@ -95,8 +95,10 @@ export function adminProductRoutes({ db }: AppDeps, cache: CatalogueCache): Rout
   router.post('/:id/publish', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Product');
     const { published } = parseBody(publishProductBody, req.body);
-    const { before, after } = await products.setPublished(db, id, published);
+    const { before, after } = await products.setPublished(db, config, signedInActor(req), id, published);
     cache.invalidate();
+    // 202: a package that pays more than it costs goes on sale once a second admin approves (the request is audited in core).
+    if (after.pendingApproval) return void res.status(202).json(after);
     await audited(req, db, {
       action: published ? 'product.publish' : 'product.unpublish',
       subject: { type: 'product', id },
@@ -112,7 +114,7 @@ export function adminProductRoutes({ db }: AppDeps, cache: CatalogueCache): Rout
 const auditedProduct = (p: ProductJson) => ({ name: p.name, price: p.price.toFixed(2), countInStock: p.countInStock, dailyCredit: p.dailyCredit.toFixed(2), durationDays: p.durationDays });
 
 /** The admin's writes; each one empties the catalogue cache. */
-export function productRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
+export function productRoutes({ db, config }: AppDeps, cache: CatalogueCache): Router {
   const router = Router();
   // Invalidated after the write commits: reads that started earlier are not kept.
   router.post('/', requireAdmin, requireStepUp, async (req, res) => {
@@ -126,10 +128,11 @@ export function productRoutes({ db }: AppDeps, cache: CatalogueCache): Router {
     const id = parseId(req.params.id, 'Product');
     const input = parseBody(updateProductBody, req.body);
     const before = await products.findProduct(db, id, { drafts: true });
-    const updated = await products.updateProduct(db, id, input, req.user!.id);
+    const updated = await products.updateProduct(db, config, signedInActor(req), id, input);
     cache.invalidate();
     await audited(req, db, { action: 'product.update', subject: { type: 'product', id }, before: before && auditedProduct(before), after: auditedProduct(updated) });
-    res.json(updated);
+    // 202: saved, but the new price, credit, term or stock wait for a second admin.
+    res.status(updated.pendingApproval ? 202 : 200).json(updated);
   });
 
   router.delete('/:id/delete', requireAdmin, requireStepUp, async (req, res) => {

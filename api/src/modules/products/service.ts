@@ -1,4 +1,4 @@
-import { createProduct, Prisma, setStock, type Db, type Product } from '@shop/core';
+import { createProduct, editPackage, Prisma, publishPackage, type AdminAudit, type AppConfig, type Db, type Product } from '@shop/core';
 import { usdNumber, type ProductJson, type updateProductBody } from '@shop/core/contract';
 import type { z } from 'zod';
 import { notFound } from '@shop/core';
@@ -73,46 +73,32 @@ export async function createSampleProduct(db: Db): Promise<ProductJson> {
   return toProductJson(await createProduct(db, { ...SAMPLE_PRODUCT, publishedAt: null }));
 }
 
-/** Puts a package on sale (published now) or takes it off (a draft again); the package as it is then. */
-export async function setPublished(db: Db, id: string, published: boolean): Promise<{ before: ProductJson; after: ProductJson }> {
-  const before = await findProduct(db, id, { drafts: true });
-  if (!before) throw notFound(NOT_FOUND);
-  // Publishing one already on sale keeps the date it went on sale.
-  const changed = await db.product.updateMany({
-    where: { id, deletedAt: null, ...(published ? { publishedAt: null } : {}) },
-    data: { publishedAt: published ? new Date() : null },
-  });
-  if (changed.count === 0 && !published) throw notFound(NOT_FOUND);
-  const after = await findProduct(db, id, { drafts: true });
-  if (!after) throw notFound(NOT_FOUND);
-  return { before, after };
+/**
+ * Puts a package on sale or takes it off (core: publishing one that pays more than it
+ * costs waits for a second admin: `pendingApproval`); the package before and after.
+ */
+export async function setPublished(
+  db: Db,
+  config: AppConfig,
+  audit: AdminAudit,
+  id: string,
+  published: boolean,
+): Promise<{ before: ProductJson; after: ProductJson }> {
+  const { before, after, held } = await publishPackage(db, config, audit, id, published);
+  return { before: toProductJson(before), after: { ...toProductJson(after), ...(held ? { pendingApproval: { _id: held.id } } : {}) } };
 }
 
 const isRecordNotFound = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025';
 const isForeignKeyViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2003';
 
-/** An admin's edit; the stock count goes through core's setStock (movement log, no stale overwrite). */
-export async function updateProduct(db: Db, id: string, input: ProductInput, actorId: string): Promise<ProductJson> {
-  try {
-    const row = await db.$transaction(async (tx) => {
-      await setStock(tx, id, { wanted: input.countInStock, loaded: input.loadedCountInStock }, `admin:${actorId}`);
-      return tx.product.update({
-        where: { id, deletedAt: null },
-        data: {
-          name: input.name,
-          price: input.price,
-          image: input.image,
-          dailyCredit: input.dailyCredit,
-          description: input.description,
-          ...(input.durationDays === undefined ? {} : { durationDays: input.durationDays }),
-        },
-      });
-    });
-    return toProductJson(row);
-  } catch (err) {
-    if (isRecordNotFound(err)) throw notFound(NOT_FOUND);
-    throw err;
-  }
+/**
+ * An admin's edit (core's editPackage: stock through setStock, no stale overwrite; a
+ * change that makes a package on sale pay more than it costs waits for a second admin,
+ * `pendingApproval`, its other fields saved).
+ */
+export async function updateProduct(db: Db, config: AppConfig, audit: AdminAudit, id: string, input: ProductInput): Promise<ProductJson> {
+  const { product, held } = await editPackage(db, config, audit, id, input);
+  return { ...toProductJson(product), ...(held ? { pendingApproval: { _id: held.id } } : {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { OPEN_CASHOUT_STATUSES, Prisma, type Db } from '@shop/core';
+import { Prisma, RETURNABLE_CASHOUT_STATUSES, type Db } from '@shop/core';
 import { BALANCE_CURRENCY, type MyCashoutJson, type StatementEntryJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
@@ -18,7 +18,7 @@ export function statementPage(db: Db, userId: string, page: PageQuery) {
 }
 type StatementRow = Awaited<ReturnType<typeof statementPage>>[number];
 
-const cashoutSelect = { id: true, userId: true, status: true, amountUsd: true, wallet: true, payoutTxHash: true, paidAt: true, createdAt: true } satisfies Prisma.CashoutRequestSelect;
+const cashoutSelect = { id: true, userId: true, status: true, amountUsd: true, wallet: true, payoutTxHash: true, paidAt: true, holdUntil: true, createdAt: true } satisfies Prisma.CashoutRequestSelect;
 type CashoutRow = Prisma.CashoutRequestGetPayload<{ select: typeof cashoutSelect }>;
 
 function cashoutJson(c: CashoutRow): MyCashoutJson {
@@ -29,6 +29,7 @@ function cashoutJson(c: CashoutRow): MyCashoutJson {
     wallet: c.wallet,
     payoutTxHash: c.payoutTxHash,
     paidAt: c.paidAt?.toISOString() ?? null,
+    holdUntil: c.holdUntil?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
   };
 }
@@ -69,10 +70,10 @@ export async function statementJson(db: Db, userId: string, rows: StatementRow[]
 /** How many open cashouts the profile lists (a user has a few at most; the rest are in the statement). */
 export const OPEN_CASHOUTS_SHOWN = 20;
 
-/** The user's cashouts still waiting to be paid, oldest first. */
+/** The user's cashouts still waiting to be paid (held for a new wallet among them), oldest first. */
 export async function openCashouts(db: Db, userId: string): Promise<MyCashoutJson[]> {
   const rows = await db.cashoutRequest.findMany({
-    where: { userId, status: { in: [...OPEN_CASHOUT_STATUSES] } },
+    where: { userId, status: { in: [...RETURNABLE_CASHOUT_STATUSES] } },
     select: cashoutSelect,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     take: OPEN_CASHOUTS_SHOWN,

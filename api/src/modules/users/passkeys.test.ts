@@ -83,6 +83,56 @@ describe('passkey enrolment', () => {
   });
 });
 
+describe('pending set-ups', () => {
+  it('adding a passkey ends an authenticator set-up that was started and not finished: its secret no longer turns on', async () => {
+    const user = await kit.createUser();
+    const b = await browser(user);
+    // Started (say by someone who had the session and the password), never confirmed.
+    const started = await b.post('/api/users/2fa/totp', { password: user.password });
+    expect(started.status).toBe(200);
+    const { secret } = started.body as { secret: string };
+    const { passkey } = await enrolPasskey(user);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpSecret).toBeNull();
+    // (The first factor ended that session: the owner signs in again and gives the passkey.)
+    const owner = await browser(user);
+    await owner.post('/api/users/2fa/step-up', { passkey: passkey.assert((await owner.post('/api/users/2fa/step-up/options')).body) });
+    const late = await owner.post('/api/users/2fa/totp/confirm', { code: await generate({ secret }) });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe('Start the set-up first: scan the QR code, then enter the code your app shows.');
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).toBeNull();
+  });
+
+  it('with a passkey on, confirming an authenticator app needs a second factor now (step-up)', async () => {
+    const user = await kit.createUser();
+    const { passkey } = await enrolPasskey(user);
+    const b = await browser(user);
+    await b.post('/api/users/2fa/step-up', { passkey: passkey.assert((await b.post('/api/users/2fa/step-up/options')).body) });
+    const started = await b.post('/api/users/2fa/totp', { password: user.password });
+    expect(started.status).toBe(200);
+    // Eleven minutes later: the set-up is still pending, the step-up is stale.
+    await kit.db.session.updateMany({ where: { userId: user.id }, data: { stepUpAt: new Date(Date.now() - 11 * 60_000) } });
+    const code = await generate({ secret: (started.body as { secret: string }).secret });
+    const refused = await b.post('/api/users/2fa/totp/confirm', { code });
+    expect(refused.status).toBe(403);
+    expect(refused.body.stepUpRequired).toBe(true);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).toBeNull();
+    await b.post('/api/users/2fa/step-up', { passkey: passkey.assert((await b.post('/api/users/2fa/step-up/options')).body) });
+    expect((await b.post('/api/users/2fa/totp/confirm', { code })).status).toBe(200);
+  });
+
+  it('a cashout of an account with a passkey needs the passkey now, not only at sign-in', async () => {
+    const user = await kit.createUser();
+    const { passkey } = await enrolPasskey(user);
+    const signIn = await login(user, { passkey: passkey.assert((await login(user)).body.passkey) });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('jwt='))!.split(';')[0]!;
+    const res = await request(kit.app).post('/api/users/cashout').set('Cookie', cookie).set('Origin', ORIGIN).send({ wallet: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' });
+    expect(res.status).toBe(403);
+    expect(res.body.stepUpRequired).toBe(true);
+    expect(await kit.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
 describe('signing in with a passkey', () => {
   it('asks for it after the password, with a challenge for this user\'s passkeys; a good answer opens a session with a second factor', async () => {
     const user = await kit.createUser();

@@ -1,16 +1,16 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
-  badRequest, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, exchangeBalance, handOn, jobs, listPasskeys,
-  PASSKEY_WRONG, passkeyAssertionOptions, passkeyRegistrationOptions, recoveryCodesLeft, registerPasskey, relyingParty, removePasskey, requestCashout, requestPasswordReset,
-  RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout,
+  badRequest, cancelByLink, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, dropPasskeySetUp, exchangeBalance, handOn, jobs,
+  listPasskeys, PASSKEY_WRONG, passkeyAssertionOptions, passkeyRegistrationOptions, previewCashout, recoveryCodesLeft, registerPasskey, relyingParty, removePasskey, requestCashout,
+  requestPasswordReset, RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout, type Effect,
 } from '@shop/core';
 import {
-  adminUpdateUserBody, cashoutBody, loginBody, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, stepUpBody,
-  twoFactorCodeBody, updateProfileBody,
-  type TwoFactorStatus,
+  adminUpdateUserBody, cancelCashoutBody, cashoutBody, loginBody, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, stepUpBody,
+  twoFactorCodeBody, updateProfileBody, usdNumber,
+  type CashoutCancelJson, type CashoutPreviewJson, type TwoFactorStatus,
 } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
-import { endSession, requireAdmin, requireStepUp, requireUser, startSession } from '../../middleware/auth.ts';
+import { endSession, requireAdmin, requireStepUp, requireStepUpForMoneyOut, requireUser, startSession } from '../../middleware/auth.ts';
 import { auditContext, audited, signedInActor } from '../../middleware/audit.ts';
 import { rateLimit } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
@@ -23,6 +23,10 @@ export const SECOND_FACTOR_ATTEMPTS = 10;
 export function userRoutes(deps: AppDeps): Router {
   const { db, config } = deps;
   const router = Router();
+  // What a committed change sets off (security e-mails, the operator's notice): a failed
+  // hand-off is logged, and the sweeper hands it on later.
+  const handOnAfter = (req: Request, effects: Effect[]) =>
+    handOn(deps.queues, effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'e-mail not queued; the sweeper will retry'));
   const emailOf = (body: unknown) => {
     const email = (body as { email?: unknown } | undefined)?.email;
     return typeof email === 'string' ? `email:${email.trim().toLowerCase()}` : undefined;
@@ -42,17 +46,22 @@ export function userRoutes(deps: AppDeps): Router {
     res.status(201).json(user);
   });
 
-  // Second-factor codes: a few per account per quarter hour whatever the addresses, on
-  // top of the sign-in limit (a 6-digit code must not be guessable at 10 tries a minute).
+  // Second-factor codes: one budget per account per quarter hour whatever the addresses
+  // and wherever they are tried (sign-in, step-up, enrolment, turning off), on top of the
+  // sign-in limit (a 6-digit code must not be guessable at 10 tries a minute). A sign-in
+  // counts against the account its e-mail names; an e-mail with no account, against itself.
   const codeAttempts = rateLimit(deps, {
     name: 'second-factor',
     limit: SECOND_FACTOR_ATTEMPTS,
     windowSeconds: 900,
     message: 'Too many codes tried',
-    keys: (req) => {
+    keys: async (req) => {
+      if (req.path !== '/login') return [req.user && `user:${req.user.id}`];
       const code = (req.body as { code?: unknown } | undefined)?.code;
-      if (req.path === '/login') return [typeof code === 'string' && code.trim() !== '' ? emailOf(req.body) : undefined];
-      return [req.user && `user:${req.user.id}`];
+      const email = emailOf(req.body);
+      if (typeof code !== 'string' || code.trim() === '' || !email) return [];
+      const account = await db.user.findFirst({ where: { email: email.slice('email:'.length), deletedAt: null }, select: { id: true } }).catch(() => null);
+      return [account ? `user:${account.id}` : email];
     },
   });
   router.post('/login', authLimit('login'), codeAttempts, async (req, res) => {
@@ -111,9 +120,14 @@ export function userRoutes(deps: AppDeps): Router {
     const { password } = parseBody(passwordCheckBody, req.body);
     res.json(await startTotpEnrolment(db, config, req.user!.id, password));
   });
-  router.post('/2fa/totp/confirm', requireUser, codeLimit, codeAttempts, async (req, res) => {
+  // Turning it on with a factor already on needs that one now, as starting it does.
+  router.post('/2fa/totp/confirm', requireUser, codeLimit, codeAttempts, requireStepUp, async (req, res) => {
     const { code } = parseBody(twoFactorCodeBody, req.body);
-    res.json(await confirmTotpEnrolment(db, config, auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, code));
+    const { recoveryCodes, effects } = await confirmTotpEnrolment(db, config, auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, code);
+    // A factor added ends any other set-up still pending (a passkey's challenge).
+    await dropPasskeySetUp(deps, req.user!.id);
+    await handOnAfter(req, effects);
+    res.json({ recoveryCodes });
   });
   // Passkeys: options for the browser (the password again, as for TOTP), then the new passkey; removing one.
   const rpOf = (req: Parameters<RequestHandler>[0]) => relyingParty(config, req.get('origin'));
@@ -125,11 +139,14 @@ export function userRoutes(deps: AppDeps): Router {
   });
   router.post('/2fa/passkeys', requireUser, codeLimit, requireStepUp, async (req, res) => {
     const input = parseBody(passkeyRegistrationBody, req.body);
-    res.status(201).json(await registerPasskey(deps, rpOf(req), auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, input));
+    const { effects, ...registered } = await registerPasskey(deps, rpOf(req), auditContext(req), { userId: req.user!.id, sessionId: req.sessionId }, input);
+    await handOnAfter(req, effects);
+    res.status(201).json(registered);
   });
   router.delete('/2fa/passkeys/:id', requireUser, requireStepUp, async (req, res) => {
     const keepOneFactor = (req.user!.isAdmin || req.user!.mustEnrol) && config.admin2faRequired;
-    await removePasskey(deps, auditContext(req), req.user!.id, parseId(req.params.id, 'Passkey'), { keepOneFactor, sessionId: req.sessionId });
+    const effects = await removePasskey(deps, auditContext(req), req.user!.id, parseId(req.params.id, 'Passkey'), { keepOneFactor, sessionId: req.sessionId });
+    await handOnAfter(req, effects);
     res.json({ message: 'Passkey removed' });
   });
 
@@ -156,7 +173,7 @@ export function userRoutes(deps: AppDeps): Router {
   router.post('/2fa/totp/disable', requireUser, codeLimit, codeAttempts, async (req, res) => {
     const { code } = parseBody(twoFactorCodeBody, req.body);
     if (req.user!.isAdmin && config.admin2faRequired) throw badRequest('Admins of this shop must keep two-factor sign-in on.');
-    await disableTotp(db, config, auditContext(req), req.user!.id, code);
+    await handOnAfter(req, await disableTotp(db, config, auditContext(req), req.user!.id, code));
     res.json({ message: 'Two-factor sign-in is off' });
   });
 
@@ -177,23 +194,45 @@ export function userRoutes(deps: AppDeps): Router {
   };
   router.put('/profile', requireUser, stepUpForCredentials, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
-    res.json(await users.updateProfile(db, { userId: req.user!.id, sessionId: req.sessionId }, input));
+    const { user, effects } = await users.updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
+    await handOnAfter(req, effects);
+    res.json(user);
   });
 
-  router.post('/exchange', requireUser, async (req, res) => {
+  // An exchange cannot be undone: with a second factor on, it needs one in the last minutes.
+  router.post('/exchange', requireUser, requireStepUp, async (req, res) => {
     await exchangeBalance(db, req.user!.id);
     const user = await users.getUserJson(db, req.user!.id);
     res.json({ message: 'Balance exchanged!', activeBalance: user.activeBalance, passiveBalance: user.passiveBalance });
   });
 
-  router.post('/cashout', requireUser, requireStepUp, async (req, res) => {
+  // What a cashout to this wallet would do (the amount, whether the wallet is new and it
+  // waits), for the page to show before the user confirms; nothing is written.
+  router.post('/cashout/preview', requireUser, async (req, res) => {
+    const { wallet } = parseBody(cashoutBody, req.body);
+    const plan = await previewCashout(db, config, { userId: req.user!.id, wallet });
+    const answer: CashoutPreviewJson = { amountUsd: usdNumber(plan.amount), wallet: plan.wallet, newWallet: plan.newWallet, holdUntil: plan.holdUntil?.toISOString() ?? null };
+    res.json(answer);
+  });
+
+  // Money leaving the account: with a second factor on, one given for it, after sign-in.
+  router.post('/cashout', requireUser, requireStepUpForMoneyOut, async (req, res) => {
     const { wallet } = parseBody(cashoutBody, req.body);
     // The price is recorded for the operator when the feed answers; a cashout does not wait for it.
     const price = await withTimeout(deps.prices.current(), 2_000).catch(() => undefined);
-    const { cashoutId, effects } = await requestCashout(db, config, { userId: req.user!.id, wallet, ethUsd: price?.price });
-    // Stored first, then the notice is queued; the sweeper re-queues it if this fails.
-    await handOn(deps.queues, effects, (err) => req.log.warn({ err, cashout_id: cashoutId }, 'cashout notice not queued; the sweeper will retry'));
+    const { effects } = await requestCashout(db, config, { userId: req.user!.id, wallet, ethUsd: price?.price });
+    // Stored first, then the notices are queued; the sweeper re-queues them if this fails.
+    await handOnAfter(req, effects);
     res.json(await users.getUserJson(db, req.user!.id));
+  });
+
+  // The link of the new-wallet e-mail (no session: the token is the owner's word). The
+  // e-mail's link opens a page that asks first; this POST is what its button sends.
+  router.post('/cashout/cancel', authLimit('cashout-cancel'), async (req, res) => {
+    const { token } = parseBody(cancelCashoutBody, req.body);
+    const outcome = await cancelByLink(db, auditContext(req, null), token);
+    const answer: CashoutCancelJson = { ...outcome, returnedUsd: usdNumber(outcome.returnedUsd) };
+    res.json(answer);
   });
 
   router.get('/profile/referrals', requireUser, async (req, res) => {
@@ -202,7 +241,8 @@ export function userRoutes(deps: AppDeps): Router {
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((r) => ({ _id: r.id, name: r.name })));
   });
 
-  router.get('/', requireAdmin, async (req, res) => {
+  // Every user's e-mail, page after page: a second factor given in the last 10 minutes.
+  router.get('/', requireAdmin, requireStepUp, async (req, res) => {
     const page = pageQuery(req);
     const rows = await users.usersPage(db, searchTerm(req), page);
     await sendPage(req, res, page, rows, byCreatedAt, users.userListJson);
@@ -215,7 +255,8 @@ export function userRoutes(deps: AppDeps): Router {
   router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
-    const user = await users.adminUpdateUser(db, config, signedInActor(req), id, input);
+    const { user, effects } = await users.adminUpdateUser(db, config, signedInActor(req), id, input);
+    await handOnAfter(req, effects);
     // 202: saved, but a large balance increase or admin rights wait for a second admin.
     res.status(user.pendingApproval || user.pendingAdminGrant ? 202 : 200).json(user);
   });

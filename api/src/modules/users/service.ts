@@ -1,6 +1,7 @@
 import {
-  adjustBalancesFromForm, CODE_WRONG, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit, revokeUserSessions,
-  secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
+  adjustBalancesFromForm, CODE_WRONG, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, noteSecurityChange, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit,
+  revokeUserSessions, secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Effect, type Redis,
+  type RelyingParty, type SecondFactor, type SecurityChange,
 } from '@shop/core';
 import { REFERRALS_SHOWN, usdNumber, type AdminUserListItem, type UserJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -145,34 +146,53 @@ export async function login(
 export const CODE_NEEDED = 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.';
 export const PASSKEY_NEEDED = 'Confirm with your passkey, or enter one of your recovery codes.';
 
+export const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail or password.';
+
 /**
- * A user edits their own profile. A new password or e-mail ends every other session of
- * the user (a stolen session must not outlive the change meant to lock it out); the
- * session making the change stays signed in.
+ * A user edits their own profile. A new password or e-mail needs the current password
+ * (a stolen session alone must not take the account over; with a second factor on, the
+ * route asks for a step-up too), ends every other session of the user (it must not
+ * outlive the change meant to lock it out; the session making the change stays signed
+ * in), is audited, and is told to the account's address (the old one, for a new e-mail).
  */
 export async function updateProfile(
   db: Db,
-  actor: { userId: string; sessionId?: string },
-  input: { name?: string; email?: string; password?: string },
-): Promise<UserJson> {
+  actor: AuditContext & { userId: string; sessionId?: string },
+  input: { name?: string; email?: string; password?: string; currentPassword?: string },
+): Promise<{ user: UserJson; effects: Effect[] }> {
+  const current = await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true, passwordHash: true } });
+  const newEmail = input.email !== undefined && input.email !== current.email;
+  if (input.password || newEmail) {
+    if (!input.currentPassword) throw badRequest(CURRENT_PASSWORD_NEEDED);
+    if (!(await verifyPassword(current.passwordHash, input.currentPassword))) throw badRequest('That password is not right.');
+  }
   const data: Prisma.UserUpdateInput = {};
   if (input.name !== undefined) data.name = input.name;
   if (input.email !== undefined) data.email = input.email;
   if (input.password) data.passwordHash = await hashPassword(input.password);
   try {
-    const user = await db.$transaction(async (tx) => {
+    const { user, effects } = await db.$transaction(async (tx) => {
       const before = await tx.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } });
       const updated = await tx.user.update({ where: { id: actor.userId }, data, select: userSelect });
-      if (input.password || updated.email !== before.email) {
-        await revokeUserSessions(tx, actor.userId, { except: actor.sessionId });
-      }
-      return updated;
+      const changes = securityChanges(actor.userId, before.email, updated.email, Boolean(input.password));
+      if (changes.length === 0) return { user: updated, effects: [] };
+      await revokeUserSessions(tx, actor.userId, { except: actor.sessionId });
+      await recordAudit(tx, actor, { action: 'user.credentials_changed', subject: { type: 'user', id: actor.userId }, after: { passwordChanged: Boolean(input.password), emailChanged: updated.email !== before.email } });
+      return { user: updated, effects: await Promise.all(changes.map((c) => noteSecurityChange(tx, c))) };
     });
-    return toUserJson(db, user);
+    return { user: await toUserJson(db, user), effects };
   } catch (err) {
     if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
     throw err;
   }
+}
+
+/** What a change of the password or the e-mail address tells the account's owner. */
+function securityChanges(userId: string, from: string, to: string, password: boolean): SecurityChange[] {
+  return [
+    ...(password ? [{ kind: 'PASSWORD_CHANGED' as const, userId }] : []),
+    ...(from !== to ? [{ kind: 'EMAIL_CHANGED' as const, userId, from, to }] : []),
+  ];
 }
 
 /** One page of users, oldest first, optionally those whose name or e-mail contains `q` (trigram indexes). */
@@ -228,10 +248,11 @@ export async function adminUpdateUser(
     loadedPassiveBalance: string;
     password?: string;
   },
-): Promise<UserJson> {
+): Promise<{ user: UserJson; effects: Effect[] }> {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   let held: { id: string; amountUsd: Prisma.Decimal } | null = null;
   let grant: { id: string } | null = null;
+  const effects: Effect[] = [];
   try {
     await db.$transaction(async (tx) => {
       const actor = audit.actor;
@@ -258,9 +279,11 @@ export async function adminUpdateUser(
         where: { id: target.id },
         data: { name: input.name, email: input.email, isAdmin: promotes ? false : input.isAdmin, ...(passwordHash ? { passwordHash } : {}) },
       });
-      // A new password or e-mail signs the user out everywhere. (Admin rights are read
-      // from the database on every request; no API call takes them from another admin.)
+      // A new password or e-mail signs the user out everywhere, and is told to the user's
+      // address (the old one for a new e-mail). (Admin rights are read from the database on
+      // every request; no API call takes them from another admin.)
       if (passwordHash || input.email !== target.email) await revokeUserSessions(tx, target.id);
+      for (const change of securityChanges(target.id, target.email, input.email, Boolean(passwordHash))) effects.push(await noteSecurityChange(tx, change));
       const after = await tx.user.findUniqueOrThrow({ where: { id: target.id }, select: { name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true } });
       await recordAudit(tx, audit, {
         action: 'user.update',
@@ -277,9 +300,12 @@ export async function adminUpdateUser(
   const pending = held as { id: string; amountUsd: Prisma.Decimal } | null;
   const granted = grant as { id: string } | null;
   return {
-    ...user,
-    ...(pending ? { pendingApproval: { _id: pending.id, amountUsd: Number(pending.amountUsd.toFixed(2)) } } : {}),
-    ...(granted ? { pendingAdminGrant: { _id: granted.id } } : {}),
+    user: {
+      ...user,
+      ...(pending ? { pendingApproval: { _id: pending.id, amountUsd: Number(pending.amountUsd.toFixed(2)) } } : {}),
+      ...(granted ? { pendingAdminGrant: { _id: granted.id } } : {}),
+    },
+    effects,
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { generate, generateSecret } from 'otplib';
-import { CODE_WRONG } from '@shop/core';
+import { applyLedger, CODE_WRONG } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { CODE_NEEDED } from './service.ts';
 import { TWO_FACTOR_ENROL } from '../../middleware/auth.ts';
@@ -135,16 +135,32 @@ describe('signing in with two-factor', () => {
     const spread = await createApiTestKit({ env: { TRUST_PROXY: '1' } });
     try {
       const user = await spread.createUser();
-      await enrol(user, spread);
+      await enrol(user, spread); // the enrolment's code is the first of the ten
       const statuses: number[] = [];
-      for (let i = 0; i < 11; i++) {
+      for (let i = 0; i < 10; i++) {
         statuses.push((await request(spread.app).post('/api/users/login').set('X-Forwarded-For', `198.51.100.${i + 1}`).send({ email: user.email, password: user.password, code: `12345${i % 10}` })).status);
       }
-      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-      expect(statuses[10]).toBe(429);
+      expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true);
+      expect(statuses[9]).toBe(429);
     } finally {
       await spread.close();
     }
+  });
+
+  it('wrong codes at sign-in and at step-up spend one budget: 10 per account in 15 minutes, not 10 each', async () => {
+    const user = await kit.createUser();
+    const { secret } = await enrol(user); // the enrolment's code is one of the ten
+    const as = await kit.as(user);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await login(kit.app, user, `00000${i}`)).status);
+    for (let i = 0; i < 5; i++) statuses.push((await as.post('/api/users/2fa/step-up').send({ code: `11111${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 400, 400, 400, 400, 400]);
+    // The eleventh code, right or wrong and wherever it is tried, waits for the quarter hour.
+    const right = await codeAt(secret, 1);
+    const stepUp = await as.post('/api/users/2fa/step-up').send({ code: right });
+    expect(stepUp.status).toBe(429);
+    expect(stepUp.body.message).toMatch(/^Too many codes tried, please try again in \d+ seconds$/);
+    expect((await login(kit.app, user, right)).status).toBe(429);
   });
 
   it('a sign-in with a broken string in the e-mail is a 401, not a fault', async () => {
@@ -242,7 +258,7 @@ describe('step-up for money actions', () => {
     expect(stepped.status).toBe(200);
     const again = await request(kit.app).put(`/api/users/${target.id}`).set('Cookie', cookie).send({ ...editBody(target, '9.00'), loadedActiveBalance: '5.00' });
     expect(again.status).toBe(200);
-    expect(await kit.db.auditEntry.count({ where: { action: '2fa.step_up' } })).toBe(1);
+    expect(await kit.db.auditEntry.count({ where: { action: '2fa.step_up', subjectId: session.userId } })).toBe(1);
   });
 
   it('covers payouts marked paid, refunds, cashout rejections and the webhook secret, not reads; a session opened without a code has none', async () => {
@@ -263,6 +279,7 @@ describe('step-up for money actions', () => {
       ['delete', `/api/admin/refunds/${id}/paid`],
       ['delete', `/api/users/${id}`],
       ['post', '/api/users/cashout'],
+      ['post', '/api/users/exchange'],
       ['post', `/api/admin/cashouts/${id}/paid`],
       ['post', `/api/admin/cashouts/${id}/reject`],
       ['post', '/api/admin/refunds'],
@@ -271,6 +288,7 @@ describe('step-up for money actions', () => {
       ['post', `/api/admin/webhooks/${id}/secret`],
       ['put', `/api/users/${id}`],
       ['post', `/api/admin/approvals/${id}/approve`],
+      ['post', `/api/admin/approvals/${id}/reject`],
     ];
     for (const [method, path] of guarded) {
       const res = await as[method as 'get' | 'post' | 'put' | 'delete' | 'patch'](path).send({});
@@ -282,6 +300,52 @@ describe('step-up for money actions', () => {
     expect((await as.put('/api/users/profile').send({ name: 'Renamed Admin' })).status).toBe(200);
     expect((await as.put('/api/users/profile').send({ email: 'elsewhere@example.com' })).body.stepUpRequired).toBe(true);
     expect((await as.put('/api/users/profile').send({ password: 'new-password-1' })).body.stepUpRequired).toBe(true);
+  });
+
+  it('covers the CSV exports and the full user list: a session without a fresh second factor reads neither', async () => {
+    const { admin, cookie } = await adminWithTotp(kit);
+    // A session opened with the password alone (a stolen cookie, say).
+    const stolen = await kit.as(admin);
+    const reads = ['/api/users', '/api/users?q=example', '/api/admin/export/ready', ...['paid-orders', 'orders', 'payments', 'ledger'].map((f) => `/api/admin/export/${f}.csv?from=2026-01-01&to=2026-01-31`)];
+    for (const path of reads) {
+      const res = await stolen.get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body.stepUpRequired, path).toBe(true);
+    }
+    expect(await kit.db.auditEntry.count({ where: { action: 'report.exported', actorId: admin.id } })).toBe(0);
+    // The session that signed in with a code a moment ago reads them.
+    expect((await request(kit.app).get('/api/users').set('Cookie', cookie)).status).toBe(200);
+    expect((await request(kit.app).get('/api/admin/export/ready').set('Cookie', cookie)).status).toBe(204);
+    const csv = await request(kit.app).get('/api/admin/export/ledger.csv?from=2026-01-01&to=2026-01-31').set('Cookie', cookie);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(await kit.db.auditEntry.count({ where: { action: 'report.exported', actorId: admin.id } })).toBe(1);
+    // One user's page is a read an admin needs without a second factor each time.
+    expect((await stolen.get(`/api/users/${admin.id}`)).status).toBe(200);
+  });
+
+  it('a code given at sign-in is no step-up for a cashout: it asks for a second factor now (403) and moves nothing; one given after sign-in lets it through', async () => {
+    const shopper = await kit.createUser();
+    const { secret, recoveryCodes } = await enrol(shopper);
+    await applyLedger(kit.db, [{ userId: shopper.id, account: 'ACTIVE', amount: '650.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed650:${shopper.id}` }]);
+    // Signed in a moment ago with the password and a code, as a new user would (or a thief with that session's cookie).
+    const res = await login(kit.app, shopper, await codeAt(secret, 1));
+    expect(res.status).toBe(200);
+    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('jwt='))!.split(';')[0]!;
+    const wallet = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    const refused = await request(kit.app).post('/api/users/cashout').set('Cookie', cookie).send({ wallet });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: 'Confirm it is you: enter a code from your authenticator app.', stepUpRequired: true });
+    expect(await kit.db.cashoutRequest.count({ where: { userId: shopper.id } })).toBe(0);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: shopper.id } })).activeBalance.toFixed(2)).toBe('650.00');
+
+    expect((await request(kit.app).post('/api/users/2fa/step-up').set('Cookie', cookie).send({ code: recoveryCodes[0] })).status).toBe(200);
+    const paid = await request(kit.app).post('/api/users/cashout').set('Cookie', cookie).send({ wallet });
+    expect(paid.status).toBe(200);
+    expect(paid.body.activeBalance).toBe(0);
+    // Eleven minutes later that step-up is stale again.
+    await kit.db.session.updateMany({ where: { userId: shopper.id }, data: { stepUpAt: new Date(Date.now() - 11 * 60_000) } });
+    expect((await request(kit.app).post('/api/users/cashout').set('Cookie', cookie).send({ wallet })).body.stepUpRequired).toBe(true);
   });
 
   it('an admin without a second factor (a development shop) works as before', async () => {

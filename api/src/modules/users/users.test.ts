@@ -168,7 +168,7 @@ describe('clients behind a proxy (TRUST_PROXY)', () => {
 describe('profile', () => {
   it('updates name, e-mail and password; the new password works and the old does not', async () => {
     const carol = await kit.createUser({ name: 'Carol' });
-    const res = await (await kit.as(carol)).put('/api/users/profile').send({ _id: alice.id, name: 'Caroline', email: 'caroline@example.com', password: 'brand-new-pass' });
+    const res = await (await kit.as(carol)).put('/api/users/profile').send({ _id: alice.id, name: 'Caroline', email: 'caroline@example.com', password: 'brand-new-pass', currentPassword: carol.password });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: carol.id, name: 'Caroline', email: 'caroline@example.com' });
     // The _id in the body never selects another user.
@@ -187,14 +187,37 @@ describe('profile', () => {
     expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ name: 'Erin B' })).status).toBe(200);
     expect((await profile(stolen)).status).toBe(200); // a name change ends nothing
 
-    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ password: 'another-pass-1' })).status).toBe(200);
+    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ password: 'another-pass-1', currentPassword: erin.password })).status).toBe(200);
     expect((await profile(stolen)).status).toBe(401);
     expect((await profile(desk)).status).toBe(200);
 
     const again = await signIn('another-pass-1');
-    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ email: 'erin.new@example.com' })).status).toBe(200);
+    expect((await request(kit.app).put('/api/users/profile').set('Cookie', desk).send({ email: 'erin.new@example.com', currentPassword: 'another-pass-1' })).status).toBe(200);
     expect((await profile(again)).status).toBe(401);
     expect((await profile(desk)).status).toBe(200);
+  });
+
+  it('a new password or e-mail needs the current password: without it, or with a wrong one, a 400 and nothing changes', async () => {
+    const fay = await kit.createUser({ name: 'Fay', password: 'fays-password' });
+    const as = await kit.as(fay);
+    const cases: [object, string][] = [
+      [{ password: 'taken-over-1' }, 'Enter your current password to change your e-mail or password.'],
+      [{ email: 'thief@example.com' }, 'Enter your current password to change your e-mail or password.'],
+      [{ password: 'taken-over-1', currentPassword: 'a-guess-123' }, 'That password is not right.'],
+      [{ email: 'thief@example.com', currentPassword: 'a-guess-123' }, 'That password is not right.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await as.put('/api/users/profile').send({ name: 'Fay', ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    const stored = await kit.db.user.findUniqueOrThrow({ where: { id: fay.id } });
+    expect(stored.email).toBe(fay.email);
+    expect((await request(kit.app).post('/api/users/login').send({ email: fay.email, password: 'fays-password' })).status).toBe(200);
+    // A name alone needs nothing more; with the current password, a new one is set.
+    expect((await as.put('/api/users/profile').send({ name: 'Fay B' })).status).toBe(200);
+    expect((await as.put('/api/users/profile').send({ password: 'fays-new-password', currentPassword: 'fays-password' })).status).toBe(200);
+    expect((await request(kit.app).post('/api/users/login').send({ email: fay.email, password: 'fays-new-password' })).status).toBe(200);
   });
 
   it('an empty password leaves it unchanged; a taken e-mail is a 409', async () => {
@@ -202,7 +225,7 @@ describe('profile', () => {
     const ok = await (await kit.as(dave)).put('/api/users/profile').send({ name: 'Dave', email: dave.email, password: '' });
     expect(ok.status).toBe(200);
     expect((await request(kit.app).post('/api/users/login').send({ email: dave.email, password: dave.password })).status).toBe(200);
-    const taken = await (await kit.as(dave)).put('/api/users/profile').send({ email: bob.email });
+    const taken = await (await kit.as(dave)).put('/api/users/profile').send({ email: bob.email, currentPassword: dave.password });
     expect(taken.status).toBe(409);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: dave.id } })).email).toBe(dave.email);
   });

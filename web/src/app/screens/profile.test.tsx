@@ -45,6 +45,12 @@ function renderProfile(extra: Record<string, unknown> = {}) {
   return { ...api, ...result };
 }
 
+/** 'Exchange to Passive Balance', then 'Exchange' in the question it asks. */
+async function exchange() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+  await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Exchange' }));
+}
+
 const cashout: MyCashoutJson = {
   _id: 'c1',
   status: 'REQUESTED',
@@ -52,6 +58,7 @@ const cashout: MyCashoutJson = {
   wallet: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
   payoutTxHash: null,
   paidAt: null,
+  holdUntil: null,
   createdAt: '2026-11-20T10:00:00.000Z',
 };
 const PAID_HASH = `0x${'ab'.repeat(32)}`;
@@ -78,6 +85,28 @@ describe('ProfilePage', () => {
     expect(waiting).toHaveTextContent('40.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20');
     // Every balance carries its unit.
     expect(screen.getAllByText('USD').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a cashout to a new wallet: waiting until its time, under the balance and in the statement; a cancelled one says so', async () => {
+    const held: MyCashoutJson = { ...cashout, _id: 'c2', status: 'HELD', amountUsd: '650.00', holdUntil: '2026-11-22T10:00:00.000Z' };
+    const cancelled: MyCashoutJson = { ...held, _id: 'c3', status: 'CANCELLED' };
+    renderProfile({
+      'GET /api/users/profile/statement': [
+        { _id: 'e7', createdAt: '2026-11-21T11:00:00.000Z', kind: 'CASHOUT', account: 'ACTIVE', amount: '650.00', currency: 'USD', cashout: cancelled, cashoutReturned: true },
+        { _id: 'e6', createdAt: '2026-11-21T10:30:00.000Z', kind: 'CASHOUT', account: 'ACTIVE', amount: '-650.00', currency: 'USD', cashout: cancelled },
+        { _id: 'e5', createdAt: '2026-11-21T10:00:00.000Z', kind: 'CASHOUT', account: 'ACTIVE', amount: '-650.00', currency: 'USD', cashout: held },
+      ],
+      'GET /api/users/profile/cashouts': [held],
+    });
+    const rows = within(await screen.findByRole('list', { name: 'Statement' })).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/^Cashout cancelled: amount returned\+650\.00 USD/),
+      expect.stringMatching(/^Cashout requested-650\.00 USD.*Cancelled/),
+      expect.stringMatching(/^Cashout requested-650\.00 USD.*New wallet: held until 2026-11-22/),
+    ]);
+    expect(screen.getByRole('list', { name: 'Cashouts waiting to be paid' })).toHaveTextContent(
+      '650.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20. A wallet new to your account: it waits until 2026-11-22 10:00:00 UTC, and the e-mail we sent you can cancel it.',
+    );
   });
 
   it('shows the form, the referral tools, the balances and only the paid orders', async () => {
@@ -156,7 +185,10 @@ describe('ProfilePage', () => {
     const name = await screen.findByLabelText('Name');
     await userEvent.clear(name);
     await userEvent.type(name, 'Alice Cooper');
+    // Only a new e-mail or password asks for the current one.
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Password'), 'newpass1');
+    await userEvent.type(screen.getByLabelText('Current password'), 'oldpass1');
     await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
 
     expect(await screen.findByText('Profile updated')).toBeInTheDocument();
@@ -165,16 +197,27 @@ describe('ProfilePage', () => {
       name: 'Alice Cooper',
       email: 'alice@example.com',
       password: 'newpass1',
+      currentPassword: 'oldpass1',
     });
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(updated);
     expect(screen.getByRole('button', { name: 'Alice Cooper' })).toBeInTheDocument();
+  });
+
+  it('asks before exchanging, with the amount: Cancel sends nothing', async () => {
+    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Balance exchanged!', activeBalance: 0, passiveBalance: 35.5 } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Exchange to Passive Balance?' });
+    expect(dialog).toHaveTextContent('All of your active balance, 25.50 USD, moves to your passive balance. It cannot be moved back.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(sent('POST /api/users/exchange')).toHaveLength(0);
   });
 
   it("exchanges the balance with the server's message and shows the new balances", async () => {
     renderProfile({
       'POST /api/users/exchange': { message: 'Moved 25.50 to the passive balance', activeBalance: 0, passiveBalance: 35.5 },
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    await exchange();
     expect(await screen.findByText('Moved 25.50 to the passive balance')).toBeInTheDocument();
     expect(screen.getByText('35.50')).toBeInTheDocument();
     expect(screen.getByText('0.00')).toBeInTheDocument();
@@ -186,19 +229,19 @@ describe('ProfilePage', () => {
 
   it("says 'Balance exchanged!' when the server sent no message", async () => {
     renderProfile({ 'POST /api/users/exchange': { message: '', activeBalance: 0, passiveBalance: 35.5 } });
-    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    await exchange();
     expect(await screen.findByText('Balance exchanged!')).toBeInTheDocument();
   });
 
   it("shows the server's error, or 'Exchange failed' when the server sent no message", async () => {
     renderProfile({ 'POST /api/users/exchange': reply(400, { message: 'Nothing to exchange' }) });
-    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    await exchange();
     expect(await screen.findByText('Nothing to exchange')).toBeInTheDocument();
   });
 
   it("falls back to 'Exchange failed' when the server sent no message", async () => {
     renderProfile({ 'POST /api/users/exchange': reply(500, undefined) });
-    await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
+    await exchange();
     expect(await screen.findByText('Exchange failed')).toBeInTheDocument();
   });
 

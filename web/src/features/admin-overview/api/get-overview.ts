@@ -27,3 +27,11 @@ export function useOverview(range: DayRange) {
 
 /** The address of a CSV export of the range: a plain link, downloaded by the browser with the session cookie. */
 export const exportUrl = (file: ExportFile, range: DayRange) => `/api/admin/export/${file}.csv?${new URLSearchParams(range).toString()}`;
+
+/**
+ * Before a download: the exports need a second factor given in the last 10 minutes, which
+ * a browser following a link cannot be asked for. This call is (the api client's step-up
+ * dialog asks for the factor on its 403 and sends it again); it rejects when the admin
+ * closes the dialog.
+ */
+export const readyToExport = (): Promise<unknown> => api.get('/api/admin/export/ready');

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { addDays, utcDay, type AdminOverviewJson } from '@shop/core/contract';
 import { signIn } from '@/testing/fixtures';
-import { mockApi } from '@/testing/mock-api';
+import { mockApi, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const overview = (over: Partial<AdminOverviewJson> = {}): AdminOverviewJson => ({
@@ -49,6 +49,33 @@ describe('OverviewPage', () => {
     expect(screen.getByRole('link', { name: 'Paid orders (revenue)' })).toHaveAttribute('href', '/api/admin/export/paid-orders.csv?from=2026-03-01&to=2026-03-03');
     expect(screen.getByRole('link', { name: 'Ledger' })).toHaveAttribute('href', '/api/admin/export/ledger.csv?from=2026-03-01&to=2026-03-03');
   });
+
+  it('downloads a CSV once this session has a fresh second factor: asked for in the dialog when needed', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    let checks = 0;
+    const { sent } = mockApi({
+      ...TWO_FACTOR,
+      'GET /api/admin/overview': overview(),
+      'GET /api/admin/export/ready': () => (checks++ === 0 ? reply(403, { message: 'Confirm it is you: enter a code from your authenticator app.', stepUpRequired: true }) : reply(204, undefined)),
+      'POST /api/users/2fa/step-up': { message: 'Confirmed' },
+    });
+    const followed: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      followed.push(this.getAttribute('href') ?? '');
+    });
+    try {
+      renderApp('/admin?from=2026-03-01&to=2026-03-03');
+      await userEvent.click(await screen.findByRole('link', { name: 'Ledger' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 5_000 });
+      expect(followed).toEqual([]);
+      await userEvent.type(within(dialog).getByLabelText('Authentication code'), '123456');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+      await waitFor(() => expect(followed).toEqual(['/api/admin/export/ledger.csv?from=2026-03-01&to=2026-03-03']));
+      expect(sent('GET /api/admin/export/ready')).toHaveLength(2);
+    } finally {
+      click.mockRestore();
+    }
+  }, 15_000);
 
   it('starts on the last 30 days, switches with the presets, and refuses a range the api would not read', async () => {
     signIn({ _id: 'a1', isAdmin: true });

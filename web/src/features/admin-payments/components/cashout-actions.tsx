@@ -13,13 +13,14 @@ import { WithdrawPayoutHash } from './withdraw-payout-hash';
  * Open requests can be marked paid (with the payout's hash, which the worker verifies)
  * or rejected; neither while a hash is being checked (one the node never showed can be
  * withdrawn). After a refused check the admin can give another hash. A large one is
- * marked paid only once a second admin approved it.
+ * marked paid only once a second admin approved it. One held for its new wallet can only
+ * be rejected until its wait is over.
  */
 export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const markPaid = useMarkCashoutPaid();
   const reject = useRejectCashout();
 
-  if (cashout.status !== 'REQUESTED' && cashout.status !== 'NOTIFIED') return null;
+  if (cashout.status !== 'REQUESTED' && cashout.status !== 'NOTIFIED' && cashout.status !== 'HELD') return null;
   if (cashout.check?.status === 'CHECKING' || cashout.heldBy) {
     return <WithdrawPayoutHash target={{ kind: 'cashouts', id: cashout._id }} check={cashout.check} heldBy={cashout.heldBy} />;
   }
@@ -37,6 +38,7 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
       Reject
     </Button>
   );
+  if (cashout.status === 'HELD') return rejectButton;
   if (waitsForApproval(cashout.approval)) {
     return (
       <PayoutApproval kind="cashout" id={cashout._id} approval={cashout.approval}>

@@ -20,6 +20,7 @@ function makeCashout(overrides: Partial<CashoutJson> = {}): CashoutJson {
     ethUsd: '3000.00000000',
     amountEth: '0.010000',
     status: 'REQUESTED',
+    holdUntil: null,
     payoutTxHash: null,
     check: null,
     heldBy: null,
@@ -61,6 +62,16 @@ function renderList(extra: Record<string, unknown> = {}) {
 }
 
 describe('CashoutListPage', () => {
+  it('a cashout held for a wallet new to its account says until when, and can only be rejected', async () => {
+    renderList({ 'GET /api/admin/cashouts': [makeCashout({ _id: 'c9', status: 'HELD', holdUntil: '2026-05-07T10:00:00.000Z' })] });
+    await screen.findByRole('table', { name: 'Cashout requests' });
+    const [held] = rows();
+    expect(within(held!).getByText('Held')).toBeInTheDocument();
+    expect(within(held!).getByText('A wallet new to the account: waits until 2026-05-07 10:00:00 UTC')).toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
+    expect(within(held!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
+  });
+
   it('lists the requests; only open ones can be marked paid or rejected', async () => {
     renderList();
     const table = await screen.findByRole('table', { name: 'Cashout requests' });

@@ -5,7 +5,7 @@ import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
 import { StatusBadge } from '@/components/status-badge';
-import { formatUsd } from '@/lib/format';
+import { formatDateTime, formatUsd } from '@/lib/format';
 import { useCashouts } from '../api/get-cashouts';
 import { CashoutActions } from '../components/cashout-actions';
 import { PayoutState } from '../components/payout-state';
@@ -15,8 +15,10 @@ import { userColumn } from '../components/user-cell';
 const CASHOUT_FILTERS = [
   { value: '', label: 'All' },
   { value: 'REQUESTED,NOTIFIED', label: 'Waiting to be paid' },
+  { value: 'HELD', label: 'New wallet, waiting' },
   { value: 'PAID', label: 'Paid' },
   { value: 'REJECTED', label: 'Rejected' },
+  { value: 'CANCELLED', label: 'Cancelled by the owner' },
 ];
 
 const CASHOUT_COLUMNS: ColumnDef<CashoutJson>[] = [
@@ -32,7 +34,12 @@ const CASHOUT_COLUMNS: ColumnDef<CashoutJson>[] = [
   {
     id: 'payout',
     header: 'PAYOUT',
-    cell: ({ row }) => <PayoutState status={row.original.status} payoutTxHash={row.original.payoutTxHash} check={row.original.check} />,
+    cell: ({ row }) =>
+      row.original.status === 'HELD' ? (
+        <span className="text-xs whitespace-normal text-muted-foreground">{`A wallet new to the account: waits until ${formatDateTime(row.original.holdUntil)} UTC`}</span>
+      ) : (
+        <PayoutState status={row.original.status} payoutTxHash={row.original.payoutTxHash} check={row.original.check} />
+      ),
   },
   actionsColumn((cashout) => <CashoutActions cashout={cashout} />),
 ];

@@ -25,8 +25,9 @@ function useApprovalMutation<Input>(mutationFn: (input: Input) => Promise<Approv
   });
 }
 
-/** Approves (a second factor may be asked for) or rejects a pending request. */
+/** What an admin does with a pending request: approve or reject another admin's, withdraw their own. */
+export type Decision = 'approve' | 'reject' | 'withdraw';
+
+/** Decides a pending request; approving and rejecting may ask for a second factor first (the step-up dialog). */
 export const useDecideApproval = () =>
-  useApprovalMutation(({ id, approve }: { id: string; approve: boolean }) =>
-    api.post<ApprovalJson>(`/api/admin/approvals/${encodeURIComponent(id)}/${approve ? 'approve' : 'reject'}`),
-  );
+  useApprovalMutation(({ id, decision }: { id: string; decision: Decision }) => api.post<ApprovalJson>(`/api/admin/approvals/${encodeURIComponent(id)}/${decision}`));

@@ -15,6 +15,7 @@ const approval = (over: Partial<ApprovalJson>): ApprovalJson => ({
   amountUsd: 700,
   wallet: null,
   change: null,
+  package: null,
   requestedBy: { _id: 'a2', email: 'grace@example.com' },
   decidedBy: null,
   decidedAt: null,
@@ -32,7 +33,7 @@ describe('ApprovalsPage', () => {
         approval({ _id: 'ap2', kind: 'BALANCE_INCREASE', subject: { type: 'user', id: 'u2' }, amountUsd: 600, change: { active: '600.00', passive: '0.00' }, requestedBy: { _id: 'a1', email: 'ada@example.com' } }),
       ],
       'POST /api/admin/approvals/ap1/approve': approval({ status: 'APPROVED' }),
-      'POST /api/admin/approvals/ap2/reject': reply(200, approval({ _id: 'ap2', status: 'REJECTED' })),
+      'POST /api/admin/approvals/ap2/withdraw': reply(200, approval({ _id: 'ap2', status: 'REJECTED' })),
     });
     renderApp('/admin/approvals');
     const table = await screen.findByRole('table');
@@ -43,6 +44,7 @@ describe('ApprovalsPage', () => {
     expect(within(increase!).getByText('Balance increase')).toBeInTheDocument();
     expect(within(increase!).getByText('active +$600.00')).toBeInTheDocument();
     expect(within(increase!).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(within(increase!).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
     expect(within(increase!).getByText('Your request: another admin approves it')).toBeInTheDocument();
     expect(sent('GET /api/admin/approvals')[0]?.path).toContain('status=PENDING');
 
@@ -50,8 +52,39 @@ describe('ApprovalsPage', () => {
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap1/approve')).toHaveLength(1));
     expect(await screen.findByText('Approved: the payout can be sent and marked paid')).toBeInTheDocument();
     await userEvent.click(within(increase!).getByRole('button', { name: 'Withdraw' }));
-    await waitFor(() => expect(sent('POST /api/admin/approvals/ap2/reject')).toHaveLength(1));
+    await waitFor(() => expect(sent('POST /api/admin/approvals/ap2/withdraw')).toHaveLength(1));
+    expect(await screen.findByText('Request withdrawn')).toBeInTheDocument();
   });
+
+  it("shows a package's terms; rejecting another admin's request asks for a second factor first, then goes through", async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    let asked = 0;
+    const { sent } = mockApi({
+      'GET /api/users/2fa': { on: true, totp: true, passkeys: [], recoveryCodesLeft: 10, required: true },
+      'GET /api/admin/approvals': [
+        approval({
+          _id: 'ap3', kind: 'PACKAGE', subject: { type: 'product', id: 'p1' }, beneficiary: null, amountUsd: 14970,
+          package: { name: 'Penny Package', publish: false, price: '0.01', dailyCredit: '499.00', durationDays: 30, was: { price: '49.90', dailyCredit: '1.25', durationDays: 30 }, stockAdded: 5 },
+        }),
+      ],
+      'POST /api/admin/approvals/ap3/reject': () => (asked++ === 0 ? reply(403, { message: 'Confirm it is you: enter a code from your authenticator app.', stepUpRequired: true }) : approval({ _id: 'ap3', status: 'REJECTED' })),
+      'POST /api/users/2fa/step-up': { message: 'Confirmed' },
+    });
+    renderApp('/admin/approvals');
+    const table = await screen.findByRole('table');
+    const [row] = within(table).getAllByRole('row').slice(1);
+    expect(within(row!).getByRole('link', { name: 'Package change: Penny Package' })).toHaveAttribute('href', '/admin/products/p1/edit');
+    expect(within(row!).getByText('$499.00 a day for 30 days, price $0.01 (was $1.25 a day for 30 days, price $49.90), stock +5')).toBeInTheDocument();
+    expect(within(row!).getByText('USD $14970.00 per package')).toBeInTheDocument();
+    await userEvent.click(within(row!).getByRole('button', { name: 'Reject' }));
+    // The dialog is loaded when first needed.
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 5_000 });
+    await userEvent.type(within(dialog).getByLabelText('Authentication code'), '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(sent('POST /api/admin/approvals/ap3/reject')).toHaveLength(2));
+    expect(sent('POST /api/users/2fa/step-up')[0]?.body).toEqual({ code: '123456' });
+    expect(await screen.findByText('Request rejected')).toBeInTheDocument();
+  }, 15_000);
 
   it('shows the server\'s refusal (self-approval) as it is', async () => {
     signIn({ _id: 'a1', isAdmin: true });

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Check, X } from 'lucide-react';
+import { Check, Undo2, X } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ApprovalJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
@@ -9,16 +9,17 @@ import { StatusFilter, useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUserInfo } from '@/stores/auth-store';
-import { useApprovals, useDecideApproval } from '../api/approvals';
+import { useApprovals, useDecideApproval, type Decision } from '../api/approvals';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (n: number) => `USD $${n.toFixed(2)}`;
 
-/** What the request is worth: admin rights are worth no amount; a payout no price could value says so. */
-const worth = (a: ApprovalJson) => (a.kind === 'ADMIN_GRANT' ? '-' : a.amountUsd === null ? 'not valued (no ETH price)' : usd(a.amountUsd));
+/** What the request is worth: admin rights are worth no amount; a payout no price could value says so; a package what one pays over its term. */
+const worth = (a: ApprovalJson) =>
+  a.kind === 'ADMIN_GRANT' ? '-' : a.amountUsd === null ? 'not valued (no ETH price)' : a.kind === 'PACKAGE' ? `${usd(a.amountUsd)} per package` : usd(a.amountUsd);
 
-/** Where the money goes: the payout's wallet (and its user), or the user. */
-const destination = (a: ApprovalJson) => [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || 'the sender';
+/** Where the money goes: the payout's wallet (and its user), the user, or a package's buyers. */
+const destination = (a: ApprovalJson) => (a.kind === 'PACKAGE' ? "the package's buyers" : [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || 'the sender');
 const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
 
 /** On a phone, where the AMOUNT, TO and ASKED BY columns are hidden: the same in one line. */
@@ -30,8 +31,29 @@ function Who({ approval }: { approval: ApprovalJson }) {
   );
 }
 
-/** 'Balance increase' with the change to each balance, or 'Cashout payout' / 'Refund payout'. */
+/** 'Package on sale' or 'Package change': its terms once approved (and before, for a change), and the stock added. */
+function PackageTerms({ approval }: { approval: ApprovalJson }) {
+  const p = approval.package;
+  if (!p) return null;
+  const terms = (t: { price: string; dailyCredit: string; durationDays: number }) => `$${t.dailyCredit} a day for ${t.durationDays} days, price $${t.price}`;
+  return (
+    <span>
+      <Link className="underline-offset-4 hover:underline" to={`/admin/products/${approval.subject.id}/edit`}>
+        {p.publish ? 'Package on sale' : 'Package change'}: {p.name}
+      </Link>
+      <span className="block text-xs text-muted-foreground">
+        {terms(p)}
+        {p.was ? ` (was ${terms(p.was)})` : ''}
+        {p.stockAdded ? `, stock ${p.stockAdded > 0 ? '+' : ''}${p.stockAdded}` : ''}
+      </span>
+      <Who approval={approval} />
+    </span>
+  );
+}
+
+/** 'Balance increase' with the change to each balance, 'Cashout payout' / 'Refund payout', or a package's terms. */
 function What({ approval }: { approval: ApprovalJson }) {
+  if (approval.kind === 'PACKAGE') return <PackageTerms approval={approval} />;
   if (approval.kind === 'ADMIN_GRANT') {
     return (
       <span>
@@ -74,9 +96,19 @@ const APPROVED_MESSAGE: Record<ApprovalJson['kind'], string> = {
   BALANCE_INCREASE: 'Approved: the balance was changed',
   PAYOUT: 'Approved: the payout can be sent and marked paid',
   ADMIN_GRANT: 'Approved: the user is an admin now',
+  PACKAGE: 'Approved: the package is changed (or on sale)',
 };
 
-/** Approve / reject for a pending request: the requester may only withdraw it. */
+const DONE: Record<Decision, (a: ApprovalJson) => string> = {
+  approve: (a) => APPROVED_MESSAGE[a.kind],
+  reject: () => 'Request rejected',
+  withdraw: () => 'Request withdrawn',
+};
+
+/**
+ * Approve / reject for another admin's pending request (both ask for a second factor when
+ * one was not given in the last minutes); the admin who asked may only withdraw theirs.
+ */
 function Decide({ approval }: { approval: ApprovalJson }) {
   const me = useUserInfo();
   const decide = useDecideApproval();
@@ -91,25 +123,35 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   }
   const own = approval.requestedBy?._id === me?._id;
   const toMe = approval.beneficiary?._id === me?._id;
-  const run = (approve: boolean) =>
+  const run = (decision: Decision) =>
     decide.mutate(
-      { id: approval._id, approve },
+      { id: approval._id, decision },
       {
-        onSuccess: () => toast.success(approve ? APPROVED_MESSAGE[approval.kind] : 'Rejected'),
+        onSuccess: () => toast.success(DONE[decision](approval)),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
+  if (own) {
+    return (
+      <div className="flex flex-wrap justify-end gap-2">
+        <span className="self-center text-right text-xs text-muted-foreground">Your request: another admin approves it</span>
+        <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('withdraw')}>
+          Withdraw
+        </Button>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-wrap justify-end gap-2">
-      {own || toMe ? (
-        <span className="self-center text-right text-xs text-muted-foreground">{own ? 'Your request: another admin approves it' : 'Money to you: another admin approves it'}</span>
+      {toMe ? (
+        <span className="self-center text-right text-xs text-muted-foreground">Money to you: another admin approves it</span>
       ) : (
-        <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending} onClick={() => run(true)}>
+        <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('approve')}>
           Approve
         </Button>
       )}
-      <Button size="sm" variant="outline" icon={<X aria-hidden="true" />} disabled={decide.isPending} onClick={() => run(false)}>
-        {own ? 'Withdraw' : 'Reject'}
+      <Button size="sm" variant="outline" icon={<X aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('reject')}>
+        Reject
       </Button>
     </div>
   );
@@ -139,8 +181,9 @@ export function ApprovalsPage() {
     <section className="flex flex-col gap-6">
       <PageHeader title="Approvals" />
       <p className="text-sm text-muted-foreground">
-        Balance increases, refunds and cashout payouts worth more than one admin may move alone, and new admins, wait here for a second admin. Nobody approves their own
-        request, nor money that goes to them.
+        Balance increases, refunds and cashout payouts worth more than one admin may move alone, packages that pay more than they cost, and new admins, wait here for a
+        second admin. Nobody approves their own request, nor money that goes to them; the admin who asked may withdraw it, and rejecting another admin&apos;s asks for
+        your second factor.
       </p>
       <DataTable
         columns={COLUMNS}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { CircleAlert, Wallet } from 'lucide-react';
 import { toast } from 'sonner';
-import type { UserJson } from '@shop/core/contract';
+import type { CashoutPreviewJson, UserJson } from '@shop/core/contract';
 import { useEthPrice } from '@/api/get-eth-price';
 import { ErrorAlert } from '@/components/error-alert';
 import { BalanceAmount } from '@/components/balance-amount';
@@ -11,9 +11,11 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage, getServerMessage } from '@/lib/api-client';
+import { usePreviewCashout } from '../api/preview-cashout';
 import { useRequestCashout } from '../api/request-cashout';
 import { canCashout, NOT_ENOUGH_MONEY } from '../cashout-rules';
 import { usdToEth } from '@shop/core/contract';
+import { CashoutConfirm } from './cashout-confirm';
 
 /** 'Cashout (x)' with x = balance / ETH price; a spinner while the price loads. */
 function CashoutLabel({ activeBalance }: { activeBalance: number }) {
@@ -30,18 +32,25 @@ function CashoutLabel({ activeBalance }: { activeBalance: number }) {
   return <>{eth === undefined ? 'Cashout' : `Cashout (${eth})`}</>;
 }
 
-/** The active balance, the wallet field and the button, with the SPEC's client check. */
+/**
+ * The active balance, the wallet field and the button, with the SPEC's client check. The
+ * button asks the server what the cashout would do and shows it for confirmation; only
+ * 'Confirm cashout' sends it (a second factor is asked for then, when the account has one).
+ */
 export function CashoutForm({ user }: { user: UserJson }) {
   const navigate = useNavigate();
   const price = useEthPrice();
+  const preview = usePreviewCashout();
   const cashout = useRequestCashout();
   const [wallet, setWallet] = useState('');
   const [problem, setProblem] = useState<string>();
+  const [confirming, setConfirming] = useState<CashoutPreviewJson | null>(null);
 
   const fail = (message: string) => {
     setProblem(message);
     toast.error(message);
   };
+  const failWith = (error: unknown) => fail(getServerMessage(error) ?? getErrorMessage(error));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -51,17 +60,24 @@ export function CashoutForm({ user }: { user: UserJson }) {
       fail(NOT_ENOUGH_MONEY);
       return;
     }
+    preview.mutate({ wallet: wallet.trim() }, { onSuccess: setConfirming, onError: failWith });
+  };
+
+  const confirm = () => {
+    if (!confirming) return;
+    setConfirming(null);
     cashout.mutate(
-      { wallet: wallet.trim() },
+      { wallet: confirming.wallet },
       {
         onSuccess: () => {
           toast.success('Cashout Success');
           navigate('/profile');
         },
-        onError: (error) => fail(getServerMessage(error) ?? getErrorMessage(error)),
+        onError: failWith,
       },
     );
   };
+  const pending = preview.isPending || cashout.isPending;
 
   return (
     <form className="grid gap-5" aria-label="Cashout" onSubmit={submit}>
@@ -87,14 +103,15 @@ export function CashoutForm({ user }: { user: UserJson }) {
           <AlertDescription>{problem}</AlertDescription>
         </Alert>
       ) : null}
-      <Button type="submit" size="lg" className="w-full sm:w-fit" disabled={cashout.isPending}>
-        {cashout.isPending ? (
+      <Button type="submit" size="lg" className="w-full sm:w-fit" disabled={pending}>
+        {pending ? (
           <Spinner size="sm" aria-hidden="true" className="text-current" />
         ) : (
           <Wallet aria-hidden="true" />
         )}
         <CashoutLabel activeBalance={user.activeBalance} />
       </Button>
+      <CashoutConfirm preview={confirming} ethPrice={price.data?.price} onConfirm={confirm} onCancel={() => setConfirming(null)} />
     </form>
   );
 }

@@ -14,6 +14,25 @@ import type { Product } from '../types';
 
 const busy = <Spinner size="sm" aria-hidden="true" className="text-current" />;
 
+const usd = (n: number) => `USD $${n.toFixed(2)}`;
+
+/**
+ * What waits for a second admin: a package that pays more over its term than it costs is
+ * published, or given more while on sale, only once another admin approves (the server
+ * decides, with the shop's PACKAGE_CREDIT_MULTIPLE); the form says what these numbers pay.
+ */
+function SecondAdminNote({ price, dailyCredit, durationDays }: { price: string; dailyCredit: string; durationDays: number }) {
+  const over = Number(dailyCredit) * durationDays;
+  const paysMore = Number.isFinite(over) && over > Number(price);
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="second-admin-note">
+      {paysMore ? `At these numbers it pays ${usd(over)} over its ${durationDays}-day term for ${usd(Number(price))}. ` : ''}
+      Publishing a package that pays more over its term than it costs, or lowering its price, raising its daily bonus or adding stock while it is on sale, waits
+      for a second admin (Admin &gt; Approvals).
+    </p>
+  );
+}
+
 /** The admin's package editor; starts from the stored package and saves all fields at once. */
 export function ProductForm({ product }: { product: Product }) {
   const navigate = useNavigate();
@@ -45,8 +64,9 @@ export function ProductForm({ product }: { product: Product }) {
     update.mutate(
       { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock },
       {
-        onSuccess: () => {
-          toast.success('Product updated');
+        onSuccess: (saved) => {
+          if (saved.pendingApproval) toast.info('Saved. The new price, daily bonus or stock wait for a second admin (Admin > Approvals).');
+          else toast.success('Product updated');
           navigate('/admin/productlist');
         },
         onError: (error) => toast.error(getErrorMessage(error)),
@@ -110,6 +130,7 @@ export function ProductForm({ product }: { product: Product }) {
           onChange={(event) => setDescription(event.target.value)}
         />
       </div>
+      <SecondAdminNote price={price} dailyCredit={dailyCredit} durationDays={product.durationDays} />
       <Button type="submit" disabled={update.isPending || upload.isPending} className="w-full sm:w-fit">
         {update.isPending ? busy : null}
         Update

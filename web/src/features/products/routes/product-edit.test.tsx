@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeProduct, signIn } from '@/testing/fixtures';
-import { mockApi } from '@/testing/mock-api';
+import { mockApi, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 const product = makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dailyCredit: 6, countInStock: 3 });
@@ -60,5 +60,26 @@ describe('ProductEditPage', () => {
       countInStock: '3',
       loadedCountInStock: 3,
     });
+  });
+
+  it('says what the numbers pay over the term, and that a change giving more waits for a second admin', async () => {
+    signIn({ isAdmin: true });
+    mockApi({
+      'GET /api/admin/products/p1': product,
+      'PUT /api/products/p1': reply(202, { ...product, pendingApproval: { _id: 'ap1' } }),
+      'GET /api/admin/products': [product],
+    });
+    const { router } = renderApp('/admin/products/p1/edit');
+    const note = await screen.findByTestId('second-admin-note');
+    // $6 a day over 30 days for $249.50: it pays less than it costs.
+    expect(note).not.toHaveTextContent('At these numbers');
+    expect(note).toHaveTextContent('waits for a second admin (Admin > Approvals)');
+    const credit = screen.getByLabelText('Daily Bonus');
+    await userEvent.clear(credit);
+    await userEvent.type(credit, '499');
+    expect(note).toHaveTextContent('At these numbers it pays USD $14970.00 over its 30-day term for USD $249.50.');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Saved. The new price, daily bonus or stock wait for a second admin (Admin > Approvals).')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
   });
 });

@@ -49,6 +49,17 @@ describe('ProductListPage', () => {
     expect(sent('POST /api/admin/products/p1/publish')[0]?.body).toEqual({ published: false });
   });
 
+  it('says when publishing waits for a second admin', async () => {
+    signIn({ isAdmin: true });
+    mockApi({
+      'GET /api/admin/products': products,
+      'POST /api/admin/products/p2/publish': reply(202, { ...products[1], pendingApproval: { _id: 'ap1' } }),
+    });
+    renderApp('/admin/productlist');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
+    expect(await screen.findByText('Silver Package pays more than it costs: it goes on sale once a second admin approves (Admin > Approvals).')).toBeInTheDocument();
+  });
+
   it("creates a package with 'Product created!' and opens its edit page", async () => {
     signIn({ isAdmin: true });
     const created = makeProduct({ _id: 'p9', name: 'Sample name' });

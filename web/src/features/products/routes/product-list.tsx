@@ -24,7 +24,10 @@ function PublishButton({ product }: { product: Product }) {
     publish.mutate(
       { id: product._id, published: !published },
       {
-        onSuccess: () => toast.success(published ? `${product.name} is hidden from the shop` : `${product.name} is on sale`),
+        onSuccess: (after) =>
+          after.pendingApproval
+            ? toast.info(`${product.name} pays more than it costs: it goes on sale once a second admin approves (Admin > Approvals).`)
+            : toast.success(published ? `${product.name} is hidden from the shop` : `${product.name} is on sale`),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );

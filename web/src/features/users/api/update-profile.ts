@@ -4,8 +4,8 @@ import { api } from '@/lib/api-client';
 import { profileQueryKey } from '@/lib/query-keys';
 import { setUserInfo } from '@/stores/auth-store';
 
-/** An empty password leaves the password unchanged. */
-export type ProfileInput = { _id: string; name: string; email: string; password: string };
+/** An empty password leaves the password unchanged; a new e-mail or password needs the current password. */
+export type ProfileInput = { _id: string; name: string; email: string; password: string; currentPassword?: string };
 
 export const updateProfile = (input: ProfileInput): Promise<UserJson> =>
   api.put<UserJson>('/api/users/profile', input);

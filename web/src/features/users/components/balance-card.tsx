@@ -1,12 +1,14 @@
 import { Link } from 'react-router-dom';
 import { ArrowRightLeft, Wallet } from 'lucide-react';
 import { toast } from 'sonner';
-import type { UserJson } from '@shop/core/contract';
+import { BALANCE_CURRENCY, type UserJson } from '@shop/core/contract';
 import { BalanceAmount } from '@/components/balance-amount';
+import { ConfirmAction } from '@/components/confirm-action';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { getServerMessage } from '@/lib/api-client';
+import { formatMoney } from '@/lib/format';
 import { useExchangeBalance } from '../api/exchange-balance';
 import { NegativeBalanceNote } from './negative-balance-note';
 import { OpenCashouts } from './open-cashouts';
@@ -21,7 +23,10 @@ function Amount({ label, value }: { label: string; value: number }) {
   );
 }
 
-/** Passive balance with the exchange button; active balance with the Cashout link. */
+/**
+ * Passive balance with the exchange button (it asks first: an exchange cannot be undone);
+ * active balance with the Cashout link.
+ */
 export function BalanceCard({ user }: { user: UserJson }) {
   const exchange = useExchangeBalance();
 
@@ -41,14 +46,21 @@ export function BalanceCard({ user }: { user: UserJson }) {
       <CardContent className="grid gap-6 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
         <div className="flex flex-col gap-3">
           <Amount label="Passive Balance" value={user.passiveBalance} />
-          <Button variant="secondary" disabled={exchange.isPending} onClick={onExchange}>
-            {exchange.isPending ? (
-              <Spinner size="sm" aria-hidden="true" className="text-current" />
-            ) : (
-              <ArrowRightLeft aria-hidden="true" />
-            )}
-            Exchange to Passive Balance
-          </Button>
+          <ConfirmAction
+            title="Exchange to Passive Balance?"
+            description={`All of your active balance, ${formatMoney(user.activeBalance)} ${BALANCE_CURRENCY}, moves to your passive balance. It cannot be moved back.`}
+            confirmLabel="Exchange"
+            onConfirm={onExchange}
+          >
+            <Button variant="secondary" disabled={exchange.isPending}>
+              {exchange.isPending ? (
+                <Spinner size="sm" aria-hidden="true" className="text-current" />
+              ) : (
+                <ArrowRightLeft aria-hidden="true" />
+              )}
+              Exchange to Passive Balance
+            </Button>
+          </ConfirmAction>
         </div>
         <div className="flex flex-col gap-3">
           <Amount label="Active Balance" value={user.activeBalance} />

@@ -1,9 +1,12 @@
 import { Clock } from 'lucide-react';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
-import { formatDay, formatMoney, shortHex } from '@/lib/format';
+import { formatDateTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { useMyOpenCashouts } from '../api/get-statement';
 
-/** Under the active balance: each cashout still waiting to be paid, so a 0.00 balance reads as "on its way". */
+/**
+ * Under the active balance: each cashout still waiting to be paid, so a 0.00 balance reads
+ * as "on its way"; one to a wallet new to the account says until when it waits.
+ */
 export function OpenCashouts() {
   const { data: cashouts } = useMyOpenCashouts();
   if (!cashouts?.length) return null;
@@ -17,7 +20,15 @@ export function OpenCashouts() {
               {formatMoney(c.amountUsd)} {BALANCE_CURRENCY}
             </strong>{' '}
             waiting to be paid to <code className="font-mono text-xs">{shortHex(c.wallet, 6, 4)}</code>, requested{' '}
-            <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>. Coins are sent within 1-24 hours.
+            <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>.{' '}
+            {c.status === 'HELD' && c.holdUntil ? (
+              <>
+                A wallet new to your account: it waits until <time dateTime={c.holdUntil}>{formatDateTime(c.holdUntil)}</time> UTC, and
+                the e-mail we sent you can cancel it.
+              </>
+            ) : (
+              'Coins are sent within 1-24 hours.'
+            )}
           </span>
         </li>
       ))}

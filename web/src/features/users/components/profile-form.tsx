@@ -7,20 +7,26 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
 
-/** Name, Email and a new Password; an empty password leaves it unchanged. */
+/**
+ * Name, Email and a new Password; an empty password leaves it unchanged. A new e-mail or
+ * password asks for the current password too (the field shows once either changes).
+ */
 export function ProfileForm({ user }: { user: UserJson }) {
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
   const [password, setPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
   const update = useUpdateProfile();
+  const changesCredentials = password !== '' || email.trim().toLowerCase() !== user.email;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update.mutate(
-      { _id: user._id, name, email, password },
+      { _id: user._id, name, email, password, ...(changesCredentials ? { currentPassword } : {}) },
       {
         onSuccess: () => {
           setPassword('');
+          setCurrentPassword('');
           toast.success('Profile updated');
         },
         onError: (error) => toast.error(getErrorMessage(error)),
@@ -56,6 +62,18 @@ export function ProfileForm({ user }: { user: UserJson }) {
             value={password}
             onValueChange={setPassword}
           />
+          {changesCredentials ? (
+            <FormField
+              label="Current password"
+              type="password"
+              name="currentPassword"
+              autoComplete="current-password"
+              required
+              hint="Needed to change your e-mail or password."
+              value={currentPassword}
+              onValueChange={setCurrentPassword}
+            />
+          ) : null}
           <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
             Update Profile
           </Button>

@@ -6,7 +6,7 @@ import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime, formatMoney, shortHex } from '@/lib/format';
+import { formatDateTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useStatement } from '../api/get-statement';
 
@@ -16,6 +16,8 @@ const ACCOUNT = { ACTIVE: 'Active', PASSIVE: 'Passive' } as const;
 export function cashoutState(cashout: MyCashoutJson): { text: string; variant: 'secondary' | 'success' | 'destructive' } {
   if (cashout.status === 'PAID') return { text: 'Paid', variant: 'success' };
   if (cashout.status === 'REJECTED') return { text: 'Rejected', variant: 'destructive' };
+  if (cashout.status === 'CANCELLED') return { text: 'Cancelled', variant: 'destructive' };
+  if (cashout.status === 'HELD') return { text: `New wallet: held until ${formatDay(cashout.holdUntil)}`, variant: 'secondary' };
   return { text: 'Waiting to be paid', variant: 'secondary' };
 }
 
@@ -31,7 +33,8 @@ export function entryTitle(entry: StatementEntryJson): string {
     case 'EXCHANGE':
       return entry.account === 'PASSIVE' ? 'Exchange from active balance' : 'Exchange to passive balance';
     case 'CASHOUT':
-      return entry.cashoutReturned ? 'Cashout rejected: amount returned' : 'Cashout requested';
+      if (!entry.cashoutReturned) return 'Cashout requested';
+      return entry.cashout?.status === 'CANCELLED' ? 'Cashout cancelled: amount returned' : 'Cashout rejected: amount returned';
     case 'ADMIN_ADJUSTMENT':
       return 'Adjustment by the shop';
     case 'OVERPAYMENT_CREDIT':

@@ -1,0 +1,75 @@
+import { useSearchParams, Link } from 'react-router-dom';
+import { Ban, ShieldAlert } from 'lucide-react';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader } from '@/components/ui/card';
+import { getErrorMessage } from '@/lib/api-client';
+import { clearUserInfo } from '@/stores/auth-store';
+import { useCancelCashout } from '../api/cancel-cashout';
+
+const linkClass = 'font-medium text-foreground underline-offset-4 hover:underline';
+
+/**
+ * /cashout/cancel?token=...: the link of the e-mail that announced a cashout to a wallet
+ * new to the account. Opening it changes nothing (mail scanners open links): the owner
+ * reads what it does and presses the button. Every session of the account ends then, this
+ * browser's too.
+ */
+export function CancelCashoutPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const cancel = useCancelCashout();
+
+  const submit = () => cancel.mutate({ token }, { onSuccess: () => clearUserInfo() });
+
+  return (
+    <div className="mx-auto w-full max-w-md py-4 sm:py-10">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-bold tracking-tight">{cancel.isSuccess ? 'Cashout cancelled' : 'Cancel a cashout to a new wallet'}</h1>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {cancel.isSuccess ? (
+            <Alert role="status">
+              <ShieldAlert aria-hidden="true" />
+              {/* The message names the wallet: a 42-character word that must wrap on a phone. */}
+              <AlertDescription className="[overflow-wrap:anywhere]">{cancel.data.message}</AlertDescription>
+            </Alert>
+          ) : (
+            <>
+              <p className="text-sm">
+                Did not ask for this cashout? This cancels every cashout of your account to that wallet that is not being paid
+                yet (the amount comes back to your active balance), blocks the wallet for your account and signs your account
+                out everywhere. Then set a new password.
+              </p>
+              {!token ? (
+                <Alert variant="destructive">
+                  <AlertDescription>This page needs the link from the e-mail we sent you.</AlertDescription>
+                </Alert>
+              ) : null}
+              {cancel.isError ? (
+                <Alert variant="destructive">
+                  <AlertDescription>{getErrorMessage(cancel.error)}</AlertDescription>
+                </Alert>
+              ) : null}
+              <Button variant="destructive" icon={<Ban aria-hidden="true" />} pending={cancel.isPending} disabled={cancel.isPending || !token} onClick={submit}>
+                Cancel cashout and block wallet
+              </Button>
+            </>
+          )}
+        </CardContent>
+        <CardFooter className="text-sm text-muted-foreground">
+          {cancel.isSuccess ? (
+            <Link to="/forgot-password" className={linkClass}>
+              Set a new password
+            </Link>
+          ) : (
+            <Link to="/login" className={linkClass}>
+              Sign in instead
+            </Link>
+          )}
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}
