@@ -90,10 +90,10 @@ export type CancelOutcome = { message: string; wallet: string; cancelled: number
 
 /**
  * The owner opened the link: in one transaction, under the link's row lock, the link is
- * used, the wallet blocked for the account, every cashout to it not yet being paid is
- * CANCELLED with its amount back through the ledger (the rules of an admin's rejection:
- * never one a payout transaction is being checked for, or that ETH already reached), and
- * every session of the account ends (a thief's among them). A second use changes nothing
+ * used, the wallet blocked for the account, every cashout to it still HELD is CANCELLED
+ * with its amount back through the ledger (returnCashout: one released to the admins is
+ * not, as its ETH may be on its way before its hash is named; the answer counts those as
+ * still being paid), and every session of the account ends (a thief's among them). A second use changes nothing
  * and answers the same, from the rows; an unknown or expired link is a 400.
  */
 export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, now = new Date()): Promise<CancelOutcome> {
@@ -105,7 +105,7 @@ export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, n
       await tx.walletCancelLink.update({ where: { id: link.id }, data: { usedAt: now, sealedToken: null } });
       await tx.blockedWallet.upsert({ where: { userId_wallet: { userId: link.userId, wallet: link.wallet } }, create: { userId: link.userId, wallet: link.wallet, createdAt: now }, update: {} });
       const cancelled: string[] = [];
-      for (const c of await cashoutsTo(tx, link.userId, link.wallet, RETURNABLE_CASHOUT_STATUSES)) {
+      for (const c of await cashoutsTo(tx, link.userId, link.wallet, ['HELD'])) {
         if ((await returnCashout(tx, c.id, 'CANCELLED')) === 'returned') cancelled.push(c.id);
       }
       await revokeUserSessions(tx, link.userId, { now });
@@ -127,7 +127,7 @@ export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, n
 function cancelMessage(wallet: string, cancelled: number, returned: Prisma.Decimal, paying: number): string {
   const parts = [
     cancelled > 0 ? `Cancelled: $${returned.toFixed(2)} is back in your active balance.` : paying > 0 ? '' : 'Nothing was waiting to be paid to this wallet.',
-    paying > 0 ? `A cashout to this wallet was already being paid and could not be stopped: tell us at once.` : '',
+    paying > 0 ? `A cashout to this wallet was already with the admins to pay and could not be stopped: tell us at once.` : '',
     `The wallet ${wallet} is blocked for your account, and every session of your account was signed out: sign in and change your password.`,
   ];
   return parts.filter(Boolean).join(' ');
