@@ -183,7 +183,18 @@ export function userRoutes(deps: AppDeps): Router {
     const changesCredentials = (typeof body?.email === 'string' && body.email.trim().toLowerCase() !== req.user?.email) || (typeof body?.password === 'string' && body.password !== '');
     return changesCredentials ? requireStepUp(req, res, next) : next();
   };
-  router.put('/profile', requireUser, stepUpForCredentials, async (req, res) => {
+  // A current password sent is a password guess: it spends the sign-in budget of the
+  // address and of the account (a stolen session must not try passwords without end).
+  const passwordGuesses = rateLimit(deps, {
+    name: 'login',
+    limit: config.rateLimitAuthPerMinute,
+    windowSeconds: 60,
+    keys: (req) => {
+      const guess = (req.body as { currentPassword?: unknown } | undefined)?.currentPassword;
+      return typeof guess === 'string' && guess !== '' ? [`ip:${req.ip}`, `email:${req.user!.email}`] : [];
+    },
+  });
+  router.put('/profile', requireUser, passwordGuesses, stepUpForCredentials, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
     const { user, effects } = await users.updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
     await handOnAfter(req, effects);
