@@ -30,6 +30,16 @@ const termsOf = (t: TermsJson): PackageTerms => ({ price: new Prisma.Decimal(t.p
 /** What one package pays its buyer over its term. */
 export const creditOverTerm = (t: PackageTerms): Prisma.Decimal => t.dailyCredit.times(t.durationDays);
 
+/**
+ * What the approver is shown of a PACKAGE change's stock: the count when asked, the count
+ * once approved (at most: orders may take some meanwhile) and what those units pay their
+ * buyers in all over their term (USD, exact).
+ */
+export function packageStock(c: PackageChange): { countInStock: number; stockOnceApproved: number; stockPaysUsd: string } {
+  const stockOnceApproved = Math.max(0, c.countInStock + (c.stockAdded ?? 0));
+  return { countInStock: c.countInStock, stockOnceApproved, stockPaysUsd: creditOverTerm(termsOf(c)).times(stockOnceApproved).toFixed(2) };
+}
+
 /** Whether a package on these terms pays more over its term than its price times PACKAGE_CREDIT_MULTIPLE: selling it creates money. */
 export function packageMints(config: Pick<AppConfig, 'packageCreditMultiple'>, t: PackageTerms): boolean {
   return creditOverTerm(t).gt(t.price.times(config.packageCreditMultiple));

@@ -506,6 +506,17 @@ describe('a package that pays more than it costs (one admin cannot mint money)',
     expect((await stored(product.id)).countInStock).toBe(8);
   });
 
+  it('the approver is shown the stock once approved and what that stock pays in all, not only one unit', async () => {
+    const product = await makeProduct({ ...minting, countInStock: 7 });
+    const more = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, price: '0.01', dailyCredit: '499', durationDays: 30, countInStock: 10, loadedCountInStock: 7 });
+    expect(more.status).toBe(202);
+    const list = (await (await kit.as(approver)).get('/api/admin/approvals?status=PENDING')).body as { _id: string }[];
+    expect(list.find((a) => a._id === more.body.pendingApproval._id)).toMatchObject({
+      amountUsd: 14970,
+      package: { stockAdded: 3, countInStock: 7, stockOnceApproved: 10, stockPaysUsd: '149700.00' },
+    });
+  });
+
   it('PACKAGE_CREDIT_MULTIPLE sets how much more than its price a package may pay over its term before a second admin is asked', async () => {
     const lenient = await createApiTestKit({ env: { PACKAGE_CREDIT_MULTIPLE: '6' } });
     try {
