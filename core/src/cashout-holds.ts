@@ -136,11 +136,17 @@ function cancelMessage(wallet: string, cancelled: number, returned: Prisma.Decim
 /**
  * The worker's sweep: HELD cashouts whose wait is over become REQUESTED (one conditional
  * UPDATE: of the sweep and the owner's link, one wins), and their operator notices are
- * queued. Reads the ended holds only (CashoutRequest(status, holdUntil)), `limit` at a time.
+ * queued. Each is priced again: at the higher of the ETH price it was asked at and
+ * `ethUsdNow` (fewer ETH for the same dollars), so the wait is no free bet on the price
+ * (ETH rose: paid at today's; fell: at the old one, and cancelling to ask again gets
+ * only today's). With no price now, its price is cleared: it is valued at the price of
+ * the day it is marked paid (as one asked while no price could be read). Reads the ended
+ * holds only (CashoutRequest(status, holdUntil)), `limit` at a time.
  */
-export async function releaseHeldCashouts(db: Db, now = new Date(), limit = 500): Promise<{ released: string[]; effects: Effect[] }> {
+export async function releaseHeldCashouts(db: Db, now = new Date(), ethUsdNow: string | null = null, limit = 500): Promise<{ released: string[]; effects: Effect[] }> {
   const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "CashoutRequest" SET "status" = 'REQUESTED', "updatedAt" = ${now}
+    UPDATE "CashoutRequest" SET "status" = 'REQUESTED', "updatedAt" = ${now},
+      "ethUsd" = CASE WHEN ${ethUsdNow}::numeric IS NULL THEN NULL ELSE GREATEST("ethUsd", ${ethUsdNow}::numeric) END
     WHERE "id" = ANY(ARRAY(SELECT "id" FROM "CashoutRequest" WHERE "status" = 'HELD' AND "holdUntil" <= ${now} ORDER BY "holdUntil" LIMIT ${limit}))
       AND "status" = 'HELD'
     RETURNING "id"`;

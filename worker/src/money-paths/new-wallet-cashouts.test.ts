@@ -5,6 +5,7 @@ import { applyLedger, priceToAnswer, tokenDigest, usdCentsToWei } from '@shop/co
 import { toCents } from '@shop/core/contract';
 import type { ParsedMail } from 'mailparser';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const port = await freePort();
   smtp = await startSmtpServer(port);
   kit = await createPaymentKit({
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, OPERATOR_EMAIL: OPERATOR, PUBLIC_URL: 'http://shop.test', NEW_WALLET_HOLD_HOURS: '24', PAYOUT_RECHECK_MS: '200', PAYOUT_ADDRESSES: treasury },
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, OPERATOR_EMAIL: OPERATOR, PUBLIC_URL: 'http://shop.test', NEW_WALLET_HOLD_HOURS: '24', PAYOUT_RECHECK_MS: '200', PRICE_CACHE_SECONDS: '0', PAYOUT_ADDRESSES: treasury },
   });
   admin = await kit.createUser({ isAdmin: true });
 });
@@ -200,6 +201,31 @@ describe('a cashout to a wallet the account was never paid to', () => {
     expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
     expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
     expect(await balanceOf(user.id)).toBe('0.00');
+  });
+
+  it('is priced again when its wait is over, at the higher ETH price of the two: waiting (or cancelling) is no bet on the price', async () => {
+    const rpc = kit.env.anvil!.rpcUrl;
+    try {
+      const [up, down] = [await shopperWith('Uma Up', '30.00'), await shopperWith('Dan Down', '30.00')];
+      expect((await (await kit.as(up)).post('/api/users/cashout').send({ wallet: walletOf(0x66) })).status).toBe(200);
+      expect((await (await kit.as(down)).post('/api/users/cashout').send({ wallet: walletOf(0x67) })).status).toBe(200);
+      const [rise, fall] = [await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: up.id } }), await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: down.id } })];
+      expect([rise.ethUsd?.toFixed(2), fall.ethUsd?.toFixed(2)]).toEqual(['3000.00', '3000.00']);
+      // ETH rose during the wait: released at today's price (fewer ETH for the same dollars).
+      await setEthUsdPrice(rpc, '4000');
+      await kit.db.cashoutRequest.update({ where: { id: rise.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
+      await sweepOnce();
+      const risen = await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: rise.id } });
+      expect([risen.status === 'HELD', risen.ethUsd?.toFixed(2)]).toEqual([false, '4000.00']);
+      // ETH fell: released at the price it was asked at.
+      await setEthUsdPrice(rpc, '2000');
+      await kit.db.cashoutRequest.update({ where: { id: fall.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
+      await sweepOnce();
+      const fallen = await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: fall.id } });
+      expect([fallen.status === 'HELD', fallen.ethUsd?.toFixed(2)]).toEqual([false, '3000.00']);
+    } finally {
+      await setEthUsdPrice(rpc, '3000');
+    }
   });
 
   it('the link and the end of the wait at the same moment: one wins; cancelled, the balance comes back once and nothing is paid, released, it is not returned', async () => {
