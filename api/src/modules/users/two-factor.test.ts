@@ -355,6 +355,19 @@ describe('step-up for money actions', () => {
     expect((await stolen.get(`/api/users/${admin.id}`)).status).toBe(200);
   });
 
+  it('covers the audit log: every e-mail that signed in, page after page, is not read with a stolen admin cookie alone', async () => {
+    const { admin, cookie } = await adminWithTotp(kit);
+    const stolen = await kit.as(admin);
+    for (const path of ['/api/admin/audit', '/api/admin/audit?action=user.login', `/api/admin/audit?subject=${admin.id}`]) {
+      const res = await stolen.get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body.stepUpRequired, path).toBe(true);
+    }
+    const fresh = await request(kit.app).get('/api/admin/audit?action=user.login').set('Cookie', cookie);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.map((e: { actor: { email: string } | null }) => e.actor?.email)).toContain(admin.email);
+  });
+
   it('a code given at sign-in is no step-up for a cashout: it asks for a second factor now (403) and moves nothing; one given after sign-in lets it through', async () => {
     const shopper = await kit.createUser();
     const { secret, recoveryCodes } = await enrol(shopper);
