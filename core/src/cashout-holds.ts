@@ -90,10 +90,10 @@ export type CancelOutcome = { message: string; wallet: string; cancelled: number
 
 /**
  * The owner opened the link: in one transaction, under the link's row lock, the link is
- * used, the wallet blocked for the account, every cashout to it not yet being paid is
- * CANCELLED with its amount back through the ledger (the rules of an admin's rejection:
- * never one a payout transaction is being checked for, or that ETH already reached), and
- * every session of the account ends (a thief's among them). A second use changes nothing
+ * used, the wallet blocked for the account, every cashout to it still HELD is CANCELLED
+ * with its amount back through the ledger (returnCashout: one released to the admins is
+ * not, as its ETH may be on its way before its hash is named; the answer counts those as
+ * still being paid), and every session of the account ends (a thief's among them). A second use changes nothing
  * and answers the same, from the rows; an unknown or expired link is a 400.
  */
 export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, now = new Date()): Promise<CancelOutcome> {
@@ -105,7 +105,7 @@ export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, n
       await tx.walletCancelLink.update({ where: { id: link.id }, data: { usedAt: now, sealedToken: null } });
       await tx.blockedWallet.upsert({ where: { userId_wallet: { userId: link.userId, wallet: link.wallet } }, create: { userId: link.userId, wallet: link.wallet, createdAt: now }, update: {} });
       const cancelled: string[] = [];
-      for (const c of await cashoutsTo(tx, link.userId, link.wallet, RETURNABLE_CASHOUT_STATUSES)) {
+      for (const c of await cashoutsTo(tx, link.userId, link.wallet, ['HELD'])) {
         if ((await returnCashout(tx, c.id, 'CANCELLED')) === 'returned') cancelled.push(c.id);
       }
       await revokeUserSessions(tx, link.userId, { now });
@@ -127,7 +127,7 @@ export async function cancelByLink(db: Db, origin: AuditOrigin, token: string, n
 function cancelMessage(wallet: string, cancelled: number, returned: Prisma.Decimal, paying: number): string {
   const parts = [
     cancelled > 0 ? `Cancelled: $${returned.toFixed(2)} is back in your active balance.` : paying > 0 ? '' : 'Nothing was waiting to be paid to this wallet.',
-    paying > 0 ? `A cashout to this wallet was already being paid and could not be stopped: tell us at once.` : '',
+    paying > 0 ? `A cashout to this wallet was already with the admins to pay and could not be stopped: tell us at once.` : '',
     `The wallet ${wallet} is blocked for your account, and every session of your account was signed out: sign in and change your password.`,
   ];
   return parts.filter(Boolean).join(' ');
@@ -136,11 +136,17 @@ function cancelMessage(wallet: string, cancelled: number, returned: Prisma.Decim
 /**
  * The worker's sweep: HELD cashouts whose wait is over become REQUESTED (one conditional
  * UPDATE: of the sweep and the owner's link, one wins), and their operator notices are
- * queued. Reads the ended holds only (CashoutRequest(status, holdUntil)), `limit` at a time.
+ * queued. Each is priced again: at the higher of the ETH price it was asked at and
+ * `ethUsdNow` (fewer ETH for the same dollars), so the wait is no free bet on the price
+ * (ETH rose: paid at today's; fell: at the old one, and cancelling to ask again gets
+ * only today's). With no price now, its price is cleared: it is valued at the price of
+ * the day it is marked paid (as one asked while no price could be read). Reads the ended
+ * holds only (CashoutRequest(status, holdUntil)), `limit` at a time.
  */
-export async function releaseHeldCashouts(db: Db, now = new Date(), limit = 500): Promise<{ released: string[]; effects: Effect[] }> {
+export async function releaseHeldCashouts(db: Db, now = new Date(), ethUsdNow: string | null = null, limit = 500): Promise<{ released: string[]; effects: Effect[] }> {
   const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "CashoutRequest" SET "status" = 'REQUESTED', "updatedAt" = ${now}
+    UPDATE "CashoutRequest" SET "status" = 'REQUESTED', "updatedAt" = ${now},
+      "ethUsd" = CASE WHEN ${ethUsdNow}::numeric IS NULL THEN NULL ELSE GREATEST("ethUsd", ${ethUsdNow}::numeric) END
     WHERE "id" = ANY(ARRAY(SELECT "id" FROM "CashoutRequest" WHERE "status" = 'HELD' AND "holdUntil" <= ${now} ORDER BY "holdUntil" LIMIT ${limit}))
       AND "status" = 'HELD'
     RETURNING "id"`;

@@ -19,7 +19,7 @@
  */
 export { decideApproval, NOT_YOUR_REQUEST, OWN_MONEY_APPROVAL, OWN_REQUEST_REJECTION, SELF_APPROVAL, type ApprovalDecision } from './decide.ts';
 export { grantAdminFromShell, holdAdminGrant, holdLargeIncrease } from './holds.ts';
-export { creditOverTerm, holdPackageEdit, holdPackagePublish, PACKAGE_CHANGED, packageMints, type PackageChange, type PackageTerms } from './packages.ts';
+export { creditOverTerm, holdPackageEdit, holdPackagePublish, PACKAGE_CHANGED, packageMints, packageStock, type PackageChange, type PackageTerms } from './packages.ts';
 export { askPayoutApproval, askRefundApprovals, payoutApprovalStates, requirePayoutApproval, voidPayoutApprovals } from './payouts.ts';
 export { APPROVAL_NEEDED_DETAIL, APPROVAL_WINDOW_MS, type AdminAudit, type ApprovalRow } from './requests.ts';
 export { cashoutsCounted, payoutNeedsApproval, payoutWorth, refundWorth, type PayoutWorth } from './worth.ts';

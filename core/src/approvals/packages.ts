@@ -30,6 +30,16 @@ const termsOf = (t: TermsJson): PackageTerms => ({ price: new Prisma.Decimal(t.p
 /** What one package pays its buyer over its term. */
 export const creditOverTerm = (t: PackageTerms): Prisma.Decimal => t.dailyCredit.times(t.durationDays);
 
+/**
+ * What the approver is shown of a PACKAGE change's stock: the count when asked, the count
+ * once approved (at most: orders may take some meanwhile) and what those units pay their
+ * buyers in all over their term (USD, exact).
+ */
+export function packageStock(c: PackageChange): { countInStock: number; stockOnceApproved: number; stockPaysUsd: string } {
+  const stockOnceApproved = Math.max(0, c.countInStock + (c.stockAdded ?? 0));
+  return { countInStock: c.countInStock, stockOnceApproved, stockPaysUsd: creditOverTerm(termsOf(c)).times(stockOnceApproved).toFixed(2) };
+}
+
 /** Whether a package on these terms pays more over its term than its price times PACKAGE_CREDIT_MULTIPLE: selling it creates money. */
 export function packageMints(config: Pick<AppConfig, 'packageCreditMultiple'>, t: PackageTerms): boolean {
   return creditOverTerm(t).gt(t.price.times(config.packageCreditMultiple));
@@ -74,10 +84,23 @@ export async function holdPackagePublish(tx: Tx, config: Pick<AppConfig, 'packag
 }
 
 /**
+ * Whether the package as it is now gives no more than when the change was asked: no lower
+ * price, no more daily credit, no longer term, no more stock. The terms an edit leaves
+ * alone stay as they are now, so once they moved the package after the change would not
+ * be what the approver was shown (a cent's price, ten years, a million on sale, asked
+ * while the package paid nothing; or a second held change asked on the same terms).
+ */
+function asSeen(current: LockedPackage, was: PackageTerms, stockWhenAsked: number): boolean {
+  return current.price.gte(was.price) && current.dailyCredit.lte(was.dailyCredit) && current.durationDays <= was.durationDays && current.countInStock <= stockWhenAsked;
+}
+
+/**
  * An approved PACKAGE change, on the package as it is now: publishing needs the terms and
- * stock it was asked with; an edit needs each term it changes to be as it was when asked
- * (else a 409 to reject it: the second admin approved other terms), and adds the stock it
- * added to the count as it is now (orders may have taken some meanwhile).
+ * stock it was asked with; an edit needs each term it changes to be as it was when asked,
+ * and no term or stock to have become more generous since (else a 409 to reject it: the
+ * second admin approved other terms), and adds the stock it added to the count as it is
+ * now (orders may have taken some meanwhile). The package after it is then, term by term
+ * and in stock, at most what the approver was shown.
  */
 export async function applyPackageChange(tx: Tx, a: ApprovalRow): Promise<void> {
   const current = (await lockPackages(tx, [a.subjectId])).get(a.subjectId);
@@ -96,7 +119,7 @@ export async function applyPackageChange(tx: Tx, a: ApprovalRow): Promise<void> 
   if (!asked.dailyCredit.eq(was.dailyCredit)) data.dailyCredit = asked.dailyCredit;
   if (asked.durationDays !== was.durationDays) data.durationDays = asked.durationDays;
   const moved = (data.price && !current.price.eq(was.price)) || (data.dailyCredit && !current.dailyCredit.eq(was.dailyCredit)) || (data.durationDays !== undefined && current.durationDays !== was.durationDays);
-  if (moved) throw conflict(PACKAGE_CHANGED);
+  if (moved || !asSeen(current, was, c.countInStock)) throw conflict(PACKAGE_CHANGED);
   if (Object.keys(data).length > 0) await tx.product.update({ where: { id: current.id }, data });
   if (c.stockAdded) await setStock(tx, current.id, { wanted: Math.max(0, current.countInStock + c.stockAdded), loaded: current.countInStock }, `approval:${a.id}`);
 }

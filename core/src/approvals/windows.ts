@@ -14,11 +14,14 @@ import { threshold, usd } from './worth.ts';
  * Past APPROVAL_THRESHOLD_USD, the next cashout waits for a second admin.
  *
  * Where a cashout's money came from: a cashout takes its user's whole active balance, so
- * its part from a package is the daily credit that package's items posted to the user
- * after their previous cashout (not rejected) and up to this one, at most the cashout's
- * amount (credit exchanged to the passive balance meanwhile never left by this cashout).
+ * its part from a package is the package's credit not yet attributed: the daily credit
+ * that package's items posted to the user up to this cashout, less the parts from it
+ * recorded for the user's earlier cashouts whose money left (not rejected or cancelled:
+ * credit given back is counted again when cashed out anew), at most the cashout's amount.
  * Daily credit entries name their item in their key (`daily:<item>:<day>`, daily-credit.ts).
- * It is recorded (CashoutSource) when an admin first marks the cashout paid.
+ * It is recorded (CashoutSource) when an admin first marks the cashout paid. An earlier
+ * cashout not yet marked paid has no parts recorded: its credit is counted for this one
+ * too (never less than the truth), as is credit exchanged to the passive balance.
  */
 
 /** A cashout's part from one package's daily credit. */
@@ -26,9 +29,10 @@ export type CashoutShare = { productId: string; name: string; amountUsd: Prisma.
 
 /**
  * Each cashout's parts by package, in one query for a page of cashouts. Reads each user's
- * ledger entries between their previous cashout and this one (x_ledger_user_statement
- * (userId, createdAt, id)), their items by primary key, and their previous cashout by
- * CashoutRequest(userId).
+ * daily credit up to this cashout (x_ledger_user_statement (userId, createdAt, id)),
+ * summed per item, their items by primary key, and their earlier cashouts by
+ * CashoutRequest(userId) with those cashouts' recorded parts by CashoutSource(cashoutId,
+ * productId).
  */
 export async function cashoutShares(tx: Tx | Db, ids: string[]): Promise<Map<string, CashoutShare[]>> {
   const shares = new Map<string, CashoutShare[]>();
@@ -37,22 +41,27 @@ export async function cashoutShares(tx: Tx | Db, ids: string[]): Promise<Map<str
   // lookup of an item and its package per item, not per day of credit.
   const rows = await tx.$queryRaw<{ cashoutId: string; productId: string; name: string; amountUsd: Prisma.Decimal }[]>`
     WITH credit AS (
-      SELECT c."id" AS "cashoutId", c."amountUsd" AS "cap", substr(l."idempotencyKey", 7, 36) AS "item", SUM(l."amount") AS "amount"
+      SELECT c."id" AS "cashoutId", c."userId", c."createdAt" AS "at", c."amountUsd" AS "cap", substr(l."idempotencyKey", 7, 36) AS "item", SUM(l."amount") AS "amount"
       FROM "CashoutRequest" c
-      CROSS JOIN LATERAL (
-        SELECT MAX(o."createdAt") AS "since" FROM "CashoutRequest" o
-        WHERE o."userId" = c."userId" AND o."createdAt" < c."createdAt" AND o."status" <> 'REJECTED'
-      ) prev
-      JOIN "LedgerEntry" l ON l."userId" = c."userId" AND l."createdAt" <= c."createdAt" AND l."createdAt" > COALESCE(prev."since", '-infinity'::timestamptz)
+      JOIN "LedgerEntry" l ON l."userId" = c."userId" AND l."createdAt" <= c."createdAt"
         AND l."kind" = 'DAILY_CREDIT' AND l."account" = 'ACTIVE' AND l."amount" > 0 AND l."idempotencyKey" LIKE 'daily:%'
       WHERE c."id" = ANY(${ids}::uuid[])
-      GROUP BY 1, 2, 3
+      GROUP BY 1, 2, 3, 4, 5
+    ), by_package AS (
+      SELECT cr."cashoutId", cr."userId", cr."at", cr."cap", i."productId", SUM(cr."amount") AS "credit"
+      FROM credit cr
+      JOIN "OrderItem" i ON i."id" = (CASE WHEN cr."item" ~ '^[0-9a-f-]{36}$' THEN cr."item"::uuid END)
+      GROUP BY 1, 2, 3, 4, 5
     )
-    SELECT cr."cashoutId"::text AS "cashoutId", i."productId"::text AS "productId", p."name", LEAST(SUM(cr."amount"), cr."cap") AS "amountUsd"
-    FROM credit cr
-    JOIN "OrderItem" i ON i."id" = (CASE WHEN cr."item" ~ '^[0-9a-f-]{36}$' THEN cr."item"::uuid END)
-    JOIN "Product" p ON p."id" = i."productId"
-    GROUP BY cr."cashoutId", cr."cap", i."productId", p."name"`;
+    SELECT bp."cashoutId"::text AS "cashoutId", bp."productId"::text AS "productId", p."name", LEAST(bp."credit" - COALESCE(taken."amount", 0), bp."cap") AS "amountUsd"
+    FROM by_package bp
+    JOIN "Product" p ON p."id" = bp."productId"
+    CROSS JOIN LATERAL (
+      SELECT SUM(s."amountUsd") AS "amount" FROM "CashoutRequest" o
+      JOIN "CashoutSource" s ON s."cashoutId" = o."id" AND s."productId" = bp."productId"
+      WHERE o."userId" = bp."userId" AND o."createdAt" < bp."at" AND o."status" NOT IN ('REJECTED', 'CANCELLED')
+    ) taken
+    WHERE bp."credit" - COALESCE(taken."amount", 0) > 0`;
   for (const r of rows) {
     const list = shares.get(r.cashoutId) ?? [];
     list.push({ productId: r.productId, name: r.name, amountUsd: new Prisma.Decimal(r.amountUsd) });

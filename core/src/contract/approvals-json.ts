@@ -26,7 +26,8 @@ export const approvalJson = z.object({
   change: z.object({ active: z.string(), passive: z.string() }).nullable(),
   /**
    * PACKAGE: the package's name, whether it is put on sale, its terms once approved (USD as exact strings), its terms before
-   * (a change of a package on sale; null when publishing) and the stock added (null: none).
+   * (a change of a package on sale; null when publishing) and the stock added (null: none); the stock when asked, the
+   * stock once approved (at most) and what those units pay in all over their term (USD, exact string).
    */
   package: z
     .object({
@@ -37,6 +38,9 @@ export const approvalJson = z.object({
       durationDays: z.number().int(),
       was: z.object({ price: z.string(), dailyCredit: z.string(), durationDays: z.number().int() }).nullable(),
       stockAdded: z.number().int().nullable(),
+      countInStock: z.number().int(),
+      stockOnceApproved: z.number().int(),
+      stockPaysUsd: z.string(),
     })
     .nullable(),
   requestedBy: z.object({ _id: z.string(), email: z.string() }).nullable(),

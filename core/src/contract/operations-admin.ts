@@ -121,7 +121,7 @@ export const adminOperations: Operation[] = [
     answers: [ok(reconciliationRunJson, 'Started (or already running)', 202)],
   },
   {
-    method: 'GET', path: '/api/admin/audit', tag: 'Admin: operations', access: 'admin', summary: 'The audit log, newest first (hash-chained)',
+    method: 'GET', path: '/api/admin/audit', tag: 'Admin: operations', access: 'admin', stepUp: true, summary: 'The audit log, newest first (hash-chained)',
     query: auditQuery, answers: [page(auditEntryJson, PAGED)],
   },
   { method: 'GET', path: '/api/admin/overview', tag: 'Admin: operations', access: 'admin', summary: 'Revenue, orders and open work over a range of UTC days', query: dayRangeQuery, answers: [ok(adminOverviewJson)] },

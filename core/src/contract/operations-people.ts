@@ -50,8 +50,8 @@ export const peopleOperations: Operation[] = [
   { method: 'GET', path: '/api/users/profile', tag: 'Users', access: 'user', summary: 'The signed-in user', answers: [ok(userJson)] },
   {
     method: 'PUT', path: '/api/users/profile', tag: 'Users', access: 'user', stepUp: 'when the e-mail or the password changes', summary: "Change the signed-in user's name, e-mail or password",
-    description: "A new e-mail or password needs `currentPassword` (400 without it, or with a wrong one), ends the user's other sessions and is e-mailed to the account's address (the old one, for a new e-mail).",
-    body: updateProfileBody, answers: [ok(userJson)], errors: [409],
+    description: "A new e-mail or password needs `currentPassword` (400 without it, or with a wrong one), ends the user's other sessions and is e-mailed to the account's address (the old one, for a new e-mail). A `currentPassword` sent spends the sign-in attempts of the address and of the account (429 when spent).",
+    body: updateProfileBody, answers: [ok(userJson)], errors: [409, 429],
   },
   {
     method: 'GET', path: '/api/users/profile/referrals', tag: 'Users', access: 'user', summary: 'The people the signed-in user referred, newest first',

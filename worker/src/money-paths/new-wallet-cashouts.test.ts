@@ -5,6 +5,7 @@ import { applyLedger, priceToAnswer, tokenDigest, usdCentsToWei } from '@shop/co
 import { toCents } from '@shop/core/contract';
 import type { ParsedMail } from 'mailparser';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
+import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const port = await freePort();
   smtp = await startSmtpServer(port);
   kit = await createPaymentKit({
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, OPERATOR_EMAIL: OPERATOR, PUBLIC_URL: 'http://shop.test', NEW_WALLET_HOLD_HOURS: '24', PAYOUT_RECHECK_MS: '200', PAYOUT_ADDRESSES: treasury },
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, OPERATOR_EMAIL: OPERATOR, PUBLIC_URL: 'http://shop.test', NEW_WALLET_HOLD_HOURS: '24', PAYOUT_RECHECK_MS: '200', PRICE_CACHE_SECONDS: '0', PAYOUT_ADDRESSES: treasury },
   });
   admin = await kit.createUser({ isAdmin: true });
 });
@@ -178,7 +179,56 @@ describe('a cashout to a wallet the account was never paid to', () => {
     expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet })).status).toBe(400);
   });
 
-  it('the link and the end of the wait at the same moment: the balance comes back once, and nothing is paid', async () => {
+  it('once the wait is over and it is with the admins, the link cancels nothing: ETH sent before the hash is named is never also given back', async () => {
+    const wallet = walletOf(0x65);
+    const user = await shopperWith('Fay Farmer', '40.00');
+    expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet })).status).toBe(200);
+    const cashout = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id } });
+    const [mail] = await mailsTo(user.email, 1, /new wallet/i);
+    await kit.db.cashoutRequest.update({ where: { id: cashout.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
+    await sweepOnce();
+    await waitFor('the cashout released', async () => (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'NOTIFIED');
+    // The admin broadcasts the ETH first; the link is opened before the hash is named.
+    const released = await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } });
+    const hash = await kit.chain.sendAndWait(treasury, wallet, usdCentsToWei(toCents(released.amountUsd.toFixed(2)), priceToAnswer(released.ethUsd!.toFixed(8))));
+    const opened = await cancel(cancelToken(mail!)!);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ cancelled: 0, returnedUsd: 0, stillPaying: 1 });
+    expect(opened.body.message).toBe(
+      `A cashout to this wallet was already with the admins to pay and could not be stopped: tell us at once. The wallet ${wallet.toLowerCase()} is blocked for your account, and every session of your account was signed out: sign in and change your password.`,
+    );
+    expect(await balanceOf(user.id)).toBe('0.00');
+    expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, hash)).status).toBe(202);
+    expect((await kit.payoutVerdict('cashout', cashout.id)).status).toBe('ACCEPTED');
+    expect(await balanceOf(user.id)).toBe('0.00');
+  });
+
+  it('is priced again when its wait is over, at the higher ETH price of the two: waiting (or cancelling) is no bet on the price', async () => {
+    const rpc = kit.env.anvil!.rpcUrl;
+    try {
+      const [up, down] = [await shopperWith('Uma Up', '30.00'), await shopperWith('Dan Down', '30.00')];
+      expect((await (await kit.as(up)).post('/api/users/cashout').send({ wallet: walletOf(0x66) })).status).toBe(200);
+      expect((await (await kit.as(down)).post('/api/users/cashout').send({ wallet: walletOf(0x67) })).status).toBe(200);
+      const [rise, fall] = [await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: up.id } }), await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: down.id } })];
+      expect([rise.ethUsd?.toFixed(2), fall.ethUsd?.toFixed(2)]).toEqual(['3000.00', '3000.00']);
+      // ETH rose during the wait: released at today's price (fewer ETH for the same dollars).
+      await setEthUsdPrice(rpc, '4000');
+      await kit.db.cashoutRequest.update({ where: { id: rise.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
+      await sweepOnce();
+      const risen = await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: rise.id } });
+      expect([risen.status === 'HELD', risen.ethUsd?.toFixed(2)]).toEqual([false, '4000.00']);
+      // ETH fell: released at the price it was asked at.
+      await setEthUsdPrice(rpc, '2000');
+      await kit.db.cashoutRequest.update({ where: { id: fall.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
+      await sweepOnce();
+      const fallen = await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: fall.id } });
+      expect([fallen.status === 'HELD', fallen.ethUsd?.toFixed(2)]).toEqual([false, '3000.00']);
+    } finally {
+      await setEthUsdPrice(rpc, '3000');
+    }
+  });
+
+  it('the link and the end of the wait at the same moment: one wins; cancelled, the balance comes back once and nothing is paid, released, it is not returned', async () => {
     const wallet = walletOf(0x64);
     const user = await shopperWith('Rae Race', '55.00');
     expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet })).status).toBe(200);
@@ -186,9 +236,18 @@ describe('a cashout to a wallet the account was never paid to', () => {
     const [mail] = await mailsTo(user.email, 1, /new wallet/i);
     await kit.db.cashoutRequest.update({ where: { id: cashout.id }, data: { holdUntil: new Date(Date.now() - 1000) } });
     const [clicked] = await Promise.all([cancel(cancelToken(mail!)!), runSweep()]);
-    expect(clicked.body).toMatchObject({ cancelled: 1, returnedUsd: 55 });
-    expect((await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status).toBe('CANCELLED');
-    expect(await balanceOf(user.id)).toBe('55.00');
-    expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, `0x${'ef'.repeat(32)}`)).status).toBe(409);
+    const status = (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status;
+    if (clicked.body.cancelled === 1) {
+      expect(clicked.body).toMatchObject({ returnedUsd: 55, stillPaying: 0 });
+      expect(status).toBe('CANCELLED');
+      expect(await balanceOf(user.id)).toBe('55.00');
+      expect((await kit.markPayoutPaid(admin, 'cashouts', cashout.id, `0x${'ef'.repeat(32)}`)).status).toBe(409);
+    } else {
+      expect(clicked.body).toMatchObject({ cancelled: 0, returnedUsd: 0, stillPaying: 1 });
+      expect(['REQUESTED', 'NOTIFIED']).toContain(status);
+      expect(await balanceOf(user.id)).toBe('0.00');
+    }
+    const entries = await kit.db.ledgerEntry.findMany({ where: { cashoutId: cashout.id } });
+    expect(entries).toHaveLength(clicked.body.cancelled === 1 ? 2 : 1);
   });
 });

@@ -9,7 +9,9 @@ import type { Processor } from '../worker-manager.ts';
  */
 export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, logger }) => {
   const now = new Date();
-  const { released, effects: releasedNotices } = await releaseHeldCashouts(runtime.db, now);
+  // Held cashouts are priced again when released (cashout-holds.ts); no price now: valued when paid.
+  const ethUsdNow = await runtime.prices.price().catch(() => null);
+  const { released, effects: releasedNotices } = await releaseHeldCashouts(runtime.db, now, ethUsdNow);
   if (released.length) logger.info({ msg: 'held cashouts released to the admins', count: released.length });
   const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, now, runtime.config.sweepStaleMs);
   const notices = await unsentNotices(runtime.db, now, 500);

@@ -64,7 +64,7 @@ async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Prom
   const cancel = link
     ? [
         '',
-        'If this was not you, open this link: it cancels every cashout of your account to this wallet that is not being paid yet (the amount comes back to your active balance), blocks the wallet for your account and signs your account out everywhere. Then set a new password.',
+        'If this was not you, open this link: it cancels every cashout of your account to this wallet that is still waiting (the amount comes back to your active balance), blocks the wallet for your account and signs your account out everywhere. Then set a new password.',
         '',
         `${site}/cashout/cancel?token=${encodeURIComponent(link.token)}`,
         '',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { applyLedger, askRefundApprovals, createProduct, creditDaily, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
+import request from 'supertest';
+import { applyLedger, askRefundApprovals, cancelLinkForMail, createProduct, creditDaily, grantAdminFromShell, OWN_MONEY_APPROVAL, Prisma, SELF_APPROVAL } from '@shop/core';
 import type { ApprovalJson, CashoutJson, UserJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { expectBooksBalanced } from '../../../../scripts/testing/books.ts';
@@ -72,8 +73,8 @@ async function packageBuyer(productId: string): Promise<TestUser> {
 }
 
 /** `user` cashes out their whole active balance (valued at $3000/ETH); the cashout's id. */
-async function cashoutAll(user: TestUser): Promise<string> {
-  expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet: WALLET })).status).toBe(200);
+async function cashoutAll(user: TestUser, wallet = WALLET): Promise<string> {
+  expect((await (await kit.as(user)).post('/api/users/cashout').send({ wallet })).status).toBe(200);
   const row = await kit.db.cashoutRequest.findFirstOrThrow({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
   await kit.db.cashoutRequest.update({ where: { id: row.id }, data: { ethUsd: new Prisma.Decimal('3000') } });
   return row.id;
@@ -277,6 +278,39 @@ describe('cashouts counted per admin and per package', () => {
     expect((await markPaid(ben, fromOther, 43)).status).toBe(202);
     const sources = await kit.db.cashoutSource.findMany({ where: { cashoutId: { in: ids } }, orderBy: { createdAt: 'asc' } });
     expect(sources.map((s) => [s.cashoutId, s.productId, s.amountUsd.toFixed(2)])).toEqual([[first, penny.id, '200.00'], [second, penny.id, '200.00'], [fromOther, other.id, '200.00']]);
+  });
+
+  it("credit given back (a cashout cancelled by its link, or rejected) is counted from its package again when cashed out anew", async () => {
+    const penny = await createProduct(kit.db, { name: 'Again Package', image: '/images/p.svg', description: 'd', price: new Prisma.Decimal('0.01'), dailyCredit: new Prisma.Decimal('200.00'), durationDays: 30 });
+    const buyers = [await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(penny.id), await packageBuyer(penny.id)];
+    await creditDaily(kit.db);
+    const [ann, ben, cy, dee] = [await kit.createUser({ isAdmin: true }), await kit.createUser({ isAdmin: true }), await kit.createUser({ isAdmin: true }), await kit.createUser({ isAdmin: true })];
+    expect((await markPaid(ann, await cashoutAll(buyers[0]!), 50)).status).toBe(202);
+    expect((await markPaid(ben, await cashoutAll(buyers[1]!), 51)).status).toBe(202);
+    // The third cashes out to a wallet new to the account, held, and cancels it by the e-mail's link: the $200 comes back.
+    const t = buyers[2]!;
+    const held = await cashoutAll(t);
+    await kit.db.cashoutRequest.update({ where: { id: held }, data: { status: 'HELD', holdUntil: new Date(Date.now() + 3600_000) } });
+    const link = await cancelLinkForMail(kit.db, kit.env.runtime.config, held);
+    expect((await request(kit.app).post('/api/users/cashout/cancel').send({ token: link!.token })).body).toMatchObject({ cancelled: 1 });
+    const again = await cashoutAll(t, '0x2222222222222222222222222222222222222222');
+    const refused = await markPaid(cy, again, 52);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/^This payout \(with the cashouts of the last 24 hours paid from the daily credit of 'Again Package'\) is worth \$600\.00/);
+    // The fourth: a first cashout, a later one asked for (other money), then the first rejected and its $200 cashed out again.
+    const u = buyers[3]!;
+    const first = await cashoutAll(u);
+    await credit(u, '50.00');
+    const later = await cashoutAll(u);
+    expect((await (await kit.as(dee)).post(`/api/admin/cashouts/${first}/reject`)).status).toBe(200);
+    const third = await cashoutAll(u);
+    expect((await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: third } })).amountUsd.toFixed(2)).toBe('200.00');
+    const late = await markPaid(cy, third, 53);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toMatch(/daily credit of 'Again Package'\) is worth \$600\.00/);
+    // The later cashout: its $50 is counted as the package's (the credit the first held was not yet counted: never less than the truth).
+    expect((await markPaid(dee, later, 54)).status).toBe(202);
+    expect((await kit.db.cashoutSource.findMany({ where: { cashoutId: later } })).map((r) => r.amountUsd.toFixed(2))).toEqual(['50.00']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Prisma, type Db, type PackageChange } from '@shop/core';
+import { packageStock, Prisma, type Db, type PackageChange } from '@shop/core';
 import { usdNumber, type ApprovalJson, type ApprovalStatus } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
@@ -26,7 +26,7 @@ export async function approvalsJson(db: Db, rows: Row[]): Promise<ApprovalJson[]
       wallet: r.wallet,
       change: change ? { active: change.active, passive: change.passive } : null,
       package: pkg
-        ? { name: pkg.name, publish: pkg.publish, price: pkg.price, dailyCredit: pkg.dailyCredit, durationDays: pkg.durationDays, was: pkg.was, stockAdded: pkg.stockAdded }
+        ? { name: pkg.name, publish: pkg.publish, price: pkg.price, dailyCredit: pkg.dailyCredit, durationDays: pkg.durationDays, was: pkg.was, stockAdded: pkg.stockAdded, ...packageStock(pkg) }
         : null,
       requestedBy: person(r.requestedById),
       decidedBy: person(r.decidedById),

@@ -464,6 +464,59 @@ describe('a package that pays more than it costs (one admin cannot mint money)',
     expect((await stored(draft.id)).publishedAt).toBeNull();
   });
 
+  it("an approved change is refused when the package's other terms or stock became more generous since it was asked", async () => {
+    const product = await makeProduct({ price: new Prisma.Decimal('100.00'), dailyCredit: new Prisma.Decimal('0.00'), durationDays: 30, countInStock: 1 });
+    const put = async (body: object) => (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, ...body });
+    // $3.40 a day over 30 days: $102 for $100, held; the approver is shown those terms.
+    const asked = await put({ price: '100', dailyCredit: '3.40', durationDays: 30, countInStock: 1, loadedCountInStock: 1 });
+    expect(asked.status).toBe(202);
+    // Meanwhile, while it pays nothing a day, a cent, ten years and a million on sale pass alone.
+    expect((await put({ price: '0.01', dailyCredit: '0', durationDays: 3650, countInStock: 1_000_000, loadedCountInStock: 1 })).status).toBe(200);
+    const late = await approve(approver, asked.body.pendingApproval._id);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe('The package changed since this was asked: reject it, and publish or edit it again.');
+    const after = await stored(product.id);
+    expect([after.price.toFixed(2), after.dailyCredit.toFixed(2)]).toEqual(['0.01', '0.00']);
+  });
+
+  it('two held changes asked on the same terms do not stack: once one is applied, the other is refused', async () => {
+    const product = await makeProduct({ price: new Prisma.Decimal('100.00'), dailyCredit: new Prisma.Decimal('3.00'), durationDays: 30, countInStock: 1 });
+    const put = async (body: object) => (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, durationDays: 30, countInStock: 1, loadedCountInStock: 1, ...body });
+    const cheaper = await put({ price: '80', dailyCredit: '3.00' });
+    const richer = await put({ price: '100', dailyCredit: '3.60' });
+    expect([cheaper.status, richer.status]).toEqual([202, 202]);
+    expect((await approve(approver, cheaper.body.pendingApproval._id)).status).toBe(200);
+    expect((await approve(approver, richer.body.pendingApproval._id)).status).toBe(409);
+    const after = await stored(product.id);
+    expect([after.price.toFixed(2), after.dailyCredit.toFixed(2)]).toEqual(['80.00', '3.00']);
+  });
+
+  it('an approved change whose stock grew since it was asked is refused; stock that orders took meanwhile is fine', async () => {
+    const product = await makeProduct({ ...minting, countInStock: 7 });
+    const body = { ...validUpdate, price: '0.01', dailyCredit: '499', durationDays: 30 };
+    const more = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, countInStock: 9, loadedCountInStock: 7 });
+    expect(more.status).toBe(202);
+    // Less stock goes through alone; then back up past what the approver was shown.
+    expect((await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, countInStock: 5, loadedCountInStock: 7 })).status).toBe(200);
+    const other = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...body, countInStock: 8, loadedCountInStock: 5 });
+    expect(other.status).toBe(202);
+    expect((await approve(approver, other.body.pendingApproval._id)).status).toBe(200);
+    expect((await stored(product.id)).countInStock).toBe(8);
+    expect((await approve(approver, more.body.pendingApproval._id)).status).toBe(409);
+    expect((await stored(product.id)).countInStock).toBe(8);
+  });
+
+  it('the approver is shown the stock once approved and what that stock pays in all, not only one unit', async () => {
+    const product = await makeProduct({ ...minting, countInStock: 7 });
+    const more = await (await kit.as(admin)).put(`/api/products/${product.id}`).send({ ...validUpdate, price: '0.01', dailyCredit: '499', durationDays: 30, countInStock: 10, loadedCountInStock: 7 });
+    expect(more.status).toBe(202);
+    const list = (await (await kit.as(approver)).get('/api/admin/approvals?status=PENDING')).body as { _id: string }[];
+    expect(list.find((a) => a._id === more.body.pendingApproval._id)).toMatchObject({
+      amountUsd: 14970,
+      package: { stockAdded: 3, countInStock: 7, stockOnceApproved: 10, stockPaysUsd: '149700.00' },
+    });
+  });
+
   it('PACKAGE_CREDIT_MULTIPLE sets how much more than its price a package may pay over its term before a second admin is asked', async () => {
     const lenient = await createApiTestKit({ env: { PACKAGE_CREDIT_MULTIPLE: '6' } });
     try {

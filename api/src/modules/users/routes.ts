@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { endSession, requireAdmin, requireStepUp, requireStepUpForMoneyOut, requireUser, startSession } from '../../middleware/auth.ts';
 import { auditContext, audited, signedInActor } from '../../middleware/audit.ts';
-import { rateLimit } from '../../middleware/rate-limit.ts';
+import { rateLimit, spendAttempt } from '../../middleware/rate-limit.ts';
 import { byCreatedAt, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import * as users from './service.ts';
@@ -48,25 +48,16 @@ export function userRoutes(deps: AppDeps): Router {
 
   // Second-factor codes: one budget per account per quarter hour whatever the addresses
   // and wherever they are tried (sign-in, step-up, enrolment, turning off), on top of the
-  // sign-in limit (a 6-digit code must not be guessable at 10 tries a minute). A sign-in
-  // counts against the account its e-mail names; an e-mail with no account, against itself.
-  const codeAttempts = rateLimit(deps, {
-    name: 'second-factor',
-    limit: SECOND_FACTOR_ATTEMPTS,
-    windowSeconds: 900,
-    message: 'Too many codes tried',
-    keys: async (req) => {
-      if (req.path !== '/login') return [req.user && `user:${req.user.id}`];
-      const code = (req.body as { code?: unknown } | undefined)?.code;
-      const email = emailOf(req.body);
-      if (typeof code !== 'string' || code.trim() === '' || !email) return [];
-      const account = await db.user.findFirst({ where: { email: email.slice('email:'.length), deletedAt: null }, select: { id: true } }).catch(() => null);
-      return [account ? `user:${account.id}` : email];
-    },
-  });
-  router.post('/login', authLimit('login'), codeAttempts, async (req, res) => {
+  // sign-in limit (a 6-digit code must not be guessable at 10 tries a minute). The signed-in
+  // routes count against the session's account before the handler; sign-in counts inside
+  // its handler (whatever the path's spelling), and only once the password was right:
+  // someone who knows only an e-mail cannot use up its owner's codes.
+  const codeBudget = { name: 'second-factor', limit: SECOND_FACTOR_ATTEMPTS, windowSeconds: 900, message: 'Too many codes tried' };
+  const codeAttempts = rateLimit(deps, { ...codeBudget, keys: (req) => [req.user && `user:${req.user.id}`] });
+  const spendSignInCode = (userId: string) => spendAttempt(deps, codeBudget, [`user:${userId}`]);
+  router.post('/login', authLimit('login'), async (req, res) => {
     const input = parseBody(loginBody, req.body);
-    const { user, secondFactor } = await users.login(deps, () => relyingParty(config, req.get('origin')), auditContext(req, null), input);
+    const { user, secondFactor } = await users.login(deps, () => relyingParty(config, req.get('origin')), auditContext(req, null), input, spendSignInCode);
     // Signed in with a code: that is a second factor given now (money actions need one).
     await startSession(res, deps, user._id, { stepUp: secondFactor !== undefined });
     res.json(user);
@@ -192,7 +183,18 @@ export function userRoutes(deps: AppDeps): Router {
     const changesCredentials = (typeof body?.email === 'string' && body.email.trim().toLowerCase() !== req.user?.email) || (typeof body?.password === 'string' && body.password !== '');
     return changesCredentials ? requireStepUp(req, res, next) : next();
   };
-  router.put('/profile', requireUser, stepUpForCredentials, async (req, res) => {
+  // A current password sent is a password guess: it spends the sign-in budget of the
+  // address and of the account (a stolen session must not try passwords without end).
+  const passwordGuesses = rateLimit(deps, {
+    name: 'login',
+    limit: config.rateLimitAuthPerMinute,
+    windowSeconds: 60,
+    keys: (req) => {
+      const guess = (req.body as { currentPassword?: unknown } | undefined)?.currentPassword;
+      return typeof guess === 'string' && guess !== '' ? [`ip:${req.ip}`, `email:${req.user!.email}`] : [];
+    },
+  });
+  router.put('/profile', requireUser, passwordGuesses, stepUpForCredentials, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
     const { user, effects } = await users.updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
     await handOnAfter(req, effects);

@@ -96,6 +96,8 @@ export async function login(
   rp: () => RelyingParty,
   origin: AuditContext,
   input: { email: string; password: string; code?: string; passkey?: AuthenticationResponseJSON },
+  /** Counts a code against the account's budget (429 when spent), once the password was right. */
+  spendCode: (userId: string) => Promise<void>,
 ): Promise<{ user: UserJson; secondFactor?: SecondFactor }> {
   const { db, config } = deps;
   const user = await db.user.findFirst({ where: { email: input.email, deletedAt: null }, select: { ...userSelect, passwordHash: true, totpEnabledAt: true } });
@@ -127,6 +129,7 @@ export async function login(
       const message = user.totpEnabledAt ? CODE_NEEDED : PASSKEY_NEEDED;
       throw new UserError(401, message, undefined, { twoFactorRequired: true, totp: Boolean(user.totpEnabledAt), ...(passkey ? { passkey } : {}) });
     } else {
+      await spendCode(user.id);
       const factor = await useSecondFactor(db, config, user.id, input.code);
       if (!factor) {
         await failed('second factor');

@@ -147,6 +147,37 @@ describe('signing in with two-factor', () => {
     }
   });
 
+  it('the code budget holds whatever the spelling of the sign-in path (/login/, /LOGIN)', async () => {
+    const spread = await createApiTestKit({ env: { TRUST_PROXY: '1', RATE_LIMIT_AUTH_PER_MINUTE: '100' } });
+    try {
+      const user = await spread.createUser();
+      await enrol(user, spread); // the enrolment's code is the first of the ten
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const path = i % 2 ? '/api/users/login/' : '/api/users/LOGIN';
+        statuses.push((await request(spread.app).post(path).set('X-Forwarded-For', `198.51.100.${i + 1}`).send({ email: user.email, password: user.password, code: `00${String(i).padStart(4, '0')}` })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429, 429, 429]);
+    } finally {
+      await spread.close();
+    }
+  });
+
+  it('codes sent with a wrong password spend nothing of the account\'s code budget: whoever knows an e-mail cannot lock its owner out', async () => {
+    const spread = await createApiTestKit({ env: { TRUST_PROXY: '1', RATE_LIMIT_AUTH_PER_MINUTE: '100' } });
+    try {
+      const user = await spread.createUser();
+      const { secret } = await enrol(user, spread);
+      for (let i = 0; i < 15; i++) {
+        const res = await request(spread.app).post('/api/users/login').set('X-Forwarded-For', `203.0.113.${i + 1}`).send({ email: user.email, password: 'not-the-password', code: `12345${i % 10}` });
+        expect(res.status).toBe(401);
+      }
+      expect((await login(spread.app, user, await codeAt(secret, 1))).status).toBe(200);
+    } finally {
+      await spread.close();
+    }
+  });
+
   it('wrong codes at sign-in and at step-up spend one budget: 10 per account in 15 minutes, not 10 each', async () => {
     const user = await kit.createUser();
     const { secret } = await enrol(user); // the enrolment's code is one of the ten
@@ -322,6 +353,19 @@ describe('step-up for money actions', () => {
     expect(await kit.db.auditEntry.count({ where: { action: 'report.exported', actorId: admin.id } })).toBe(1);
     // One user's page is a read an admin needs without a second factor each time.
     expect((await stolen.get(`/api/users/${admin.id}`)).status).toBe(200);
+  });
+
+  it('covers the audit log: every e-mail that signed in, page after page, is not read with a stolen admin cookie alone', async () => {
+    const { admin, cookie } = await adminWithTotp(kit);
+    const stolen = await kit.as(admin);
+    for (const path of ['/api/admin/audit', '/api/admin/audit?action=user.login', `/api/admin/audit?subject=${admin.id}`]) {
+      const res = await stolen.get(path);
+      expect(res.status, path).toBe(403);
+      expect(res.body.stepUpRequired, path).toBe(true);
+    }
+    const fresh = await request(kit.app).get('/api/admin/audit?action=user.login').set('Cookie', cookie);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.map((e: { actor: { email: string } | null }) => e.actor?.email)).toContain(admin.email);
   });
 
   it('a code given at sign-in is no step-up for a cashout: it asks for a second factor now (403) and moves nothing; one given after sign-in lets it through', async () => {

@@ -134,6 +134,26 @@ describe('rate limiting', () => {
       await limited.close();
     }
   });
+
+  it('guesses of the current password at the profile spend the sign-in budget: a stolen session cannot try passwords without end', async () => {
+    const limited = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
+    try {
+      const gus = await limited.createUser({ name: 'Gus', password: 'guss-password' });
+      const as = await limited.as(gus);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await as.put('/api/users/profile').send({ email: 'thief@example.com', currentPassword: `guess-${i}` })).status);
+      expect(statuses).toEqual([400, 400, 400, 429]);
+      const right = await as.put('/api/users/profile').send({ email: 'thief@example.com', currentPassword: 'guss-password' });
+      expect(right.status).toBe(429);
+      expect(right.body.message).toMatch(/^Too many attempts, please try again in \d+ seconds$/);
+      expect((await limited.db.user.findUniqueOrThrow({ where: { id: gus.id } })).email).toBe(gus.email);
+      // The same budget as signing in to that account; a name alone is no guess.
+      expect((await request(limited.app).post('/api/users/login').send({ email: gus.email, password: 'guss-password' })).status).toBe(429);
+      expect((await as.put('/api/users/profile').send({ name: 'Gus B' })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('clients behind a proxy (TRUST_PROXY)', () => {

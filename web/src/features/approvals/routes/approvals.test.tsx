@@ -64,7 +64,8 @@ describe('ApprovalsPage', () => {
       'GET /api/admin/approvals': [
         approval({
           _id: 'ap3', kind: 'PACKAGE', subject: { type: 'product', id: 'p1' }, beneficiary: null, amountUsd: 14970,
-          package: { name: 'Penny Package', publish: false, price: '0.01', dailyCredit: '499.00', durationDays: 30, was: { price: '49.90', dailyCredit: '1.25', durationDays: 30 }, stockAdded: 5 },
+          package: { name: 'Penny Package', publish: false, price: '0.01', dailyCredit: '499.00', durationDays: 30, was: { price: '49.90', dailyCredit: '1.25', durationDays: 30 }, stockAdded: 5,
+            countInStock: 7, stockOnceApproved: 12, stockPaysUsd: '179640.00' },
         }),
       ],
       'POST /api/admin/approvals/ap3/reject': () => (asked++ === 0 ? reply(403, { message: 'Confirm it is you: enter a code from your authenticator app.', stepUpRequired: true }) : approval({ _id: 'ap3', status: 'REJECTED' })),
@@ -74,7 +75,7 @@ describe('ApprovalsPage', () => {
     const table = await screen.findByRole('table');
     const [row] = within(table).getAllByRole('row').slice(1);
     expect(within(row!).getByRole('link', { name: 'Package change: Penny Package' })).toHaveAttribute('href', '/admin/products/p1/edit');
-    expect(within(row!).getByText('$499.00 a day for 30 days, price $0.01 (was $1.25 a day for 30 days, price $49.90), stock +5')).toBeInTheDocument();
+    expect(within(row!).getByText('$499.00 a day for 30 days, price $0.01 (was $1.25 a day for 30 days, price $49.90), stock 12 (+5), paying $179640.00 in all')).toBeInTheDocument();
     expect(within(row!).getByText('USD $14970.00 per package')).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Reject' }));
     // The dialog is loaded when first needed.

@@ -31,7 +31,7 @@ function Who({ approval }: { approval: ApprovalJson }) {
   );
 }
 
-/** 'Package on sale' or 'Package change': its terms once approved (and before, for a change), and the stock added. */
+/** 'Package on sale' or 'Package change': its terms once approved (and before, for a change), the stock once approved (and added) and what it pays in all. */
 function PackageTerms({ approval }: { approval: ApprovalJson }) {
   const p = approval.package;
   if (!p) return null;
@@ -44,7 +44,7 @@ function PackageTerms({ approval }: { approval: ApprovalJson }) {
       <span className="block text-xs text-muted-foreground">
         {terms(p)}
         {p.was ? ` (was ${terms(p.was)})` : ''}
-        {p.stockAdded ? `, stock ${p.stockAdded > 0 ? '+' : ''}${p.stockAdded}` : ''}
+        {`, stock ${p.stockOnceApproved}${p.stockAdded ? ` (${p.stockAdded > 0 ? '+' : ''}${p.stockAdded})` : ''}, paying $${p.stockPaysUsd} in all`}
       </span>
       <Who approval={approval} />
     </span>

@@ -38,9 +38,10 @@ export function CancelCashoutPage() {
           ) : (
             <>
               <p className="text-sm">
-                Did not ask for this cashout? This cancels every cashout of your account to that wallet that is not being paid
-                yet (the amount comes back to your active balance), blocks the wallet for your account and signs your account
-                out everywhere. Then set a new password.
+                Did not ask for this cashout? This cancels every cashout of your account to that wallet that is still waiting
+                (the amount comes back to your active balance), blocks the wallet for your account and signs your account out
+                everywhere. Once the wait is over a cashout is with the admins and the link cannot stop it. Then set a new
+                password.
               </p>
               {!token ? (
                 <Alert variant="destructive">
