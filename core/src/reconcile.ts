@@ -276,11 +276,13 @@ export async function latestReconciliation(db: Db): Promise<ReconcileReport | nu
 
 /**
  * Whether the latest report names `ids` in an open finding (its discrepancies hold one
- * with those ids): what waits for the books to agree asks it. One row, by its index.
+ * with those ids), findings of the `except` checks aside: what waits for the books to agree
+ * asks it. One row, by its index.
  */
-export async function openFindingNames(db: Db, ids: Record<string, string>): Promise<boolean> {
+export async function openFindingNames(db: Db, ids: Record<string, string>, except: string[] = []): Promise<boolean> {
   const [row] = await db.$queryRaw<{ named: boolean }[]>`
-    SELECT COALESCE((SELECT r."discrepancies" @> ${JSON.stringify([{ ids }])}::jsonb FROM "ReconciliationRun" r ORDER BY r."createdAt" DESC LIMIT 1), false) AS named`;
+    SELECT COALESCE((SELECT EXISTS (SELECT 1 FROM jsonb_array_elements(r."discrepancies") d WHERE d @> ${JSON.stringify({ ids })}::jsonb AND NOT (d->>'check' = ANY(${except}::text[])))
+      FROM "ReconciliationRun" r ORDER BY r."createdAt" DESC LIMIT 1), false) AS named`;
   return row?.named ?? false;
 }
 

@@ -1,8 +1,7 @@
 import type { Hash } from 'viem';
-import { flushedEvent } from './abi.ts';
 import type { Holding } from './sweeper-candidates.ts';
 import { markSwept } from './sweeper-marks.ts';
-import { recordFoundSweep, type SweepDeps } from './sweeper-found.ts';
+import { flushLogs, recordFoundSweep, type SweepDeps } from './sweeper-found.ts';
 
 /**
  * Deposit addresses holding less than the books say reached them and is unswept: someone
@@ -51,7 +50,7 @@ export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promis
  * mined before it, are marked swept by it.
  */
 async function adoptOne(deps: SweepDeps, h: Holding): Promise<boolean> {
-  const logs = await deps.chain.getLogs({ address: h.address, event: flushedEvent, fromBlock: h.fromBlock ?? 0n, toBlock: 'latest' });
+  const logs = await flushLogs(deps.chain, h.address, h.fromBlock ?? 0n, 'latest');
   const hashes = [...new Set(logs.flatMap((l) => (l.transactionHash ? [l.transactionHash.toLowerCase() as Hash] : [])))];
   const last = hashes.at(-1);
   if (!last) {

@@ -22,7 +22,7 @@ export type Candidate = {
   orderId: string;
   /** What the books say reached it and is not swept yet (its unswept deposits' heldWei, sweeper-marks.ts). */
   recordedWei: bigint;
-  /** The block of its oldest unswept deposit (where a search for its Flushed events starts). */
+  /** The block of its oldest unswept deposit, else its order's placement (where a search for its Flushed events starts). */
   fromBlock: bigint | null;
 };
 
@@ -32,7 +32,7 @@ export type Holding = Candidate & { balanceWei: bigint };
 export async function readCandidates(db: Db, limit: number, lost: string[] = []): Promise<Candidate[]> {
   const payable = [...PAYABLE_STATUSES] as string[];
   const rows = await db.$queryRaw<{ address: string; orderId: string; recorded: string; fromBlock: bigint | null }[]>`
-    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", COALESCE(SUM(${heldWei('p')}), 0)::text AS recorded, MIN(p."blockNumber") AS "fromBlock"
+    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", COALESCE(SUM(${heldWei('p')}), 0)::text AS recorded, COALESCE(MIN(p."blockNumber"), o."placedAtBlock") AS "fromBlock"
     FROM "Payment" p
     JOIN "Order" o ON o."depositAddress" = p."depositAddress"
     WHERE p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'

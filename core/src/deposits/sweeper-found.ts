@@ -30,13 +30,27 @@ export async function unaccountedFlushes(
   address: string,
   range: { from: bigint; to: bigint | 'latest'; beforeIndex?: number; except?: string },
 ): Promise<Hash[]> {
-  const logs = await deps.chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock: range.from, toBlock: range.to });
+  const logs = await flushLogs(deps.chain, address, range.from, range.to);
   const before = logs.filter((l) => range.beforeIndex === undefined || l.blockNumber !== range.to || (l.transactionIndex ?? 0) < range.beforeIndex);
   const hashes = [...new Set(before.flatMap((l) => (l.transactionHash ? [l.transactionHash.toLowerCase() as Hash] : [])))].filter((h) => h !== range.except?.toLowerCase());
   if (hashes.length === 0) return [];
   const confirmed = await deps.db.depositSweep.findMany({ where: { txHash: { in: hashes }, status: 'CONFIRMED' }, select: { txHash: true } });
   const done = new Set(confirmed.map((s) => s.txHash.toLowerCase()));
   return hashes.filter((h) => !done.has(h));
+}
+
+/** Blocks one eth_getLogs asks about: providers refuse wider ranges (10,000 is a common cap). */
+export const LOG_WINDOW = 10_000n;
+
+/** The Flushed events of `address` from `from` to `to`, asked `window` blocks at a time. */
+export async function flushLogs(chain: PublicClient, address: string, from: bigint, to: bigint | 'latest', window = LOG_WINDOW) {
+  const end = to === 'latest' ? await chain.getBlockNumber({ cacheTime: 0 }) : to;
+  const logs = [];
+  for (let start = from; start <= end; start += window) {
+    const stop = start + window - 1n < end ? start + window - 1n : end;
+    logs.push(...(await chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock: start, toBlock: stop })));
+  }
+  return logs;
 }
 
 /**

@@ -29,8 +29,9 @@ export async function refundPayment(
     }
   }
   // ETH at a deposit address the books disagree about may be a deposit counted already (or
-  // moved by a sweep): refunded, the same ETH would be both.
-  if (payment?.source === 'INFLOW' && payment.depositAddress && (await openFindingNames(db, { address: payment.depositAddress }))) {
+  // moved by a sweep): refunded, the same ETH would be both. ETH there that nobody recorded
+  // (a surplus) cannot be, and anyone can put 1 wei there: it holds nothing up.
+  if (payment?.source === 'INFLOW' && payment.depositAddress && (await openFindingNames(db, { address: payment.depositAddress }, ['deposit-unrecorded']))) {
     throw conflict("The reconciler's latest run names this deposit address: refund it once a run finds the books there agree");
   }
   // And the books there now, read as the reconciler reads them (fails closed: halted, behind, a sweep on its way).

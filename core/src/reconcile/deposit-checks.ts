@@ -144,7 +144,7 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
 
 /**
  * Why one address's books cannot be shown to agree now (the same reading as the
- * reconciler's, for that address alone), or null when they agree: what refunding an
+ * reconciler's, for that address alone; a surplus aside), or null when they agree: what refunding an
  * inflow there waits for (payouts/refunds.ts). Fails closed: indexing halted, the indexer
  * not past `block` yet, a sweep of it in flight, a deposit not valued yet, or the node not
  * keeping the state all wait.
@@ -162,7 +162,11 @@ export async function depositBooksDisagree(deps: Deps, address: string, block: b
   if (Number(row.unvalued) > 0) return 'a deposit there is still being verified';
   const balance = await balanceAfter(deps.chain, row.address, at.hash);
   if (balance === null) return `the node no longer keeps its balance at block ${at.number}`;
-  return compare(row, balance, at)?.message ?? null;
+  // Only a shortfall: ETH recorded twice shows as less at the address than its books. A
+  // surplus (ETH nobody recorded, 1 wei forced in by anyone) cannot make the refunded ETH
+  // count twice, and would let a stranger hold a refund up for good.
+  const finding = compare(row, balance, at);
+  return finding?.check === 'deposit-missing' ? finding.message : null;
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in order. */

@@ -118,7 +118,14 @@ describe('deposit addresses at the edges', () => {
     await runDepositSweeper(kit.workerRuntime); // confirms it, the indexer having passed its block
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
     expect((await kit.db.payment.findUniqueOrThrow({ where: { id: inflow.id } })).sweepId).not.toBeNull();
+    // A stranger forces 1 wei into the address where nothing records it (a selfdestruct): a
+    // surplus cannot make the refunded ETH count twice, so it holds up no refund.
+    await kit.chain.test.setBalance({ address: order.depositAddress, value: 1n });
+    await kit.chain.mine(1);
+    await kit.runIndexer();
     expect((await refund()).status).toBe(201);
+    // Taken away again, so that this file's books close as they would without the stranger.
+    await kit.chain.test.setBalance({ address: order.depositAddress, value: 0n });
   });
 
   it('an internal deposit in the same block as a sweep of the same amount is recorded', async () => {

@@ -94,6 +94,18 @@ export function userRoutes(deps: AppDeps): Router {
     windowSeconds: 60,
     keys: (req) => [`ip:${req.ip}`, req.user && `user:${req.user.id}`],
   });
+  // A password sent to prove who is asking is a password guess: it spends the sign-in
+  // budget of the address and of the account (a stolen session must not try passwords
+  // without end, at the profile or by starting a second factor).
+  const passwordGuesses = (field: 'currentPassword' | 'password') => rateLimit(deps, {
+    name: 'login',
+    limit: config.rateLimitAuthPerMinute,
+    windowSeconds: 60,
+    keys: (req) => {
+      const guess = (req.body as Record<string, unknown> | undefined)?.[field];
+      return typeof guess === 'string' && guess !== '' ? [`ip:${req.ip}`, `email:${req.user!.email}`] : [];
+    },
+  });
   router.get('/2fa', requireUser, async (req, res) => {
     const user = await db.user.findUniqueOrThrow({ where: { id: req.user!.id }, select: { totpEnabledAt: true } });
     const status: TwoFactorStatus = {
@@ -107,7 +119,7 @@ export function userRoutes(deps: AppDeps): Router {
   });
   // Adding a factor to an account that has one needs that one now (a stolen session and
   // password must not add the thief's own authenticator).
-  router.post('/2fa/totp', requireUser, codeLimit, requireStepUp, async (req, res) => {
+  router.post('/2fa/totp', requireUser, codeLimit, passwordGuesses('password'), requireStepUp, async (req, res) => {
     const { password } = parseBody(passwordCheckBody, req.body);
     res.json(await startTotpEnrolment(db, config, req.user!.id, password));
   });
@@ -122,7 +134,7 @@ export function userRoutes(deps: AppDeps): Router {
   });
   // Passkeys: options for the browser (the password again, as for TOTP), then the new passkey; removing one.
   const rpOf = (req: Parameters<RequestHandler>[0]) => relyingParty(config, req.get('origin'));
-  router.post('/2fa/passkeys/options', requireUser, codeLimit, requireStepUp, async (req, res) => {
+  router.post('/2fa/passkeys/options', requireUser, codeLimit, passwordGuesses('password'), requireStepUp, async (req, res) => {
     const { password } = parseBody(passwordCheckBody, req.body);
     const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: req.user!.id }, select: { passwordHash: true } });
     if (!(await verifyPassword(passwordHash, password))) throw badRequest('That password is not right.');
@@ -183,18 +195,7 @@ export function userRoutes(deps: AppDeps): Router {
     const changesCredentials = (typeof body?.email === 'string' && body.email.trim().toLowerCase() !== req.user?.email) || (typeof body?.password === 'string' && body.password !== '');
     return changesCredentials ? requireStepUp(req, res, next) : next();
   };
-  // A current password sent is a password guess: it spends the sign-in budget of the
-  // address and of the account (a stolen session must not try passwords without end).
-  const passwordGuesses = rateLimit(deps, {
-    name: 'login',
-    limit: config.rateLimitAuthPerMinute,
-    windowSeconds: 60,
-    keys: (req) => {
-      const guess = (req.body as { currentPassword?: unknown } | undefined)?.currentPassword;
-      return typeof guess === 'string' && guess !== '' ? [`ip:${req.ip}`, `email:${req.user!.email}`] : [];
-    },
-  });
-  router.put('/profile', requireUser, passwordGuesses, stepUpForCredentials, async (req, res) => {
+  router.put('/profile', requireUser, passwordGuesses('currentPassword'), stepUpForCredentials, async (req, res) => {
     const input = parseBody(updateProfileBody, req.body);
     const { user, effects } = await users.updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
     await handOnAfter(req, effects);

@@ -154,6 +154,26 @@ describe('rate limiting', () => {
       await limited.close();
     }
   });
+
+  it('guesses of the password when adding a second factor spend the same sign-in budget: no side door for a stolen session', async () => {
+    const limited = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
+    try {
+      const ida = await limited.createUser({ name: 'Ida', password: 'idas-password' });
+      const as = await limited.as(ida);
+      const statuses = [
+        (await as.post('/api/users/2fa/totp').send({ password: 'guess-0' })).status,
+        (await as.post('/api/users/2fa/passkeys/options').send({ password: 'guess-1' })).status,
+        (await as.put('/api/users/profile').send({ password: 'new-password-1', currentPassword: 'guess-2' })).status,
+        (await as.post('/api/users/2fa/totp').send({ password: 'idas-password' })).status,
+        (await as.post('/api/users/2fa/passkeys/options').send({ password: 'idas-password' })).status,
+      ];
+      expect(statuses).toEqual([400, 400, 400, 429, 429]);
+      expect((await request(limited.app).post('/api/users/login').send({ email: ida.email, password: 'idas-password' })).status).toBe(429);
+      expect(await limited.db.user.findUniqueOrThrow({ where: { id: ida.id }, select: { totpSecret: true } })).toEqual({ totpSecret: null });
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('clients behind a proxy (TRUST_PROXY)', () => {
