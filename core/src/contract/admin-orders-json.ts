@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ORDER_STATUSES } from './orders.ts';
 import { adminPaymentJson } from './cashouts-json.ts';
-import { orderItemJson } from './orders-json.ts';
+import { orderAmountsJson, orderItemJson, orderStateJson } from './orders-json.ts';
 import { isoTime, money, weiString } from './json-parts.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
 import { webhookDeliveryStateJson } from './webhooks-json.ts';
@@ -44,24 +43,17 @@ export type AdminOrderDeliveryJson = z.infer<typeof adminOrderDeliveryJson>;
 export type Capped<T> = { items: T[]; total: number };
 const capped = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
-/** GET /api/admin/orders/:id: one order with everything an admin acts on. */
+/** GET /api/admin/orders/:id: one order with everything an admin acts on (its parts shared with every view: order-views.ts). */
 export const adminOrderDetailJson = z.object({
   _id: z.string(),
   /** ORD-XXXXXXXX (orderReference). */
   reference: z.string(),
-  status: z.enum(ORDER_STATUSES),
-  isPaid: z.boolean(),
-  createdAt: isoTime,
-  paidAt: isoTime.nullable(),
-  expiresAt: isoTime.nullable(),
-  paymentDeadline: isoTime.nullable(),
+  ...orderStateJson.shape,
   deletedAt: isoTime.nullable(),
   cancelledAt: isoTime.nullable(),
   /** The order's own deposit address (paying from an exchange), null when the shop had no deposit factory. */
   depositAddress: z.string().nullable(),
-  itemsPrice: money,
-  totalPrice: money,
-  paidUsd: money,
+  ...orderAmountsJson.shape,
   /** USD received beyond the total, and the part of it already refunded or credited. */
   overpaidUsd: money,
   overpaidSettledUsd: money,

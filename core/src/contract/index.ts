@@ -31,3 +31,5 @@ export * from './admin-orders-json.ts';
 export * from './admin-overview-json.ts';
 export * from './ops-json.ts';
 export * from './deposits-json.ts';
+// The one mapper from a stored order to its JSON (buyer's and admin's views).
+export * from './order-views.ts';

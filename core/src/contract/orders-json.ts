@@ -16,6 +16,23 @@ export const orderItemJson = z.object({
   creditEndsAt: isoTime.nullable().optional(),
 });
 export type OrderItemJson = z.infer<typeof orderItemJson>;
+/** A line as every view sends it (order-views.ts, orderLineView): as bought, its credit and term always set. */
+export type OrderLineJson = Required<Omit<OrderItemJson, 'creditEndsAt'>>;
+
+/** Where an order stands and when: a part of every view of an order (order-views.ts, orderStateView). */
+export const orderStateJson = z.object({
+  status: z.enum(ORDER_STATUSES),
+  isPaid: z.boolean(),
+  createdAt: isoTime,
+  paidAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable(),
+  paymentDeadline: isoTime.nullable(),
+});
+export type OrderStateJson = z.infer<typeof orderStateJson>;
+
+/** What an order costs and what it received, in USD: a part of every view of an order (order-views.ts, orderAmountsView). */
+export const orderAmountsJson = z.object({ itemsPrice: money, totalPrice: money, paidUsd: money });
+export type OrderAmountsJson = z.infer<typeof orderAmountsJson>;
 
 export const quoteJson = z.object({
   ethUsd: z.string(),
@@ -44,18 +61,12 @@ export const paymentJson = z.object({
 });
 export type PaymentJson = z.infer<typeof paymentJson>;
 
+/** An order as its buyer reads it (order-views.ts, orderView; `quote` and what follows: the order page). */
 export const orderJson = z.object({
   _id: z.string(),
   user: z.union([z.string(), z.object({ _id: z.string(), name: z.string() })]),
-  status: z.enum(ORDER_STATUSES),
-  isPaid: z.boolean(),
-  createdAt: isoTime,
-  paidAt: isoTime.nullable(),
-  expiresAt: isoTime.nullable(),
-  paymentDeadline: isoTime.nullable(),
-  itemsPrice: money,
-  totalPrice: money,
-  paidUsd: money,
+  ...orderStateJson.shape,
+  ...orderAmountsJson.shape,
   orderedItems: z.array(orderItemJson),
   quote: quoteJson.nullable().optional(),
   /** Set when no quote could be issued because the price feed is unavailable. */

@@ -1,7 +1,10 @@
 import { deleteBlockedReason, notFound, Prisma, type Db, type Runtime } from '@shop/core';
 import {
   formatEth,
+  orderAmountsView,
+  orderLineView,
   orderReference,
+  orderStateView,
   usdNumber,
   type AdminOrderDeliveryJson,
   type AdminOrderDetailJson,
@@ -13,8 +16,9 @@ import { deliveryStateJson } from '../admin-webhooks/service.ts';
 import { latestCheck, overpaymentJson, refundRowsJson, type ApprovalView } from '../payouts/service.ts';
 
 /**
- * The admin order page's read: one order and everything an admin acts on, each list capped
- * at its newest entries (with its total), every read by an index led by the order's id:
+ * The admin order page's read: one order (its own fields from the parts every view of an
+ * order shares: core's contract/order-views.ts) and everything an admin acts on, each list
+ * capped at its newest entries (with its total), every read by an index led by the order's id:
  * Order (primary key), OrderItem(orderId), PaymentQuote(orderId, expiresAt),
  * Payment(orderId) and PaymentReport(orderId), Refund(orderId), WebhookDelivery(subject, seq).
  */
@@ -110,29 +114,14 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
   return {
     _id: order.id,
     reference: orderReference(order.id),
-    status: order.status,
-    isPaid: order.status === 'PAID',
-    createdAt: order.createdAt.toISOString(),
-    paidAt: order.paidAt?.toISOString() ?? null,
-    expiresAt: order.expiresAt?.toISOString() ?? null,
-    paymentDeadline: order.paymentDeadline?.toISOString() ?? null,
+    ...orderStateView(order),
     deletedAt: order.deletedAt?.toISOString() ?? null,
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
     depositAddress: order.depositAddress,
-    itemsPrice: usdNumber(order.itemsPrice),
-    totalPrice: usdNumber(order.totalPrice),
-    paidUsd: usdNumber(order.paidUsd),
+    ...orderAmountsView(order),
     overpaidUsd: usdNumber(order.overpaidUsd),
     overpaidSettledUsd: usdNumber(order.overpaidSettledUsd),
-    items: order.items.map((i) => ({
-      name: i.name,
-      image: i.image,
-      price: usdNumber(i.price),
-      qty: i.qty,
-      product: i.productId,
-      dailyCredit: usdNumber(i.dailyCredit),
-      durationDays: i.durationDays,
-    })),
+    items: order.items.map(orderLineView),
     buyer: { _id: order.user.id, name: order.user.name, email: order.user.email, deleted: order.user.deletedAt !== null },
     quotes: { items: quotes.map(quoteJson), total: quotesTotal },
     payments: { items: payments.items, total: payments.total },

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
-import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
+import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderView, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
@@ -38,7 +38,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const input = parseBody(createOrderBody, req.body);
     try {
       const placed = await desk.place(req.user!.id, input);
-      res.status(201).json(orders.orderJson({ ...placed, user: { id: req.user!.id, name: req.user!.name } }));
+      res.status(201).json(orderView({ ...placed, user: { id: req.user!.id, name: req.user!.name } }));
     } finally {
       // Also after a refusal for stock: the buyer's next look at the package is fresh. Only
       // what shows these packages is dropped; the rest of the catalogue stays cached.
@@ -49,7 +49,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.get('/mine', requireUser, async (req, res) => {
     const page = pageQuery(req);
     const rows = await orders.myOrdersPage(db, req.user!.id, enumList(req, 'status', LISTED_ORDER_STATUSES), page);
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((o) => orders.orderJson(o)));
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((o) => orderView(o)));
   });
 
   router.get('/', requireAdmin, async (req, res) => {

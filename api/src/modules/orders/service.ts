@@ -1,12 +1,13 @@
 import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
-import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
 
 /**
  * The orders the api shows: reads and their JSON. The rules (placement, reports,
- * quotes, expiry, deletion) live in core (payments/orders.ts).
+ * quotes, expiry, deletion) live in core (payments/); an order's own fields are mapped
+ * by core's one order mapper (contract/order-views.ts), which every view starts from.
  */
 type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices' | 'depositFactory'>;
 
@@ -31,35 +32,9 @@ function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
   };
 }
 
-export function orderJson(o: OrderRow, opts: { userAsObject?: boolean } = {}): OrderJson {
-  return {
-    _id: o.id,
-    user: opts.userAsObject ? { _id: o.user.id, name: o.user.name } : o.user.id,
-    status: o.status,
-    isPaid: o.status === 'PAID',
-    createdAt: o.createdAt.toISOString(),
-    paidAt: o.paidAt?.toISOString() ?? null,
-    expiresAt: o.expiresAt?.toISOString() ?? null,
-    paymentDeadline: o.paymentDeadline?.toISOString() ?? null,
-    itemsPrice: usdNumber(o.itemsPrice),
-    totalPrice: usdNumber(o.totalPrice),
-    paidUsd: usdNumber(o.paidUsd),
-    orderedItems: o.items.map((i) => ({
-      name: i.name,
-      image: i.image,
-      price: usdNumber(i.price),
-      qty: i.qty,
-      product: i.productId,
-      dailyCredit: usdNumber(i.dailyCredit),
-      durationDays: i.durationDays,
-      creditEndsAt: i.creditEndsAt?.toISOString() ?? null,
-    })),
-  };
-}
-
 /** An order as the buyer's lists show it. */
 export async function orderJsonById(db: Db, orderId: string): Promise<OrderJson> {
-  return orderJson(await db.order.findUniqueOrThrow({ where: { id: orderId }, include: orderInclude }));
+  return orderView(await db.order.findUniqueOrThrow({ where: { id: orderId }, include: orderInclude }));
 }
 
 async function findVisibleOrder(db: Db, viewer: { id: string; isAdmin: boolean }, orderId: string): Promise<OrderRow> {
@@ -111,7 +86,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
   // The order's deposit address is shown while it is the trusted factory's (never a refused factory's, nor an old one's).
   const deposit = fresh.depositAddress && deps.depositFactory.depositAddressOf(fresh.id) === fresh.depositAddress ? fresh.depositAddress : null;
   return {
-    ...orderJson(fresh),
+    ...orderView(fresh),
     quote: quote ? quoteJson(quote, deposit) : null,
     ...(quoteError ? { quoteError } : {}),
     payments: paymentsJson,
@@ -182,7 +157,7 @@ export async function allOrdersPage(db: Db, filter: OrderFilter, page: PageQuery
 
 export function adminOrderJson(o: Awaited<ReturnType<typeof allOrdersPage>>[number]): AdminOrderJson {
   return {
-    ...orderJson(o, { userAsObject: true }),
+    ...orderView(o, { userAsObject: true }),
     payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? usdNumber(p.usdValue) : null })),
     ...deleteAction(o.status),
   };
