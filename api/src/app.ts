@@ -7,7 +7,11 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
 import { loadSession } from './middleware/auth.ts';
-import { userRoutes } from './modules/users/routes.ts';
+import { signInRoutes } from './modules/sign-in/routes.ts';
+import { twoFactorRoutes } from './modules/two-factor/routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
+import { balanceRoutes } from './modules/balances/routes.ts';
+import { adminUserRoutes } from './modules/admin-users/routes.ts';
 import { statementRoutes } from './modules/statement/routes.ts';
 import { adminProductRoutes, catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { adminOrderRoutes } from './modules/admin-orders/routes.ts';
@@ -60,7 +64,12 @@ export function createApp(deps: AppDeps): Express {
   api.use(openApiRoutes(config));
   api.use(loadSession(deps));
   const modules: [string, express.Router][] = [
-    ['/users', userRoutes(deps)],
+    // The account routes share /users, the admin's last: its `/:id` would take the others' paths.
+    ['/users', signInRoutes(deps)],
+    ['/users', twoFactorRoutes(deps)],
+    ['/users', profileRoutes(deps)],
+    ['/users', balanceRoutes(deps)],
+    ['/users', adminUserRoutes(deps)],
     ['/users/profile', statementRoutes(deps)],
     ['/products', productRoutes(deps, catalogue)],
     ['/uploads', uploadRoutes(deps)],

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { generate, generateSecret } from 'otplib';
 import { applyLedger, CODE_WRONG } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
-import { CODE_NEEDED } from './service.ts';
+import { CODE_NEEDED } from '../sign-in/service.ts';
 import { TWO_FACTOR_ENROL } from '../../middleware/auth.ts';
 
 let kit: ApiTestKit;

@@ -5,7 +5,7 @@ import { PASSKEY_WRONG } from '@shop/core';
 import type { TwoFactorStatus } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { SoftPasskey } from '../../../../scripts/testing/soft-passkey.ts';
-import { PASSKEY_NEEDED } from './service.ts';
+import { PASSKEY_NEEDED } from '../sign-in/service.ts';
 
 const ORIGIN = 'http://localhost:5173';
 let kit: ApiTestKit;

@@ -1,0 +1,41 @@
+import { Router, type RequestHandler } from 'express';
+import { updateProfileBody } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { accountGuards } from '../../middleware/accounts.ts';
+import { requireStepUp, requireUser } from '../../middleware/auth.ts';
+import { auditContext } from '../../middleware/audit.ts';
+import { byCreatedAt, pageQuery, sendPage } from '../../middleware/paging.ts';
+import { parseBody } from '../../middleware/validate.ts';
+import { getUserJson, referralsPage, updateProfile } from './service.ts';
+
+/** The signed-in user's own account (under /api/users/profile): reading and editing it, the people it referred. */
+export function profileRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const router = Router();
+  const { passwordGuesses, handOnAfter } = accountGuards(deps);
+
+  router.get('/profile', requireUser, async (req, res) => {
+    res.json(await getUserJson(db, req.user!.id));
+  });
+
+  // A new e-mail or password locks the owner out: with a second factor on, it needs one.
+  const stepUpForCredentials: RequestHandler = (req, res, next) => {
+    const body = req.body as { email?: unknown; password?: unknown } | undefined;
+    const changesCredentials = (typeof body?.email === 'string' && body.email.trim().toLowerCase() !== req.user?.email) || (typeof body?.password === 'string' && body.password !== '');
+    return changesCredentials ? requireStepUp(req, res, next) : next();
+  };
+  router.put('/profile', requireUser, passwordGuesses('currentPassword'), stepUpForCredentials, async (req, res) => {
+    const input = parseBody(updateProfileBody, req.body);
+    const { user, effects } = await updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
+    await handOnAfter(req, effects);
+    res.json(user);
+  });
+
+  router.get('/profile/referrals', requireUser, async (req, res) => {
+    const page = pageQuery(req);
+    const rows = await referralsPage(db, req.user!.id, page);
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((r) => ({ _id: r.id, name: r.name })));
+  });
+
+  return router;
+}

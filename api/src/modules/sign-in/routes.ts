@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import { confirmPasswordReset, jobs, relyingParty, requestPasswordReset, RESET_REQUESTED_MESSAGE } from '@shop/core';
+import { loginBody, passwordResetBody, passwordResetConfirmBody, registerBody } from '@shop/core/contract';
+import type { AppDeps } from '../../deps.ts';
+import { accountGuards } from '../../middleware/accounts.ts';
+import { endSession, startSession } from '../../middleware/auth.ts';
+import { auditContext } from '../../middleware/audit.ts';
+import { parseBody } from '../../middleware/validate.ts';
+import { login, register } from './service.ts';
+
+/** Joining, signing in and out, a forgotten password (under /api/users). */
+export function signInRoutes(deps: AppDeps): Router {
+  const { db, config } = deps;
+  const router = Router();
+  const { authLimit, spendSignInCode } = accountGuards(deps);
+
+  router.post('/', authLimit('register'), async (req, res) => {
+    const input = parseBody(registerBody, req.body);
+    const user = await register(db, input);
+    await startSession(res, deps, user._id);
+    res.status(201).json(user);
+  });
+
+  router.post('/login', authLimit('login'), async (req, res) => {
+    const input = parseBody(loginBody, req.body);
+    const { user, secondFactor } = await login(deps, () => relyingParty(config, req.get('origin')), auditContext(req, null), input, spendSignInCode);
+    // Signed in with a code: that is a second factor given now (money actions need one).
+    await startSession(res, deps, user._id, { stepUp: secondFactor !== undefined });
+    res.json(user);
+  });
+
+  // The same answer whether or not the e-mail has an account; the link goes by e-mail.
+  router.post('/password-reset', authLimit('password-reset'), async (req, res) => {
+    const { email } = parseBody(passwordResetBody, req.body);
+    const resetId = await requestPasswordReset(db, config, auditContext(req, null), email);
+    if (resetId) {
+      await jobs.sendPasswordReset(deps.queues, resetId).catch((err: unknown) =>
+        req.log.error({ err, reset_id: resetId }, 'password reset e-mail not queued'),
+      );
+    }
+    res.status(202).json({ message: RESET_REQUESTED_MESSAGE });
+  });
+
+  router.post('/password-reset/confirm', authLimit('password-reset-confirm'), async (req, res) => {
+    const input = parseBody(passwordResetConfirmBody, req.body);
+    const { resetId } = await confirmPasswordReset(db, auditContext(req, null), input);
+    // Every session ended, this one too.
+    await endSession(req, res, deps);
+    await jobs.sendPasswordChanged(deps.queues, resetId).catch((err: unknown) =>
+      req.log.error({ err, reset_id: resetId }, 'password change notice not queued'),
+    );
+    res.json({ message: 'Your password was changed. Sign in with the new one.' });
+  });
+
+  router.post('/logout', async (req, res) => {
+    await endSession(req, res, deps);
+    res.json({ message: 'Logged out' });
+  });
+
+  return router;
+}
