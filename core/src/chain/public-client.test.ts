@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { isNodeFailure } from './errors.ts';
 import { createChainClient, redactNodeUrl } from './public-client.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts';
+import type { Db } from '../infra/db.ts';
 import { FOREIGN_MARK, type SweepDeps } from './sweeper-verify.ts';
 
 /** Confirmed sweeps looked at again per run (the newest first). */

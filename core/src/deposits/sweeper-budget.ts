@@ -1,5 +1,5 @@
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
 import type { Holding } from './sweeper-candidates.ts';
 import { ethText, gweiText } from './sweeper-wallet.ts';
 

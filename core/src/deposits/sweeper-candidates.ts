@@ -1,5 +1,5 @@
 import type { Address, PublicClient } from 'viem';
-import type { Db } from '../db.ts';
+import type { Db } from '../infra/db.ts';
 import { PAYABLE_STATUSES } from '../payments/order-states.ts';
 import { heldWei } from './sweeper-marks.ts';
 

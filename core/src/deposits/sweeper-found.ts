@@ -1,8 +1,8 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import type { Tracer } from '../chain/trace.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { factoryDepositAddressesAmong } from '../payments/deposits.ts';
 import { flushedBy, flushedEvent } from './abi.ts';
 

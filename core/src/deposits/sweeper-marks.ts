@@ -1,7 +1,7 @@
 import type { Hash, PublicClient } from 'viem';
-import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../db.ts';
-import type { Tx } from '../ledger.ts';
-import { emitPaymentUnresolved } from '../webhooks.ts';
+import { Prisma, type Db, type DepositSweep, type DepositSweepItem } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
+import { emitPaymentUnresolved } from '../events/webhooks.ts';
 
 /**
  * What a confirmed sweep marks (sweeper-verify.ts confirms it): at each address that

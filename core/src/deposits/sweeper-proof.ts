@@ -1,6 +1,6 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
 import { spentInBlock } from '../chain/address-activity.ts';
 import { confirmedIndexedBlock, indexerHalt } from '../chain/cursor.ts';
 import { balanceAfter, blockWithTransactions } from '../chain/rpc.ts';

@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Hash } from 'viem';
-import { Prisma, type Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import { PAYABLE_STATUSES } from '../payments/order-states.ts';
 import { depositFactoryAbi } from './abi.ts';
 import { depositSalt } from './addresses.ts';

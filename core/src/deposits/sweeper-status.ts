@@ -1,6 +1,6 @@
-import type { AppConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import type { Redis } from '../redis.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { Redis } from '../infra/redis.ts';
 
 /**
  * What the deposit sweeper is doing and why, as its last run left it: one key in Redis

@@ -1,6 +1,6 @@
 import { encodeFunctionData, getAddress, isAddress, parseAbi, type Address, type Hash, type PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
 import { isPayable } from '../payments/order-states.ts';
 import { depositFactoryAbi } from './abi.ts';
 import { depositAddressOf, depositSalt } from './addresses.ts';

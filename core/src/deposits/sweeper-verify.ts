@@ -1,5 +1,5 @@
 import type { Hash } from 'viem';
-import { Prisma, type DepositSweep } from '../db.ts';
+import { Prisma, type DepositSweep } from '../infra/db.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
 import { flushedBy } from './abi.ts';
 import { FOREIGN_MARK, recordFoundSweep, unaccountedFlushes, type SweepDeps } from './sweeper-found.ts';

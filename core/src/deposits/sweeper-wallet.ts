@@ -1,6 +1,6 @@
 import { formatEther, formatGwei, keccak256, numberToHex, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import { formatEth } from '../contract/money.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { Address, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import type { Tracer } from '../chain/trace.ts';
-import type { Db } from '../db.ts';
-import type { Logger } from '../logger.ts';
-import type { Redis } from '../redis.ts';
+import type { Db } from '../infra/db.ts';
+import type { Logger } from '../infra/logger.ts';
+import type { Redis } from '../infra/redis.ts';
 import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
 import { recordUnseenDeposits, waitsForUnseen } from '../payments/unseen-deposits.ts';

@@ -1,10 +1,10 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import type { Logger } from '../logger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Logger } from '../infra/logger.ts';
 import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
-import { emitPaymentUnresolved } from '../webhooks.ts';
+import { emitPaymentUnresolved } from '../events/webhooks.ts';
 import { unaccountedFlushes } from '../deposits/sweeper-found.ts';
 import { heldWei } from '../deposits/sweeper-marks.ts';
 import { lockInflow } from './payment-locks.ts';

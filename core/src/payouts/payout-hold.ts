@@ -1,6 +1,6 @@
-import type { Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 
 /**
  * Why a cashout or a refund can be neither rejected nor given another payout hash now,

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem';
-import { Prisma, type Db } from '../db.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
 import { heldWei } from '../deposits/sweeper-marks.ts';
 import { UNPROVEN } from '../deposits/sweeper-proof.ts';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { recordAudit, type AuditOrigin } from './audit.ts';
+import { recordAudit, type AuditOrigin } from '../events/audit.ts';
 import { returnCashout, RETURNABLE_CASHOUT_STATUSES } from './cashout-returns.ts';
-import type { AppConfig } from './config.ts';
-import { Prisma, type Db } from './db.ts';
-import type { Effect } from './effects.ts';
-import { UserError } from './errors.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import { UserError } from '../infra/errors.ts';
 import type { Tx } from './ledger.ts';
-import { seal, tokenDigest, unseal } from './secrets.ts';
-import { revokeUserSessions } from './sessions.ts';
+import { seal, tokenDigest, unseal } from '../infra/secrets.ts';
+import { revokeUserSessions } from '../accounts/sessions.ts';
 
 /**
  * Cashouts to a wallet the account was never paid to. A stolen session's first move is a

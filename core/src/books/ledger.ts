@@ -1,4 +1,4 @@
-import { Prisma, type Db, type LedgerAccount, type LedgerKind } from './db.ts';
+import { Prisma, type Db, type LedgerAccount, type LedgerKind } from '../infra/db.ts';
 
 /**
  * The ledger: the only way a balance changes. Each operation writes its entries and

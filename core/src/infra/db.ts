@@ -1,8 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient } from './generated/prisma/client.ts';
+import { PrismaClient } from '../generated/prisma/client.ts';
 
-export { Prisma, PrismaClient } from './generated/prisma/client.ts';
-export type * from './generated/prisma/client.ts';
+export { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+export type * from '../generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 

@@ -8,13 +8,13 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { recordAudit, type AuditContext } from './audit.ts';
-import type { AppConfig } from './config.ts';
-import type { PasskeyJson } from './contract/users.ts';
-import type { Db } from './db.ts';
-import type { Effect } from './effects.ts';
-import { badRequest, conflict, notFound, UserError } from './errors.ts';
-import type { Redis } from './redis.ts';
+import { recordAudit, type AuditContext } from '../events/audit.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { PasskeyJson } from '../contract/users.ts';
+import type { Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import { badRequest, conflict, notFound, UserError } from '../infra/errors.ts';
+import type { Redis } from '../infra/redis.ts';
 import { issueRecoveryCodes, secondFactorOn } from './two-factor.ts';
 import { noteSecurityChange } from './security-notices.ts';
 import { markStepUp, revokeUserSessions } from './sessions.ts';

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Effect } from './effects.ts';
+import type { Effect } from '../infra/effects.ts';
 import { isAddress } from 'viem';
-import { holdLargeIncrease } from './approvals/index.ts';
-import type { AuditContext } from './audit.ts';
+import { holdLargeIncrease } from '../approvals/index.ts';
+import type { AuditContext } from '../events/audit.ts';
 import { holdUntil, issueCancelLink, WALLET_BLOCKED, walletStanding } from './cashout-holds.ts';
 import { rejectReturned } from './cashout-returns.ts';
-import type { AppConfig } from './config.ts';
-import { forwarderOf } from './deposits/addresses.ts';
-import { Prisma, type Db } from './db.ts';
-import { badRequest, conflict } from './errors.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { forwarderOf } from '../deposits/addresses.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { badRequest, conflict } from '../infra/errors.ts';
 import { postEntries, type LedgerEntryInput, type Tx } from './ledger.ts';
-import { noteSecurityChange } from './security-notices.ts';
-import { emitEvent } from './webhooks.ts';
+import { noteSecurityChange } from '../accounts/security-notices.ts';
+import { emitEvent } from '../events/webhooks.ts';
 
 export { OPEN_CASHOUT_STATUSES, RETURNABLE_CASHOUT_STATUSES } from './cashout-returns.ts';
 

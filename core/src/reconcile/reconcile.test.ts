@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
-import { anvilDriver, ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
-import { applyLedger } from './ledger.ts';
-import { createProduct, reserveStock } from './payments/stock.ts';
-import { Prisma } from './db.ts';
+import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
+import { anvilDriver, ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { applyLedger } from '../books/ledger.ts';
+import { createProduct, reserveStock } from '../payments/stock.ts';
+import { Prisma } from '../infra/db.ts';
 import { CHANGES_OVERLAP_MS, latestReconciliation, reconcile, runReconciliation } from './reconcile.ts';
-import { newReferralCode } from './referral-code.ts';
+import { newReferralCode } from '../accounts/referral-code.ts';
 
 /**
  * The reconciler finds each kind of broken books, naming the ids to look at. (This

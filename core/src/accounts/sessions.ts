@@ -1,4 +1,4 @@
-import { Prisma, type Db } from './db.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 
 /**
  * Server-side sessions. The cookie's token names a Session row; a request is signed in

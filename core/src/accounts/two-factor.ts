@@ -1,12 +1,12 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import { recordAudit, type AuditContext } from './audit.ts';
-import type { AppConfig } from './config.ts';
-import type { Db } from './db.ts';
-import type { Effect } from './effects.ts';
-import { conflict, UserError } from './errors.ts';
+import { recordAudit, type AuditContext } from '../events/audit.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import { conflict, UserError } from '../infra/errors.ts';
 import { verifyPassword } from './password.ts';
-import { seal, unseal } from './secrets.ts';
+import { seal, unseal } from '../infra/secrets.ts';
 import { noteSecurityChange } from './security-notices.ts';
 import { markStepUp, revokeUserSessions } from './sessions.ts';
 

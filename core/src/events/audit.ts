@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { AuditAction } from './contract/audit.ts';
-import { Prisma, type Db } from './db.ts';
+import type { AuditAction } from '../contract/audit.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 
 /**
  * The audit log: who did what, to what, from where. Entries are appended in one order
@@ -29,7 +29,7 @@ export type AuditEvent = {
 };
 export type AuditValue = Prisma.InputJsonObject | null | undefined;
 
-export { AUDIT_ACTIONS, type AuditAction } from './contract/audit.ts';
+export { AUDIT_ACTIONS, type AuditAction } from '../contract/audit.ts';
 
 /** The `prevHash` of the first entry. */
 export const AUDIT_GENESIS = '0'.repeat(64);

@@ -1,7 +1,7 @@
 import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { ETH_ADDRESS } from './contract/wallet.ts';
+import { ETH_ADDRESS } from '../contract/wallet.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
-import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
-import { anvilDriver, ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
-import { Prisma } from './db.ts';
+import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
+import { anvilDriver, ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { Prisma } from '../infra/db.ts';
 import { reconcile, runReconciliation, type Discrepancy } from './reconcile.ts';
-import { newReferralCode } from './referral-code.ts';
+import { newReferralCode } from '../accounts/referral-code.ts';
 
 /**
  * The reconciler checks the deposit addresses against the chain and the sweeper's records

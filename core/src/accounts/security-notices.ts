@@ -1,6 +1,6 @@
-import { Prisma, type Db } from './db.ts';
-import type { Effect } from './effects.ts';
-import type { Tx } from './ledger.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import type { Tx } from '../books/ledger.ts';
 
 /**
  * Security e-mails: the account's own address is told when a second factor is added or

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { recordAudit, type AuditOrigin } from './audit.ts';
-import type { AppConfig } from './config.ts';
-import type { Db } from './db.ts';
-import { UserError } from './errors.ts';
+import { recordAudit, type AuditOrigin } from '../events/audit.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
+import { UserError } from '../infra/errors.ts';
 import { hashPassword } from './password.ts';
-import { seal, tokenDigest, unseal } from './secrets.ts';
+import { seal, tokenDigest, unseal } from '../infra/secrets.ts';
 import { revokeUserSessions } from './sessions.ts';
 
 /**

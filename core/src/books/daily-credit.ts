@@ -1,7 +1,7 @@
-import type { AppConfig } from './config.ts';
-import { Prisma, type Db } from './db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import { postCredits, type LedgerEntryInput } from './ledger.ts';
-import type { Redis } from './redis.ts';
+import type { Redis } from '../infra/redis.ts';
 
 const DAY = 24 * 3600_000;
 /** Items read a page at a time (keyset on creditEndsAt, id). */

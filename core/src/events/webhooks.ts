@@ -5,11 +5,11 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
-import type { AppConfig } from './config.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './contract/webhooks.ts';
-import { Prisma } from './db.ts';
-import { badRequest } from './errors.ts';
-import type { Tx } from './ledger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhooks.ts';
+import { Prisma } from '../infra/db.ts';
+import { badRequest } from '../infra/errors.ts';
+import type { Tx } from '../books/ledger.ts';
 
 /**
  * Webhooks, as the Standard Webhooks specification has them: every event carries a

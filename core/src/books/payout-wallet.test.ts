@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { forwarderOf } from './deposits/addresses.ts';
-import { ANVIL_DEV_ACCOUNTS, DEV_RECEIVING_ADDRESS, loadConfig, payoutWallet, Prisma, UserError } from './index.ts';
-import { createCoreTestKit, type CoreTestKit } from '../../scripts/testing/core-kit.ts';
+import { forwarderOf } from '../deposits/addresses.ts';
+import { ANVIL_DEV_ACCOUNTS, DEV_RECEIVING_ADDRESS, loadConfig, payoutWallet, Prisma, UserError } from '../index.ts';
+import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/core-kit.ts';
 
 /**
  * A wallet a cashout or refund may be paid to is never one of the shop's own addresses:

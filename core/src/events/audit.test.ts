@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
+import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 import { AUDIT_GENESIS, auditHash, recordAudit, verifyAuditChain } from './audit.ts';
-import { reconcile, runReconciliation } from './reconcile.ts';
+import { reconcile, runReconciliation } from '../reconcile/reconcile.ts';
 
 /**
  * The audit log as a hash chain: entries appended one at a time, each naming the hash of

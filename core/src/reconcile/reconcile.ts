@@ -1,13 +1,13 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from './config.ts';
-import { Prisma, type Db } from './db.ts';
-import { checkChain, RECONCILE_BLOCK_WINDOW } from './reconcile/chain-checks.ts';
-import { checkDeposits } from './reconcile/deposit-checks.ts';
-import { checkAuditLog, checkInflowsTraced, checkPayoutHashes, checkTags } from './reconcile/global-checks.ts';
-import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_UNCHECKED_KINDS, type Add } from './reconcile/subjects.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { checkChain, RECONCILE_BLOCK_WINDOW } from './chain-checks.ts';
+import { checkDeposits } from './deposit-checks.ts';
+import { checkAuditLog, checkInflowsTraced, checkPayoutHashes, checkTags } from './global-checks.ts';
+import { checkBalances, checkCashouts, checkCountedComplete, checkOrders, checkPackages, checkRefunds, ORDER_UNCHECKED_KINDS, type Add } from './subjects.ts';
 
-export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './reconcile/chain-checks.ts';
-export { DEPOSIT_CHECKS } from './reconcile/deposit-checks.ts';
+export { RECONCILE_BLOCK_WINDOW, STUCK_AFTER_MS } from './chain-checks.ts';
+export { DEPOSIT_CHECKS } from './deposit-checks.ts';
 
 /**
  * The reconciler proves the books: it checks the invariants every money path must keep

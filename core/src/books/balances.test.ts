@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBalancesEqualLedger as expectBalancesEqualBooks } from '../../scripts/testing/books.ts';
+import { expectBalancesEqualLedger as expectBalancesEqualBooks } from '../../../scripts/testing/books.ts';
 import { randomInt } from 'node:crypto';
-import { applyLedger, exchangeBalance, UserError, Prisma, rejectCashout, requestCashout } from './index.ts';
-import { createCoreTestKit, type CoreTestKit } from '../../scripts/testing/core-kit.ts';
+import { applyLedger, exchangeBalance, UserError, Prisma, rejectCashout, requestCashout } from '../index.ts';
+import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/core-kit.ts';
 
 // Anvil's third dev account (the receiving address is the second).
 const PAYOUT_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
