@@ -28,6 +28,29 @@ const webZones = [
   { target: 'web/src/testing', from: 'web/src/features', message: 'testing/ serves every feature and imports none.' },
 ];
 
+// core/src's layers (docs/architecture.md, "The layers"): dependencies point down only.
+// Each zone says what one folder may not import; its tests keep the same rule.
+const coreZones = [
+  // core is beneath api and worker: nothing in it (its tests included) imports them.
+  { target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web (its tests use scripts/testing/core-kit.ts).' },
+  // infra/ is the process's infrastructure (config, database client, Redis, queues,
+  // logger, errors, secrets, mail): it knows neither the chain nor the shop.
+  {
+    target: './core/src/infra',
+    from: './core/src',
+    except: ['./infra', './contract', './generated'],
+    message: 'core/src/infra is infrastructure: it imports nothing but infra/, contract/ and the Prisma client (docs/architecture.md).',
+  },
+  // The chain layer knows nothing of the shop: it may use the process's infrastructure
+  // (infra/) and itself, never a domain module (payments, payouts, books...).
+  {
+    target: './core/src/chain',
+    from: './core/src',
+    except: ['./chain', './infra', './generated'],
+    message: 'core/src/chain is the chain layer: it imports no domain module (docs/architecture.md).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'core/src/generated/**', 'web/dist/**', '.data/**', '.cache/**', 'uploads/**', 'test-results/**'] },
   js.configs.recommended,
@@ -58,37 +81,11 @@ export default tseslint.config(
     },
   },
   {
-    // core is beneath api and worker: nothing in it (its tests included) imports them.
+    // core's layers (coreZones above), in one block: a later block naming the same rule
+    // would replace these zones for its files, not add to them.
     files: ['core/src/**/*.ts'],
     rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        { zones: [{ target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web (its tests use scripts/testing/core-kit.ts).' }] },
-      ],
-    },
-  },
-  {
-    // The chain layer knows nothing of the shop: it may use the process's infrastructure
-    // (infra/: config, database client, logger, Redis, errors) and itself, never a domain
-    // module (payments, payouts, books...). docs/architecture.md.
-    files: ['core/src/chain/**/*.ts'],
-    ignores: ['core/src/chain/**/*.test.ts'],
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './core/src/chain',
-              from: './core/src',
-              except: ['./chain', './infra', './generated'],
-              message: 'core/src/chain is the chain layer: it imports no domain module (docs/architecture.md).',
-            },
-            // (This block replaces the one above for chain files: core's own zone again.)
-            { target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web.' },
-          ],
-        },
-      ],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: coreZones }],
     },
   },
   {

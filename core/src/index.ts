@@ -1,5 +1,6 @@
 export * from './infra/config.ts';
 export * from './infra/logger.ts';
+export * from './infra/secret-urls.ts';
 export * from './infra/db.ts';
 export * from './infra/redis.ts';
 export * from './infra/queues.ts';

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { redactUrlsIn, scrubUrls } from '../chain/public-client.ts';
+import { redactUrlsIn, scrubUrls } from './secret-urls.ts';
 
 export type { Logger };
 
