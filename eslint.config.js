@@ -41,6 +41,14 @@ const coreZones = [
     except: ['./infra', './contract', './generated'],
     message: 'core/src/infra is infrastructure: it imports nothing but infra/, contract/ and the Prisma client (docs/architecture.md).',
   },
+  // The books (ledger, balances, cashout holds and returns) are beneath the money that
+  // moves through them: payments, payouts and the reconciler use the books, never the
+  // other way round (what both sides need sits in books/, as payout-hold.ts does).
+  {
+    target: './core/src/books',
+    from: ['./core/src/payments', './core/src/payouts', './core/src/reconcile'],
+    message: 'core/src/books is beneath payments, payouts and the reconciler: it imports none of them (docs/architecture.md).',
+  },
   // The chain layer knows nothing of the shop: it may use the process's infrastructure
   // (infra/) and itself, never a domain module (payments, payouts, books...).
   {

@@ -13,6 +13,7 @@ export * from './payments/index.ts';
 export * from './infra/mail.ts';
 export * from './books/balances.ts';
 export * from './books/cashout-holds.ts';
+export * from './books/payout-hold.ts';
 export * from './accounts/security-notices.ts';
 export * from './books/daily-credit.ts';
 export * from './accounts/sessions.ts';

@@ -1,7 +1,7 @@
 import type { CashoutStatus } from '../infra/db.ts';
 import { conflict } from '../infra/errors.ts';
 import { postEntries, type Tx } from './ledger.ts';
-import { payoutHold } from '../payouts/payout-hold.ts';
+import { payoutHold } from './payout-hold.ts';
 
 /** A cashout request still waiting to be paid (or rejected). */
 export const OPEN_CASHOUT_STATUSES = ['REQUESTED', 'NOTIFIED'] as const;

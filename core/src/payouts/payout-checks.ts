@@ -8,7 +8,7 @@ import { Prisma } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { priceToAnswer, usdCentsToWei } from '../payments/amounts.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
-import { payoutHold } from './payout-hold.ts';
+import { payoutHold } from '../books/payout-hold.ts';
 import { nonceUsedElsewhere } from './replacement.ts';
 import type { Deps } from './types.ts';
 

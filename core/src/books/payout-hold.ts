@@ -1,5 +1,5 @@
 import type { Db } from '../infra/db.ts';
-import type { Tx } from '../books/ledger.ts';
+import type { Tx } from './ledger.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
 
 /**
@@ -7,7 +7,8 @@ import type { PayoutTarget } from '../infra/queues.ts';
  * or null: a payout transaction is being checked for it (it may still land), or a
  * replaced payout sent through a contract holds it until an admin withdraws the hold
  * (its operation may still run). The one home of that rule, for the payout checks and
- * balances.ts alike.
+ * the books' cashout returns alike: here, beneath both, because payouts/ builds on the
+ * books and never the other way round.
  */
 export async function payoutHold(tx: Db | Tx, target: PayoutTarget): Promise<string | null> {
   const where = target.kind === 'cashout' ? { cashoutId: target.id } : { refundId: target.id };
