@@ -42,12 +42,29 @@ const coreZones = [
     message: 'core/src/infra is infrastructure: it imports nothing but infra/, contract/ and the Prisma client (docs/architecture.md).',
   },
   // The books (ledger, balances, cashout holds and returns) are beneath the money that
-  // moves through them: payments, payouts and the reconciler use the books, never the
-  // other way round (what both sides need sits in books/, as payout-hold.ts does).
+  // moves through them: payments, the deposit sweeper, payouts and the reconciler use the
+  // books, never the other way round (what both sides need sits in books/, as
+  // payout-hold.ts does).
   {
     target: './core/src/books',
-    from: ['./core/src/payments', './core/src/payouts', './core/src/reconcile'],
-    message: 'core/src/books is beneath payments, payouts and the reconciler: it imports none of them (docs/architecture.md).',
+    from: ['./core/src/payments', './core/src/deposit-sweeper', './core/src/payouts', './core/src/reconcile'],
+    message: 'core/src/books is beneath payments, the deposit sweeper, payouts and the reconciler: it imports none of them (docs/architecture.md).',
+  },
+  // Money in: payments use the deposit addresses (deposits/) and the books; the deposit
+  // sweeper, payouts and the reconciler use payments, never the other way round.
+  {
+    target: './core/src/payments',
+    from: ['./core/src/deposit-sweeper', './core/src/payouts', './core/src/reconcile'],
+    message: 'core/src/payments is beneath the deposit sweeper, payouts and the reconciler: it imports none of them (docs/architecture.md).',
+  },
+  // An order's deposit address (the factory and forwarder contracts, the addresses, whether
+  // the factory is ours) is beneath payments and the deposit sweeper: like the chain layer, it
+  // knows no order's state and no payment.
+  {
+    target: './core/src/deposits',
+    from: './core/src',
+    except: ['./deposits', './chain', './infra', './contract', './generated'],
+    message: 'core/src/deposits is the deposit contracts and addresses: it imports no domain module (payments and the deposit sweeper use it; docs/architecture.md).',
   },
   // The chain layer knows nothing of the shop: it may use the process's infrastructure
   // (infra/) and itself, never a domain module (payments, payouts, books...).

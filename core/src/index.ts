@@ -35,4 +35,4 @@ export * from './accounts/password-reset.ts';
 export * from './accounts/two-factor.ts';
 export * from './approvals/index.ts';
 export * from './accounts/passkeys.ts';
-export * from './deposits/index.ts';
+export * from './deposit-sweeper/index.ts';

@@ -60,7 +60,7 @@ const schema = z
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
     DEPOSIT_FACTORY_ADDRESS: address.optional(),
-    // Sweeping deposit addresses (core/src/deposits/sweeper.ts): the gas wallet, signed here
+    // Sweeping deposit addresses (core/src/deposit-sweeper/sweeper.ts): the gas wallet, signed here
     // (SWEEPER_PRIVATE_KEY) or by an external signer behind the node (SWEEPER_ADDRESS); neither: off.
     SWEEPER_PRIVATE_KEY: privateKey.optional(),
     SWEEPER_ADDRESS: address.optional(),

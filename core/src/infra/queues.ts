@@ -62,7 +62,7 @@ export const queueDefinitions = {
     defaults: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 } },
   },
   // Sweeps deposit addresses on to the receiving address and follows the sweeps on chain
-  // (core/src/deposits/sweeper.ts), every SWEEP_INTERVAL_MS; the next run is the retry.
+  // (core/src/deposit-sweeper/sweeper.ts), every SWEEP_INTERVAL_MS; the next run is the retry.
   'deposit-sweep': {
     payload: z.object({}).strict(),
     defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },

@@ -3,7 +3,7 @@ import type { AppConfig } from '../infra/config.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
 import { balancesAfter } from '../chain/rpc.ts';
-import { UNSEEN_FLOOR_WEI } from '../payments/unseen-deposits.ts';
+import { UNSEEN_FLOOR_WEI } from '../deposit-sweeper/unseen-deposits.ts';
 import type { Add } from './subjects.ts';
 
 /**

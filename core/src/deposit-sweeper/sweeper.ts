@@ -6,14 +6,14 @@ import type { Logger } from '../infra/logger.ts';
 import type { Redis } from '../infra/redis.ts';
 import { adoptFlushes } from './sweeper-adopt.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
-import { recordUnseenDeposits, waitsForUnseen } from '../payments/unseen-deposits.ts';
-import { factoryGave } from './addresses.ts';
+import { recordUnseenDeposits, waitsForUnseen } from './unseen-deposits.ts';
+import { factoryGave } from '../deposits/addresses.ts';
 import { reopenReorganizedSweeps } from './sweep-reorgs.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
 import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
 import { followSweeps, type Followed } from './sweeper-verify.ts';
-import { factoryProblem } from './factory-check.ts';
+import { factoryProblem } from '../deposits/factory-check.ts';
 import { unaccountedFlushes } from './sweeper-found.ts';
 import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
 

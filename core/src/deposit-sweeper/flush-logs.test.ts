@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../../scripts/lib/anvil.ts';
 import { deployDepositFactory } from '../../../scripts/lib/deposit-factory.ts';
 import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
-import { depositFactoryAbi } from './abi.ts';
-import { depositAddressOf, depositSalt } from './addresses.ts';
+import { depositFactoryAbi } from '../deposits/abi.ts';
+import { depositAddressOf, depositSalt } from '../deposits/addresses.ts';
 import { flushLogs } from './sweeper-found.ts';
 
 /**

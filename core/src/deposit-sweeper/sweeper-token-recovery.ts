@@ -2,10 +2,10 @@ import { encodeFunctionData, getAddress, isAddress, parseAbi, type Address, type
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
 import { isPayable } from '../payments/order-states.ts';
-import { depositFactoryAbi } from './abi.ts';
-import { depositAddressOf, depositSalt } from './addresses.ts';
+import { depositFactoryAbi } from '../deposits/abi.ts';
+import { depositAddressOf, depositSalt } from '../deposits/addresses.ts';
 import { sweepingOffReason } from './sweeper-status.ts';
-import { factoryProblem } from './factory-check.ts';
+import { factoryProblem } from '../deposits/factory-check.ts';
 import { gasWallet } from './sweeper-wallet.ts';
 
 /**

@@ -5,9 +5,9 @@ import type { Logger } from '../infra/logger.ts';
 import { confirmedIndexedBlock } from '../chain/cursor.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { emitPaymentUnresolved } from '../events/webhooks.ts';
-import { unaccountedFlushes } from '../deposits/sweeper-found.ts';
-import { heldWei } from '../deposits/sweeper-marks.ts';
-import { lockInflow } from './payment-locks.ts';
+import { unaccountedFlushes } from './sweeper-found.ts';
+import { heldWei } from './sweeper-marks.ts';
+import { lockInflow } from '../payments/payment-locks.ts';
 
 /**
  * ETH at an order's deposit address that the indexer never recorded: it arrived through a
@@ -46,7 +46,7 @@ export const UNSEEN_FLOOR_WEI = 10n ** 12n;
  * waits for its surplus to be recorded here first (its sweep would move ETH the books do
  * not know of). A surplus below the floor, never recorded here, does not hold it back: the
  * sweep moves it, and its confirmation records it as the order's inflow swept by it
- * (deposits/sweeper-marks.ts). Otherwise one wei sent through a contract would keep the
+ * (deposit-sweeper/sweeper-marks.ts). Otherwise one wei sent through a contract would keep the
  * address from ever being swept.
  */
 export const waitsForUnseen = (h: { balanceWei: bigint; recordedWei: bigint }) => h.balanceWei - h.recordedWei >= UNSEEN_FLOOR_WEI;
@@ -79,7 +79,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
     const unseen = h.balance - BigInt(books.recorded ?? '0');
     if (unseen < UNSEEN_FLOOR_WEI) return false;
     // Someone flushed it since its oldest unswept deposit, not as a confirmed sweep (a stranger's,
-    // or the shop's own not confirmed yet): that is recorded first (deposits/sweeper-found.ts).
+    // or the shop's own not confirmed yet): that is recorded first (deposit-sweeper/sweeper-found.ts).
     if (books.oldest !== null && (await unaccountedFlushes(deps, h.address, { from: books.oldest, to: at.number })).length > 0) return false;
     const order = await tx.order.findUnique({ where: { depositAddress: h.address }, select: { id: true } });
     const reason = `ETH reached this order's deposit address through a contract after its watch ended (found by its balance after block ${at.number}); an admin will refund it`;

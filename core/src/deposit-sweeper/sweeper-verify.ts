@@ -1,7 +1,7 @@
 import type { Hash } from 'viem';
 import { Prisma, type DepositSweep } from '../infra/db.ts';
 import { notFinalReason, readTransaction } from '../chain/transfer-reader.ts';
-import { flushedBy } from './abi.ts';
+import { flushedBy } from '../deposits/abi.ts';
 import { FOREIGN_MARK, recordFoundSweep, unaccountedFlushes, type SweepDeps } from './sweeper-found.ts';
 import { confirmSweep, earlierInBlock, type SentSweep } from './sweeper-marks.ts';
 import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';

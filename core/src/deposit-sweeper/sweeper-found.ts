@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../infra/db.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Logger } from '../infra/logger.ts';
 import { factoryDepositAddressesAmong } from '../payments/deposits.ts';
-import { flushedBy, flushedEvent } from './abi.ts';
+import { flushedBy, flushedEvent } from '../deposits/abi.ts';
 
 /**
  * Flushes of a deposit address the books have not accounted for, and recording one as a
