@@ -1,10 +1,10 @@
-import type { AppConfig } from './config.ts';
-import type { Db } from './db.ts';
+import type { AppConfig } from './infra/config.ts';
+import type { Db } from './infra/db.ts';
 import { INDEXED_BLOCK_WINDOW } from './chain/follower.ts';
-import { pruneCancelLinks } from './cashout-holds.ts';
-import { prunePasswordResets } from './password-reset.ts';
-import { pruneSecurityNotices } from './security-notices.ts';
-import { pruneSessions } from './sessions.ts';
+import { pruneCancelLinks } from './books/cashout-holds.ts';
+import { prunePasswordResets } from './accounts/password-reset.ts';
+import { pruneSecurityNotices } from './accounts/security-notices.ts';
+import { pruneSessions } from './accounts/sessions.ts';
 
 const DAY = 24 * 3600_000;
 /** Rows of the table walked per statement: short statements, short locks, a steady log. */

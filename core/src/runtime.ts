@@ -1,13 +1,13 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from './config.ts';
+import type { AppConfig } from './infra/config.ts';
 import { createChainClient } from './chain/public-client.ts';
 import { createTracer, type Tracer } from './chain/trace.ts';
 import { createPriceSource, type PriceSource } from './payments/eth-price.ts';
 import { createFactoryTrust, type FactoryTrust } from './deposits/factory-trust.ts';
-import { createDb, type Db } from './db.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { createQueues, type Queues } from './queues.ts';
-import { createRedis, type Redis } from './redis.ts';
+import { createDb, type Db } from './infra/db.ts';
+import { createLogger, type Logger } from './infra/logger.ts';
+import { createQueues, type Queues } from './infra/queues.ts';
+import { createRedis, type Redis } from './infra/redis.ts';
 
 /** The shared connections of one process (api or worker). */
 export type Runtime = {

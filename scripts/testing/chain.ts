@@ -1,6 +1,6 @@
 import { createTestClient, createWalletClient, http, parseEther, publicActions, type Address, type Hash } from 'viem';
 import { mainnet } from 'viem/chains';
-import { ANVIL_DEV_ACCOUNTS } from '../../core/src/config.ts';
+import { ANVIL_DEV_ACCOUNTS } from '../../core/src/infra/config.ts';
 
 /** Anvil's unlocked dev accounts (the node signs for them). */
 export const ANVIL_ACCOUNTS = ANVIL_DEV_ACCOUNTS satisfies readonly Address[];

@@ -142,7 +142,7 @@ describe('the two-year shop at a tiny scale', () => {
         WHERE "orderId" IS DISTINCT FROM (CASE WHEN "reference" LIKE 'order:%' THEN substring("reference" from 7 for 36)::uuid END)
            OR "cashoutId" IS DISTINCT FROM (CASE WHEN "reference" LIKE 'cashout:%' THEN substring("reference" from 9 for 36)::uuid END)`),
     ).toBe(0);
-    // One daily credit per line and UTC day, keyed and dated as core/src/daily-credit.ts does.
+    // One daily credit per line and UTC day, keyed and dated as core/src/books/daily-credit.ts does.
     expect(
       await count(`
         SELECT count(*) AS n FROM (

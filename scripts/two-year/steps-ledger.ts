@@ -1,5 +1,5 @@
-// The ledger, written the way core/src/ledger.ts keys it: a daily credit per line of each
-// paid order for every UTC midnight of its term (core/src/daily-credit.ts), the referrer's
+// The ledger, written the way core/src/books/ledger.ts keys it: a daily credit per line of each
+// paid order for every UTC midnight of its term (core/src/books/daily-credit.ts), the referrer's
 // reward when an order is paid (a few orders paid, reorganised away and paid again),
 // admins' adjustments, cashouts (and rejections) and exchanges. Entries that name an order
 // or a cashout carry it in the typed columns too. Cashouts and exchanges take at most 80%
@@ -43,7 +43,7 @@ export function ledgerSteps(sizes: Sizes, t: Timeline): Step[] {
   return [
     {
       // Each line of a paid order: credited at every UTC midnight after it was paid, up to
-      // the end of its term or now (creditDays in core/src/daily-credit.ts).
+      // the end of its term or now (creditDays in core/src/books/daily-credit.ts).
       name: 'plan credits',
       after: ['plan orders'],
       sql: `

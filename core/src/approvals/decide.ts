@@ -1,9 +1,9 @@
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../events/audit.ts';
 import type { AuditAction } from '../contract/audit.ts';
-import type { Db } from '../db.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
-import { InsufficientBalanceError, type Tx } from '../ledger.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { Db } from '../infra/db.ts';
+import { conflict, forbidden, notFound } from '../infra/errors.ts';
+import { InsufficientBalanceError, type Tx } from '../books/ledger.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 import { applyAdminGrant, applyIncrease } from './holds.ts';
 import { applyPackageChange } from './packages.ts';
 import type { AdminAudit, ApprovalRow } from './requests.ts';

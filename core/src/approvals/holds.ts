@@ -1,8 +1,8 @@
-import { recordAudit } from '../audit.ts';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import { conflict, notFound } from '../errors.ts';
-import { postEntries, type Tx } from '../ledger.ts';
+import { recordAudit } from '../events/audit.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { conflict, notFound } from '../infra/errors.ts';
+import { postEntries, type Tx } from '../books/ledger.ts';
 import { APPROVAL_WINDOW_MS, createApproval, type AdminAudit, type ApprovalRow } from './requests.ts';
 import { threshold } from './worth.ts';
 

@@ -1,7 +1,7 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma } from '../db.ts';
-import { conflict } from '../errors.ts';
-import type { Tx } from '../ledger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma } from '../infra/db.ts';
+import { conflict } from '../infra/errors.ts';
+import type { Tx } from '../books/ledger.ts';
 import { lockPackages, setStock, type LockedPackage } from '../payments/stock.ts';
 import { createApproval, type AdminAudit, type ApprovalRow } from './requests.ts';
 

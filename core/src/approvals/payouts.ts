@@ -1,9 +1,9 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import { conflict, UserError } from '../errors.ts';
-import type { Tx } from '../ledger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { conflict, UserError } from '../infra/errors.ts';
+import type { Tx } from '../books/ledger.ts';
 import type { PayoutApprovalJson } from '../contract/approvals.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 import { APPROVAL_NEEDED_DETAIL, APPROVAL_WINDOW_MS, createApproval, type AdminAudit, type ApprovalRow } from './requests.ts';
 import { payoutNeedsApproval, payoutWorth, refundWorth, sameWallet, threshold, usd, type PayoutWorth } from './worth.ts';
 import { cashoutWindows } from './windows.ts';

@@ -1,6 +1,6 @@
-import { recordAudit, type AuditContext } from '../audit.ts';
-import { Prisma } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { recordAudit, type AuditContext } from '../events/audit.ts';
+import { Prisma } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import type { PackageChange } from './packages.ts';
 
 /** An approval row, and asking for one (in the caller's transaction, audited there). */

@@ -1,6 +1,6 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import { APPROVAL_WINDOW_MS } from './requests.ts';
 import { threshold, usd } from './worth.ts';
 

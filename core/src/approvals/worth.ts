@@ -1,8 +1,8 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import { notFound } from '../errors.ts';
-import type { Tx } from '../ledger.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { notFound } from '../infra/errors.ts';
+import type { Tx } from '../books/ledger.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 
 /** What a payout is worth against APPROVAL_THRESHOLD_USD, and whether that needs a second admin. */
 

@@ -1,5 +1,5 @@
 import { hexToBigInt, type PublicClient } from 'viem';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { isStateUnavailable } from './errors.ts';
 import type { RpcBlock } from './rpc.ts';
 import { withoutOwnParts, type Delivery, type OwnMoney, type Tracer } from './trace.ts';

@@ -1,6 +1,6 @@
 import type { Hash, PublicClient } from 'viem';
-import type { Db } from '../db.ts';
-import type { Logger } from '../logger.ts';
+import type { Db } from '../infra/db.ts';
+import type { Logger } from '../infra/logger.ts';
 
 /**
  * The block follower's checkpoint: the last block followed (number and hash), the chain

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { createChainClient } from './public-client.ts';
 import { followChain, type FollowerDeps, type LinkedBlock } from './follower.ts';
 import { isRetryable, InvalidRpcAnswer } from './errors.ts';

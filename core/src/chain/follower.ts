@@ -1,7 +1,7 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db, Prisma } from '../db.ts';
-import type { Logger } from '../logger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db, Prisma } from '../infra/db.ts';
+import type { Logger } from '../infra/logger.ts';
 import { addressActivity, type AddressActivity, type ScannedBlock } from './address-activity.ts';
 import { CURSOR_ID, haltFollowing, readCursor, type Cursor } from './cursor.ts';
 import { balanceAfter, balancesAfter, blockWithTransactions } from './rpc.ts';

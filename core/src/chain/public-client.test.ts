@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { isNodeFailure } from './errors.ts';
-import { createChainClient, redactNodeUrl } from './public-client.ts';
+import { redactNodeUrl } from '../infra/secret-urls.ts';
+import { createChainClient } from './public-client.ts';
 
 /**
  * A provider's URL carries its API key (in the path, the query or as credentials), and

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem';
-import { forbidden, unavailable } from '../errors.ts';
+import { forbidden, unavailable } from '../infra/errors.ts';
 import { isNodeFailure } from './errors.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { hexToBigInt } from 'viem';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import type { ScannedBlock } from './address-activity.ts';
 import type { Tracer } from './trace.ts';
 

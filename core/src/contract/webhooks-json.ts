@@ -42,7 +42,7 @@ export type WebhookDeliveryJson = z.infer<typeof webhookDeliveryJson>;
 /** POST /api/admin/webhooks/:id/secret: the endpoint's signing secret. */
 export const webhookSecretJson = z.object({ secret: z.string() });
 
-// What the shop posts to a webhook endpoint (core/src/webhooks.ts writes it): the JSON
+// What the shop posts to a webhook endpoint (core/src/events/webhooks.ts writes it): the JSON
 // body `{type, timestamp, data}`, signed as Standard Webhooks says (the headers below).
 
 /** The order fields every order event carries (amounts are exact 2-decimal strings). */

@@ -1,5 +1,5 @@
 import { bytesToHex, getAddress, hexToBytes, keccak256, padHex, sliceHex, type Address, type Hex, type PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import { forwarderOf, proxyInitCode } from './addresses.ts';
 import { DEPOSIT_FACTORY_RUNTIME, DEPOSIT_FORWARDER_RUNTIME } from './factory-bytecode.ts';
 

@@ -5,7 +5,7 @@ import { startAnvil, type AnvilInstance } from '../../../scripts/lib/anvil.ts';
 import { deployDepositFactory } from '../../../scripts/lib/deposit-factory.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { deployLookAlikeFactory } from '../../../scripts/testing/look-alike-factory.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../infra/logger.ts';
 import { depositAddressOf } from './addresses.ts';
 import { createFactoryTrust } from './factory-trust.ts';
 

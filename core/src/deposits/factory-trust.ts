@@ -1,7 +1,7 @@
 import type { Address, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import type { DepositFactoryJson } from '../contract/deposits-json.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { depositAddressOf } from './addresses.ts';
 import { factoryProblem } from './factory-check.ts';
 

@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
-import type { Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import type { Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import type { Address } from 'viem';
 import { flushedBy, flushedEvent } from '../deposits/abi.ts';
 import { factoryGave } from '../deposits/addresses.ts';

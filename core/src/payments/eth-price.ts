@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Redis } from '../redis.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Redis } from '../infra/redis.ts';
 import { PriceUnavailableError, readEthUsdPrice } from '../chain/price-feed.ts';
 import { answerToPrice } from './amounts.ts';
 

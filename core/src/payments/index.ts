@@ -19,5 +19,4 @@ export * from './payment-reports.ts';
 export * from './order-closing.ts';
 export * from './overpayment.ts';
 export * from './deposits.ts';
-export * from './unseen-deposits.ts';
 export * from './packages.ts';

@@ -1,13 +1,13 @@
 import { hexToBigInt, type PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
-import type { Logger } from '../logger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
+import type { Logger } from '../infra/logger.ts';
 import type { ScannedBlock } from '../chain/address-activity.ts';
 import { followChain, type LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
-import { jobs, type Queues } from '../queues.ts';
-import { emitPaymentUnresolved } from '../webhooks.ts';
+import { jobs, type Queues } from '../infra/queues.ts';
+import { emitPaymentUnresolved } from '../events/webhooks.ts';
 import { depositAddressesAmong, depositMoney, watchedDepositAddresses } from './deposits.ts';
 import { explainInflow } from './inflows.ts';
 

@@ -1,5 +1,5 @@
-import { Prisma } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { Prisma } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import { lockInflow } from './payment-locks.ts';
 import type { MinedTransfer } from './transfer.ts';
 

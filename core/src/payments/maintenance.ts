@@ -1,5 +1,5 @@
-import type { Db } from '../db.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { Db } from '../infra/db.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 
 const SWEEP = 500;
 

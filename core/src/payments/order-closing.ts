@@ -1,7 +1,7 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db, type OrderStatus } from '../db.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
-import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db, type OrderStatus } from '../infra/db.ts';
+import { badRequest, conflict, notFound } from '../infra/errors.ts';
+import { emitEvent, emitPaymentUnresolved, orderEventData } from '../events/webhooks.ts';
 import { EXPIRABLE_STATUSES, PAYABLE_STATUSES, SETTLED_STATUSES } from './order-states.ts';
 import { ORDER_CANCELLED, ORDER_DELETED } from './reasons.ts';
 import { releaseStock } from './stock.ts';

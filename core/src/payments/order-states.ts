@@ -1,5 +1,5 @@
 import { toCents } from '../contract/money.ts';
-import type { OrderStatus, Prisma } from '../db.ts';
+import type { OrderStatus, Prisma } from '../infra/db.ts';
 
 /**
  * The order's states as the payment rules group them, and what is still due: the sets

@@ -1,8 +1,8 @@
-import { payoutWallet, type PayoutWalletConfig } from '../balances.ts';
+import { payoutWallet, type PayoutWalletConfig } from '../books/balances.ts';
 import { centsToString, toCents } from '../contract/money.ts';
-import { Prisma, type Db } from '../db.ts';
-import { conflict, notFound } from '../errors.ts';
-import { postEntries, type Tx } from '../ledger.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { conflict, notFound } from '../infra/errors.ts';
+import { postEntries, type Tx } from '../books/ledger.ts';
 import { priceToAnswer, usdCentsToWei, weiToUsdCents } from './amounts.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { holdPackageEdit, holdPackagePublish, type AdminAudit, type ApprovalRow } from '../approvals/index.ts';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db, type Product } from '../db.ts';
-import { notFound } from '../errors.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db, type Product } from '../infra/db.ts';
+import { notFound } from '../infra/errors.ts';
 import { lockPackages, refuseStaleStock, setStock } from './stock.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { Prisma } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { Prisma } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import { isPayable } from './order-states.ts';
 import type { MinedTransfer } from './transfer.ts';
 

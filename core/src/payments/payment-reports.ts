@@ -1,6 +1,6 @@
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
-import { conflict, notFound } from '../errors.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { conflict, notFound } from '../infra/errors.ts';
 
 /**
  * The buyer reports a transaction hash. It never pays the order: it records the hash

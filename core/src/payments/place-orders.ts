@@ -1,12 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import { chainHead } from '../chain/head.ts';
 import { centsToString, toCents } from '../contract/money.ts';
-import type { Db, Prisma } from '../db.ts';
-import { badRequest, conflict, unavailable, UserError } from '../errors.ts';
-import type { Tx } from '../ledger.ts';
-import type { Redis } from '../redis.ts';
+import type { Db, Prisma } from '../infra/db.ts';
+import { badRequest, conflict, unavailable, UserError } from '../infra/errors.ts';
+import type { Tx } from '../books/ledger.ts';
+import type { Redis } from '../infra/redis.ts';
 import type { FactoryTrust } from '../deposits/factory-trust.ts';
 import { MAX_TAG } from './amounts.ts';
 import type { EthUsd, PriceSource } from './eth-price.ts';

@@ -1,7 +1,7 @@
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import { toCents } from '../contract/money.ts';
-import { Prisma, type Db } from '../db.ts';
-import type { Tx } from '../ledger.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { Tx } from '../books/ledger.ts';
 import { quoteAmountWei } from './amounts.ts';
 import type { EthUsd } from './eth-price.ts';
 import { dueCents, isPayable } from './order-states.ts';

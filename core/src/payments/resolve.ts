@@ -1,12 +1,12 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../infra/config.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
-import type { Db } from '../db.ts';
-import type { Effect } from '../effects.ts';
+import type { Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
 import { claimMessage } from '../contract/wallet.ts';
-import { conflict, notFound, unavailable, UserError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { conflict, notFound, unavailable, UserError } from '../infra/errors.ts';
+import type { Logger } from '../infra/logger.ts';
 import { settleTransfer } from './settle.ts';
 import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts';
 import { verifyPayment } from './verifier.ts';

@@ -1,9 +1,9 @@
-import type { AppConfig } from '../config.ts';
-import type { Effect } from '../effects.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Effect } from '../infra/effects.ts';
 import { centsToString, toCents } from '../contract/money.ts';
-import { Prisma, type Db } from '../db.ts';
-import { postEntries, type Tx } from '../ledger.ts';
-import { emitEvent, emitPaymentUnresolved, orderEventData } from '../webhooks.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { postEntries, type Tx } from '../books/ledger.ts';
+import { emitEvent, emitPaymentUnresolved, orderEventData } from '../events/webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
 import { dueCents, isPayable } from './order-states.ts';

@@ -1,5 +1,5 @@
-import { Prisma, type Db, type Product } from '../db.ts';
-import { conflict, notFound } from '../errors.ts';
+import { Prisma, type Db, type Product } from '../infra/db.ts';
+import { conflict, notFound } from '../infra/errors.ts';
 
 /**
  * The one home of stock: every change of a package's count goes through here, in the

@@ -1,6 +1,6 @@
 import { centsToString, toCents } from '../contract/money.ts';
-import { Prisma, type Db } from '../db.ts';
-import { postEntries } from '../ledger.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import { postEntries } from '../books/ledger.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
 import { explainInflow } from './inflows.ts';
 import { isPayable } from './order-states.ts';

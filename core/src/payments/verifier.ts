@@ -1,8 +1,8 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { Effect } from '../effects.ts';
-import type { Logger } from '../logger.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import type { Logger } from '../infra/logger.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
 import { settleTransfer } from './settle.ts';

@@ -2,4 +2,3 @@ export type { PayoutVerdict } from './types.ts';
 export * from './refunds.ts';
 export * from './payout-checks.ts';
 export * from './verify-payout.ts';
-export * from './payout-hold.ts';

@@ -1,14 +1,14 @@
 import type { Hash } from 'viem';
 import { payoutWorth, requirePayoutApproval } from '../approvals/index.ts';
 import { transactionOrNull } from '../chain/transfer-reader.ts';
-import type { AppConfig } from '../config.ts';
-import type { Effect } from '../effects.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Effect } from '../infra/effects.ts';
 import { toCents } from '../contract/money.ts';
-import { Prisma } from '../db.ts';
-import { conflict, notFound } from '../errors.ts';
+import { Prisma } from '../infra/db.ts';
+import { conflict, notFound } from '../infra/errors.ts';
 import { priceToAnswer, usdCentsToWei } from '../payments/amounts.ts';
-import type { PayoutTarget } from '../queues.ts';
-import { payoutHold } from './payout-hold.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
+import { payoutHold } from '../books/payout-hold.ts';
 import { nonceUsedElsewhere } from './replacement.ts';
 import type { Deps } from './types.ts';
 

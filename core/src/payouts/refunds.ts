@@ -1,11 +1,11 @@
 import { voidPayoutApprovals } from '../approvals/index.ts';
-import { payoutWallet } from '../balances.ts';
+import { payoutWallet } from '../books/balances.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import { confirmationsAt } from '../chain/transfer-reader.ts';
 import { refundWalletMessage } from '../contract/wallet.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../infra/errors.ts';
 import { refundTransfer } from '../payments/transfer-states.ts';
-import { openFindingNames } from '../reconcile.ts';
+import { openFindingNames } from '../reconcile/reconcile.ts';
 import { depositBooksDisagree } from '../reconcile/deposit-checks.ts';
 import type { Deps } from './types.ts';
 

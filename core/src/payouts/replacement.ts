@@ -1,7 +1,7 @@
 import type { Hash } from 'viem';
 import { isStateUnavailable } from '../chain/errors.ts';
 import { receiptOrNull } from '../chain/transfer-reader.ts';
-import { Prisma, type Db } from '../db.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import type { CheckRow, Deps, PayoutVerdict, Sender } from './types.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { PublicClient } from 'viem';
 import type { Tracer } from '../chain/trace.ts';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { Effect } from '../effects.ts';
-import type { PayoutTarget } from '../queues.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
+import type { Effect } from '../infra/effects.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
 
 /**
  * Money out: refunds of a transfer no order took (an overpayment's: payments/overpayment.ts)

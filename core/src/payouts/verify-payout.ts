@@ -1,12 +1,12 @@
 import type { Hash } from 'viem';
-import { cashoutEventData, OPEN_CASHOUT_STATUSES } from '../balances.ts';
+import { cashoutEventData, OPEN_CASHOUT_STATUSES } from '../books/balances.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import { isMethodUnsupported, isStateUnavailable } from '../chain/errors.ts';
 import { notFinalReason, readTransaction, transactionOrNull } from '../chain/transfer-reader.ts';
 import { formatEth } from '../contract/money.ts';
-import { Prisma, type Db } from '../db.ts';
-import type { PayoutTarget } from '../queues.ts';
-import { emitEvent } from '../webhooks.ts';
+import { Prisma, type Db } from '../infra/db.ts';
+import type { PayoutTarget } from '../infra/queues.ts';
+import { emitEvent } from '../events/webhooks.ts';
 import { followReplacement, nonceUsedElsewhere, replacementOf } from './replacement.ts';
 import type { CheckRow, Deps, PayoutVerdict, Sender } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import type { Db } from '../infra/db.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import { confirmationsAt } from '../chain/transfer-reader.ts';
 import type { Add } from './subjects.ts';

@@ -1,10 +1,10 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
 import { indexerHalt, readCursor } from '../chain/cursor.ts';
 import { balanceAfter } from '../chain/rpc.ts';
-import { heldWei } from '../deposits/sweeper-marks.ts';
+import { heldWei } from '../deposit-sweeper/sweeper-marks.ts';
 import { checkQuietAddresses } from './quiet-deposits.ts';
 import { checkSweepBatch, type SweepChain } from './sweep-checks.ts';
 import type { Add } from './subjects.ts';
@@ -14,7 +14,7 @@ import type { Add } from './subjects.ts';
  *
  * - each address holding unswept deposits holds, on chain at a confirmed block, exactly
  *   what those deposits mined by then add up to (less what a flush in a deposit's own
- *   transaction moved early: deposits/sweeper-marks.ts heldWei): less is 'deposit-missing'
+ *   transaction moved early: deposit-sweeper/sweeper-marks.ts heldWei): less is 'deposit-missing'
  *   (recorded ETH that is not there), more is 'deposit-unrecorded' (ETH that arrived
  *   unrecorded);
  * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);

@@ -1,5 +1,5 @@
-import { verifyAuditChain } from '../audit.ts';
-import { Prisma, type Db } from '../db.ts';
+import { verifyAuditChain } from '../events/audit.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import type { Add } from './subjects.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { Hash, PublicClient } from 'viem';
-import type { AppConfig } from '../config.ts';
-import { Prisma, type Db } from '../db.ts';
+import type { AppConfig } from '../infra/config.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
 import { balancesAfter } from '../chain/rpc.ts';
-import { UNSEEN_FLOOR_WEI } from '../payments/unseen-deposits.ts';
+import { UNSEEN_FLOOR_WEI } from '../deposit-sweeper/unseen-deposits.ts';
 import type { Add } from './subjects.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '../db.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 
 /**
  * The reconciler's checks of one kind of subject (users, orders, cashouts, refunds,

@@ -1,13 +1,13 @@
 import type { PublicClient } from 'viem';
-import { Prisma, type Db } from '../db.ts';
+import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
-import { heldWei } from '../deposits/sweeper-marks.ts';
-import { UNPROVEN } from '../deposits/sweeper-proof.ts';
+import { heldWei } from '../deposit-sweeper/sweeper-marks.ts';
+import { UNPROVEN } from '../deposit-sweeper/sweeper-proof.ts';
 import { readHashes, type BlockHashes } from './chain-checks.ts';
 import { inBatch, type Add } from './subjects.ts';
 
 /**
- * The reconciler's checks of the sweeper's records (core/src/deposits/sweeper.ts): what a
+ * The reconciler's checks of the sweeper's records (core/src/deposit-sweeper/sweeper.ts): what a
  * confirmed sweep says it moved against its items and the deposits it marked, whether it
  * is still on the canonical chain, and no deposit marked by a sweep that is not
  * confirmed. Each batch of sweep ids is four reads: the sweeps (their primary key, the
@@ -88,7 +88,7 @@ function checkTotals(s: SweepRow, items: ItemRow[], add: Add): void {
 
 /**
  * A sweep mined, but not shown to have paid the receiving address what its addresses
- * flushed (deposits/sweeper-proof.ts): its deposits are not marked swept, and the ETH is
+ * flushed (deposit-sweeper/sweeper-proof.ts): its deposits are not marked swept, and the ETH is
  * not where the books say. Named by each address, so their inflows wait for it too.
  */
 function checkUnproven(s: SweepRow, items: ItemRow[], add: Add): void {

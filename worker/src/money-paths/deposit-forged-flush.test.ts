@@ -4,9 +4,9 @@ import { createTracer, reconcile, type Runtime } from '@shop/core';
 import { getContractAddress, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
 import { depositForwarderAbi } from '../../../core/src/deposits/abi.ts';
 import { depositAddressOf, depositSalt } from '../../../core/src/deposits/addresses.ts';
-import { adoptFlushes } from '../../../core/src/deposits/sweeper-adopt.ts';
-import { readCandidates, readHoldings } from '../../../core/src/deposits/sweeper-candidates.ts';
-import { followSweeps } from '../../../core/src/deposits/sweeper-verify.ts';
+import { adoptFlushes } from '../../../core/src/deposit-sweeper/sweeper-adopt.ts';
+import { readCandidates, readHoldings } from '../../../core/src/deposit-sweeper/sweeper-candidates.ts';
+import { followSweeps } from '../../../core/src/deposit-sweeper/sweeper-verify.ts';
 import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { compileSolidity, type CompiledContract } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
@@ -15,7 +15,7 @@ import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
  * A sweep is confirmed only once the receiving address is shown to have received what each
- * deposit address flushed (core/src/deposits/sweeper-proof.ts), never from its Flushed
+ * deposit address flushed (core/src/deposit-sweeper/sweeper-proof.ts), never from its Flushed
  * events alone. The shop here is configured with a look-alike factory (scripts/testing/
  * look-alike-factory.sol, as in deposit-factory-trust.test.ts): the same views, the same deposit addresses, a Flushed event from
  * each one it flushes, but a forwarder that pays someone else. On a node that traces (the

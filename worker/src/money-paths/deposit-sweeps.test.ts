@@ -10,15 +10,15 @@ import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
 import { compileSolidity } from '../../../scripts/lib/solidity.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
-import { readCandidates } from '../../../core/src/deposits/sweeper-candidates.ts';
-import { gasSpent } from '../../../core/src/deposits/sweeper-budget.ts';
-import { followSweeps } from '../../../core/src/deposits/sweeper-verify.ts';
+import { readCandidates } from '../../../core/src/deposit-sweeper/sweeper-candidates.ts';
+import { gasSpent } from '../../../core/src/deposit-sweeper/sweeper-budget.ts';
+import { followSweeps } from '../../../core/src/deposit-sweeper/sweeper-verify.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 import { readsOf, recordingDb } from '../../../scripts/testing/query-plans.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
 /**
- * Sweeping deposit addresses (core/src/deposits/sweeper.ts) through the worker's
+ * Sweeping deposit addresses (core/src/deposit-sweeper/sweeper.ts) through the worker's
  * `deposit-sweep` job: the deposits of settled orders go on to the receiving address in one
  * batch transaction to the factory, paid from the gas wallet, within a gas price ceiling
  * and a gas budget; each sweep is followed on chain to CONFIRMED, and only then are the

@@ -10,7 +10,7 @@ function readNotice(runtime: Runtime, noticeId: string) {
 }
 
 /**
- * A security e-mail (core/src/security-notices.ts) to the address the notice names: what
+ * A security e-mail (core/src/accounts/security-notices.ts) to the address the notice names: what
  * changed, when, and what to do if it was not the owner. A cashout to a wallet the account
  * was never paid to carries the link that cancels it (its token unsealed here and erased
  * once sent). Sent once: the notice is marked sent, and a rerun finds it so.

@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { Prisma } from '@shop/core';
 import { depositsSummaryJson, depositSweepJson } from '@shop/core/contract';
-import { writeSweeperStatus } from '@shop/core/deposits/sweeper-status';
+import { writeSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import { anvilDriver, ANVIL_ACCOUNTS } from '../../../../scripts/testing/chain.ts';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { jobs } from '@shop/core';
 import { audited } from '../../middleware/audit.ts';
-import { readSweeperStatus } from '@shop/core/deposits/sweeper-status';
+import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
 import { byCreatedAt, pageQuery, sendPage } from '../../middleware/paging.ts';

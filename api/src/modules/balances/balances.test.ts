@@ -6,7 +6,7 @@ import { createApiTestKit, type ApiTestKit } from '../../testing/api-test-kit.ts
 // Anvil's third dev account (the receiving address is the second).
 const PAYOUT_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
-/** Exchange and cashout as a signed-in user calls them (the rules themselves: core/src/balances.test.ts). */
+/** Exchange and cashout as a signed-in user calls them (the rules themselves: core/src/books/balances.test.ts). */
 let kit: ApiTestKit;
 beforeAll(async () => {
   kit = await createApiTestKit();

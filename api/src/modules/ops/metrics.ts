@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
-import { readSweeperStatus } from '@shop/core/deposits/sweeper-status';
+import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
 import { sweepGasSince, sweepsWaiting, unsweptDeposits } from '../admin-deposits/service.ts';
 
