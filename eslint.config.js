@@ -92,6 +92,30 @@ export default tseslint.config(
     },
   },
   {
+    // A rail (one asset on one chain) reads the chain for the shop: it may use the chain
+    // layer, the process's infrastructure and the browser-safe contract, never a domain
+    // module (payments, deposits, payouts, ledger...), which ask the rails instead.
+    // docs/architecture.md, "Rails".
+    files: ['core/src/rails/**/*.ts'],
+    ignores: ['core/src/rails/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './core/src/rails',
+              from: './core/src',
+              except: ['./rails', './chain', './contract', './config.ts', './db.ts', './logger.ts', './redis.ts', './errors.ts', './generated'],
+              message: 'core/src/rails reads the chain for the shop: it imports the chain layer and infrastructure, no domain module (docs/architecture.md).',
+            },
+            { target: './core/src', from: ['./api', './worker', './web'], message: 'core imports nothing from api, worker or web.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['core/src/db.ts', 'core/src/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
