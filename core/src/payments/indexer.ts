@@ -89,7 +89,7 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
  * indexer was behind, then reorganized away before it got there): they are checked again.
  */
 async function recordTransfers(tx: Tx, rails: Rail[], linked: LinkedBlock<RailReads>[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
-  const { found, inflows } = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses) => depositAddressesAmong(tx, addresses) });
+  const { found, inflows } = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses: string[]) => depositAddressesAmong(tx, addresses) });
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
   for (const { block, amount, depositAddress } of inflows) await recordInflow(tx, block, amount, depositAddress);
   const moved = await movedAway(tx, linked);

@@ -3,7 +3,7 @@ import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../db.ts';
 import { conflict, notFound } from '../errors.ts';
 import { postEntries, type Tx } from '../ledger.ts';
-import { priceToAnswer, usdCentsToWei, weiToUsdCents } from './amounts.ts';
+import { priceToAnswer, usdCentsToWei, weiToUsdCents } from '../rails/eth/amounts.ts';
 
 /**
  * What a paid order received beyond its total, and the buyer's (or an admin's) one way

@@ -6,7 +6,7 @@ import type { Effect } from '../effects.ts';
 import { toCents } from '../contract/money.ts';
 import { Prisma } from '../db.ts';
 import { conflict, notFound } from '../errors.ts';
-import { priceToAnswer, usdCentsToWei } from '../payments/amounts.ts';
+import { priceToAnswer, usdCentsToWei } from '../rails/eth/amounts.ts';
 import type { PayoutTarget } from '../queues.ts';
 import { payoutHold } from './payout-hold.ts';
 import { nonceUsedElsewhere } from './replacement.ts';

@@ -3,6 +3,7 @@ import type { Tracer } from '../chain/trace.ts';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { Effect } from '../effects.ts';
+import type { Logger } from '../logger.ts';
 import type { PayoutTarget } from '../queues.ts';
 
 /**
@@ -13,7 +14,7 @@ import type { PayoutTarget } from '../queues.ts';
  * shop's chain, delivering to the requested wallet the expected value within
  * PAYOUT_TOLERANCE_BPS, with PAYMENT_CONFIRMATIONS, and paying no other payout.
  */
-export type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer };
+export type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer; logger: Logger };
 
 export type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>>;
 

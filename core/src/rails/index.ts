@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { createEthRail } from './eth/index.ts';
 import type { Rail, RailDeliveries, RailShop, RailWatch } from './types.ts';
 
-export type { Rail, RailDeliveries, RailDelivery, RailInflow, RailShop, RailWatch } from './types.ts';
+export type { MinedTransfer, PayoutDelivery, Rail, RailDeliveries, RailDelivery, RailInflow, RailShop, RailWatch, TransferReading } from './types.ts';
 
 type RailDeps = { config: { chainId: number }; chain: PublicClient; tracer: Tracer; logger: Logger };
 
@@ -15,6 +15,16 @@ type RailDeps = { config: { chainId: number }; chain: PublicClient; tracer: Trac
  */
 export function chainRails(deps: RailDeps): Rail[] {
   return [createEthRail(deps) as Rail];
+}
+
+/**
+ * The rail a payment was made on. Every payment is in ETH until payments name their
+ * asset (the next step of docs/architecture.md, "Rails").
+ */
+export function paymentRail(deps: RailDeps, asset = 'ETH'): Rail {
+  const rail = chainRails(deps).find((r) => r.asset === asset);
+  if (!rail) throw new Error(`no rail for ${asset} on chain ${deps.config.chainId}`);
+  return rail;
 }
 
 /** Each rail's reading of a block, in `chainRails` order. */

@@ -1,7 +1,8 @@
 import type { Hash } from 'viem';
 import type { BlockRun, LinkedBlock } from '../chain/follower.ts';
 import type { RpcBlock } from '../chain/rpc.ts';
-import type { OwnMoney } from '../chain/trace.ts';
+import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
+import type { MinedTransaction } from '../chain/transfer-reader.ts';
 
 /**
  * A rail is one asset on one chain (`eth@1`; `usdc@1` next): everything the shop must
@@ -34,8 +35,56 @@ export type Rail<R = unknown> = {
    * addresses the consumer answers), and what arrived that no transfer explains.
    */
   deliveries(linked: LinkedBlock<R>[], shop: RailShop): Promise<RailDeliveries>;
+  /**
+   * One transaction, and what it delivered to `address` in this rail. Calls made by
+   * `ownSenders` (the shop's deposit forwarders flushing a sweep) deliver the shop's own
+   * money, never a payment: left out.
+   */
+  readTransfer(hash: string, address: string, ownSenders?: OwnSenders): Promise<TransferReading>;
+  /**
+   * What a payout transaction of the shop's delivered to `wallets` in this rail, and how
+   * much of it the shop sent (`fromShop`: one of its payout addresses); null when the node
+   * cannot show it (a contract it cannot trace).
+   */
+  payoutDelivery(tx: { hash: `0x${string}`; from: string; to: string | null; value: bigint }, wallets: string[], fromShop: (address: string) => boolean): Promise<PayoutDelivery | null>;
 };
 
+/** What a payout delivered to its wallets, in the rail's smallest units, and how much of it came from the shop. */
+export type PayoutDelivery = { toWallet: bigint; sent: bigint };
+
+/**
+ * A mined transaction read for what it delivered to one address: the transaction's
+ * fields, with `from`, `to` and `valueWei` read as that delivery.
+ */
+export type MinedTransfer = MinedTransaction & {
+  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose (first) internal call paid. */
+  from: string;
+  /**
+   * The one address that sent all of it from its own funds (trace.ts, Delivery.payer): the
+   * transaction's sender for a plain transfer; null when no single address did. Only it
+   * may sign a claim or a refund's new wallet, and only it is refunded by default.
+   */
+  payer: string | null;
+  /** The address when value reached it (top-level or internal), else the transaction's recipient. */
+  to: string | null;
+  /** The value that reached the address (the transaction's value when it did not). */
+  valueWei: bigint;
+  /** It arrived through internal calls (a smart-contract wallet), read from the node's traces. */
+  internal: boolean;
+  /** The transaction's recipient is another address and the node could not trace what it passed on. */
+  untraced: boolean;
+  /** The account that signed the transaction. */
+  sender: string;
+  /** In how many calls the value reached the address: more than one (a batch) cannot be told apart by tag. */
+  calls: number;
+};
+
+export type TransferReading =
+  | { state: 'unknown' }
+  | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
+  /** The node says it is mined but serves no receipt yet (a replica catching up). */
+  | { state: 'receipt-missing' }
+  | { state: 'mined'; transfer: MinedTransfer };
 /** What the shop's addresses on a chain are, for one run of the follower. */
 export type RailWatch = {
   /** The receiving address, lower case. */

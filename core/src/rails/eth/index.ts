@@ -4,6 +4,8 @@ import type { Logger } from '../../logger.ts';
 import type { Rail } from '../types.ts';
 import { beginEthBlocks, type EthBlockRead } from './blocks.ts';
 import { ethDeliveries } from './deliveries.ts';
+import { ethPayoutDelivery } from './payout.ts';
+import { readTransfer } from './transfer.ts';
 
 /** ETH on the configured chain: paid to the receiving address with the order's tag in the amount's low digits, or to the order's deposit address. */
 export function createEthRail(deps: { config: { chainId: number }; chain: PublicClient; tracer: Tracer; logger: Logger }): Rail<EthBlockRead> {
@@ -16,5 +18,7 @@ export function createEthRail(deps: { config: { chainId: number }; chain: Public
     quoteBy: 'tag',
     beginBlocks: (watch, checkpoint) => beginEthBlocks(deps, watch, checkpoint),
     deliveries: ethDeliveries,
+    payoutDelivery: (tx, wallets, fromShop) => ethPayoutDelivery(deps.tracer, tx, wallets, fromShop),
+    readTransfer: (hash, address, ownSenders) => readTransfer({ chain: deps.chain, tracer: deps.tracer, ownSenders }, hash, address),
   };
 }
