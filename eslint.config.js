@@ -74,6 +74,15 @@ const coreZones = [
     except: ['./chain', './infra', './generated'],
     message: 'core/src/chain is the chain layer: it imports no domain module (docs/architecture.md).',
   },
+  // A rail (one asset on one chain) reads the chain for the shop: it may use the chain
+  // layer, infrastructure and the browser-safe contract, never a domain module (payments,
+  // deposits, payouts, books...), which ask the rails instead (docs/architecture.md, "Rails").
+  {
+    target: './core/src/rails',
+    from: './core/src',
+    except: ['./rails', './chain', './infra', './contract', './generated'],
+    message: 'core/src/rails reads the chain for the shop: it imports the chain layer and infrastructure, no domain module (docs/architecture.md).',
+  },
 ];
 
 export default tseslint.config(

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from './infra/config.ts';
 import { createChainClient } from './chain/public-client.ts';
 import { createTracer, type Tracer } from './chain/trace.ts';
-import { createPriceSource, type PriceSource } from './payments/eth-price.ts';
+import { createPriceSource, type PriceSource } from './rails/eth/price.ts';
 import { createFactoryTrust, type FactoryTrust } from './deposits/factory-trust.ts';
 import { createDb, type Db } from './infra/db.ts';
 import { createLogger, type Logger } from './infra/logger.ts';

@@ -5,10 +5,9 @@ import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createChainClient } from './public-client.ts';
-import { followChain, type FollowerDeps, type LinkedBlock } from './follower.ts';
+import { followChain, type BlockReader, type FollowerDeps, type LinkedBlock } from './follower.ts';
 import { isRetryable, InvalidRpcAnswer } from './errors.ts';
 import { blockWithTransactions } from './rpc.ts';
-import { createTracer } from './trace.ts';
 
 /**
  * The block follower alone, on anvil: it hears blocks linked by parent hash, a reorg
@@ -19,10 +18,12 @@ let env: TestEnv;
 let deps: FollowerDeps;
 let chain: ReturnType<typeof anvilDriver>;
 const heard: string[] = [];
-const linked: LinkedBlock[] = [];
+const linked: LinkedBlock<number>[] = [];
+// A reader that reads each block's transaction count: the follower hands on what it read.
+const reader: BlockReader<number> = { begin: async () => ({ fetch: async (block) => async () => block.transactions.length }) };
 
 const follow = () =>
-  followChain(deps, {
+  followChain(deps, reader, {
     async reorg({ ancestor, depth }) {
       heard.push(`reorg to ${ancestor} (${depth} deep)`);
     },
@@ -39,7 +40,7 @@ beforeAll(async () => {
   env = await createTestEnv({ chain: true, env: { FINALITY_DEPTH: '3' } });
   chain = anvilDriver(env.anvil!.rpcUrl);
   const client = createChainClient(env.anvil!.rpcUrl);
-  deps = { config: env.config, db: env.runtime.db, chain: client, tracer: createTracer(client, 'auto'), logger: createLogger({ level: 'silent' }) };
+  deps = { config: env.config, db: env.runtime.db, chain: client, logger: createLogger({ level: 'silent' }) };
 });
 afterAll(async () => {
   await env?.close();
@@ -61,6 +62,7 @@ describe('the block follower', () => {
     expect(b!.parentHash).toBe(a!.hash);
     expect(c!.parentHash).toBe(b!.hash);
     expect(a!.transactions.map((t) => t.to?.toLowerCase())).toContain(env.config.receivingAddress.toLowerCase());
+    expect(a!.read).toBe(a!.transactions.length);
 
     await chain.reorg(2);
     heard.length = 0;

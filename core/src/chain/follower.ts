@@ -2,43 +2,53 @@ import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Db, Prisma } from '../infra/db.ts';
 import type { Logger } from '../infra/logger.ts';
-import { addressActivity, type AddressActivity, type ScannedBlock } from './address-activity.ts';
 import { CURSOR_ID, haltFollowing, readCursor, type Cursor } from './cursor.ts';
-import { balanceAfter, balancesAfter, blockWithTransactions } from './rpc.ts';
-import type { OwnMoney, Tracer } from './trace.ts';
-import { watchedActivity, type WatchedActivity } from './watched-activity.ts';
+import { blockWithTransactions, type RpcBlock } from './rpc.ts';
 
 /**
- * The block follower: follows one chain block by block from a checkpoint, for one
- * address, and knows nothing of what the blocks mean to the shop. Each new block must
+ * The block follower: follows one chain block by block from a checkpoint, and knows
+ * nothing of what the blocks mean to the shop. Each new block must
  * link onto the last by its parent hash; when the chain no longer holds the checkpoint's
  * block it walks back to the common ancestor and says so (a reorg), and a block that
  * leaves its window of recent blocks is final. It follows one chain: the checkpoint
  * records the chain id and genesis hash, and a node on another chain, or a rewind deeper
  * than FINALITY_DEPTH, halts following for an operator instead of guessing.
  *
+ * What a block means is not its business: a `BlockReader` given by the consumer reads
+ * each block (the payment rails of this chain: core/src/rails/), fetched ahead with the
+ * block and read in order once the block links, so a reader may measure each block
+ * against the one before it.
+ *
  * Its consumer (payments/indexer.ts) hears three events: `reorg` (the checkpoint was
- * rewound to an ancestor), `blocks` (linked blocks, written in the same database
- * transaction that moves the checkpoint past them, so a crash never loses or repeats
- * one) and `finalized` (blocks below a height left the window).
+ * rewound to an ancestor), `blocks` (linked blocks with what the reader read in each,
+ * written in the same database transaction that moves the checkpoint past them, so a
+ * crash never loses or repeats one) and `finalized` (blocks below a height left the
+ * window).
  */
 export type FollowerDeps = {
   config: AppConfig;
   db: Db;
   chain: PublicClient;
-  tracer: Tracer;
   logger: Logger;
-  own?: OwnMoney;
-  /** More addresses to follow this run (the deposit addresses of live orders): what reached them in each block. */
-  watched?: () => Promise<string[]>;
 };
 
-/** A block linked onto the checkpoint, with what reached the followed address in it. */
-export type LinkedBlock = ScannedBlock & AddressActivity & WatchedActivity;
+/**
+ * What a consumer reads in each block beside its transactions. `begin` starts a run at
+ * the checkpoint's block; `fetch` is called for blocks ahead of the one being linked
+ * (several at once) and returns the reading, which the follower calls in block order
+ * once the block links.
+ */
+export type BlockReader<T> = {
+  begin(checkpoint: Hash): Promise<BlockRun<T>>;
+};
+export type BlockRun<T> = { fetch(block: RpcBlock): Promise<() => Promise<T>> };
 
-export type FollowerEvents = {
+/** A block linked onto the checkpoint, with what the reader read in it. */
+export type LinkedBlock<T> = RpcBlock & { read: T };
+
+export type FollowerEvents<T> = {
   reorg?: (rewound: { ancestor: bigint; depth: number }) => Promise<void>;
-  blocks: (tx: Prisma.TransactionClient, linked: LinkedBlock[]) => Promise<void>;
+  blocks: (tx: Prisma.TransactionClient, linked: LinkedBlock<T>[]) => Promise<void>;
   finalized?: (tx: Prisma.TransactionClient, below: bigint) => Promise<void>;
 };
 
@@ -57,10 +67,11 @@ const FETCH_AHEAD = 256;
 /** Blocks per database transaction (the consumer's writes, the block window and the checkpoint together). */
 const COMMIT_EVERY = 200;
 
-async function fetchBlock(chain: PublicClient, n: bigint, address: string, watched: string[]): Promise<ScannedBlock> {
+type Fetched<T> = { block: RpcBlock; read: () => Promise<T> };
+
+async function fetchBlock<T>(chain: PublicClient, n: bigint, run: BlockRun<T>): Promise<Fetched<T>> {
   const block = await blockWithTransactions(chain, n);
-  const [balance, watchedBalances] = await Promise.all([balanceAfter(chain, address, block.hash), balancesAfter(chain, watched, block.hash)]);
-  return { ...block, balance, watchedBalances };
+  return { block, read: await run.fetch(block) };
 }
 
 /**
@@ -68,8 +79,8 @@ async function fetchBlock(chain: PublicClient, n: bigint, address: string, watch
  * requests in flight and FETCH_AHEAD blocks buffered, so the node keeps serving while
  * the consumer writes to the database.
  */
-function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: string, watched: string[]) {
-  const results = new Map<bigint, Promise<ScannedBlock>>();
+function prefetchBlocks<T>(chain: PublicClient, from: bigint, to: bigint, run: BlockRun<T>) {
+  const results = new Map<bigint, Promise<Fetched<T>>>();
   let next = from; // next block to request
   let taken = from; // next block the reader takes
   let inFlight = 0;
@@ -78,7 +89,7 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: 
     while (!stopped && inFlight < FETCH_CONCURRENCY && next <= to && next - taken < BigInt(FETCH_AHEAD)) {
       const n = next++;
       inFlight++;
-      const p = fetchBlock(chain, n, address, watched).finally(() => {
+      const p = fetchBlock(chain, n, run).finally(() => {
         inFlight--;
         pump();
       });
@@ -89,10 +100,10 @@ function prefetchBlocks(chain: PublicClient, from: bigint, to: bigint, address: 
   pump();
   return {
     /** The next block in order, or null after `to`. */
-    take(): Promise<ScannedBlock> | null {
+    take(): Promise<Fetched<T>> | null {
       if (taken > to) return null;
       // Always requested already: pump keeps `next` ahead of `taken`.
-      const p = results.get(taken) as Promise<ScannedBlock>;
+      const p = results.get(taken) as Promise<Fetched<T>>;
       results.delete(taken);
       taken++;
       pump();
@@ -181,10 +192,15 @@ async function startingCursor(deps: FollowerDeps, head: bigint, start: bigint | 
 
 /**
  * One run of the follower: checks the node's chain, rewinds on a reorganization, then
- * links up to `maxBlocks` new blocks onto the checkpoint and hands them to the consumer
- * a database transaction at a time.
+ * links up to `maxBlocks` new blocks onto the checkpoint, has `reader` read each, and
+ * hands them to the consumer a database transaction at a time.
  */
-export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: { maxBlocks?: number; startBlock?: bigint } = {}): Promise<FollowOutcome> {
+export async function followChain<T>(
+  deps: FollowerDeps,
+  reader: BlockReader<T>,
+  on: FollowerEvents<T>,
+  opts: { maxBlocks?: number; startBlock?: bigint } = {},
+): Promise<FollowOutcome> {
   const { db, chain } = deps;
   const stored = await readCursor(db);
   if (stored?.haltedAt) return { state: 'halted', reason: stored.haltReason ?? 'halted', at: stored.blockNumber };
@@ -216,29 +232,22 @@ export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: 
     cursor = (await readCursor(db)) as Cursor;
   }
 
-  const address = deps.config.receivingAddress.toLowerCase();
   const from = cursor.blockNumber + 1n;
   const last = from + BigInt((opts.maxBlocks ?? 500) - 1);
   const to = head < last ? head : last;
   if (to < from) return { state: 'followed', from, to: cursor.blockNumber, reorg };
-  const watched = deps.watched ? [...new Set((await deps.watched()).map((a) => a.toLowerCase()))] : [];
-  const fetcher = prefetchBlocks(chain, from, to, address, watched);
+  const run = await reader.begin(cursor.blockHash as Hash);
+  const fetcher = prefetchBlocks(chain, from, to, run);
   let parent = cursor.blockHash;
   let followedTo = cursor.blockNumber;
-  // The balances after the checkpoint's block: where the next block's change is measured from.
-  let balance = await balanceAfter(chain, address, cursor.blockHash as Hash);
-  let watchedBalances = await balancesAfter(chain, watched, cursor.blockHash as Hash);
   try {
     // The fetched range must chain onto the checkpoint; where it does not, the chain
     // moved under us: keep what links, and the next run rewinds.
-    let linked: LinkedBlock[] = [];
+    let linked: LinkedBlock<T>[] = [];
     for (let next = fetcher.take(); next; next = fetcher.take()) {
-      const block = await next;
+      const { block, read } = await next;
       if (block.parentHash !== parent) break;
-      const activity = await addressActivity(deps, block, balance, address);
-      linked.push({ ...block, ...activity, ...(await watchedActivity(deps, block, watchedBalances, watched, activity.ownIn)) });
-      balance = block.balance;
-      watchedBalances = block.watchedBalances;
+      linked.push({ ...block, read: await read() });
       parent = block.hash;
       followedTo = block.number;
       if (linked.length === COMMIT_EVERY) {
@@ -258,9 +267,9 @@ export async function followChain(deps: FollowerDeps, on: FollowerEvents, opts: 
  * Written only onto the checkpoint these blocks chain from: a run that overlapped another
  * (two workers) finds it moved and writes nothing.
  */
-async function commit(db: Db, linked: LinkedBlock[], on: FollowerEvents): Promise<void> {
-  const first = linked[0] as LinkedBlock;
-  const last = linked[linked.length - 1] as LinkedBlock;
+async function commit<T>(db: Db, linked: LinkedBlock<T>[], on: FollowerEvents<T>): Promise<void> {
+  const first = linked[0] as LinkedBlock<T>;
+  const last = linked[linked.length - 1] as LinkedBlock<T>;
   await db.$transaction(async (tx) => {
     const at = await tx.$queryRaw<{ blockHash: string }[]>`SELECT "blockHash" FROM "ChainCursor" WHERE "id" = ${CURSOR_ID} FOR UPDATE`;
     if (at[0]?.blockHash !== first.parentHash) throw new Error('the indexer checkpoint moved during this run (another indexer run); it is tried again');

@@ -1,11 +1,10 @@
 import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
-import { deliveryFromOthers, type OwnSenders, type Tracer } from './trace.ts';
 
 /**
- * What the chain says about one transaction and the value it delivered to one address
- * (top-level or through internal calls), read the same way for a payment to the shop and
- * for the shop's own payouts. Nothing here writes or decides: the payments and payouts
- * modules judge what it read. The confirmation rule lives here, once.
+ * What the chain says about one transaction: mined or not, in which block, how final,
+ * read the same way for a payment to the shop and for the shop's own payouts (what it
+ * delivered is its rail's to read: core/src/rails/). Nothing here writes or decides: the
+ * payments and payouts modules judge what it read. The confirmation rule lives here, once.
  */
 
 /** One transaction as mined: what it carried at its top level, its block, and how final that block is. */
@@ -22,40 +21,6 @@ export type MinedTransaction = {
   /** The chain still has this transaction's block at its height. */
   canonical: boolean;
 };
-
-/**
- * A mined transaction read for what it delivered to one address: the transaction's
- * fields, with `from`, `to` and `valueWei` read as that delivery.
- */
-export type MinedTransfer = MinedTransaction & {
-  /** Who sent the value: the transaction's sender, or the contract (a smart wallet) whose (first) internal call paid. */
-  from: string;
-  /**
-   * The one address that sent all of it from its own funds (trace.ts, Delivery.payer): the
-   * transaction's sender for a plain transfer; null when no single address did. Only it
-   * may sign a claim or a refund's new wallet, and only it is refunded by default.
-   */
-  payer: string | null;
-  /** The address when value reached it (top-level or internal), else the transaction's recipient. */
-  to: string | null;
-  /** The value that reached the address (the transaction's value when it did not). */
-  valueWei: bigint;
-  /** It arrived through internal calls (a smart-contract wallet), read from the node's traces. */
-  internal: boolean;
-  /** The transaction's recipient is another address and the node could not trace what it passed on. */
-  untraced: boolean;
-  /** The account that signed the transaction. */
-  sender: string;
-  /** In how many calls the value reached the address: more than one (a batch) cannot be told apart by tag. */
-  calls: number;
-};
-
-export type TransferReading =
-  | { state: 'unknown' }
-  | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
-  /** The node says it is mined but serves no receipt yet (a replica catching up). */
-  | { state: 'receipt-missing' }
-  | { state: 'mined'; transfer: MinedTransfer };
 
 /** What the node says of one transaction, before anyone asks where its value went. */
 export type TransactionReading =
@@ -97,7 +62,7 @@ export function notFinalReason(t: { confirmations: number; canonical: boolean },
 
 /**
  * The transaction and its receipt, read at once (one round trip), then the head and its
- * block: the one reading of a transaction that payments (readTransfer) and the shop's
+ * block: the one reading of a transaction that payments (a rail's readTransfer) and the shop's
  * payouts (payouts/verify-payout.ts) both judge.
  */
 export async function readTransaction(chain: PublicClient, hash: Hash): Promise<TransactionReading> {
@@ -117,42 +82,6 @@ export async function readTransaction(chain: PublicClient, hash: Hash): Promise<
       blockTimestamp: new Date(Number(block.timestamp) * 1000),
       confirmations: confirmationsAt(head, receipt.blockNumber),
       canonical: block.hash === receipt.blockHash,
-    },
-  };
-}
-
-/**
- * readTransaction, and what the transaction delivered to `address` (top-level, or through
- * internal calls, traced). Calls made by `ownSenders` (the shop's deposit forwarders
- * flushing a sweep) deliver the shop's own money, never a payment: left out.
- */
-export async function readTransfer(
-  { chain, tracer, ownSenders }: { chain: PublicClient; tracer: Tracer; ownSenders?: OwnSenders },
-  hash: string,
-  address: string,
-): Promise<TransferReading> {
-  const reading = await readTransaction(chain, hash as Hash);
-  if (reading.state === 'unknown' || reading.state === 'receipt-missing') return { state: reading.state };
-  if (reading.state === 'pending') return { state: 'pending', from: reading.from, to: reading.to, valueWei: reading.valueWei };
-  const { tx } = reading;
-  // Sent to another address (a smart-contract wallet, say): what did it pass on to `address`?
-  const target = address.toLowerCase();
-  const direct = tx.to?.toLowerCase() === target;
-  const traced = !direct && tx.success ? await tracer.transaction(hash, target) : undefined;
-  const delivered = traced ? ((await deliveryFromOthers(traced, ownSenders)) ?? { ...traced, valueWei: 0n, parts: [], calls: 0 }) : traced;
-  const internal = delivered !== undefined && delivered !== null && delivered.valueWei > 0n;
-  return {
-    state: 'mined',
-    transfer: {
-      ...tx,
-      from: internal ? delivered.from || tx.from : tx.from,
-      payer: internal ? delivered.payer : direct ? tx.from : null,
-      to: internal ? target : tx.to,
-      valueWei: internal ? delivered.valueWei : tx.valueWei,
-      internal,
-      untraced: delivered === null,
-      sender: tx.from,
-      calls: internal ? delivered.calls : 1,
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
-import { spentInBlock } from '../chain/address-activity.ts';
+import { spentInBlock } from '../rails/eth/address-activity.ts';
 import { confirmedIndexedBlock, indexerHalt } from '../chain/cursor.ts';
 import { balanceAfter, blockWithTransactions } from '../chain/rpc.ts';
 import { depositMoney } from '../payments/deposits.ts';

@@ -1,5 +1,5 @@
-export * from './amounts.ts';
-export * from './eth-price.ts';
+export * from '../rails/eth/amounts.ts';
+export * from '../rails/eth/price.ts';
 export * from './settle.ts';
 export * from './transfer-states.ts';
 export * from './inflows.ts';

@@ -1,19 +1,21 @@
-import { hexToBigInt, type PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
 import type { Tx } from '../books/ledger.ts';
 import type { Logger } from '../infra/logger.ts';
-import type { ScannedBlock } from '../chain/address-activity.ts';
+import type { PublicClient } from 'viem';
 import { followChain, type LinkedBlock } from '../chain/follower.ts';
+import type { RpcBlock } from '../chain/rpc.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../infra/queues.ts';
 import { emitPaymentUnresolved } from '../events/webhooks.ts';
+import { chainRails, railDeliveries, railsReader, type Rail, type RailDelivery, type RailReads } from '../rails/index.ts';
 import { depositAddressesAmong, depositMoney, watchedDepositAddresses } from './deposits.ts';
 import { explainInflow } from './inflows.ts';
 
 /**
- * The payments side of following the chain: every transfer the block follower
- * (chain/follower.ts) finds reaching the receiving address becomes a payment to verify,
+ * The payments side of following the chain: every transfer the chain's rails
+ * (core/src/rails/) read in the blocks the follower (chain/follower.ts) links, reaching
+ * the receiving address or an order's deposit address, becomes a payment to verify,
  * so a payment nobody reported (closed tab, replaced transaction) is still found; ETH
  * nothing explains becomes an UNRESOLVED inflow; a reorganization asks for every
  * transfer in the dropped blocks to be verified again. The follower halts for an
@@ -39,12 +41,19 @@ export const inflowKey = (blockNumber: bigint, blockHash: string) => `inflow-${b
 export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number; startBlock?: bigint } = {}): Promise<IndexResult> {
   const { db } = deps;
   const receiving = deps.config.receivingAddress.toLowerCase();
+  const rails = chainRails(deps);
   const transfers: IndexResult['transfers'] = [];
   const recheck: IndexResult['recheck'] = [];
-  const outcome = await followChain(
+  const reader = railsReader(rails, async () => ({
+    receiving,
+    // The deposit addresses of live orders are watched for what arrives through contracts.
+    watched: [...new Set((await watchedDepositAddresses(db, deps.config.latePaymentHours)).map((a) => a.toLowerCase()))],
     // Sweeps of the deposit addresses reaching the receiving address are the shop's own money.
-    // The deposit addresses of live orders are watched for ETH arriving through contracts.
-    { ...deps, own: depositMoney(deps), watched: () => watchedDepositAddresses(db, deps.config.latePaymentHours) },
+    own: depositMoney(deps),
+  }));
+  const outcome = await followChain(
+    deps,
+    reader,
     {
       async reorg({ ancestor }) {
         // Inflows in the dropped blocks are measured again when their heights are indexed.
@@ -56,7 +65,7 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
         recheck.push(...affected.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })));
       },
       async blocks(tx, linked) {
-        const recorded = await recordTransfers(tx, linked, receiving);
+        const recorded = await recordTransfers(tx, rails, linked, receiving);
         transfers.push(...recorded.transfers);
         recheck.push(...recorded.recheck);
       },
@@ -73,74 +82,30 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
   }
 }
 
-type Found = { tx: { hash: string; from: string; payer: string | null; valueWei: bigint }; block: ScannedBlock; viaContract: boolean; depositAddress: string | null };
-
-/** The transfers to the shop in `linked` (plain and internal) and its unexplained inflows. */
-function transfersIn(linked: LinkedBlock[], receiving: string) {
-  const found: Found[] = [];
-  const inflows: { block: ScannedBlock; valueWei: bigint; depositAddress: string | null }[] = [];
-  for (const block of linked) {
-    for (const tx of block.transactions) {
-      // The shop's own address sending to itself pays nothing.
-      if (tx.to && tx.to.toLowerCase() === receiving && tx.from.toLowerCase() !== receiving) {
-        found.push({ tx: { hash: tx.hash, from: tx.from, payer: tx.from, valueWei: hexToBigInt(tx.value) }, block, viaContract: false, depositAddress: null });
-      }
-    }
-    for (const t of block.internal) found.push({ tx: t, block, viaContract: true, depositAddress: null });
-    if (block.inflowWei > 0n) inflows.push({ block, valueWei: block.inflowWei, depositAddress: null });
-    for (const w of block.watched) {
-      // Through a contract to an order's deposit address: its order's, with no single payer.
-      for (const t of w.internal) found.push({ tx: { hash: t.hash, from: t.from, payer: null, valueWei: t.valueWei }, block, viaContract: true, depositAddress: w.address });
-      if (w.inflowWei > 0n) inflows.push({ block, valueWei: w.inflowWei, depositAddress: w.address });
-    }
-  }
-  return { found, inflows };
-}
-
 /**
- * Inside the follower's transaction for `linked`: the transfers to the shop, as payments
- * to verify, and the unexplained inflows. Also returns the transfers the shop recorded
- * in these heights under another block hash (verified while the indexer was behind, then
- * reorganized away before it got there): they are checked again.
+ * Inside the follower's transaction for `linked`: the transfers to the shop the rails
+ * read, as payments to verify, and the unexplained inflows. Also returns the transfers
+ * the shop recorded in these heights under another block hash (verified while the
+ * indexer was behind, then reorganized away before it got there): they are checked again.
  */
-async function recordTransfers(tx: Tx, linked: LinkedBlock[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
-  const { found, inflows } = transfersIn(linked, receiving);
-  found.push(...(await depositsIn(tx, linked)));
+async function recordTransfers(tx: Tx, rails: Rail[], linked: LinkedBlock<RailReads>[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
+  const { found, inflows } = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses: string[]) => depositAddressesAmong(tx, addresses) });
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
-  for (const { block, valueWei, depositAddress } of inflows) await recordInflow(tx, block, valueWei, depositAddress);
+  for (const { block, amount, depositAddress } of inflows) await recordInflow(tx, block, amount, depositAddress);
   const moved = await movedAway(tx, linked);
   return { transfers, recheck: [...reopened, ...moved] };
-}
-
-/**
- * Plain transfers to orders' deposit addresses in `linked`: each is its order's, whatever
- * its amount (one indexed lookup of the block's recipients). A deposit's sender is an
- * exchange's wallet, not a payer the shop refunds or takes a signature from.
- */
-async function depositsIn(tx: Tx, linked: LinkedBlock[]): Promise<Found[]> {
-  const candidates = linked.flatMap((block) => block.transactions.filter((t) => t.to && hexToBigInt(t.value) > 0n).map((t) => ({ t, block })));
-  const deposits = await depositAddressesAmong(tx, candidates.map(({ t }) => t.to as string));
-  if (deposits.size === 0) return [];
-  return candidates
-    .filter(({ t }) => deposits.has((t.to as string).toLowerCase()))
-    .map(({ t, block }) => ({
-      tx: { hash: t.hash, from: t.from, payer: null, valueWei: hexToBigInt(t.value) },
-      block,
-      viaContract: false,
-      depositAddress: (t.to as string).toLowerCase(),
-    }));
 }
 
 /** A transfer's key: its hash and the shop's address it reached (payments' unique key). */
 const keyOf = (hash: string, depositAddress: string | null) => `${hash.toLowerCase()}|${depositAddress ?? ''}`;
 
-async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexResult['transfers']; reopened: IndexResult['recheck'] }> {
+async function recordFound(tx: Tx, found: RailDelivery[]): Promise<{ transfers: IndexResult['transfers']; reopened: IndexResult['recheck'] }> {
   // A transfer already known (reported by its buyer, or indexed before a rewind) is
   // left as it is; only the ones still waiting for verification are handed on.
-  const hashes = [...new Set(found.map(({ tx: t }) => t.hash.toLowerCase()))];
-  const wanted = new Set(found.map(({ tx: t, depositAddress }) => keyOf(t.hash, depositAddress)));
+  const hashes = [...new Set(found.map((t) => t.hash.toLowerCase()))];
+  const wanted = new Set(found.map((t) => keyOf(t.hash, t.depositAddress)));
   await tx.payment.createMany({
-    data: found.map(({ tx: t, block, viaContract, depositAddress }) => ({
+    data: found.map(({ block, viaContract, depositAddress, ...t }) => ({
       txHash: t.hash.toLowerCase(),
       depositAddress,
       source: 'INDEXED' as const,
@@ -148,7 +113,7 @@ async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexRe
       viaContract,
       fromAddress: t.from.toLowerCase(),
       payerAddress: t.payer?.toLowerCase() ?? null,
-      valueWei: t.valueWei.toString(),
+      valueWei: t.amount.toString(),
       blockNumber: block.number,
       blockHash: block.hash,
     })),
@@ -172,7 +137,7 @@ async function recordFound(tx: Tx, found: Found[]): Promise<{ transfers: IndexRe
   };
 }
 
-async function recordInflow(tx: Tx, block: ScannedBlock, valueWei: bigint, depositAddress: string | null): Promise<void> {
+async function recordInflow(tx: Tx, block: RpcBlock, valueWei: bigint, depositAddress: string | null): Promise<void> {
   const txHash = inflowKey(block.number, block.hash);
   // At an order's deposit address it is that order's ETH: kept with it, for an admin to refund.
   const order = depositAddress ? await tx.order.findUnique({ where: { depositAddress }, select: { id: true } }) : null;
@@ -202,9 +167,9 @@ async function recordInflow(tx: Tx, block: ScannedBlock, valueWei: bigint, depos
 }
 
 /** Payments recorded in these heights under another block hash: checked again (an inflow there is measured again with the new block). */
-async function movedAway(tx: Tx, linked: LinkedBlock[]): Promise<IndexResult['recheck']> {
-  const first = linked[0] as LinkedBlock;
-  const last = linked[linked.length - 1] as LinkedBlock;
+async function movedAway(tx: Tx, linked: RpcBlock[]): Promise<IndexResult['recheck']> {
+  const first = linked[0] as RpcBlock;
+  const last = linked[linked.length - 1] as RpcBlock;
   const hashAt = new Map(linked.map((b) => [b.number, b.hash.toLowerCase()]));
   const recorded = await tx.payment.findMany({
     where: { blockNumber: { gte: first.number, lte: last.number }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },

@@ -1,6 +1,6 @@
 import { isNodeFailure } from '../chain/errors.ts';
 import { isUnavailable, UserError } from '../infra/errors.ts';
-import { PriceUnavailableError } from './eth-price.ts';
+import { PriceUnavailableError } from '../rails/eth/price.ts';
 import { checkLines, PlaceAlone, placeOrders, placingAt, type OrderInput, type OrderRequest, type PlaceOrderDeps, type PlacedOrder, type PlacingAt } from './place-orders.ts';
 
 /**

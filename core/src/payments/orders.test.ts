@@ -3,7 +3,7 @@ import { createPublicClient, custom } from 'viem';
 import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
 import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/core-kit.ts';
 import { Prisma } from '../infra/db.ts';
-import { createPriceSource, PriceUnavailableError } from './eth-price.ts';
+import { createPriceSource, PriceUnavailableError } from '../rails/eth/price.ts';
 import { createOrderDesk } from './order-desk.ts';
 import { openQuote } from './quotes.ts';
 import { deleteOrder } from './order-closing.ts';

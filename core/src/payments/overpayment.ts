@@ -3,7 +3,7 @@ import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
-import { priceToAnswer, usdCentsToWei, weiToUsdCents } from './amounts.ts';
+import { priceToAnswer, usdCentsToWei, weiToUsdCents } from '../rails/eth/amounts.ts';
 
 /**
  * What a paid order received beyond its total, and the buyer's (or an admin's) one way

@@ -8,8 +8,8 @@ import { badRequest, conflict, unavailable, UserError } from '../infra/errors.ts
 import type { Tx } from '../books/ledger.ts';
 import type { Redis } from '../infra/redis.ts';
 import type { FactoryTrust } from '../deposits/factory-trust.ts';
-import { MAX_TAG } from './amounts.ts';
-import type { EthUsd, PriceSource } from './eth-price.ts';
+import { MAX_TAG } from '../rails/eth/amounts.ts';
+import type { EthUsd, PriceSource } from '../rails/eth/price.ts';
 import { EXPIRABLE_STATUSES, PAYABLE_STATUSES } from './order-states.ts';
 import { priceOrder } from './pricing.ts';
 import { quoteFields } from './quotes.ts';

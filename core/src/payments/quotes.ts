@@ -2,8 +2,8 @@ import type { AppConfig } from '../infra/config.ts';
 import { toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import type { Tx } from '../books/ledger.ts';
-import { quoteAmountWei } from './amounts.ts';
-import type { EthUsd } from './eth-price.ts';
+import { quoteAmountWei } from '../rails/eth/amounts.ts';
+import type { EthUsd } from '../rails/eth/price.ts';
 import { dueCents, isPayable } from './order-states.ts';
 
 export type Quote = Prisma.PaymentQuoteGetPayload<object>;

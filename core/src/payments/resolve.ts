@@ -17,7 +17,7 @@ import { verifyPayment } from './verifier.ts';
  * verification and counts it through the same settlement: confirmations, chain, the
  * receiving address, mined after the order was placed, stock all or nothing.
  */
-type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; currentAnswer: () => Promise<bigint> };
+type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: () => Promise<bigint> };
 
 /** A transfer delivered in several calls, or with ETH that passed through its caller: nobody can sign for it. */
 export const NO_SINGLE_PAYER =
@@ -68,7 +68,7 @@ export async function assignTransfer(
  * may cost the node a read).
  */
 export async function claimTransfer(
-  deps: Deps & { logger: Logger },
+  deps: Deps,
   claim: { userId: string; orderId: string; txHash: string; signature: `0x${string}` },
 ): Promise<{ status: 'COUNTED'; orderStatus: string; effects: Effect[] }> {
   const { db, chain } = deps;

@@ -4,7 +4,7 @@ import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../events/webhooks.ts';
-import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
+import { priceToAnswer, tagOf, weiToUsdCents } from '../rails/eth/amounts.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
 import { dueCents, isPayable } from './order-states.ts';
 import { blockFields, lockInflow, lockOrder, lockOrderIds, lockPayment, refreshOrderStatus, type LockedOrder } from './payment-locks.ts';

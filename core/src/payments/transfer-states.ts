@@ -1,7 +1,7 @@
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { postEntries } from '../books/ledger.ts';
-import { priceToAnswer, tagOf, weiToUsdCents } from './amounts.ts';
+import { priceToAnswer, tagOf, weiToUsdCents } from '../rails/eth/amounts.ts';
 import { explainInflow } from './inflows.ts';
 import { isPayable } from './order-states.ts';
 import { lockOrder, lockPayment, refreshOrderStatus } from './payment-locks.ts';

@@ -1,24 +1,26 @@
 import type { PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
+import type { Logger } from '../infra/logger.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import type { Tracer } from '../chain/trace.ts';
-import { notFinalReason, readTransfer, type MinedTransfer, type TransferReading } from '../chain/transfer-reader.ts';
+import { notFinalReason } from '../chain/transfer-reader.ts';
+import { paymentRail, type MinedTransfer, type TransferReading } from '../rails/index.ts';
 import { depositSenders } from './deposits.ts';
 import { UNTRACEABLE } from './reasons.ts';
 
-export type { MinedTransfer } from '../chain/transfer-reader.ts';
+export type { MinedTransfer } from '../rails/index.ts';
 
 /**
  * A transfer to the shop as the payment rules see it (DESIGN.md section 5): read from the
- * chain (chain/transfer-reader.ts) for the worker's verification and an admin's
+ * chain by its rail (core/src/rails/) for the worker's verification and an admin's
  * assignment alike, and judged here: chain 1, receipt succeeded, sent to the receiving
  * address, confirmations, the block still canonical. Nothing here writes; settle.ts
  * decides what to do with it.
  */
 export type PaymentReading = { state: 'halted'; reason: string } | TransferReading;
 
-type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer };
+type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer; logger: Logger };
 
 /** The transfer a payment stands for: its transaction, and the order's deposit address it reached (null: the receiving address). */
 export type PaymentKey = { txHash: string; depositAddress: string | null };
@@ -26,10 +28,11 @@ export type PaymentKey = { txHash: string; depositAddress: string | null };
 /** The shop's address a payment was sent to: its order's deposit address, or the receiving address. */
 export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppConfig) => (key.depositAddress ?? config.receivingAddress).toLowerCase();
 
-export async function readPaymentTransfer({ db, chain, config, tracer }: Deps, key: PaymentKey): Promise<PaymentReading> {
+export async function readPaymentTransfer({ db, chain, config, tracer, logger }: Deps, key: PaymentKey): Promise<PaymentReading> {
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
-  const read = readTransfer({ chain, tracer, ownSenders: depositSenders(db, config.depositFactoryAddress) }, key.txHash, addressOf(key, config));
+  const rail = paymentRail({ config, chain, tracer, logger });
+  const read = rail.readTransfer(key.txHash, addressOf(key, config), depositSenders(db, config.depositFactoryAddress));
   const [halted, reading] = await Promise.allSettled([indexerHalt(db), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };

@@ -6,7 +6,7 @@ import type { Effect } from '../infra/effects.ts';
 import { toCents } from '../contract/money.ts';
 import { Prisma } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
-import { priceToAnswer, usdCentsToWei } from '../payments/amounts.ts';
+import { priceToAnswer, usdCentsToWei } from '../rails/eth/amounts.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
 import { payoutHold } from '../books/payout-hold.ts';
 import { nonceUsedElsewhere } from './replacement.ts';

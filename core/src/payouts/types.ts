@@ -4,6 +4,7 @@ import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
 import type { Effect } from '../infra/effects.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
+import type { Logger } from '../infra/logger.ts';
 
 /**
  * Money out: refunds of a transfer no order took (an overpayment's: payments/overpayment.ts)
@@ -13,7 +14,7 @@ import type { PayoutTarget } from '../infra/queues.ts';
  * shop's chain, delivering to the requested wallet the expected value within
  * PAYOUT_TOLERANCE_BPS, with PAYMENT_CONFIRMATIONS, and paying no other payout.
  */
-export type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer };
+export type Deps = { db: Db; config: AppConfig; chain: PublicClient; tracer: Tracer; logger: Logger };
 
 export type CheckRow = NonNullable<Awaited<ReturnType<Db['payoutCheck']['findUnique']>>>;
 

@@ -1,12 +1,12 @@
 import type { Hash } from 'viem';
 import { cashoutEventData, OPEN_CASHOUT_STATUSES } from '../books/balances.ts';
 import { indexerHalt } from '../chain/cursor.ts';
-import { isMethodUnsupported, isStateUnavailable } from '../chain/errors.ts';
 import { notFinalReason, readTransaction, transactionOrNull } from '../chain/transfer-reader.ts';
 import { formatEth } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
 import { emitEvent } from '../events/webhooks.ts';
+import { paymentRail } from '../rails/index.ts';
 import { followReplacement, nonceUsedElsewhere, replacementOf } from './replacement.ts';
 import type { CheckRow, Deps, PayoutVerdict, Sender } from './types.ts';
 
@@ -166,43 +166,23 @@ async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<Payou
  * was not the shop's, or cannot be traced.
  */
 async function deliveredToWallet(
-  { config, tracer }: Deps,
+  deps: Deps,
   check: CheckRow,
   tx: { hash: Hash; from: string; to: string | null; value: bigint },
   wallets: string[],
 ): Promise<{ sent: bigint } | { verdict: (v: Verdicts) => Promise<PayoutVerdict> }> {
-  const payoutFrom = (address: string) => config.payoutAddresses.includes(address.toLowerCase());
-  const signedByShop = payoutFrom(tx.from);
-  let sent = 0n;
-  let toWallet = 0n;
-  if (tx.to && wallets.includes(tx.to.toLowerCase())) {
-    toWallet = tx.value;
-    if (signedByShop) sent = tx.value;
-  } else {
-    // Through a contract (a multisig's payout): what did it pass on to the wallet, and from whom?
-    for (const wallet of wallets) {
-      let delivered;
-      try {
-        delivered = await tracer.transaction(tx.hash, wallet);
-      } catch (err) {
-        if (!isStateUnavailable(err) && !isMethodUnsupported(err)) throw err;
-        delivered = null;
-      }
-      if (delivered === null) {
-        return {
-          verdict: (v) =>
-            v.wait(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on: watched until a node that can trace answers (an archive node)`),
-        };
-      }
-      for (const part of delivered.parts) {
-        toWallet += part.valueWei;
-        if (signedByShop || payoutFrom(part.from)) sent += part.valueWei;
-      }
-    }
-    if (toWallet === 0n) return { verdict: (v) => v.refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`) };
+  const fromShop = (address: string) => deps.config.payoutAddresses.includes(address.toLowerCase());
+  const delivered = await paymentRail(deps).payoutDelivery(tx, wallets, fromShop);
+  if (delivered === null) {
+    return {
+      verdict: (v) =>
+        v.wait(`Sent to ${tx.to ?? 'a new contract'}, not the requested wallet ${check.wallet}, and the node cannot trace what it passed on: watched until a node that can trace answers (an archive node)`),
+    };
   }
-  if (sent === 0n) return { verdict: (v) => v.refuse("It was not sent from one of the shop's payout addresses (PAYOUT_ADDRESSES): it is not the shop's payout") };
-  return { sent };
+  const direct = tx.to !== null && wallets.includes(tx.to.toLowerCase());
+  if (!direct && delivered.toWallet === 0n) return { verdict: (v) => v.refuse(`It sent nothing to the requested wallet ${check.wallet} (it went to ${tx.to ?? 'a new contract'})`) };
+  if (delivered.sent === 0n) return { verdict: (v) => v.refuse("It was not sent from one of the shop's payout addresses (PAYOUT_ADDRESSES): it is not the shop's payout") };
+  return { sent: delivered.sent };
 }
 
 /**

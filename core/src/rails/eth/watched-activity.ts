@@ -1,7 +1,7 @@
 import { hexToBigInt } from 'viem';
-import type { Logger } from '../infra/logger.ts';
+import type { Logger } from '../../infra/logger.ts';
 import type { ScannedBlock } from './address-activity.ts';
-import type { Tracer } from './trace.ts';
+import type { Tracer } from '../../chain/trace.ts';
 
 /**
  * Addresses followed beside the main one (the shop's deposit addresses of live orders):

@@ -1,8 +1,8 @@
 import { hexToBigInt, type PublicClient } from 'viem';
-import type { Logger } from '../infra/logger.ts';
-import { isStateUnavailable } from './errors.ts';
-import type { RpcBlock } from './rpc.ts';
-import { withoutOwnParts, type Delivery, type OwnMoney, type Tracer } from './trace.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { isStateUnavailable } from '../../chain/errors.ts';
+import type { RpcBlock } from '../../chain/rpc.ts';
+import { withoutOwnParts, type Delivery, type OwnMoney, type Tracer } from '../../chain/trace.ts';
 
 /** A block as the follower reads it: its transactions, and the followed address's balance after it (null when the node no longer serves that state). */
 export type ScannedBlock = RpcBlock & {

@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem';
-import type { AppConfig } from '../infra/config.ts';
-import type { Redis } from '../infra/redis.ts';
-import { PriceUnavailableError, readEthUsdPrice } from '../chain/price-feed.ts';
+import type { AppConfig } from '../../infra/config.ts';
+import type { Redis } from '../../infra/redis.ts';
+import { PriceUnavailableError, readEthUsdPrice } from '../../chain/price-feed.ts';
 import { answerToPrice } from './amounts.ts';
 
 export { PriceUnavailableError };
