@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Server-side tests (core, api, worker, scripts) run against real Postgres, Redis and
 // anvil; the web project runs in jsdom. `npm test` runs both (scripts/test.ts).
+// The time limits are for a busy machine (the whole suite on two cores): a test ends when
+// the state it waits for holds, so a generous limit costs only a test that is stuck.
 export default defineConfig({
   test: {
     projects: [
@@ -11,8 +13,8 @@ export default defineConfig({
           environment: 'node',
           include: ['core/src/**/*.test.ts', 'api/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'scripts/**/*.test.ts', 'prisma/**/*.test.ts'],
           globalSetup: ['scripts/testing/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
           pool: 'forks',
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
@@ -27,8 +29,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.e2e.test.ts'],
           globalSetup: ['scripts/testing/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
           pool: 'forks',
           maxWorkers: 2,
           sequence: { groupOrder: 3 },

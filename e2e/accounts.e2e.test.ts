@@ -38,7 +38,7 @@ describe('a shopper who forgot their password', () => {
     await page.getByRole('status').getByText('If an account uses this e-mail, a link to set a new password is on its way.', { exact: false }).waitFor();
     await shop.screenshot(page, '70-forgot-password-sent');
 
-    await waitFor('the reset e-mail', async () => shop.smtp.messages.some((m) => m.subject === 'Set a new password' && (m.to && 'text' in m.to ? m.to.text : '') === user.email), 20_000);
+    await waitFor('the reset e-mail', async () => shop.smtp.messages.some((m) => m.subject === 'Set a new password' && (m.to && 'text' in m.to ? m.to.text : '') === user.email));
     const mail = shop.smtp.messages.find((m) => m.subject === 'Set a new password' && (m.to && 'text' in m.to ? m.to.text : '') === user.email)!;
     const link = new URL(/https?:\/\/\S+\/reset-password\?token=\S+/.exec(mail.text ?? '')![0]);
     // The database holds only the token's hash once the e-mail is out.
@@ -53,7 +53,7 @@ describe('a shopper who forgot their password', () => {
     await shop.screenshot(page, '71-reset-password');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByRole('status').getByText('Your password was changed. Sign in with the new one.').waitFor();
-    await waitFor('the change notice', async () => shop.smtp.messages.some((m) => m.subject === 'Your password was changed' && (m.to && 'text' in m.to ? m.to.text : '') === user.email), 20_000);
+    await waitFor('the change notice', async () => shop.smtp.messages.some((m) => m.subject === 'Your password was changed' && (m.to && 'text' in m.to ? m.to.text : '') === user.email));
 
     await signInThroughUi(page, user.email, 'new-password-22', '/profile');
 
@@ -191,7 +191,7 @@ describe('an admin with a passkey', () => {
     const hash = await shop.chain.sendAndWait(ANVIL_ACCOUNTS[5], wallet, expected);
     await approvedRow.getByRole('textbox', { name: 'Payout tx hash' }).fill(hash);
     await approvedRow.getByRole('button', { name: 'Save' }).click();
-    await waitFor('the cashout PAID', async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'PAID', 30_000);
+    await waitFor('the cashout PAID', async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'PAID');
     const decided = await shop.db.auditEntry.findMany({ where: { subjectId: cashout.id, action: { startsWith: 'approval.' } }, orderBy: { seq: 'asc' } });
     expect(decided.map((e) => [e.action, e.actorEmail])).toEqual([
       ['approval.requested', ADMIN.email],
@@ -223,7 +223,7 @@ describe('the audit log', () => {
     await tamper('someone-else@example.com');
     await page.goto('/admin/reconciliation');
     await page.getByRole('button', { name: 'Check now' }).click();
-    await page.getByText(`Audit entry ${entry.seq} was changed after it was written (its hash differs)`).waitFor({ timeout: 30_000 });
+    await page.getByText(`Audit entry ${entry.seq} was changed after it was written (its hash differs)`).waitFor({ timeout: 60_000 });
     await shop.screenshot(page, '77-reconciler-audit-chain');
     // Put back, so the books of the remaining journeys reconcile.
     await tamper(entry.actorEmail);

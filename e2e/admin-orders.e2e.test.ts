@@ -53,14 +53,14 @@ beforeAll(async () => {
   unpaidOrders.push(await place(), await place());
   const receiving = shop.env.config.receivingAddress as Address;
   paidTx = (await shop.chain.sendAndWait(payer, receiving, (await quotedWei(shop, paidOrder)) + 5n * FINNEY)).toLowerCase();
-  await waitFor('the order to be paid', async () => (await shop.db.order.findUniqueOrThrow({ where: { id: paidOrder } })).status === 'PAID', 30_000);
+  await waitFor('the order to be paid', async () => (await shop.db.order.findUniqueOrThrow({ where: { id: paidOrder } })).status === 'PAID');
   const refunds = await admin.request<{ _id: string; amountWei: string; wallet: Address }[]>('POST', '/api/admin/refunds', { orderId: paidOrder });
   expect(refunds.status, JSON.stringify(refunds.body)).toBe(201);
   const refund = refunds.body[0]!;
   payoutTx = (await shop.chain.sendAndWait(treasury, refund.wallet, BigInt(refund.amountWei))).toLowerCase();
   expect((await admin.request('POST', `/api/admin/refunds/${refund._id}/paid`, { payoutTxHash: payoutTx })).status).toBe(202);
-  await waitFor('the refund to be paid', async () => (await shop.db.refund.findUniqueOrThrow({ where: { id: refund._id } })).status === 'PAID', 30_000);
-  await waitFor('order.paid to be delivered', async () => (await shop.db.webhookDelivery.count({ where: { subject: `order:${paidOrder}`, status: 'DELIVERED' } })) > 0, 30_000);
+  await waitFor('the refund to be paid', async () => (await shop.db.refund.findUniqueOrThrow({ where: { id: refund._id } })).status === 'PAID');
+  await waitFor('order.paid to be delivered', async () => (await shop.db.webhookDelivery.count({ where: { subject: `order:${paidOrder}`, status: 'DELIVERED' } })) > 0);
 }, 120_000);
 afterAll(async () => {
   await shop?.close();

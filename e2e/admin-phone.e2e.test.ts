@@ -53,7 +53,7 @@ beforeAll(async () => {
   ({ cashoutId } = await requestCashout(shop.db, shop.env.config, { userId: buyer.id, wallet: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' }));
   // A transfer that pays no order: an unresolved payment for an admin to assign or refund.
   await shop.chain.sendAndWait(ANVIL_ACCOUNTS[3], shop.env.config.receivingAddress as Address, 12_345_678_901_234_567n);
-  await eventually('the unresolved transfer', async () => (await shop.db.payment.findFirst({ where: { status: 'UNRESOLVED' } })) ?? undefined, 30_000);
+  await eventually('the unresolved transfer', async () => (await shop.db.payment.findFirst({ where: { status: 'UNRESOLVED' } })) ?? undefined);
 });
 afterAll(async () => {
   await shop?.close();

@@ -103,7 +103,7 @@ describe('another site', () => {
       const messages: string[] = [];
       page.on('console', (msg) => messages.push(msg.text()));
       await page.goto(evilUrl);
-      await waitFor('the browser to refuse the frame', async () => messages.some((m) => m.includes("frame-ancestors 'none'")), 10_000);
+      await waitFor('the browser to refuse the frame', async () => messages.some((m) => m.includes("frame-ancestors 'none'")));
       const framed = page.frames().find((f) => f !== page.mainFrame());
       expect(framed?.url() ?? '').not.toContain(orderPath);
       expect(await page.frameLocator('#shop').getByRole('heading', { name: 'Pay' }).count()).toBe(0);

@@ -97,8 +97,8 @@ export async function writePng(color = '#ff8800', size = 64): Promise<string> {
   return file;
 }
 
-/** Polls until `check` returns a value, at most `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+/** Polls until `check` returns a value, at most `timeoutMs` (generous: a busy machine is slow, and a wait ends when its state holds). */
+export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

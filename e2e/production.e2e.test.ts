@@ -168,7 +168,7 @@ describe('the api and the worker as npm start runs them (production, default log
       return order.isPaid ? order : null;
     }, 30_000, 250);
     expect(paid).toMatchObject({ status: 'PAID', payments: [{ txHash: hash, status: 'COUNTED' }] });
-    await waitFor('the receipt e-mail', async () => smtp.messages.some((m) => m.subject === `Payment received for order ${orderReference(orderId)}`), 20_000);
+    await waitFor('the receipt e-mail', async () => smtp.messages.some((m) => m.subject === `Payment received for order ${orderReference(orderId)}`));
   });
 
   it('serves the queue dashboard and its API to an admin, metrics to the scraper, uploads and the built pages', async () => {
@@ -233,7 +233,7 @@ describe('the api and the worker as npm start runs them (production, default log
       const csp = res?.headers()['content-security-policy'] ?? '';
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
-      await page.getByRole('heading', { name: /ETH Shop API/ }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: /ETH Shop API/ }).waitFor({ timeout: 60_000 });
       await page.locator('.opblock-tag').first().waitFor();
       // Swagger UI lists what it could not resolve or parse in the document here.
       expect(await page.locator('.errors-wrapper').count()).toBe(0);

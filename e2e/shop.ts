@@ -100,7 +100,7 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
       await context.addInitScript(walletInitScript({ rpcUrl, account: opts.wallet.account ?? '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', ...opts.wallet }));
     }
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     if (!opts.expectCspViolations) {
       page.on('console', (msg) => {
         if (isCspViolation(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);

@@ -153,7 +153,7 @@ describe('a shopper on a phone', () => {
     expect((await admin.request('POST', '/api/users/login', ADMIN)).status).toBe(200);
     const marked = await admin.request('POST', `/api/admin/cashouts/${cashout.id}/paid`, { payoutTxHash: hash });
     expect(marked.status, JSON.stringify(marked.body)).toBe(202);
-    await waitFor('the cashout to be verified and PAID', async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'PAID', 30_000);
+    await waitFor('the cashout to be verified and PAID', async () => (await shop.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashout.id } })).status === 'PAID');
 
     await page.reload();
     await requested.getByText('Paid', { exact: true }).waitFor();

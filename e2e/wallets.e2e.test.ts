@@ -110,7 +110,7 @@ describe('a transfer that lost its tag', () => {
     const { page, orderId } = await buyerOnPayPage(shop, 'claim.buyer@example.com', { account: buyer });
     // An exchange withdrawal rounded to 0.01 ETH: more than due ($25 at $3000 = 0.008333 ETH), but no tag.
     const hash = await shop.chain.send(buyer, receiving, 10n ** 16n);
-    await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED', 20_000);
+    await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED');
     expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('PENDING_PAYMENT');
 
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();
@@ -128,7 +128,7 @@ describe('a transfer that lost its tag', () => {
   it("refuses a claim signed by a wallet that did not send the transfer, and the transfer stays for an admin", async () => {
     const sender = ANVIL_ACCOUNTS[6];
     const hash = await shop.chain.send(sender, receiving, 2n * 10n ** 16n);
-    await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED', 20_000);
+    await waitFor('the transfer to be indexed as unresolved', async () => (await shop.db.payment.findFirst({ where: { txHash: hash } }))?.status === 'UNRESOLVED');
     // Someone else connects their own wallet and tries to take it for their order.
     const { page, orderId } = await buyerOnPayPage(shop, 'claim.thief@example.com', { account: ANVIL_ACCOUNTS[2] });
     await page.getByRole('button', { name: 'Connect to MetaMask' }).click();

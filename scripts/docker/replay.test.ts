@@ -13,6 +13,7 @@ import { installPriceFeedMock } from '../lib/price-feed-mock.ts';
 import { COMPOSE_REQUIRED } from '../lib/services.ts';
 import { withDatabaseName } from '../db/postgres-admin.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../testing/chain.ts';
+import { START_LIMIT_MS } from '../testing/processes.ts';
 import { freePort } from '../testing/smtp.ts';
 import { parseDockerfile, replayBuild, type ReplayedStage } from './dockerfile.ts';
 
@@ -110,13 +111,13 @@ describe('the production image, replayed from the Dockerfile', () => {
     const api = forkTs(apiEntry!, env, 'image-api', { cwd: app(runtime), cleanEnv: true });
     const worker = forkTs(workerEntry!, { ...env, SHOP_ROLE: 'worker' }, 'image-worker', { cwd: app(runtime), cleanEnv: true });
     try {
-      await waitFor('the api of the image to answer', async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200, 60_000, 250);
+      await waitFor('the api of the image to answer', async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200, START_LIMIT_MS, 250);
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
       const apiCheck = command(runtime, runtime.healthcheck!, { PORT: String(port) });
       expect(apiCheck.status, apiCheck.stdout + apiCheck.stderr).toBe(0);
-      await waitFor('the worker heartbeat', async () => existsSync(heartbeat), 30_000, 250);
+      await waitFor('the worker heartbeat', async () => existsSync(heartbeat), START_LIMIT_MS, 250);
       const workerCheck = command(runtime, runtime.healthcheck!, { SHOP_ROLE: 'worker', WORKER_HEARTBEAT_FILE: heartbeat });
       expect(workerCheck.status).toBe(0);
       expect(command(runtime, runtime.healthcheck!, { SHOP_ROLE: 'worker', WORKER_HEARTBEAT_FILE: path.join(out, 'none') }).status).toBe(1);

@@ -28,7 +28,7 @@ describe('mock feed on an automining anvil', () => {
   beforeAll(async () => {
     anvil = await startAnvil();
     await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000' });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await anvil?.stop();
@@ -51,7 +51,7 @@ describe('mock feed on an anvil that does not automine', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ blockTime: 60 });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await anvil?.stop();
@@ -65,5 +65,5 @@ describe('mock feed on an anvil that does not automine', () => {
     const price = await readEthUsdPrice(createChainClient(anvil.rpcUrl), { feedAddress: feed, maxAgeSeconds: 3600 });
     expect(price.price).toBe('2600.50000000');
     expect(price.roundId).toBe(2n);
-  }, 30_000);
+  });
 });

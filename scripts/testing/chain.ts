@@ -31,7 +31,15 @@ export function anvilDriver(rpcUrl: string) {
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+/**
+ * How long a wait gives the state it waits for, unless it says otherwise. Generous on
+ * purpose: a wait ends as soon as its state holds, so the limit costs nothing on a quiet
+ * machine, and a busy one (the whole suite on two cores) takes many times longer.
+ */
+export const WAIT_LIMIT_MS = 60_000;
+
+/** Polls `probe` until it returns a value (which it resolves with), at most `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = WAIT_LIMIT_MS, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -22,6 +22,13 @@ export type ShopProcess = {
   kill(signal?: NodeJS.Signals): Promise<void>;
 };
 
+/**
+ * How long a process may take to report itself started (the api answering /api/health, the
+ * worker's first heartbeat): starting tsx and importing the app takes seconds on a quiet
+ * machine and can take minutes on a busy one. Only a process that never starts waits it out.
+ */
+export const START_LIMIT_MS = 180_000;
+
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -86,7 +93,7 @@ export async function startApiProcess(name: string, env: NodeJS.ProcessEnv): Pro
   await waitFor(`${name} to answer`, async () => {
     if (!p.alive()) throw new Error(`${name} exited: ${p.output()}`);
     return fetch(`${p.url}/api/health`).then((r) => r.status === 200, () => false);
-  }, 60_000, 200);
+  }, START_LIMIT_MS, 200);
   return p;
 }
 
@@ -97,6 +104,6 @@ export async function startWorkerProcess(name: string, env: NodeJS.ProcessEnv): 
   await waitFor(`${name} to start`, async () => {
     if (!p.alive()) throw new Error(`${name} exited: ${p.output()}`);
     return existsSync(heartbeat);
-  }, 60_000, 100);
+  }, START_LIMIT_MS, 100);
   return p;
 }

@@ -5,6 +5,8 @@ import { jobs } from '@shop/core';
 import { startWorkers } from './worker-manager.ts';
 import { createTestEnv, type TestEnv } from '../../scripts/testing/test-env.ts';
 import { REPO_ROOT } from '../../scripts/lib/paths.ts';
+import { waitFor, WAIT_LIMIT_MS } from '../../scripts/testing/chain.ts';
+import { START_LIMIT_MS } from '../../scripts/testing/processes.ts';
 
 describe('worker skeleton', () => {
   let env: TestEnv;
@@ -30,7 +32,7 @@ describe('worker skeleton', () => {
     try {
       const payload = { kind: 'cashout-notice' as const, cashoutId: '7f1b7c3e-9a55-4d57-8f6e-3c2f4b1a0d11' };
       await jobs.sendCashoutNotice(env.runtime.queues, payload.cashoutId, { backoff: { type: 'fixed', delay: 50 } });
-      for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor('the retried job to run', async () => seen.length > 0, WAIT_LIMIT_MS, 50);
       expect(calls).toBe(2);
       expect(seen).toEqual([payload]);
     } finally {
@@ -59,13 +61,13 @@ describe('worker skeleton', () => {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    // Starting tsx and importing the worker takes seconds on a loaded CI machine; 30 s is the bound.
-    for (let i = 0; i < 600 && !output.includes('worker started') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+    // Starting tsx and importing the worker takes seconds, and minutes on a busy machine.
+    await waitFor('the worker to start', async () => output.includes('worker started') || child.exitCode !== null, START_LIMIT_MS, 50);
     expect(output).toContain('worker started');
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
     expect(output).toContain('"step":"workers"');
     expect(output).toContain('"step":"connections"');
-  });
+  }, START_LIMIT_MS + 60_000);
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import express from 'express';
 import request from 'supertest';
 import { pino } from 'pino';
@@ -29,7 +29,8 @@ function appLogging(level: string) {
 }
 
 const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 };
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Until `check` passes: a request's line is written when its response has finished, which the client may see first. */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 10 });
 
 describe('request log', () => {
   it('logs each request once when it ends, at a level from its status, with the request id', async () => {
@@ -37,7 +38,7 @@ describe('request log', () => {
     await request(app).get('/api/orders/mine?x=1').set('x-request-id', 'abc-123');
     await request(app).get('/api/missing');
     await request(app).get('/api/boom');
-    await settle();
+    await until(() => expect(lines.filter((l) => l.res)).toHaveLength(3));
 
     const ended = lines.filter((l) => l.res);
     expect(ended.map((l) => [l.level, l.req?.url, l.res?.statusCode])).toEqual([
@@ -57,30 +58,34 @@ describe('request log', () => {
     const { app, lines } = appLogging('info');
     const res = await request(app).get('/admin/queues/api/queues');
     expect(res.status).toBe(200);
-    await settle();
+    await until(() => expect(lines).toHaveLength(1));
     expect(lines.map((l) => [l.msg, l.req?.url, l.res?.statusCode])).toEqual([['request completed', '/admin/queues/api/queues', 200]]);
   });
 
   it('never throws from its listener, even when the log itself fails', async () => {
-    const logger = pino({ level: 'info' }, { write: () => { throw new Error('disk full'); } });
+    let writes = 0;
+    const logger = pino({ level: 'info' }, { write: () => { writes++; throw new Error('disk full'); } });
     const app = express();
     app.use(requestLog(logger));
     app.get('/api/orders/mine', (_req, res) => void res.json([]));
     expect((await request(app).get('/api/orders/mine')).status).toBe(200);
     expect((await request(app).get('/api/orders/mine')).status).toBe(200);
-    await settle();
+    // Both listeners ran (each tried its line, then the error about it) and the process goes on.
+    await until(() => expect(writes).toBe(4));
+    expect((await request(app).get('/api/orders/mine')).status).toBe(200);
   });
 
   it('logs successful catalogue reads at debug only, and cuts long request ids', async () => {
     const quiet = appLogging('info');
     await request(quiet.app).get('/api/products');
-    await settle();
-    expect(quiet.lines).toEqual([]);
+    // A request that is logged, after it: once its line is there, the catalogue read has ended unlogged.
+    await request(quiet.app).get('/api/missing');
+    await until(() => expect(quiet.lines).toHaveLength(1));
+    expect(quiet.lines.map((l) => l.req?.url)).toEqual(['/api/missing']);
 
     const verbose = appLogging('debug');
     await request(verbose.app).get('/api/products').set('x-request-id', 'r'.repeat(500));
-    await settle();
-    expect(verbose.lines).toHaveLength(1);
+    await until(() => expect(verbose.lines).toHaveLength(1));
     expect(verbose.lines[0]).toMatchObject({ level: LEVEL.debug, msg: 'request completed', reqId: 'r'.repeat(100) });
   });
 });

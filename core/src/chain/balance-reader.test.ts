@@ -12,7 +12,7 @@ let client: ChainClient;
 beforeAll(async () => {
   anvil = await startAnvil();
   client = createChainClient(anvil.rpcUrl);
-}, 60_000);
+});
 afterAll(async () => {
   await anvil?.stop();
 });
@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('balances of many addresses at a block, in one call', () => {
   it('is built from BalanceReader.sol: the committed bytecode is what the source compiles to', async () => {
     expect(await readFile(BALANCE_READER_BYTECODE_FILE, 'utf8'), 'run npm run contracts:build').toBe(await balanceReaderBytecodeModule());
-  }, 60_000);
+  });
 
   it("answers each address's balance after the block named by its hash, as eth_getBalance would, and nothing for none", async () => {
     const chain = anvilDriver(anvil.rpcUrl);

@@ -12,7 +12,7 @@ beforeAll(async () => {
   anvil = await startAnvil();
   client = createChainClient(anvil.rpcUrl);
   await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000.12' });
-}, 60_000); // a cold solc compile takes a few seconds
+});
 
 afterAll(async () => {
   await anvil?.stop();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, custom } from 'viem';
 import { setEthUsdPrice } from '../../../scripts/lib/price-feed-mock.ts';
 import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/core-kit.ts';
+import { waitForLockWait } from '../../../scripts/testing/waits.ts';
 import { Prisma } from '../infra/db.ts';
 import { createPriceSource, PriceUnavailableError } from '../rails/eth/price.ts';
 import { createOrderDesk } from './order-desk.ts';
@@ -107,7 +108,8 @@ describe('deleting an order', () => {
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
     });
     const deleting = deleteOrder(kit.db, orderId);
-    await new Promise((r) => setTimeout(r, 300));
+    // The delete has reached the settlement's lock and waits on it; then the settlement goes on.
+    await waitForLockWait(kit.db, 'the delete to wait for the settlement');
     release();
     await Promise.all([settling, deleting]);
     expect((await kit.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('DELETED');

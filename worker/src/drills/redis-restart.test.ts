@@ -59,10 +59,10 @@ describe('drill: Redis restarted while jobs are queued and running', () => {
     await kit.chain.mine(2);
     await redis.start();
     const restarted = Date.now();
-    await waitFor('health to recover', async () => (await request(kit.app).get('/api/health')).status === 200, 20_000);
+    await waitFor('health to recover', async () => (await request(kit.app).get('/api/health')).status === 200);
     const healthy = Date.now();
     try {
-      for (const o of orders) await kit.waitForStatus(o.id, 'PAID', 30_000);
+      for (const o of orders) await kit.waitForStatus(o.id, 'PAID');
     } catch (err) {
       const state = await kit.db.order.findMany({ where: { id: { in: orders.map((o) => o.id) } }, include: { payments: true } });
       const schedulers = await worker.queues['chain-index'].getJobSchedulers();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
-import { REPO_ROOT } from '../../../scripts/lib/paths.ts';
+import { processEnv, startWorkerProcess, type ShopProcess } from '../../../scripts/testing/processes.ts';
 import { reportDrill } from '../../../scripts/testing/drill-report.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -59,48 +57,27 @@ describe('payment edge cases', () => {
 
 describe('drill: the worker killed mid-verification', () => {
   let kit: PaymentKit;
-  let child: ChildProcess | undefined;
+  let worker: ShopProcess | undefined;
+  const settings = { PAYMENT_CONFIRMATIONS: '3', JOB_LOCK_MS: '2000', MAINTENANCE_INTERVAL_MS: '1000', REFERRAL_REWARD_PERCENT: '10' };
   beforeAll(async () => {
     // No in-process workers: a real worker process does the work.
-    kit = await createPaymentKit({ workers: false, env: { PAYMENT_CONFIRMATIONS: '3', JOB_LOCK_MS: '2000', MAINTENANCE_INTERVAL_MS: '1000' } });
+    kit = await createPaymentKit({ workers: false, env: settings });
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await worker?.kill('SIGKILL');
     await kit?.close();
   });
 
-  function startWorker(): ChildProcess {
-    const { config } = kit.env;
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'worker/src/main.ts')], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: config.databaseUrl,
-        REDIS_URL: config.redisUrl,
-        QUEUE_PREFIX: config.queuePrefix,
-        ETH_RPC_URL: config.ethRpcUrl,
-        PAYMENT_CONFIRMATIONS: '3',
-        JOB_LOCK_MS: '2000',
-        MAINTENANCE_INTERVAL_MS: '1000',
-        REFERRAL_REWARD_PERCENT: '10',
-        LOG_LEVEL: 'warn',
-      },
-    });
-    // Kept for the failure message: what the worker said before it died.
-    proc.stdout?.on('data', (d) => (workerOutput += d));
-    proc.stderr?.on('data', (d) => (workerOutput += d));
-    return proc;
-  }
-  let workerOutput = '';
+  // The worker as `npm start` runs it, once it reports itself started (its first
+  // heartbeat): starting tsx takes from seconds to most of a minute on a busy machine.
+  const startWorker = () => startWorkerProcess('worker', processEnv(kit.env.config, settings));
 
   it('is restarted and every order is paid exactly once, each reward once', async () => {
     const referrer = await kit.createUser({ name: 'Referrer' });
     const buyers = await Promise.all([0, 1, 2].map(() => kit.createUser({ referredById: referrer.id })));
     const orders: { buyer: TestUser; order: Awaited<ReturnType<PaymentKit['placeOrder']>> }[] = [];
     for (const b of buyers) orders.push({ buyer: b, order: await kit.placeOrder(b) });
-    child = startWorker();
+    worker = await startWorker();
     // All three transfers in one block, so all wait for the same confirmations.
     await kit.chain.setAutomine(false);
     const hashes: `0x${string}`[] = [];
@@ -109,16 +86,15 @@ describe('drill: the worker killed mid-verification', () => {
     await kit.chain.setAutomine(true);
     for (const [i, { buyer, order }] of orders.entries()) await kit.report(buyer, order.id, hashes[i]!);
     // Verification has started: every payment is seen with 1 of 3 confirmations.
-    await waitFor('verification in progress', async () => (await kit.db.order.count({ where: { id: { in: orders.map((o) => o.order.id) }, status: 'VERIFYING' } })) === 3).catch(async (err) => {
+    await waitFor('verification in progress', async () => (await kit.db.order.count({ where: { id: { in: orders.map((o) => o.order.id) }, status: 'VERIFYING' } })) === 3, 120_000).catch(async (err) => {
       const payments = await kit.db.payment.findMany();
       const counts = await kit.workerRuntime.queues['payment-verify'].getJobCounts();
-      throw new Error(`${(err as Error).message}; worker said: ${workerOutput.slice(-2000)} payments ${JSON.stringify(payments.map((p) => [p.status, p.confirmations, p.reason]))} jobs ${JSON.stringify(counts)}`);
+      throw new Error(`${(err as Error).message}; worker said: ${worker?.output().slice(-2000)} payments ${JSON.stringify(payments.map((p) => [p.status, p.confirmations, p.reason]))} jobs ${JSON.stringify(counts)}`);
     });
-    child.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    await worker.kill('SIGKILL');
     await kit.chain.mine(3);
-    child = startWorker();
-    for (const { order } of orders) await kit.waitForStatus(order.id, 'PAID', 30_000);
+    worker = await startWorker();
+    for (const { order } of orders) await kit.waitForStatus(order.id, 'PAID', 120_000);
     for (const { order } of orders) {
       const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
       expect(stored.paidVersion).toBe(1);
@@ -127,5 +103,5 @@ describe('drill: the worker killed mid-verification', () => {
     reportDrill(`worker SIGKILLed with 3 payments verifying (1 of 3 confirmations), restarted after 3 more blocks: ${orders.length} orders PAID, each once; referral entries ${rewards.map((r) => r.amount.toFixed(2)).join(', ')}`);
     expect(rewards.map((r) => r.amount.toFixed(2))).toEqual(['2.50', '2.50', '2.50']);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } })).activeBalance.toFixed(2)).toBe('7.50');
-  });
+  }, 600_000);
 });

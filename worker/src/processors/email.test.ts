@@ -4,6 +4,7 @@ import { orderReference } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit } from '../../../api/src/testing/api-test-kit.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { waitFor } from '../../../scripts/testing/chain.ts';
+import { waitForJobDone } from '../../../scripts/testing/waits.ts';
 import { startWorkers } from '../worker-manager.ts';
 import { email, closeMailer } from './email.ts';
 
@@ -41,9 +42,9 @@ describe('e-mail', () => {
     await waitFor('a failed first attempt', async () => ((await worker.queues.email.getJob(jobIds.cashoutNotice(cashoutId)))?.attemptsMade ?? 0) >= 1);
     const smtp = await startSmtpServer(smtpPort);
     try {
-      await waitFor('the notice to arrive', async () => smtp.messages.length > 0, 20_000);
+      await waitFor('the notice to arrive', async () => smtp.messages.length > 0);
       await waitFor('the cashout to be marked notified', async () => (await kit.db.cashoutRequest.findUniqueOrThrow({ where: { id: cashoutId } })).status === 'NOTIFIED');
-      await new Promise((r) => setTimeout(r, 500));
+      await waitForJobDone(worker.queues.email, jobIds.cashoutNotice(cashoutId));
       expect(smtp.messages).toHaveLength(1);
       const mail = smtp.messages[0]!;
       expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('ops@example.com');
@@ -55,7 +56,7 @@ describe('e-mail', () => {
       // Running the job again (the sweeper, a retry) sends nothing more.
       await (await worker.queues.email.getJob(jobIds.cashoutNotice(cashoutId)))?.remove();
       await jobs.sendCashoutNotice(kit.env.runtime.queues, cashoutId);
-      await new Promise((r) => setTimeout(r, 800));
+      await waitForJobDone(worker.queues.email, jobIds.cashoutNotice(cashoutId));
       expect(smtp.messages).toHaveLength(1);
     } finally {
       await smtp.stop();
@@ -76,10 +77,10 @@ describe('e-mail', () => {
       });
       await jobs.sendReceipt(kit.env.runtime.queues, order.id);
       await waitFor('the receipt', async () => smtp.messages.length > 0);
-      await waitFor('the receipt job to finish', async () => (await worker.queues.email.getJob(jobIds.receipt(order.id)))?.isCompleted());
+      await waitForJobDone(worker.queues.email, jobIds.receipt(order.id));
       await (await worker.queues.email.getJob(jobIds.receipt(order.id)))?.remove();
       await jobs.sendReceipt(kit.env.runtime.queues, order.id);
-      await new Promise((r) => setTimeout(r, 800));
+      await waitForJobDone(worker.queues.email, jobIds.receipt(order.id));
       expect(smtp.messages).toHaveLength(1);
       const mail = smtp.messages[0]!;
       expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('bea@example.com');

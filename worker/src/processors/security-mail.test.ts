@@ -6,6 +6,7 @@ import { createApiTestKit, type ApiTestKit, type TestUser } from '../../../api/s
 import { waitFor } from '../../../scripts/testing/chain.ts';
 import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
 import { SoftPasskey } from '../../../scripts/testing/soft-passkey.ts';
+import { waitForQueueIdle } from '../../../scripts/testing/waits.ts';
 import { startWorkers } from '../worker-manager.ts';
 import { closeMailer, email } from './email.ts';
 import { paymentSweep } from './payment-sweep.ts';
@@ -82,9 +83,11 @@ describe('security e-mails', () => {
     expect((await b.put('/api/users/profile', { email: 'pat.elsewhere@example.com', currentPassword: 'pats-new-password' })).status).toBe(200);
     const moved = await mailTo(user.email, 'The e-mail address of your account was changed');
     expect(moved.text).toContain('pat.elsewhere@example.com');
-    // A name alone tells nobody anything.
+    // A name alone tells nobody anything: it records no notice (the outbox is written in the
+    // change's own transaction), and once every e-mail job handed on has finished, two were sent.
     expect((await b.put('/api/users/profile', { name: 'Pat P' })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    expect((await kit.db.securityNotice.findMany({ where: { userId: user.id } })).map((n) => n.kind).sort()).toEqual(['EMAIL_CHANGED', 'PASSWORD_CHANGED']);
+    await waitForQueueIdle(worker.queues.email, 'the e-mail jobs to finish');
     expect(smtp.messages.filter((m) => [user.email, 'pat.elsewhere@example.com'].includes(recipients(m)))).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 import { createProduct, createRuntime, indexAndQueue, Prisma, type Runtime } from '@shop/core';
 import type { Address, Hash } from 'viem';
 import { createApiTestKit, type TestUser } from '../../../api/src/testing/api-test-kit.ts';
-import { anvilDriver, waitFor } from '../../../scripts/testing/chain.ts';
+import { anvilDriver, waitFor, WAIT_LIMIT_MS } from '../../../scripts/testing/chain.ts';
 import type { TestEnvOptions } from '../../../scripts/testing/test-env.ts';
 import { processors } from '../processors/index.ts';
 import { startWorkers, type ProcessorMap } from '../worker-manager.ts';
@@ -46,11 +46,11 @@ export async function createPaymentKit(
     return (await db.order.findUniqueOrThrow({ where: { id: orderId } })).status;
   }
 
-  async function waitForStatus(orderId: string, status: string, timeoutMs = 20_000) {
+  async function waitForStatus(orderId: string, status: string, timeoutMs = WAIT_LIMIT_MS) {
     return waitFor(`order ${orderId} to be ${status}`, async () => (await orderStatus(orderId)) === status, timeoutMs);
   }
 
-  async function waitForPayment(txHash: string, statuses: string[], timeoutMs = 20_000) {
+  async function waitForPayment(txHash: string, statuses: string[], timeoutMs = WAIT_LIMIT_MS) {
     return waitFor(`payment ${txHash} in ${statuses.join('/')}`, async () => {
       const p = await db.payment.findFirst({ where: { depositAddress: null, txHash: txHash.toLowerCase() } });
       return p && statuses.includes(p.status) ? p : null;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import request from 'supertest';
@@ -27,7 +28,7 @@ const WALLET = '0x1111111111111111111111111111111111111111';
 const HASH = (n: number) => `0x${n.toString(16).padStart(64, 'a')}`;
 
 async function credit(user: TestUser, amount: string): Promise<void> {
-  await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount, kind: 'DAILY_CREDIT', idempotencyKey: `approvals-test:${user.id}:${Date.now()}:${Math.random()}` }]);
+  await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount, kind: 'DAILY_CREDIT', idempotencyKey: `approvals-test:${user.id}:${randomUUID()}` }]);
 }
 
 async function balances(user: TestUser) {
