@@ -1,5 +1,5 @@
 import {
-  adjustBalancesFromForm, CODE_WRONG, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, noteSecurityChange, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit,
+  adjustBalancesFromForm, holdAdminGrant, dummyPasswordHash, hashPassword, newReferralCode, noteSecurityChange, PASSKEY_WRONG, passkeyAssertionOptions, Prisma, recordAudit,
   revokeUserSessions, secondFactorOn, usePasskey, useSecondFactor, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Effect, type Redis,
   type RelyingParty, type SecondFactor, type SecurityChange,
 } from '@shop/core';
@@ -130,12 +130,12 @@ export async function login(
       throw new UserError(401, message, undefined, { twoFactorRequired: true, totp: Boolean(user.totpEnabledAt), ...(passkey ? { passkey } : {}) });
     } else {
       await spendCode(user.id);
-      const factor = await useSecondFactor(db, config, user.id, input.code);
-      if (!factor) {
+      const check = await useSecondFactor(db, config, user.id, input.code);
+      if (check.factor === null) {
         await failed('second factor');
-        throw new UserError(401, CODE_WRONG, undefined, { twoFactorRequired: true });
+        throw new UserError(401, check.refusal, undefined, { twoFactorRequired: true });
       }
-      secondFactor = factor;
+      secondFactor = check.factor;
     }
   }
   await recordAudit(db, { ...origin, actor: { id: user.id, email: user.email } }, {
