@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { allIds, creditDaily, indexBlocks, PrismaClient, reconcile, type Runtime } from '@shop/core';
+import { orderReference } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
 import { jsonRpc } from '../lib/rpc.ts';
 import { checkBalances, checkCashouts, checkOrders, checkPackages, checkRefunds } from '../../core/src/reconcile/subjects.ts';
@@ -89,6 +90,7 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
     const someTx = ((await db.payment.findFirst({ where: { status: 'COUNTED' }, select: { txHash: true } }))?.txHash) ?? '';
     const buyerEmail = (await db.user.findUniqueOrThrow({ where: { id: accounts.buyerId } })).email;
     const endpoint = (await db.webhookEndpoint.findFirst({ select: { id: true } }))?.id;
+    const openTransfer = (await db.payment.findFirst({ where: { status: { in: ['UNRESOLVED', 'LATE'] }, source: { not: 'INFLOW' } }, select: { id: true } }))?.id;
     const calls: [string, string, string?][] = [
       ['admin orders by status', '/api/orders?status=PENDING_PAYMENT,UNDERPAID,VERIFYING', admin],
       ['admin orders by buyer e-mail', `/api/orders?q=${encodeURIComponent(buyerEmail)}`, admin],
@@ -96,6 +98,7 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
       ['admin orders by id', `/api/orders?q=${someOrder}`, admin],
       ['admin orders by transaction', `/api/orders?q=${someTx}`, admin],
       ['admin orders by date', '/api/orders?from=2026-01-01&to=2026-01-31', admin],
+      ['admin orders by a reference without ORD-', `/api/orders?q=${orderReference(someOrder).slice(4)}`, admin],
       ['admin users', '/api/users', admin],
       ['admin users search', '/api/users?q=referrer', admin],
       ['catalogue', '/api/products'],
@@ -109,6 +112,9 @@ export async function explainLists(runtime: Runtime, url: string, accounts: Acco
       ['counted transfers', '/api/admin/payments?status=COUNTED', admin],
       ['webhook endpoints', '/api/admin/webhooks', admin],
       ...(endpoint ? ([['webhook deliveries', `/api/admin/webhooks/${endpoint}/deliveries`, admin]] as [string, string, string][]) : []),
+      ...(openTransfer
+        ? ([["the 10,000-order buyer's open orders, to assign a transfer", `/api/admin/payments/${openTransfer}/orders?q=${encodeURIComponent(buyerEmail)}`, admin]] as [string, string, string][])
+        : []),
       ["the 10,000-order buyer's orders", '/api/orders/mine', buyer],
       ["the buyer's paid orders", '/api/orders/mine?status=PAID', buyer],
       ['the 50,000-referral profile', '/api/users/profile', referrer],

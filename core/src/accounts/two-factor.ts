@@ -27,6 +27,8 @@ export const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 export const CODE_WRONG = 'That code is not right. Check the time on your device and enter the current code, or a recovery code.';
+/** A current code of a step already spent (the one that turned the app on, or the last sign-in's): the clock is fine, the code is not new. */
+export const CODE_USED = 'That code was already used. Wait for your app to show the next code (a new one every 30 seconds) and enter that one.';
 
 export type SecondFactor = 'totp' | 'recovery' | 'passkey';
 
@@ -55,11 +57,11 @@ export async function startTotpEnrolment(db: Db, config: AppConfig, userId: stri
   return { secret, otpauthUrl: generateURI({ issuer: TOTP_ISSUER, label: user.email, secret }) };
 }
 
-/** The time step `code` belongs to under `sealed`'s secret, if it is a current code newer than `after`. */
-async function totpStep(config: AppConfig, sealed: string | null, code: string, after: bigint | null): Promise<number | null> {
+/** The time step `code` belongs to under `sealed`'s secret, if it is a current code. */
+async function totpStep(config: AppConfig, sealed: string | null, code: string): Promise<number | null> {
   const secret = sealed ? unseal(sealed, config.jwtSecret, SEAL_PURPOSE) : null;
   if (!secret || !/^\d{6}$/.test(code)) return null;
-  const result = await verify({ secret, token: code, epochTolerance: TOLERANCE_SECONDS, ...(after !== null ? { afterTimeStep: Number(after) } : {}) }).catch(() => ({ valid: false as const }));
+  const result = await verify({ secret, token: code, epochTolerance: TOLERANCE_SECONDS }).catch(() => ({ valid: false as const }));
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
@@ -80,7 +82,7 @@ export async function confirmTotpEnrolment(
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { totpSecret: true, totpEnabledAt: true } });
   if (user.totpEnabledAt) throw conflict('Two-factor sign-in is already on.');
   if (!user.totpSecret) throw new UserError(400, 'Start the set-up first: scan the QR code, then enter the code your app shows.');
-  const step = await totpStep(config, user.totpSecret, code.trim(), null);
+  const step = await totpStep(config, user.totpSecret, code.trim());
   if (step === null) throw new UserError(400, 'That code is not right. Enter the 6-digit code your app shows now.');
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${userId}::uuid FOR UPDATE`;
@@ -116,32 +118,41 @@ export async function issueRecoveryCodes(tx: Tx, config: AppConfig, userId: stri
   return recoveryCodes;
 }
 
+/** A second factor checked: the one given, or why the code was refused (the message the person reads). */
+export type SecondFactorCheck = { factor: SecondFactor } | { factor: null; refusal: string };
+
 /**
  * Checks a second factor for `userId`: a current TOTP code not used before, or an unused
- * recovery code (then spent). Null when neither.
+ * recovery code (then spent). When neither, the refusal says why: a current code of a
+ * step already spent (the code that turned the app on, a replay, or the loser of two
+ * sign-ins racing with one code) is CODE_USED, anything else CODE_WRONG.
  */
-export async function useSecondFactor(db: Db, config: AppConfig, userId: string, rawCode: string): Promise<SecondFactor | null> {
+export async function useSecondFactor(db: Db, config: AppConfig, userId: string, rawCode: string): Promise<SecondFactorCheck> {
   const code = rawCode.trim();
+  const wrong = { factor: null, refusal: CODE_WRONG } as const;
   const user = await db.user.findUnique({ where: { id: userId }, select: { totpSecret: true, totpEnabledAt: true, totpLastStep: true } });
-  if (!user) return null;
+  if (!user) return wrong;
   // Recovery codes stand in for any second factor (TOTP or a passkey).
-  const step = user.totpEnabledAt ? await totpStep(config, user.totpSecret, code.replace(/\s/g, ''), user.totpLastStep) : null;
+  const step = user.totpEnabledAt ? await totpStep(config, user.totpSecret, code.replace(/\s/g, '')) : null;
   if (step !== null) {
+    // A code is accepted once: its step must be newer than the last one accepted, claimed
+    // in one conditional UPDATE (two requests with one code cannot both pass).
     const claimed = await db.$executeRaw`
       UPDATE "User" SET "totpLastStep" = ${step} WHERE "id" = ${userId}::uuid AND ("totpLastStep" IS NULL OR "totpLastStep" < ${step})`;
-    return claimed === 1 ? 'totp' : null;
+    return claimed === 1 ? { factor: 'totp' } : { factor: null, refusal: CODE_USED };
   }
-  if (code.length > 40) return null;
+  if (code.length > 40) return wrong;
   const spent = await db.recoveryCode.updateMany({ where: { userId, codeHash: recoveryDigest(config, code), usedAt: null }, data: { usedAt: new Date() } });
-  return spent.count === 1 ? 'recovery' : null;
+  return spent.count === 1 ? { factor: 'recovery' } : wrong;
 }
 
 /** Turns TOTP off; needs a current code (a recovery code will do for a lost device). The owner is e-mailed. */
 export async function disableTotp(db: Db, config: AppConfig, audit: AuditContext, userId: string, code: string): Promise<Effect[]> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } });
   if (!user?.totpEnabledAt) throw conflict('The authenticator app is not turned on.');
-  const factor = await useSecondFactor(db, config, userId, code);
-  if (!factor) throw new UserError(400, CODE_WRONG);
+  const check = await useSecondFactor(db, config, userId, code);
+  if (check.factor === null) throw new UserError(400, check.refusal);
+  const { factor } = check;
   return db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } });
     // With a passkey left, two-factor sign-in stays on, and so do the recovery codes.

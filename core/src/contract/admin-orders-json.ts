@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminPaymentJson } from './cashouts-json.ts';
 import { orderAmountsJson, orderItemJson, orderStateJson } from './orders-json.ts';
 import { isoTime, money, weiString } from './json-parts.ts';
+import { ORDER_STATUSES } from './orders.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
 import { webhookDeliveryStateJson } from './webhooks-json.ts';
 
@@ -73,3 +74,21 @@ export const adminOrderDetailJson = z.object({
   }),
 });
 export type AdminOrderDetailJson = z.infer<typeof adminOrderDetailJson>;
+
+/**
+ * GET /api/admin/payments/:id/orders: an order a transfer can be assigned to (open: not
+ * paid, cancelled or deleted, and placed before the transfer), with its buyer and what it
+ * still owes. `reported`: its buyer reported this transfer for it.
+ */
+export const assignableOrderJson = z.object({
+  _id: z.string(),
+  reference: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: isoTime,
+  paymentDeadline: isoTime.nullable(),
+  totalPrice: money,
+  dueUsd: money,
+  reported: z.boolean(),
+  buyer: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
+});
+export type AssignableOrderJson = z.infer<typeof assignableOrderJson>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  adminOrderDetailJson, adminOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, sweepRunJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
+  adminOrderDetailJson, adminOrderJson, assignableOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, sweepRunJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { adminOrdersQuery, auditQuery, dayRangeQuery, pageQuery, searchPageQuery, statusPageQuery } from './queries.ts';
@@ -40,7 +40,16 @@ export const adminOperations: Operation[] = [
     query: statusPageQuery(PAYMENT_STATUSES), answers: [page(adminPaymentJson, PAGED)],
   },
   {
+    method: 'GET', path: '/api/admin/payments/:id/orders', tag: 'Admin: orders', access: 'admin', summary: 'The open orders a transfer can be assigned to',
+    description:
+      "`q`: an order's reference (ORD-…, the prefix optional) or id, or the buyer's e-mail or name (their open orders); without it, the orders the transfer was reported for and their buyers' open orders. " +
+      'Open: not paid, cancelled or deleted, and placed before the transfer was seen. Newest first, at most 20 (not paged). 409 for a transfer that cannot be assigned.',
+    query: z.object({ q: z.string().max(100).optional().describe("An order's reference or id, or the buyer's e-mail or name (at most 100 characters).") }),
+    answers: [ok(z.array(assignableOrderJson))], errors: [409],
+  },
+  {
     method: 'POST', path: '/api/admin/payments/:id/assign', tag: 'Admin: orders', access: 'admin', stepUp: true, summary: 'Attribute an unresolved transfer to an order',
+    description: '`orderId`: the order\'s reference (ORD-…, the prefix optional) or its id. A reference two orders share (about once in 2M orders) is a 409: use the id.',
     body: assignPaymentBody, answers: [ok(paymentClaimJson)], errors: [409, 503],
   },
   {

@@ -31,4 +31,14 @@ describe('order reference', () => {
     expect(orderReferenceRange('Smithson')).toBeUndefined();
     expect(orderReferenceRange('Ordway Smith')).toBeUndefined();
   });
+
+  it('reads the eight characters alone as a reference only when asked to (a field that names an order)', () => {
+    const id = randomUUID();
+    const range = orderReferenceRange(` ${orderReference(id).slice(4).toLowerCase()} `, { bare: true });
+    expect(range).toEqual(orderReferenceRange(orderReference(id)));
+    expect(orderReferenceRange(orderReference(id), { bare: true })).toEqual(range);
+    expect(orderReferenceRange('1234567', { bare: true })).toBeUndefined();
+    expect(orderReferenceRange('UUUUUUUU', { bare: true })).toBeUndefined();
+    expect(orderReferenceRange('Ordway Smith', { bare: true })).toBeUndefined();
+  });
 });

@@ -26,16 +26,20 @@ export function orderReference(id: string): string {
 
 /** `ORD`, an optional dash or space, and the 8 characters: what a reference looks like typed. */
 const TYPED = /^ORD[-\s]?([0-9A-Z]{8})$/;
+/** The 8 characters alone: a reference copied without its prefix. */
+const BARE = /^([0-9A-Z]{8})$/;
 
 /**
  * The ids an order reference stands for, as an inclusive UUID range, or undefined when the
  * text is not a reference. Accepts what a person types or pastes: any case, with or
- * without the dash, O for 0 and I, L for 1. The `ORD` prefix is required: eight bare
- * characters are as often a name ('Smithson') as a reference, and text that only starts
- * with 'Ord' ('Ordway Smith') is a name.
+ * without the dash, O for 0 and I, L for 1. The `ORD` prefix is required unless `bare`:
+ * eight bare characters are as often a name ('Smithson') as a reference, so only a field
+ * that names an order takes them as one (and the order search tries them as a reference
+ * before it reads them as a name); text that only starts with 'Ord' ('Ordway Smith') is a name.
  */
-export function orderReferenceRange(text: string): { from: string; to: string } | undefined {
-  const match = TYPED.exec(text.trim().toUpperCase());
+export function orderReferenceRange(text: string, opts: { bare?: boolean } = {}): { from: string; to: string } | undefined {
+  const typed = text.trim().toUpperCase();
+  const match = TYPED.exec(typed) ?? (opts.bare ? BARE.exec(typed) : null);
   if (!match) return undefined;
   let bits = 0n;
   for (const char of match[1]!.replace(/O/g, '0').replace(/[IL]/g, '1')) {

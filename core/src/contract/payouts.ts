@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ethAddress, txHash } from './common.ts';
+import { ethAddress, idParam, txHash } from './common.ts';
+import { orderReferenceRange } from './order-reference.ts';
 
 /** Marking a cashout or a refund paid: the worker checks this transaction on chain first. */
 export const markPaidBody = z.object({ payoutTxHash: txHash });
@@ -10,8 +11,17 @@ export const createRefundBody = z.object({
   wallet: ethAddress.optional(),
 });
 
-/** POST /api/admin/payments/:id/assign: the order an unattributed transfer pays. */
-export const assignPaymentBody = z.object({ orderId: z.string().uuid('is not a valid order id') });
+/**
+ * POST /api/admin/payments/:id/assign: the order an unattributed transfer pays, by the
+ * reference people see (`ORD-…`, the prefix optional) or by its id.
+ */
+export const assignPaymentBody = z.object({
+  orderId: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((v) => idParam.safeParse(v).success || orderReferenceRange(v, { bare: true }) !== undefined, "must be the order's reference (ORD-…) or its id"),
+});
 
 /** POST /api/admin/payments/:id/refund: a transfer's refund, to the address that sent it unless a wallet is given. */
 export const refundTransferBody = z.object({ wallet: ethAddress.optional() });

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
-import type { Db } from '../infra/db.ts';
+import type { Db, PaymentSource, PaymentStatus } from '../infra/db.ts';
 import type { Effect } from '../infra/effects.ts';
 import { claimMessage } from '../contract/wallet.ts';
 import { conflict, notFound, unavailable, UserError } from '../infra/errors.ts';
@@ -23,6 +23,13 @@ type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; lo
 export const NO_SINGLE_PAYER =
   'This transfer was delivered by several calls or with ETH from more than one wallet: no single address can sign for it. An admin will assign or refund it.';
 
+/** Why a transfer cannot be assigned to any order (null when it can): the list of orders offered and the assignment both ask. */
+export function assignRefusal(payment: { status: PaymentStatus; source: PaymentSource }): string | null {
+  if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') return 'Only unresolved or late transfers can be assigned';
+  if (payment.source === 'INFLOW') return 'ETH that no transaction explains cannot be assigned to an order: refund it';
+  return null;
+}
+
 /**
  * `claimedBy`: a buyer's claim, signed by this address, which must still be the
  * transfer's one payer as the chain is read again now (the signature was checked against
@@ -37,15 +44,15 @@ export async function assignTransfer(
   const { db, config } = deps;
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) throw notFound('Payment not found');
-  if (payment.status !== 'UNRESOLVED' && payment.status !== 'LATE') throw conflict('Only unresolved or late transfers can be assigned');
-  if (payment.source === 'INFLOW') throw conflict('ETH that no transaction explains cannot be assigned to an order: refund it');
+  const refusal = assignRefusal(payment);
+  if (refusal) throw conflict(refusal);
   const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
   if (!order || order.status === 'DELETED') throw notFound('Order not found');
   const reading = await readPaymentTransfer(deps, payment);
   if (reading.state === 'halted') throw unavailable(`Payment verification is halted: ${reading.reason}`);
   if (reading.state !== 'mined') throw conflict('This transfer is not on chain as a mined transaction');
-  const refusal = noValueReason(reading.transfer, config, payment) ?? notYetReason(reading.transfer, config);
-  if (refusal) throw conflict(refusal);
+  const notCounted = noValueReason(reading.transfer, config, payment) ?? notYetReason(reading.transfer, config);
+  if (notCounted) throw conflict(notCounted);
   if (opts.claimedBy !== undefined && reading.transfer.payer?.toLowerCase() !== opts.claimedBy.toLowerCase()) throw conflict(NO_SINGLE_PAYER);
   const outcome = await settleTransfer(db, config, { paymentId, transfer: reading.transfer, currentAnswer: deps.currentAnswer, assignTo: orderId, claim: opts.claimedBy !== undefined });
   if (outcome.kind === 'counted') return { status: 'COUNTED', orderStatus: outcome.orderStatus, effects: outcome.effects };

@@ -33,6 +33,8 @@ export const adminProductsQueryKey = [...productsQueryKey, 'admin'] as const;
 export const adminProductQueryKey = (id: string) => [...adminProductsQueryKey, 'detail', id] as const;
 
 export const adminPaymentsQueryKey = ['admin', 'payments'] as const;
+/** Under the payments' key: an assignment refreshes what is offered with the list. */
+export const assignableOrdersQueryKey = (paymentId: string, q: string) => [...adminPaymentsQueryKey, 'assignable', paymentId, q] as const;
 export const cashoutsQueryKey = ['admin', 'cashouts'] as const;
 /** Refunds and overpaid orders: a refund request changes both. */
 export const refundsQueryKey = ['admin', 'refunds'] as const;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobIds } from '@shop/core';
+import { orderReference } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -61,6 +62,23 @@ describe('admins resolve transfers that belong to no order', () => {
     expect(listed.body).toEqual([expect.objectContaining({ _id: payment.id, refund: { _id: refund.id, status: 'REQUESTED', wallet: refund.wallet, payoutTxHash: null } })]);
   });
 
+  it('assigns by the order reference people see (ORD-…, or its eight characters), and says so when no order has it', async () => {
+    const order = await kit.placeOrder(buyer);
+    const hash = await kit.chain.sendAndWait(payer, kit.receiving, 10n ** 16n);
+    await kit.runIndexer();
+    const payment = await kit.waitForPayment(hash, ['UNRESOLVED']);
+    const asAdmin = await kit.as(admin);
+    const unknown = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: 'ORD-ZZZZZZZZ' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'Order not found' });
+    const res = await asAdmin.post(`/api/admin/payments/${payment.id}/assign`).send({ orderId: ` ${orderReference(order.id).slice(4).toLowerCase()} ` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ status: 'COUNTED', orderStatus: 'PAID' });
+    expect(await kit.orderStatus(order.id)).toBe('PAID');
+    const audit = await kit.db.auditEntry.findFirstOrThrow({ where: { action: 'payment.assign', subjectId: payment.id } });
+    expect(audit.after).toMatchObject({ orderId: order.id });
+  });
+
   it('is for admins only, with clear errors for bad input', async () => {
     expect((await (await kit.as(buyer)).get('/api/admin/payments')).status).toBe(403);
     expect((await (await kit.as(null)).get('/api/admin/payments')).status).toBe(401);
@@ -68,7 +86,9 @@ describe('admins resolve transfers that belong to no order', () => {
     expect((await asAdmin.get('/api/admin/payments?status=NOPE')).status).toBe(400);
     expect((await asAdmin.post('/api/admin/payments/x/assign').send({ orderId: 'y' })).status).toBe(404);
     const p = await kit.db.payment.findFirstOrThrow();
-    expect((await asAdmin.post(`/api/admin/payments/${p.id}/assign`).send({ orderId: 'y' })).status).toBe(400);
+    const bad = await asAdmin.post(`/api/admin/payments/${p.id}/assign`).send({ orderId: 'y' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("Order id must be the order's reference (ORD-…) or its id");
   });
 
   it('two admins assigning late transfers across each other\'s orders at once both get an answer, never a 500', async () => {

@@ -160,4 +160,20 @@ describe('the admin order list search', () => {
     const byOrdName = await as.get(`/api/orders?q=${encodeURIComponent('Ordway Smith')}`);
     expect(byOrdName.body.map((o: { _id: string }) => o._id)).toEqual([ordwayOrder]);
   });
+
+  it('finds an order by its reference typed without ORD-; eight characters that name no order are still a name', async () => {
+    const orderId = await placeOrder(await kit.createUser({ name: 'Bram Bare' }));
+    const bare = orderReference(orderId).slice(4);
+    const as = await kit.as(admin);
+    for (const typed of [bare, bare.toLowerCase(), ` ${bare} `]) {
+      const res = await as.get(`/api/orders?q=${encodeURIComponent(typed)}`);
+      expect(res.status, typed).toBe(200);
+      expect(res.body.map((o: { _id: string }) => o._id), typed).toEqual([orderId]);
+    }
+    // 'Smithson' reads as eight reference characters; no order has that reference, so it is a name.
+    const smithson = await kit.createUser({ name: 'Smithson' });
+    const smithsonOrder = await placeOrder(smithson);
+    const byName = await as.get('/api/orders?q=Smithson');
+    expect(byName.body.map((o: { _id: string }) => o._id)).toEqual([smithsonOrder]);
+  });
 });

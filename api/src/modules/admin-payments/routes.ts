@@ -4,8 +4,9 @@ import { assignPaymentBody, PAYMENT_STATUSES, refundTransferBody } from '@shop/c
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { audited, signedInActor } from '../../middleware/audit.ts';
-import { byCreatedAt, enumList, pageQuery, sendPage } from '../../middleware/paging.ts';
+import { byCreatedAt, enumList, pageQuery, searchTerm, sendPage } from '../../middleware/paging.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
+import { orderIdFor } from '../orders/order-lookup.ts';
 import * as service from './service.ts';
 
 /** Admin view of transfers no order claimed by itself: assign them, or request their refund. */
@@ -20,10 +21,17 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.listPayments(deps.db, shown));
   });
 
+  // The open orders this transfer can be assigned to: those the admin names, or its buyer's.
+  router.get('/:id/orders', async (req, res) => {
+    const id = parseId(req.params.id, 'Payment');
+    res.json(await service.assignableOrders(deps.db, id, searchTerm(req)));
+  });
+
   router.post('/:id/assign', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Payment');
     const { orderId } = parseBody(assignPaymentBody, req.body);
-    const order = orderId.toLowerCase();
+    // By its id or by the reference people see (ORD-…).
+    const order = await orderIdFor(deps.db, orderId);
     const result = await assignTransfer({ ...deps, currentAnswer: deps.prices.answer }, id, order);
     await audited(req, deps.db, { action: 'payment.assign', subject: { type: 'payment', id }, after: { orderId: order, status: result.status, orderStatus: result.orderStatus } });
     await handOn(deps.queues, result.effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));

@@ -2,6 +2,7 @@ import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, Price
 import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
+import { ordersWithReference } from './order-lookup.ts';
 import { overpaymentJson, refundsJson } from '../payouts/service.ts';
 
 /**
@@ -117,7 +118,10 @@ const SEARCH_BUYERS_MAX = 100;
  * What an admin's search names: an order id or reference (ORD-XXXXXXXX: the range of ids
  * it stands for, `id BETWEEN from AND to` on the primary key), a transaction hash (an order
  * it paid or was reported for), or a buyer by e-mail or name (a part of either, any case; a trigram
- * index on each serves the match). The buyers are found first: given their ids, a page
+ * index on each serves the match). Eight characters alone are a reference copied without
+ * its prefix when an order has it (a few rows of the primary key say so), else a name
+ * ('Smithson'): never both, which would make the planner sort a busy buyer's orders.
+ * The buyers are found first: given their ids, a page
  * is read from Order(userId, createdAt, id) in order, where a join on the match made the
  * planner sort every order of the buyer (10,000 for the busiest one). A search that
  * matches many people stays a join, read newest first across the orders.
@@ -131,6 +135,8 @@ async function orderSearch(db: Db, q: string): Promise<Prisma.OrderWhereInput> {
   // A reference (ORD-XXXXXXXX) is the range of ids it stands for, on the primary key.
   const range = orderReferenceRange(q);
   if (range) return { id: { gte: range.from, lte: range.to } };
+  const bare = await ordersWithReference(db, q, { bare: true });
+  if (bare.length > 0) return { id: { in: bare } };
   const buyer: Prisma.UserWhereInput = { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] };
   const buyers = await db.user.findMany({ where: buyer, select: { id: true }, take: SEARCH_BUYERS_MAX + 1 });
   const byBuyer: Prisma.OrderWhereInput = buyers.length <= SEARCH_BUYERS_MAX ? { userId: { in: buyers.map((u) => u.id) } } : { user: buyer };

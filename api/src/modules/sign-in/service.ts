@@ -1,5 +1,5 @@
 import {
-  badRequest, CODE_WRONG, conflict, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
+  badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
   UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
 import type { UserJson } from '@shop/core/contract';
@@ -84,12 +84,12 @@ export async function login(
       throw new UserError(401, message, undefined, { twoFactorRequired: true, totp: Boolean(user.totpEnabledAt), ...(passkey ? { passkey } : {}) });
     } else {
       await spendCode(user.id);
-      const factor = await useSecondFactor(db, config, user.id, input.code);
-      if (!factor) {
+      const check = await useSecondFactor(db, config, user.id, input.code);
+      if (check.factor === null) {
         await failed('second factor');
-        throw new UserError(401, CODE_WRONG, undefined, { twoFactorRequired: true });
+        throw new UserError(401, check.refusal, undefined, { twoFactorRequired: true });
       }
-      secondFactor = factor;
+      secondFactor = check.factor;
     }
   }
   await recordAudit(db, { ...origin, actor: { id: user.id, email: user.email } }, {

@@ -86,11 +86,14 @@ export function twoFactorRoutes(deps: AppDeps): Router {
     const body = parseBody(stepUpBody, req.body);
     if (!req.user!.twoFactor) throw badRequest('Turn on two-factor sign-in first.');
     if (!req.sessionId) throw badRequest(CODE_WRONG);
-    const factor =
+    const check =
       'passkey' in body
-        ? (await usePasskey(deps, rpOf(req), 'step-up', req.sessionId, req.user!.id, body.passkey)) ? ('passkey' as const) : null
+        ? (await usePasskey(deps, rpOf(req), 'step-up', req.sessionId, req.user!.id, body.passkey))
+          ? { factor: 'passkey' as const }
+          : { factor: null, refusal: PASSKEY_WRONG }
         : await useSecondFactor(db, config, req.user!.id, body.code);
-    if (!factor) throw badRequest('passkey' in body ? PASSKEY_WRONG : CODE_WRONG);
+    if (check.factor === null) throw badRequest(check.refusal);
+    const { factor } = check;
     await markStepUp(db, req.sessionId);
     await audited(req, db, { action: '2fa.step_up', subject: { type: 'user', id: req.user!.id }, after: { with: factor } });
     res.json({ message: 'Confirmed' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { generate, generateSecret } from 'otplib';
-import { applyLedger, CODE_WRONG } from '@shop/core';
+import { applyLedger, CODE_USED, CODE_WRONG } from '@shop/core';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { CODE_NEEDED } from '../sign-in/service.ts';
 import { TWO_FACTOR_ENROL } from '../../middleware/auth.ts';
@@ -98,17 +98,22 @@ describe('signing in with two-factor', () => {
     const badPassword = await request(kit.app).post('/api/users/login').send({ email: user.email, password: 'wrong-password' });
     expect(badPassword.body).toEqual({ message: 'Invalid email or password' });
 
-    // The step enrolment used is spent; the next one works, once.
+    // The step enrolment used is spent: its code is refused as used (wait for the next), not as wrong.
     const enrolledAt = (await kit.db.user.findUniqueOrThrow({ where: { id: user.id } })).totpLastStep!;
-    expect((await login(kit.app, user, await generate({ secret, epoch: Number(enrolledAt) * 30 }))).status).toBe(401);
+    const spent = await login(kit.app, user, await generate({ secret, epoch: Number(enrolledAt) * 30 }));
+    expect(spent.status).toBe(401);
+    expect(spent.body).toEqual({ message: CODE_USED, twoFactorRequired: true });
     const next = await codeAt(secret, 1);
     const ok = await login(kit.app, user, next);
     expect(ok.status).toBe(200);
     expect(ok.headers['set-cookie']).toBeDefined();
     const replay = await login(kit.app, user, next);
     expect(replay.status).toBe(401);
-    expect(replay.body).toEqual({ message: CODE_WRONG, twoFactorRequired: true });
-    expect((await login(kit.app, user, await generate({ secret: generateSecret() }))).status).toBe(401);
+    expect(replay.body).toEqual({ message: CODE_USED, twoFactorRequired: true });
+    // A code of another secret is wrong, not used.
+    const wrong = await login(kit.app, user, await generate({ secret: generateSecret() }));
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ message: CODE_WRONG, twoFactorRequired: true });
     const failed = await kit.db.auditEntry.findMany({ where: { subjectId: user.id, action: 'user.login_failed' } });
     expect(failed.map((e) => (e.after as { reason: string }).reason).sort()).toEqual(['code needed', 'password', 'second factor', 'second factor', 'second factor']);
   });

@@ -33,11 +33,12 @@ export function AlertTitle({ className, ...props }: ComponentProps<'div'>) {
   );
 }
 
+/** An alert's text; a long token in it (a hash, an address) wraps rather than widen the page on a phone. */
 export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div
       data-slot="alert-description"
-      className={cn('col-start-2 grid justify-items-start gap-1 text-sm [&_p]:leading-relaxed', className)}
+      className={cn('col-start-2 grid justify-items-start gap-1 text-sm [overflow-wrap:anywhere] [&_p]:leading-relaxed', className)}
       {...props}
     />
   );

@@ -85,18 +85,55 @@ describe('PaymentListPage', () => {
     expect(within(row).getByText('2026-05-06')).toBeInTheDocument();
   });
 
-  it('assigns a transfer to an order and reports the order status', async () => {
+  it('assigns a transfer to an order by its reference and reports the order status', async () => {
     const { sent } = renderList([payment], {
+      'GET /api/admin/payments/pay1/orders': [],
       'POST /api/admin/payments/pay1/assign': { status: 'COUNTED', orderStatus: 'PAID' },
     });
     await userEvent.click(within(await firstRow()).getByRole('button', { name: 'Assign' }));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Order ID' }), ORDER_ID);
-    await userEvent.click(screen.getByRole('button', { name: 'Assign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign transfer' });
+    expect(dialog).toHaveTextContent('0.012346 ETH (USD $37.04)');
+    expect(await within(dialog).findByText(/Nobody reported this transfer for an order/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Order reference or id' }));
+    await userEvent.paste(orderReference(ORDER_ID));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
 
     expect(await screen.findByText('Payment assigned. Order status: Paid')).toBeInTheDocument();
-    expect(sent('POST /api/admin/payments/pay1/assign')[0]?.body).toEqual({ orderId: ORDER_ID });
+    expect(sent('POST /api/admin/payments/pay1/assign')[0]?.body).toEqual({ orderId: orderReference(ORDER_ID) });
     expect(sent('GET /api/admin/payments').length).toBeGreaterThanOrEqual(3);
-  });
+    expect(screen.queryByRole('dialog', { name: 'Assign transfer' })).not.toBeInTheDocument();
+  }, 20_000);
+
+  it("offers the buyer's open orders the server finds, and assigns to the one picked", async () => {
+    const offered = {
+      _id: ORDER_ID,
+      reference: orderReference(ORDER_ID),
+      status: 'EXPIRED',
+      createdAt: '2026-05-05T09:00:00.000Z',
+      paymentDeadline: '2026-05-05T09:30:00.000Z',
+      totalPrice: 25,
+      dueUsd: 25,
+      reported: false,
+      buyer: { _id: 'u1', name: 'Alice Buyer', email: 'alice@example.com' },
+    };
+    const { sent } = renderList([payment], {
+      'GET /api/admin/payments/pay1/orders': ({ path }: MockRequest) => (path.includes('q=') ? [offered] : []),
+      'POST /api/admin/payments/pay1/assign': { status: 'COUNTED', orderStatus: 'PAID' },
+    });
+    await userEvent.click(within(await firstRow()).getByRole('button', { name: 'Assign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign transfer' });
+    await userEvent.click(within(dialog).getByRole('searchbox', { name: "Buyer's e-mail or name" }));
+    await userEvent.paste('alice@example.com');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Find' }));
+    const [item] = within(await within(dialog).findByRole('list', { name: 'Open orders' })).getAllByRole('listitem');
+    expect(item).toHaveTextContent(`${orderReference(ORDER_ID)}Expired`);
+    expect(item).toHaveTextContent('Alice Buyer · alice@example.com');
+    expect(item).toHaveTextContent('USD $25.00 due of USD $25.00 · placed 2026-05-05');
+    expect(sent('GET /api/admin/payments/pay1/orders').map((r) => r.path)).toContain('/api/admin/payments/pay1/orders?q=alice%40example.com');
+    await userEvent.click(within(item!).getByRole('button', { name: `Assign to ${orderReference(ORDER_ID)}` }));
+    expect(await screen.findByText('Payment assigned. Order status: Paid')).toBeInTheDocument();
+    expect(sent('POST /api/admin/payments/pay1/assign')[0]?.body).toEqual({ orderId: ORDER_ID });
+  }, 20_000);
 
   it('requests a refund to the sender when the wallet is left empty', async () => {
     const { sent } = renderList([payment], {

@@ -13,22 +13,26 @@ const PAID = ['PAID'] as const;
 
 type PaidLine = { key: string; item: OrderItemJson; orderId: string; expiresAt: string | null };
 
-/** Each item of each paid order, with the order's expiry. */
+/**
+ * Each item of each paid order, with its own end: the package's term from the payment
+ * (the item's creditEndsAt). The order's expiresAt is its longest item's end, so it
+ * stands in only for an item that has none.
+ */
 export function paidLines(orders: OrderJson[]): PaidLine[] {
   return orders
     .filter((order) => order.isPaid)
     .flatMap((order) =>
-      order.orderedItems.map((item, index) => ({ key: `${order._id}-${index}`, item, orderId: order._id, expiresAt: order.expiresAt })),
+      order.orderedItems.map((item, index) => ({ key: `${order._id}-${index}`, item, orderId: order._id, expiresAt: item.creditEndsAt ?? order.expiresAt })),
     );
 }
 
 function termLeft(line: PaidLine): string {
-  const days = daysLeft(line.item.creditEndsAt ?? line.expiresAt);
+  const days = daysLeft(line.expiresAt);
   if (days === undefined) return '';
   return days === 0 ? 'term ended' : `${days} ${days === 1 ? 'day' : 'days'} left`;
 }
 
-/** One package bought: SPEC.md's image, name, price and 'Expires in', with its quantity, total, term left and order. */
+/** One package bought: SPEC.md's image, name, price and 'Expires in' (its own end), with its quantity, total, term left and order. */
 function PaidLineRow({ line }: { line: PaidLine }) {
   const { item, expiresAt } = line;
   const left = termLeft(line);

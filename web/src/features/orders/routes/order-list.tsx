@@ -4,7 +4,7 @@ import { orderReference, type AdminOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
-import { SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
+import { DateRangeFilter, SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
 import { Badge } from '@/components/ui/badge';
 import { YesNoIcon } from '@/components/yes-no-icon';
 import { formatUsd } from '@/lib/format';
@@ -77,8 +77,10 @@ const ORDER_COLUMNS: ColumnDef<AdminOrderJson>[] = [
 export function OrderListPage() {
   const [status] = useListParam('status');
   const [q] = useListParam('q');
-  const list = useOrders({ status, q });
-  const filtered = Boolean(status || q);
+  const [from] = useListParam('from');
+  const [to] = useListParam('to');
+  const list = useOrders({ status, q, from, to });
+  const filtered = Boolean(status || q || from || to);
 
   return (
     <section className="flex flex-col gap-6">
@@ -92,6 +94,7 @@ export function OrderListPage() {
           <>
             <SearchBox label="Search orders" placeholder="Buyer e-mail or name, order reference, transaction hash" />
             <StatusFilter label="Status" options={STATUS_OPTIONS} />
+            <DateRangeFilter label="Placed between" />
           </>
         }
       />
