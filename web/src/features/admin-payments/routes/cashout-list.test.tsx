@@ -67,7 +67,7 @@ describe('CashoutListPage', () => {
     await screen.findByRole('table', { name: 'Cashout requests' });
     const [held] = rows();
     expect(within(held!).getByText('Held')).toBeInTheDocument();
-    expect(within(held!).getByText('A wallet new to the account: waits until 2026-05-07 10:00:00 UTC')).toBeInTheDocument();
+    expect(within(held!).getByText('A wallet new to the account: waits until 2026-05-07 10:00 UTC')).toBeInTheDocument();
     expect(within(held!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
     expect(within(held!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
   });

@@ -78,7 +78,7 @@ describe('PaymentListPage', () => {
     const row = await firstRow();
     expect(within(row).getByTitle(TX)).toHaveTextContent('0x1f1f1f…1f1f1f');
     expect(within(row).getByTitle(SENDER)).toBeInTheDocument();
-    expect(within(row).getByText('0.012346 ETH')).toBeInTheDocument();
+    expect(within(row).getByText('0.012345 ETH')).toBeInTheDocument();
     expect(within(row).getByText('USD $37.04')).toBeInTheDocument();
     expect(within(row).getByText('Unresolved')).toBeInTheDocument();
     expect(within(row).getByText('No open order carries this tag')).toBeInTheDocument();

@@ -8,10 +8,10 @@ import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatTime } from '@/lib/format';
 import { useUserInfo } from '@/stores/auth-store';
 import { useApprovals, useDecideApproval, type Decision } from '../api/approvals';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (n: number) => `USD $${n.toFixed(2)}`;
 
 /** What the request is worth: admin rights are worth no amount; a payout no price could value says so; a package what one pays over its term. */
@@ -117,7 +117,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
       <span className="text-xs">
         {approval.status === 'APPROVED' ? 'Approved' : 'Rejected'}
         {approval.decidedBy ? ` by ${approval.decidedBy.email}` : ''}
-        {approval.decidedAt ? <span className="block text-muted-foreground">{when(approval.decidedAt)}</span> : null}
+        {approval.decidedAt ? <span className="block text-muted-foreground">{formatTime(approval.decidedAt)}</span> : null}
       </span>
     );
   }
@@ -158,7 +158,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
 }
 
 const COLUMNS: ColumnDef<ApprovalJson>[] = [
-  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
+  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
   { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
   { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
   { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal' } },

@@ -8,10 +8,11 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
 
-const utc = (iso: string | null) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) : '-');
+const utc = (iso: string | null) => formatTime(iso) || '-';
 
 /** 'stock-held' -> 'Stock held'. */
 const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
@@ -56,7 +57,7 @@ export function ReconciliationPage() {
           <Alert variant={report.discrepancies.length ? 'destructive' : 'success'}>
             <AlertTitle>{report.discrepancies.length ? `${report.discrepancies.length} discrepancies` : 'The books reconcile'}</AlertTitle>
             <AlertDescription>
-              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} UTC in {report.durationMs} ms:{' '}
+              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} in {report.durationMs} ms:{' '}
               {Object.entries(report.checked)
                 .map(([what, n]) => `${what} ${n}`)
                 .join(', ')}
