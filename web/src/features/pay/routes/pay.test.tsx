@@ -100,6 +100,17 @@ describe('PayPage', () => {
     expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
   });
 
+  it("claiming a transfer without a wallet says 'Please,Install MetaMask!' once, in the claim box that asked", async () => {
+    mockShop();
+    renderPay();
+    await userEvent.click(await screen.findByText('Sent an amount that was rounded? Claim your transfer'));
+    const form = screen.getByRole('form', { name: 'Claim a transfer' });
+    await userEvent.type(within(form).getByLabelText('Transaction hash'), `0x${'ab'.repeat(32)}`);
+    await userEvent.click(within(form).getByRole('button', { name: 'Sign and claim' }));
+    expect(await within(form).findByText('Please,Install MetaMask!')).toBeInTheDocument();
+    expect(screen.getAllByText('Please,Install MetaMask!')).toHaveLength(1);
+  });
+
   it('a failed refresh of the order shows the error above it and keeps the order and the payment panel', async () => {
     let reads = 0;
     mockShop(() => (reads++ === 0 ? unpaidOrder() : (reply(404, { message: 'Order not found' }) as unknown as OrderJson)));
@@ -476,7 +487,7 @@ describe('PayPage', () => {
 
       refuse = true;
       await userEvent.click(within(form).getByRole('button', { name: 'Sign and send' }));
-      expect(await within(form).findByText('Error: Signature Error: User rejected the request.')).toBeInTheDocument();
+      expect(await within(form).findByText('Signature Error: User rejected the request.')).toBeInTheDocument();
       expect(api.sent('PUT /api/refunds/r1/wallet')).toHaveLength(1);
     });
 
