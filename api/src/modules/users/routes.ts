@@ -1,11 +1,11 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import {
-  badRequest, cancelByLink, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, dropPasskeySetUp, exchangeBalance, handOn, jobs,
+  badRequest, cancelByLink, checkPasswordReset, CODE_WRONG, confirmPasswordReset, markStepUp, useSecondFactor, confirmTotpEnrolment, disableTotp, dropPasskeySetUp, exchangeBalance, handOn, jobs,
   listPasskeys, PASSKEY_WRONG, passkeyAssertionOptions, passkeyRegistrationOptions, previewCashout, recoveryCodesLeft, registerPasskey, relyingParty, removePasskey, requestCashout,
-  requestPasswordReset, RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout, type Effect,
+  requestPasswordReset, RESET_LINK_WORKS, RESET_REQUESTED_MESSAGE, startTotpEnrolment, usePasskey, verifyPassword, withTimeout, type Effect,
 } from '@shop/core';
 import {
-  adminUpdateUserBody, cancelCashoutBody, cashoutBody, loginBody, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, registerBody, stepUpBody,
+  adminUpdateUserBody, cancelCashoutBody, cashoutBody, loginBody, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, registerBody, stepUpBody,
   twoFactorCodeBody, updateProfileBody, usdNumber,
   type CashoutCancelJson, type CashoutPreviewJson, type TwoFactorStatus,
 } from '@shop/core/contract';
@@ -73,6 +73,14 @@ export function userRoutes(deps: AppDeps): Router {
       );
     }
     res.status(202).json({ message: RESET_REQUESTED_MESSAGE });
+  });
+
+  // Opening the link: whether it still works, before a password is typed (one answer
+  // whatever the reason it does not; tokens tried from an address count like sign-ins).
+  router.post('/password-reset/check', authLimit('password-reset-check'), async (req, res) => {
+    const { token } = parseBody(passwordResetCheckBody, req.body);
+    await checkPasswordReset(db, token);
+    res.json({ message: RESET_LINK_WORKS });
   });
 
   router.post('/password-reset/confirm', authLimit('password-reset-confirm'), async (req, res) => {
