@@ -62,6 +62,9 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const canPay = !order.isPaid && order.status !== 'EXPIRED' && order.status !== 'CANCELLED';
   const isMobile = isMobileDevice();
   const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobile;
+  // One code on the page at a time: with the exchange panel open, its deposit address's
+  // (a code of the payment request beside it is one an exchange app must not scan).
+  const [exchangeOpen, setExchangeOpen] = useState(false);
 
   const onPay = async () => {
     if (!quote) return;
@@ -88,12 +91,12 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             {quote ? <QuoteDetails quote={quote} secondsLeft={secondsLeft} /> : null}
             {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
             {/* Without a browser wallet on a desktop, the phone is the way to pay: shown first. */}
-            {quote && noBrowserWallet ? <PhonePay quote={quote} primary /> : null}
+            {quote && noBrowserWallet ? <PhonePay quote={quote} primary withQrCode={!exchangeOpen} /> : null}
             <WalletSection wallet={wallet} />
             {/* A phone is not offered a code to scan with itself: it opens the request instead. */}
-            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile} /> : null}
+            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile && !exchangeOpen} /> : null}
             {/* An exchange's withdrawal carries no tag and no signer: the order's own address pays it. */}
-            {quote ? <ExchangePay quote={quote} withQrCode={!isMobile} /> : null}
+            {quote ? <ExchangePay quote={quote} onOpenChange={setExchangeOpen} /> : null}
             <ClaimTransfer orderId={order._id} wallet={wallet} />
           </>
         ) : null}

@@ -207,6 +207,28 @@ describe('PayPage', () => {
       expect(within(exchange).getByRole('img', { name: 'QR code of the deposit address' })).toBeInTheDocument();
     });
 
+    it("shows one QR code while the exchange panel is open: the deposit address's, checksummed, on a desktop and on a phone", async () => {
+      const base = unpaidOrder();
+      // The api gives the address as it is stored, in lower case.
+      mockShop(() => ({ ...base, quote: { ...base.quote!, depositAddress: DEPOSIT.toLowerCase() } }));
+      const { unmount } = renderPay();
+      await userEvent.click(await screen.findByRole('button', { name: 'Paying from an exchange?' }));
+      const exchange = screen.getByRole('region', { name: 'Pay from an exchange' });
+      expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(screen.getAllByRole('img', { name: /^QR code/ }).map((qr) => qr.getAttribute('aria-label'))).toEqual(['QR code of the deposit address']);
+      // Closed again, the phone wallet's code is back.
+      await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
+      expect(screen.getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+      unmount();
+
+      vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ANDROID_UA);
+      renderPay();
+      await userEvent.click(await screen.findByRole('button', { name: 'Paying from an exchange?' }));
+      const onPhone = screen.getByRole('region', { name: 'Pay from an exchange' });
+      expect(within(onPhone).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(screen.getAllByRole('img', { name: /^QR code/ }).map((qr) => qr.getAttribute('aria-label'))).toEqual(['QR code of the deposit address']);
+    });
+
     it("asks an underpaid order for what is still due, to the same address", async () => {
       const base = unpaidOrder();
       mockShop(() => ({
