@@ -13,7 +13,6 @@ import { useReportPayment } from '../api/report-payment';
 import { ClaimTransfer } from '../components/claim-transfer';
 import { ExchangePay } from '../components/exchange-pay';
 import { OrderRefunds } from '../components/order-refunds';
-import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
@@ -121,8 +120,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
 }
 
 /**
- * The wallet side of the pay page: the payment panel, an overpayment's choice and the
- * refunds, sharing one wallet (paying, claiming a transfer and moving a refund). This
+ * The wallet side of the pay page: the payment panel and the refunds, sharing one wallet (paying, claiming a transfer and moving a refund). This
  * module is all that loads wagmi and viem; the page around it (pay.tsx) shows the order
  * before it arrives.
  */
@@ -131,7 +129,6 @@ function PayColumn({ order }: { order: OrderJson }) {
   return (
     <div className="flex flex-col gap-8">
       <PayPanel order={order} wallet={wallet} />
-      {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
       {order.refunds?.length ? <OrderRefunds orderId={order._id} refunds={order.refunds} wallet={wallet} /> : null}
     </div>
   );

@@ -434,7 +434,9 @@ describe('PayPage', () => {
     expect(within(card).getByText('You paid $3.00 (0.001000 ETH) more than the order total.')).toBeInTheDocument();
     expect(within(card).getByText("Added to your active balance: $2.50 (what its ETH is worth at today's price, at most the amount above).")).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Refund to my wallet' })).toBeEnabled();
-    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    // Above the receipt, where a phone shows it first.
+    expect(card.compareDocumentPosition(await screen.findByRole('region', { name: 'Receipt' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const refunds = await screen.findByRole('region', { name: 'Refunds' });
     expect(within(refunds).getByText('0.002000 ETH')).toBeInTheDocument();
     expect(within(refunds).getByText('Paid')).toBeInTheDocument();
     expect(within(refunds).getByText(RECEIVING)).toBeInTheDocument();
