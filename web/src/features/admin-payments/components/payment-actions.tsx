@@ -34,7 +34,7 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
             {
               onSuccess: ({ orderStatus }) => {
                 setAssigning(false);
-                toast.success(`Payment assigned. Order status: ${statusText(orderStatus)}`);
+                toast.success(`Payment assigned. The order is ${statusText(orderStatus).toLowerCase()} now.`);
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             },

@@ -93,14 +93,14 @@ describe('PaymentListPage', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Order ID' }), ORDER_ID);
     await userEvent.click(screen.getByRole('button', { name: 'Assign' }));
 
-    expect(await screen.findByText('Payment assigned. Order status: Paid')).toBeInTheDocument();
+    expect(await screen.findByText('Payment assigned. The order is paid now.')).toBeInTheDocument();
     expect(sent('POST /api/admin/payments/pay1/assign')[0]?.body).toEqual({ orderId: ORDER_ID });
     expect(sent('GET /api/admin/payments').length).toBeGreaterThanOrEqual(3);
   });
 
   it('requests a refund to the sender when the wallet is left empty', async () => {
     const { sent } = renderList([payment], {
-      'POST /api/admin/payments/pay1/refund': { message: 'Refund requested', refundId: 'r1' },
+      'POST /api/admin/payments/pay1/refund': { message: 'Refund requested.', refundId: 'r1' },
     });
     await userEvent.click(within(await firstRow()).getByRole('button', { name: 'Refund' }));
     const wallet = screen.getByRole('textbox', { name: 'Refund wallet' });
@@ -108,14 +108,14 @@ describe('PaymentListPage', () => {
     expect(wallet).not.toBeRequired();
     await userEvent.click(screen.getByRole('button', { name: 'Request refund' }));
 
-    expect(await screen.findByText('Refund requested: pay it out from the Cashouts page')).toBeInTheDocument();
+    expect(await screen.findByText('Refund requested. Pay it out from the Cashouts page.')).toBeInTheDocument();
     expect(sent('POST /api/admin/payments/pay1/refund')[0]?.body).toEqual({});
   });
 
   it('requests a refund to another wallet; an inflow (no sender) can only be refunded, to a wallet it must name', async () => {
     const inflow: AdminPaymentJson = { ...payment, _id: 'pay2', source: 'INFLOW', from: null, txHash: `0x${'3d'.repeat(32)}` };
     const { sent } = renderList([inflow], {
-      'POST /api/admin/payments/pay2/refund': { message: 'Refund requested', refundId: 'r2' },
+      'POST /api/admin/payments/pay2/refund': { message: 'Refund requested.', refundId: 'r2' },
     });
     const row = await firstRow();
     expect(within(row).queryByRole('button', { name: 'Assign' })).not.toBeInTheDocument();
@@ -127,7 +127,7 @@ describe('PaymentListPage', () => {
 
     await userEvent.type(wallet, OTHER_WALLET);
     await userEvent.click(screen.getByRole('button', { name: 'Request refund' }));
-    expect(await screen.findAllByText('Refund requested: pay it out from the Cashouts page')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Refund requested. Pay it out from the Cashouts page.')).not.toHaveLength(0);
     expect(sent('POST /api/admin/payments/pay2/refund')[0]?.body).toEqual({ wallet: OTHER_WALLET });
   });
 
@@ -169,7 +169,7 @@ describe('PaymentListPage', () => {
 
     await userEvent.click(within(row!).getByRole('button', { name: 'Refund overpayment' }));
     await userEvent.click(within(row!).getByRole('button', { name: 'Request refund' }));
-    expect(await screen.findAllByText('Refund requested: pay it out from the Cashouts page')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Refund requested. Pay it out from the Cashouts page.')).not.toHaveLength(0);
     expect(sent('POST /api/admin/refunds')[0]?.body).toEqual({ orderId: ORDER_ID });
 
     await userEvent.click(within(row!).getByRole('button', { name: 'Refund overpayment' }));

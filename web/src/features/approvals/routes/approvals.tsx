@@ -93,16 +93,16 @@ function What({ approval }: { approval: ApprovalJson }) {
 }
 
 const APPROVED_MESSAGE: Record<ApprovalJson['kind'], string> = {
-  BALANCE_INCREASE: 'Approved: the balance was changed',
-  PAYOUT: 'Approved: the payout can be sent and marked paid',
-  ADMIN_GRANT: 'Approved: the user is an admin now',
-  PACKAGE: 'Approved: the package is changed (or on sale)',
+  BALANCE_INCREASE: 'Approved. The balance was changed.',
+  PAYOUT: 'Approved. The payout can be sent and marked paid.',
+  ADMIN_GRANT: 'Approved. The user is an admin now.',
+  PACKAGE: 'Approved. The package is changed, or on sale.',
 };
 
 const DONE: Record<Decision, (a: ApprovalJson) => string> = {
   approve: (a) => APPROVED_MESSAGE[a.kind],
-  reject: () => 'Request rejected',
-  withdraw: () => 'Request withdrawn',
+  reject: () => 'Request rejected.',
+  withdraw: () => 'Request withdrawn.',
 };
 
 /**

@@ -33,7 +33,7 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
     claim.mutate(
       { txHash: hash, signature },
       {
-        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed: the order is paid' : 'Transfer claimed'),
+        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed. The order is paid.' : 'Transfer claimed.'),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
