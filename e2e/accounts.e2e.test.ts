@@ -181,7 +181,7 @@ describe('an admin with a passkey', () => {
     await waiting.getByRole('cell', { name: 'USD $800.00', exact: true }).waitFor();
     await shop.screenshot(gracePage, '81-approvals-page');
     await waiting.getByRole('button', { name: 'Approve' }).click();
-    await toast(gracePage, 'Approved: the payout can be sent and marked paid').waitFor();
+    await toast(gracePage, 'Approved. The payout can be sent and marked paid.').waitFor();
 
     // The first admin sends it and gives the hash; the worker verifies it on chain.
     await admin.reload();

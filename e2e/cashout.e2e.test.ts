@@ -50,8 +50,8 @@ describe('cashout', () => {
     await page.getByText('Coins are sent to your wallet within 1-24 hours.').waitFor();
     await page.getByText('minimum cashout of 20 AZN').waitFor();
     await expect.poll(() => amountUnder(page, 'Active Balance').innerText()).toBe('20.00');
-    // 20 / 3000 = 0.0066666... -> 6 decimals.
-    const button20 = page.getByRole('button', { name: 'Cashout (0.006667)' });
+    // 20 / 3000 = 0.0066666...: cut at 6 decimals, as every ETH amount is.
+    const button20 = page.getByRole('button', { name: 'Cashout (0.006666)' });
     await button20.waitFor();
 
     const wallet = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'; // any wallet but the shop's own receiving address
@@ -76,9 +76,9 @@ describe('cashout', () => {
     await button.click();
     // What will happen, before anything is sent: the amount, the wallet, and the day a new wallet waits.
     const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
-    await confirm.getByText('45.50 USD (about 0.015167 ETH)').waitFor();
+    await confirm.getByText('45.50 USD (about 0.015166 ETH)').waitFor();
     await confirm.getByText(wallet).waitFor();
-    await confirm.getByText(/^We e-mail you about it at once, with a link to cancel it, and it waits until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC before it is paid\.$/).waitFor();
+    await confirm.getByText(/^We e-mail you about it at once, with a link to cancel it, and it waits until \d{4}-\d\d-\d\d \d\d:\d\d UTC before it is paid\.$/).waitFor();
     await shop.screenshot(page, '61a-cashout-confirm');
     expect(await shop.db.cashoutRequest.count({ where: { userId: user.id } })).toBe(0);
     await confirm.getByRole('button', { name: 'Confirm cashout' }).click();
@@ -133,7 +133,7 @@ describe('cashout', () => {
     await page.getByLabel('Wallet Address').fill(wallet);
     await page.getByRole('button', { name: 'Cashout (0.216667)' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
-    await confirm.getByText('650.00 USD (about 0.216667 ETH)').waitFor();
+    await confirm.getByText('650.00 USD (about 0.216666 ETH)').waitFor();
     await confirm.getByText('A wallet new to your account').waitFor();
     await shop.screenshot(page, '65-cashout-confirm-phone');
     await confirm.getByRole('button', { name: 'Confirm cashout' }).click();

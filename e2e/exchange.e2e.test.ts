@@ -1,4 +1,4 @@
-import { parseEther, type Address, type Hash } from 'viem';
+import { getAddress, parseEther, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '@shop/core';
 import { waitFor } from '../scripts/testing/chain.ts';
@@ -42,15 +42,19 @@ describe('a buyer whose ETH is on an exchange', () => {
     await heading.waitFor();
     const amountEth = /Send at least ([0-9.]+) ETH/.exec(await heading.innerText())![1]!;
     expect(amountEth).toBe('0.008334'); // $25.00 at $3000, rounded up to a millionth
-    await page.getByText(order.depositAddress!, { exact: true }).waitFor();
-    expect(await scanQr(page, 'QR code of the deposit address')).toBe(`ethereum:${order.depositAddress}@1`);
+    // The address checksummed (EIP-55), as wallets and exchanges show it, and the page's only QR code.
+    const shown = getAddress(order.depositAddress!);
+    await page.getByText(shown, { exact: true }).waitFor();
+    expect(await scanQr(page, 'QR code of the deposit address')).toBe(`ethereum:${shown}@1`);
+    expect(await page.getByRole('img', { name: /^QR code/ }).count()).toBe(1);
     await shop.screenshot(page, '44-pay-exchange');
 
-    // At a phone's width the address breaks across lines and nothing runs off the side.
+    // At a phone's width the same: the address breaks across lines, one code, nothing runs off the side.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('button', { name: 'Paying from an exchange?' }).click();
-    await page.getByText(order.depositAddress!, { exact: true }).waitFor();
+    await page.getByText(shown, { exact: true }).waitFor();
+    expect(await page.getByRole('img', { name: /^QR code/ }).count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shop.screenshot(page, '45-pay-exchange-narrow');
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -132,7 +132,7 @@ describe('an admin pays money back out', () => {
     const overpaid = admin.getByRole('table', { name: 'Overpaid orders' });
     await overpaid.getByRole('button', { name: 'Refund overpayment' }).click();
     await overpaid.getByRole('button', { name: 'Request refund' }).click();
-    await admin.getByText('Refund requested: pay it out from the Cashouts page').first().waitFor();
+    await admin.getByText('Refund requested. Pay it out from the Cashouts page.').first().waitFor();
     await admin.getByRole('button', { name: 'Refund', exact: true }).click();
     await admin.getByRole('button', { name: 'Request refund' }).click();
     await waitFor('both refunds', async () => (await shop.db.refund.count()) === 2);

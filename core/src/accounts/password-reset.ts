@@ -21,6 +21,7 @@ export const RESETS_PER_HOUR = 3;
 /** The one answer to a reset request, whether or not the e-mail has an account. */
 export const RESET_REQUESTED_MESSAGE = 'If an account uses this e-mail, a link to set a new password is on its way. It works once, for 30 minutes.';
 export const RESET_LINK_INVALID = 'This reset link has expired or was already used. Ask for a new one.';
+export const RESET_LINK_WORKS = 'This link works: choose a new password.';
 
 /** A reset for the account of `email`, if there is one: its id, for the mail job (null: no such account, nothing to send). */
 export async function requestPasswordReset(db: Db, config: AppConfig, origin: AuditOrigin, email: string, now = new Date()): Promise<string | null> {
@@ -60,6 +61,16 @@ export async function resetMail(db: Db, config: AppConfig, resetId: string, now 
 /** Erases the sealed token once its e-mail is sent: from then on the database holds only its hash. */
 export async function forgetResetToken(db: Db, resetId: string): Promise<void> {
   await db.passwordReset.update({ where: { id: resetId }, data: { sealedToken: null } });
+}
+
+/**
+ * Whether a link still works, for the page it opens (so a used or expired link says so
+ * before a new password is typed): a 400 with the one message `confirmPasswordReset`
+ * gives, whatever the reason, and nothing about the account. It changes nothing.
+ */
+export async function checkPasswordReset(db: Db, token: string, now = new Date()): Promise<void> {
+  const reset = await db.passwordReset.findUnique({ where: { tokenHash: tokenDigest(token) }, select: { usedAt: true, expiresAt: true, user: { select: { deletedAt: true } } } });
+  if (!reset || reset.usedAt || reset.expiresAt <= now || reset.user.deletedAt) throw new UserError(400, RESET_LINK_INVALID);
 }
 
 /**

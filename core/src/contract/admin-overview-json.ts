@@ -42,3 +42,12 @@ export const adminOverviewJson = z.object({
   topPackages: z.array(overviewPackageJson),
 });
 export type AdminOverviewJson = z.infer<typeof adminOverviewJson>;
+
+/** What waits for the admin asking, as the Admin menu counts it (each at most WAITING_CAP). */
+export const adminWaitingJson = z.object({
+  /** Pending approvals this admin may decide: asked by another admin, paying someone else. */
+  approvals: z.number().int(),
+  /** Cashouts waiting to be paid (requested, the operator told or not; held ones wait for their day). */
+  cashouts: z.number().int(),
+});
+export type AdminWaitingJson = z.infer<typeof adminWaitingJson>;

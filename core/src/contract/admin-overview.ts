@@ -17,6 +17,12 @@ export const EXPORT_FILES = {
 } as const;
 export type ExportFile = keyof typeof EXPORT_FILES;
 
+/**
+ * The Admin menu's counts of what waits (GET /api/admin/overview/waiting) stop at this
+ * many: each is a count of at most this many rows, and the menu shows 'WAITING_CAP - 1 +' beyond.
+ */
+export const WAITING_CAP = 100;
+
 /** The UTC day of a time, as YYYY-MM-DD. */
 export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
 

@@ -8,7 +8,8 @@ export const auditEntryJson = z.object({
   at: isoTime,
   actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }).nullable(),
   action: z.string(),
-  subject: z.object({ type: z.string(), id: z.string() }).nullable(),
+  /** What was acted on; `name` is how people know it (a user's name, an order's reference, a package's name), null when there is none. */
+  subject: z.object({ type: z.string(), id: z.string(), name: z.string().nullable() }).nullable(),
   before: z.unknown(),
   after: z.unknown(),
   ip: z.string().nullable(),

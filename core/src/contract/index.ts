@@ -7,6 +7,7 @@ export * from './users.ts';
 export * from './products.ts';
 export * from './orders.ts';
 export * from './order-reference.ts';
+export * from './time.ts';
 export * from './cashouts.ts';
 export * from './statement.ts';
 export * from './payouts.ts';

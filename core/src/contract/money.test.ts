@@ -11,10 +11,17 @@ describe('money', () => {
     expect(toCents('-3.5')).toBe(-350n);
   });
 
-  it('formats wei as ETH with 6 decimals', () => {
-    expect(formatEth(1_234_567_890_123_456_789n)).toBe('1.234568');
+  it('formats wei as ETH with 6 decimals, cut at the sixth: never more than the wei', () => {
+    expect(formatEth(1_234_567_890_123_456_789n)).toBe('1.234567');
     expect(formatEth('1000000000000')).toBe('0.000001');
+    expect(formatEth('999999999999')).toBe('0.000000');
     expect(formatEth(0n)).toBe('0.000000');
+  });
+
+  it("shows a quoted amount and the transfer that paid it as the same figure, whatever the order's tag", () => {
+    // 0.007 ETH quoted; the tag lives below the sixth decimal, from the lowest to the highest.
+    const base = 7_000_000_000_000_000n;
+    for (const tag of [1n, 499_999_999n, 500_000_000n, 999_999_999n]) expect(formatEth(base + tag * 1000n)).toBe('0.007000');
   });
 });
 

@@ -36,11 +36,12 @@ function numberToPlain(value: number): string {
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /**
- * The ETH a USD amount buys at a price, with 6 decimals: the cashout button (SPEC.md
- * section 9: the active balance over the ETH price), the admin's cashout list and the
- * operator's cashout e-mail all show this one figure. Computed on integers (cents and the price's own decimals), rounded half
- * up, so 30 at 3000 reads exactly '0.010000'. Undefined when the price is not a
- * positive decimal.
+ * The ETH a USD amount buys at a price: the cashout button (SPEC.md section 9: the active
+ * balance over the ETH price), the admin's cashout list and the operator's cashout e-mail
+ * all show this one figure. It is the wei the amount is worth, rounded up to a wei as the
+ * payout due is (payouts/payout-checks.ts), shown as every ETH amount is (`formatEth`).
+ * Computed on integers (cents and the price's own decimals), so 30 at 3000 reads exactly
+ * '0.010000'. Undefined when the price is not a positive decimal.
  */
 export function usdToEth(usd: number | string, price: string, decimals = 6): string | undefined {
   const match = DECIMAL.exec(price.trim());
@@ -55,23 +56,25 @@ export function usdToEth(usd: number | string, price: string, decimals = 6): str
   } catch {
     return undefined;
   }
-  // eth * 10^decimals = cents / 100 * 10^frac.length / priceUnits * 10^decimals
-  const numerator = cents * 10n ** BigInt(frac.length + decimals);
-  const denominator = 100n * priceUnits;
-  const scaled = (2n * numerator + denominator) / (2n * denominator);
-  const unit = 10n ** BigInt(decimals);
-  const fraction = (scaled % unit).toString().padStart(decimals, '0');
-  return decimals > 0 ? `${scaled / unit}.${fraction}` : (scaled / unit).toString();
+  // wei = cents / 100 * 10^18 * 10^frac.length / priceUnits, rounded up
+  const numerator = cents * 10n ** BigInt(16 + frac.length);
+  return formatEth((numerator + priceUnits - 1n) / priceUnits, decimals);
 }
 
-/** wei (as bigint or decimal string) -> ETH with exactly `decimals` places, rounded half up. */
+/**
+ * wei (as bigint or decimal string) as ETH with exactly `decimals` places: the one way the
+ * shop shows an ETH amount (the pay page, the receipt, the admin's quotes, refunds,
+ * cashouts, e-mails). Cut at the last place, never rounded up: a quote's lowest digits
+ * are the order's tag (below a millionth), so a quote, the transfer that paid it and the
+ * admin's copy of it read the same, and no amount reads as more than its wei.
+ */
 export function formatEth(wei: bigint | string, decimals = 6): string {
   const value = typeof wei === 'bigint' ? wei : BigInt(wei);
-  const unit = 10n ** BigInt(18 - decimals);
-  const rounded = (value + unit / 2n) / unit;
-  const whole = rounded / 10n ** BigInt(decimals);
-  const frac = (rounded % 10n ** BigInt(decimals)).toString().padStart(decimals, '0');
-  return decimals > 0 ? `${whole}.${frac}` : whole.toString();
+  const negative = value < 0n;
+  const cut = (negative ? -value : value) / 10n ** BigInt(18 - decimals);
+  const whole = cut / 10n ** BigInt(decimals);
+  const frac = (cut % 10n ** BigInt(decimals)).toString().padStart(decimals, '0');
+  return `${negative ? '-' : ''}${decimals > 0 ? `${whole}.${frac}` : whole.toString()}`;
 }
 
 /** wei as ETH with every significant decimal ("0.008333333333123456"): what must be sent, exactly. */

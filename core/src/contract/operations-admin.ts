@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  adminOrderDetailJson, adminOrderJson, assignableOrderJson, adminOverviewJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, sweepRunJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
+  adminOrderDetailJson, adminOrderJson, assignableOrderJson, adminOverviewJson, adminWaitingJson, adminPaymentJson, adminUpdateUserBody, adminUserListItem, APPROVAL_STATUSES, depositsSummaryJson, depositSweepJson, sweepRunJson, approvalJson, askApprovalBody, assignPaymentBody, auditEntryJson, CASHOUT_STATUSES, cashoutJson, createRefundBody, createWebhookBody, EXPORT_FILES, LISTED_ORDER_STATUSES, markPaidBody, overpaidOrderJson, PAYMENT_STATUSES, paymentClaimJson, reconciliationRunJson, reconciliationStateJson, REFUND_STATUSES, refundJson, refundRequestedJson, refundTransferBody, refundWalletBody, updateWebhookBody, userJson, webhookDeliveryJson, webhookEndpointJson, webhookSecretJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { adminOrdersQuery, auditQuery, dayRangeQuery, pageQuery, searchPageQuery, statusPageQuery } from './queries.ts';
@@ -132,6 +132,11 @@ export const adminOperations: Operation[] = [
   {
     method: 'GET', path: '/api/admin/audit', tag: 'Admin: operations', access: 'admin', stepUp: true, summary: 'The audit log, newest first (hash-chained)',
     query: auditQuery, answers: [page(auditEntryJson, PAGED)],
+  },
+  {
+    method: 'GET', path: '/api/admin/overview/waiting', tag: 'Admin: operations', access: 'admin', summary: "What waits for this admin: the Admin menu's counts",
+    description: 'Pending approvals this admin may decide and cashouts waiting to be paid, each counted up to WAITING_CAP (100).',
+    answers: [ok(adminWaitingJson)],
   },
   { method: 'GET', path: '/api/admin/overview', tag: 'Admin: operations', access: 'admin', summary: 'Revenue, orders and open work over a range of UTC days', query: dayRangeQuery, answers: [ok(adminOverviewJson)] },
   {

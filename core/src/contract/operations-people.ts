@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetConfirmBody, personJson, recoveryCodesJson, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -41,6 +41,11 @@ export const peopleOperations: Operation[] = [
     method: 'POST', path: '/api/users/password-reset', tag: 'Users', access: 'public', summary: 'Ask for a password reset link by e-mail',
     description: 'The same answer whether or not the e-mail has an account.',
     body: passwordResetBody, answers: [message('Asked for', 202)], errors: [429],
+  },
+  {
+    method: 'POST', path: '/api/users/password-reset/check', tag: 'Users', access: 'public', summary: "Whether the e-mail's reset link still works",
+    description: 'For the page the link opens: a 400 with one message for a used, expired or unknown link, and nothing about the account. Changes nothing; limited per address like sign-in.',
+    body: passwordResetCheckBody, answers: [message('The link works')], errors: [400, 429],
   },
   {
     method: 'POST', path: '/api/users/password-reset/confirm', tag: 'Users', access: 'public', summary: "Set a new password with the e-mail's token",

@@ -67,8 +67,10 @@ export const twoFactorCodeBody = z.object({ code: z.string().trim().min(1, 'is r
 export const passwordCheckBody = z.object({ password: z.string().min(1, 'is required').max(200, 'is too long') });
 
 export const passwordResetBody = z.object({ email: emailField });
+const resetToken = z.string().trim().min(20, 'is not a reset token').max(200, 'is not a reset token');
+export const passwordResetCheckBody = z.object({ token: resetToken });
 export const passwordResetConfirmBody = z.object({
-  token: z.string().trim().min(20, 'is not a reset token').max(200, 'is not a reset token'),
+  token: resetToken,
   password: passwordField,
 });
 

@@ -4,6 +4,7 @@ import { transactionOrNull } from '../chain/transfer-reader.ts';
 import type { AppConfig } from '../infra/config.ts';
 import type { Effect } from '../infra/effects.ts';
 import { toCents } from '../contract/money.ts';
+import { formatTime } from '../contract/time.ts';
 import { Prisma } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { priceToAnswer, usdCentsToWei } from '../rails/eth/amounts.ts';
@@ -42,7 +43,7 @@ export async function requestPayoutCheck(
         await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const c = await tx.cashoutRequest.findUnique({ where: { id: input.id } });
         if (!c) throw notFound('Cashout request not found');
-        if (c.status === 'HELD') throw conflict(`This cashout waits until ${c.holdUntil?.toISOString().slice(0, 16).replace('T', ' ')} UTC: the wallet is new to the account`);
+        if (c.status === 'HELD') throw conflict(`This cashout waits until ${formatTime(c.holdUntil)}: the wallet is new to the account`);
         if (c.status !== 'REQUESTED' && c.status !== 'NOTIFIED') throw conflict('This cashout request is already settled');
         wallet = c.wallet;
         expectedWei = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));

@@ -4,7 +4,7 @@ type Variant = NonNullable<BadgeProps['variant']>;
 
 const variants: Record<string, Variant> = {
   REQUESTED: 'secondary',
-  NOTIFIED: 'outline',
+  NOTIFIED: 'secondary',
   PAID: 'success',
   COUNTED: 'success',
   REJECTED: 'destructive',
@@ -18,8 +18,19 @@ const variants: Record<string, Variant> = {
   FAILED: 'destructive',
 };
 
+/**
+ * Statuses whose own word is internal: a cashout (or refund) REQUESTED and one whose
+ * operator e-mail went out (NOTIFIED) both wait for an admin to pay it, and read so.
+ */
+const labels: Record<string, string> = {
+  REQUESTED: 'Waiting to be paid',
+  NOTIFIED: 'Waiting to be paid',
+};
+
 /** 'PENDING_PAYMENT' -> 'Pending payment'. */
 export function statusText(status: string): string {
+  const label = labels[status];
+  if (label) return label;
   const words = status.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

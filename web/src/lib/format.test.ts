@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay, formatMoney, formatUsd, truncate } from './format';
+import { formatMoney, formatUsd, truncate } from './format';
 
 describe('format', () => {
   it("writes USD amounts as 'USD $' with 2 decimals, without float noise", () => {
@@ -7,12 +7,6 @@ describe('format', () => {
     expect(formatUsd(0.1 + 0.2)).toBe('USD $0.30');
     expect(formatUsd('7')).toBe('USD $7.00');
     expect(formatMoney(1.005)).toBe('1.01');
-  });
-
-  it('gives the UTC calendar day as YYYY-MM-DD', () => {
-    expect(formatDay('2026-04-03T23:30:00.000Z')).toBe('2026-04-03');
-    expect(formatDay('2026-04-03T23:30:00.000-05:00')).toBe('2026-04-04');
-    expect(formatDay(null)).toBe('');
   });
 
   it("cuts text to 30 characters plus '...' only when it is longer", () => {

@@ -14,12 +14,9 @@ export function formatUsd(amount: number | string): string {
   return `USD $${formatMoney(amount)}`;
 }
 
-/** The calendar day (UTC) of an ISO timestamp as YYYY-MM-DD, or '' when there is none. */
-export function formatDay(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso.slice(0, 10) : date.toISOString().slice(0, 10);
-}
+// Dates: one format for the shop's screens and e-mails, kept in the contract (time.ts):
+// a moment 'YYYY-MM-DD HH:MM UTC', a day 'YYYY-MM-DD'.
+export { formatDay, formatTime } from '@shop/core/contract';
 
 /** Whole days from now until `iso` (0 once it has passed), or undefined without a date. */
 export function daysLeft(iso: string | null | undefined, now = Date.now()): number | undefined {
@@ -31,13 +28,6 @@ export function daysLeft(iso: string | null | undefined, now = Date.now()): numb
 /** Cuts text to `max` characters plus '...' when (and only when) it is longer. */
 export function truncate(text: string, max = 30): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
-}
-
-/** An ISO timestamp as 'YYYY-MM-DD HH:MM:SS' (UTC), or '' when there is none. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').slice(0, 19);
 }
 
 /**

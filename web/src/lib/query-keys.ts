@@ -47,6 +47,8 @@ export const ethPriceQueryKey = ['crypto', 'eth-price'] as const;
 export const approvalsQueryKey = ['approvals'] as const;
 
 export const overviewQueryKey = ['admin', 'overview'] as const;
+/** What waits for the admin (the Admin menu's counts): a decision or a cashout settled refreshes it. */
+export const adminWaitingQueryKey = ['admin', 'waiting'] as const;
 export const reconciliationQueryKey = ['admin', 'reconciliation'] as const;
 export const auditQueryKey = ['audit'] as const;
 

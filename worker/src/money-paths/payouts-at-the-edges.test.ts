@@ -80,7 +80,7 @@ describe('refunds and payouts at the edges', () => {
     const payment = await kit.waitForPayment(big, ['UNRESOLVED']);
     const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ wallet: target });
     expect(created.status).toBe(201);
-    expect(created.body.message).toBe('Refund requested: a second admin must approve it before it is paid');
+    expect(created.body.message).toBe('Refund requested. A second admin must approve it before it is paid.');
     const refundId = created.body.refundId as string;
     const approval = await kit.db.approval.findFirstOrThrow({ where: { subjectId: refundId } });
     expect(approval).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', requestedById: admin.id });

@@ -52,7 +52,7 @@ describe('e-mail', () => {
       expect(mail.text).toContain('from_name: Carla Cash');
       expect(mail.text).toContain(wallet);
       expect(mail.text).toContain('$42.50');
-      expect(mail.text).toContain('about 0.014167 ETH');
+      expect(mail.text).toContain('about 0.014166 ETH');
       // Running the job again (the sweeper, a retry) sends nothing more.
       await (await worker.queues.email.getJob(jobIds.cashoutNotice(cashoutId)))?.remove();
       await jobs.sendCashoutNotice(kit.env.runtime.queues, cashoutId);

@@ -1,5 +1,5 @@
 import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, formatEth, orderReference, toCents, usdToEth } from '@shop/core/contract';
+import { centsToString, formatDay, formatEth, formatTime, orderReference, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 import { securityMail } from './security-mail.ts';
@@ -26,7 +26,7 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
     const order = await db.order.findUnique({ where: { id: data.orderId }, include: { items: true, user: true } });
     if (!order || order.status !== 'PAID' || order.receiptSentAt) return { skipped: true };
     const lines = order.items.map((i) => `- ${i.name}: ${i.qty} x $${i.price.toFixed(2)} = $${centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))}`);
-    const expires = order.expiresAt ? order.expiresAt.toISOString().slice(0, 10) : '';
+    const expires = formatDay(order.expiresAt);
     const sent = await mailerFor(runtime).send({
       to: order.user.email,
       subject: `Payment received for order ${orderReference(order.id)}`,
@@ -149,7 +149,7 @@ async function accountMail(
         '',
         link,
         '',
-        `The link works once, until ${mail.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+        `The link works once, until ${formatTime(mail.expiresAt)}.`,
         'If you did not ask for it, ignore this e-mail: your password stays as it is.',
       ].join('\n'),
     });
@@ -165,7 +165,7 @@ async function accountMail(
     text: [
       `Hello ${reset.user.name},`,
       '',
-      `The password of your account was changed through a reset link at ${reset.usedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, and every session of the account was signed out.`,
+      `The password of your account was changed through a reset link at ${formatTime(reset.usedAt)}, and every session of the account was signed out.`,
       `If this was not you, ask for a new link at ${siteOf(runtime)}/forgot-password and tell us at once.`,
     ].join('\n'),
   });

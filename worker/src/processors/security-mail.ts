@@ -1,9 +1,8 @@
 import { cancelLinkForMail, forgetCancelLinkToken, markNoticeSent, type Logger, type Mail, type Runtime } from '@shop/core';
+import { formatTime } from '@shop/core/contract';
 
 type Notice = NonNullable<Awaited<ReturnType<typeof readNotice>>>;
 type Send = (mail: Mail) => Promise<{ messageId: string; file?: string }>;
-
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 function readNotice(runtime: Runtime, noticeId: string) {
   return runtime.db.securityNotice.findUnique({ where: { id: noticeId }, include: { user: { select: { name: true, deletedAt: true } } } });
@@ -35,7 +34,7 @@ function notYou(site: string): string[] {
 function accountMail(notice: Notice, site: string): { subject: string; text: string } {
   const detail = (notice.detail ?? {}) as { factor?: 'totp' | 'passkey'; name?: string; to?: string };
   const factor = detail.factor === 'passkey' ? `a passkey (${detail.name ?? 'unnamed'})` : 'an authenticator app';
-  const at = utc(notice.createdAt);
+  const at = formatTime(notice.createdAt);
   const [subject, line] =
     notice.kind === 'FACTOR_ADDED'
       ? [`Two-factor sign-in: ${factor} was added to your account`, `${factor[0]!.toUpperCase()}${factor.slice(1)} was added to the two-factor sign-in of your account at ${at}.`]
@@ -53,13 +52,13 @@ async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Prom
   const cashout = await runtime.db.cashoutRequest.findUnique({ where: { id: notice.cashoutId }, include: { cancelLink: { select: { id: true } } } });
   if (!cashout) return null;
   const amount = `$${cashout.amountUsd.toFixed(2)}`;
-  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on Ethereum mainnet was asked for at ${utc(cashout.createdAt)}.`;
+  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on Ethereum mainnet was asked for at ${formatTime(cashout.createdAt)}.`;
   if (!cashout.cancelLink) {
     return { subject: `Cashout of ${amount} requested`, text: [`Hello ${notice.user.name},`, '', asked, 'Coins are sent to the wallet within 1-24 hours.', ...notYou(site)].join('\n'), linkId: null };
   }
   const link = await cancelLinkForMail(runtime.db, runtime.config, cashout.id);
   const wait = cashout.holdUntil
-    ? `Your account has never been paid to this wallet, so the cashout waits until ${utc(cashout.holdUntil)} before it is paid.`
+    ? `Your account has never been paid to this wallet, so the cashout waits until ${formatTime(cashout.holdUntil)} before it is paid.`
     : 'Your account has never been paid to this wallet.';
   const cancel = link
     ? [
@@ -68,7 +67,7 @@ async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Prom
         '',
         `${site}/cashout/cancel?token=${encodeURIComponent(link.token)}`,
         '',
-        `The link works once, until ${utc(link.expiresAt)}.`,
+        `The link works once, until ${formatTime(link.expiresAt)}.`,
       ]
     : notYou(site);
   return { subject: `Cashout of ${amount} to a new wallet`, text: [`Hello ${notice.user.name},`, '', asked, wait, ...cancel].join('\n'), linkId: link?.id ?? null };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { applyLedger } from '@shop/core';
-import type { AuditEntryJson } from '@shop/core/contract';
+import { applyLedger, createProduct, Prisma, recordAudit } from '@shop/core';
+import { orderReference, type AuditEntryJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
@@ -37,14 +37,15 @@ describe('GET /api/admin/audit', () => {
     expect(update).toMatchObject({
       action: 'user.update',
       actor: { id: admin.id, email: admin.email },
-      subject: { type: 'user', id: buyer.id },
+      // Named as people know it: a user by their name, an order by its reference.
+      subject: { type: 'user', id: buyer.id, name: 'Buyer' },
       before: { activeBalance: '10.00', passiveBalance: '0.00', email: buyer.email },
       after: { activeBalance: '25.50', passiveBalance: '0.00' },
       userAgent: 'AdminBrowser/2.0',
     });
     expect(login).toMatchObject({ action: 'user.login', actor: { id: buyer.id } });
     expect(ghost).toMatchObject({ action: 'user.login_failed', actor: null, subject: null, after: { email: 'ghost@example.com' }, ip: '198.51.100.8' });
-    expect(failed).toMatchObject({ action: 'user.login_failed', subject: { type: 'user', id: buyer.id }, ip: '198.51.100.7', userAgent: 'Thief/1.0' });
+    expect(failed).toMatchObject({ action: 'user.login_failed', subject: { type: 'user', id: buyer.id, name: 'Buyer' }, ip: '198.51.100.7', userAgent: 'Thief/1.0' });
     // A chain: each entry names the hash of the one before it.
     expect(update!.prevHash).toBe(login!.hash);
     expect(Number(update!.seq)).toBe(Number(login!.seq) + 1);
@@ -66,6 +67,20 @@ describe('GET /api/admin/audit', () => {
     expect(next).toMatch(/^\/api\/admin\/audit\?limit=2&cursor=/);
     const second = await (await kit.as(admin)).get(next!);
     expect(Number(second.body[0].seq)).toBe(Number(first.body[1].seq) - 1);
+  });
+
+  it("names each subject as people know it: a user by their name, an order by its reference, a package by its name", async () => {
+    const product = await createProduct(kit.db, { name: 'Gold Package', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('25.00'), countInStock: 1, dailyCredit: new Prisma.Decimal('1.00'), durationDays: 30 });
+    const orderId = '3f2a9c1e-0000-4000-8000-000000000001';
+    const actor = { actor: { id: admin.id, email: admin.email } };
+    await recordAudit(kit.db, actor, { action: 'order.delete', subject: { type: 'order', id: orderId } });
+    await recordAudit(kit.db, actor, { action: 'product.update', subject: { type: 'product', id: product.id } });
+    await recordAudit(kit.db, actor, { action: 'product.delete', subject: { type: 'product', id: '00000000-0000-4000-8000-00000000dead' } });
+    const [gone, pkg, order] = (await readAudit('?limit=3')).body as AuditEntryJson[];
+    expect(order!.subject).toEqual({ type: 'order', id: orderId, name: orderReference(orderId) });
+    expect(pkg!.subject).toEqual({ type: 'product', id: product.id, name: 'Gold Package' });
+    // Nothing left to name it by: its id is all there is.
+    expect(gone!.subject).toEqual({ type: 'product', id: '00000000-0000-4000-8000-00000000dead', name: null });
   });
 
   it('is for admins only, and refuses a filter it does not know', async () => {

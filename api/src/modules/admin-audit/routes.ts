@@ -21,7 +21,7 @@ export function adminAuditRoutes(deps: AppDeps): Router {
     const subject = searchTerm(req, 'subject');
     const actions = enumList(req, 'action', AUDIT_ACTIONS, { upper: false });
     const rows = await auditPage(deps.db, { actor, subject, actions }, page);
-    await sendPage(req, res, page, rows, (r) => ({ key: r.seq, id: r.id }), auditJson);
+    await sendPage(req, res, page, rows, (r) => ({ key: r.seq, id: r.id }), (shown) => auditJson(deps.db, shown));
   });
   return router;
 }

@@ -38,7 +38,7 @@ function quoteJson(q: Prisma.PaymentQuoteGetPayload<object>): AdminOrderQuoteJso
     ethUsd: q.ethUsd.toFixed(8),
     usdAmount: usdNumber(q.usdAmount),
     amountWei: wei,
-    amountEth: formatEth(wei, 6),
+    amountEth: formatEth(wei),
     createdAt: q.createdAt.toISOString(),
     expiresAt: q.expiresAt.toISOString(),
   };

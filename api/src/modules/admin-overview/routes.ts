@@ -5,7 +5,7 @@ import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
 import { streamCsv } from './csv.ts';
 import { EXPORT_PAGE_SIZE, EXPORTS } from './export.ts';
-import { dayRange, overview } from './service.ts';
+import { dayRange, overview, waitingFor } from './service.ts';
 
 /** Admins: the overview of a range of UTC days (`from`, `to`: YYYY-MM-DD; the last 30 days by default). */
 export function adminOverviewRoutes(deps: AppDeps): Router {
@@ -15,6 +15,11 @@ export function adminOverviewRoutes(deps: AppDeps): Router {
     const range = dayRange(req.query);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await overview(deps.db, range));
+  });
+  // The Admin menu's counts, asked by every admin page: two bounded counts.
+  router.get('/waiting', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await waitingFor(deps.db, req.user!.id));
   });
   return router;
 }

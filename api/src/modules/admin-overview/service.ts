@@ -4,7 +4,9 @@ import {
   OVERVIEW_DEFAULT_DAYS,
   OVERVIEW_MAX_DAYS,
   utcDay,
+  WAITING_CAP,
   type AdminOverviewJson,
+  type AdminWaitingJson,
   type OrderStatus,
   type OverviewDayJson,
 } from '@shop/core/contract';
@@ -138,6 +140,22 @@ async function needsAction(db: Db): Promise<AdminOverviewJson['needsAction']> {
     SELECT count(*)::int AS "n" FROM "Payment" WHERE "status" IN ('UNRESOLVED', 'LATE')`;
   const cashouts = await db.cashoutRequest.aggregate({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] } }, _count: { _all: true }, _sum: { amountUsd: true } });
   return { payments: payments?.n ?? 0, cashouts: cashouts._count._all, cashoutsUsd: exactUsd(cashouts._sum.amountUsd) };
+}
+
+/**
+ * What waits for `adminId` (the Admin menu's counts): each a count of at most WAITING_CAP
+ * rows read by an index led by `status` (Approval and CashoutRequest (status, createdAt, id)),
+ * so the menu costs two small bounded reads however much waits.
+ */
+export async function waitingFor(db: Db, adminId: string): Promise<AdminWaitingJson> {
+  const [approvals, cashouts] = await Promise.all([
+    db.approval.count({
+      where: { status: 'PENDING', requestedById: { not: adminId }, OR: [{ beneficiaryId: null }, { beneficiaryId: { not: adminId } }] },
+      take: WAITING_CAP,
+    }),
+    db.cashoutRequest.count({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] } }, take: WAITING_CAP }),
+  ]);
+  return { approvals, cashouts };
 }
 
 export async function overview(db: Db, range: DayRange): Promise<AdminOverviewJson> {

@@ -53,6 +53,20 @@ describe('placing orders', () => {
     expect(again.body.quote.amountWei).toBe(q.amountWei);
   });
 
+  it("shows a quote's ETH as one figure to the buyer and to the admin, whatever tag its lowest digits carry", async () => {
+    const p = await product({ price: '10.50', countInStock: 5 });
+    const placed = await (await kit.as(alice)).post('/api/orders').send({ orderedItems: [{ _id: p.id, qty: 2 }], itemsPrice: '21.00', totalPrice: '21.00' });
+    expect(placed.status).toBe(201);
+    const orderId = placed.body._id as string;
+    // The highest tag: over half a millionth of an ETH below the quoted 0.007 ETH.
+    const quote = await kit.db.paymentQuote.findFirstOrThrow({ where: { orderId } });
+    await kit.db.paymentQuote.update({ where: { id: quote.id }, data: { amountWei: new Prisma.Decimal('7000999999999000') } });
+    const buyerView = await (await kit.as(alice)).get(`/api/orders/${orderId}`);
+    const adminView = await (await kit.as(admin)).get(`/api/admin/orders/${orderId}`);
+    expect(buyerView.body.quote.amountEth).toBe('0.007000');
+    expect(adminView.body.quotes.items[0].amountEth).toBe('0.007000');
+  });
+
   it('refuses a draft package (not on sale) with a 400 naming it, taking no stock; once published it can be ordered', async () => {
     // $3 over its term for $5: one admin may publish it (a package paying more waits for a second admin: products.test.ts).
     const p = await product({ price: '5.00', countInStock: 4, dailyCredit: '0.10' });

@@ -1,4 +1,4 @@
-import { deleteBlockedReason, MICRO_ETH_WEI, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
+import { deleteBlockedReason, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
 import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
@@ -23,8 +23,8 @@ function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
   return {
     ethUsd: q.ethUsd.toFixed(8),
     amountWei: wei.toString(),
-    // The tag sits below the 6th decimal: shown amounts are the quoted base amount.
-    amountEth: formatEth(wei - (wei % MICRO_ETH_WEI), 6),
+    // The tag sits below the 6th decimal, where every shown ETH amount is cut.
+    amountEth: formatEth(wei),
     usdAmount: usdNumber(q.usdAmount),
     receivingAddress: q.receivingAddress,
     chainId: q.chainId,

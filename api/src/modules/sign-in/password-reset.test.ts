@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { jobIds, resetMail, RESET_LINK_INVALID, RESET_REQUESTED_MESSAGE, tokenDigest } from '@shop/core';
+import { jobIds, resetMail, RESET_LINK_INVALID, RESET_LINK_WORKS, RESET_REQUESTED_MESSAGE, tokenDigest } from '@shop/core';
 import { createApiTestKit, type ApiTestKit } from '../../testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
@@ -13,6 +13,7 @@ afterAll(async () => {
 });
 
 const ask = (email: string, ip = '198.51.100.10') => request(kit.app).post('/api/users/password-reset').set('X-Forwarded-For', ip).send({ email });
+const check = (token: string) => request(kit.app).post('/api/users/password-reset/check').send({ token });
 const confirm = (token: string, password: string) => request(kit.app).post('/api/users/password-reset/confirm').send({ token, password });
 const emailJob = (id: string) => kit.env.runtime.queues.email.getJob(id);
 
@@ -84,6 +85,41 @@ describe('password reset', () => {
     expect((await confirm(newer, 'brand-new-password')).status).toBe(200);
     expect((await confirm(older, 'third-password')).body.message).toBe(RESET_LINK_INVALID);
     expect(await kit.db.passwordReset.count({ where: { userId: user.id, sealedToken: { not: null } } })).toBe(0);
+  });
+
+  it('says whether a link still works when it is opened, naming nothing of its account, and changes nothing', async () => {
+    const user = await kit.createUser({ email: 'opener@example.com', password: 'old-password' });
+    await ask(user.email);
+    const { token, resetId } = await tokenOf(user.id);
+    const fresh = await check(token);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toEqual({ message: RESET_LINK_WORKS });
+    // Opening it twice uses nothing up.
+    expect((await check(token)).status).toBe(200);
+    expect((await kit.db.passwordReset.findUniqueOrThrow({ where: { id: resetId } })).usedAt).toBeNull();
+
+    expect((await confirm(token, 'brand-new-password')).status).toBe(200);
+    // Used: opening the link again says so before any password is typed; unknown and expired links read the same.
+    expect(await check(token)).toMatchObject({ status: 400, body: { message: RESET_LINK_INVALID } });
+    expect(await check('y'.repeat(43))).toMatchObject({ status: 400, body: { message: RESET_LINK_INVALID } });
+    await ask(user.email, '198.51.100.13');
+    const later = await tokenOf(user.id);
+    await kit.db.passwordReset.update({ where: { id: later.resetId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await check(later.token)).toMatchObject({ status: 400, body: { message: RESET_LINK_INVALID } });
+    expect((await check('short')).status).toBe(400);
+  });
+
+  it('limits how often links are checked from one address', async () => {
+    const limited = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3', TRUST_PROXY: '1' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push((await request(limited.app).post('/api/users/password-reset/check').set('X-Forwarded-For', '192.0.2.77').send({ token: `${'z'.repeat(42)}${i}` })).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 429, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('is rate-limited per e-mail address, from any number of addresses', async () => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { confirmPasswordReset, jobs, relyingParty, requestPasswordReset, RESET_REQUESTED_MESSAGE } from '@shop/core';
-import { loginBody, passwordResetBody, passwordResetConfirmBody, registerBody } from '@shop/core/contract';
+import { checkPasswordReset, confirmPasswordReset, jobs, relyingParty, requestPasswordReset, RESET_LINK_WORKS, RESET_REQUESTED_MESSAGE } from '@shop/core';
+import { loginBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, registerBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { accountGuards } from '../../middleware/accounts.ts';
 import { endSession, startSession } from '../../middleware/auth.ts';
@@ -39,6 +39,14 @@ export function signInRoutes(deps: AppDeps): Router {
       );
     }
     res.status(202).json({ message: RESET_REQUESTED_MESSAGE });
+  });
+
+  // Opening the link: whether it still works, before a password is typed (one answer
+  // whatever the reason it does not; tokens tried from an address count like sign-ins).
+  router.post('/password-reset/check', authLimit('password-reset-check'), async (req, res) => {
+    const { token } = parseBody(passwordResetCheckBody, req.body);
+    await checkPasswordReset(db, token);
+    res.json({ message: RESET_LINK_WORKS });
   });
 
   router.post('/password-reset/confirm', authLimit('password-reset-confirm'), async (req, res) => {

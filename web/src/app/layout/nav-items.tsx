@@ -1,4 +1,7 @@
 import { ChevronDown, User } from 'lucide-react';
+import type { AdminWaitingJson } from '@shop/core/contract';
+import { waitingTotal } from '@/api/get-admin-waiting';
+import { Badge } from '@/components/ui/badge';
 
 /** The header's links and menu triggers: full width in the small-screen menu. */
 export const navButton = 'w-full justify-start md:w-auto md:justify-center';
@@ -23,13 +26,26 @@ export function UserMenuLabel({ name }: { name: string }) {
  */
 export const ADMIN_MENU_NAME = 'Admin menu';
 
+/** The admin menu button's name, with what waits: 'Admin menu: 3 waiting'. */
+export function adminMenuName(waiting: AdminWaitingJson | undefined): string {
+  const total = waiting && waitingTotal(waiting);
+  return total && total.count > 0 ? `${ADMIN_MENU_NAME}: ${total.text} waiting` : ADMIN_MENU_NAME;
+}
+
 /** The queue dashboard: the api's page (bull-board), not a screen of this app. */
 export const QUEUE_DASHBOARD_HREF = '/admin/queues';
 
-export function AdminMenuLabel() {
+/** 'Admin', and the count of what waits for the admin (approvals to decide, cashouts to pay) when something does. */
+export function AdminMenuLabel({ waiting }: { waiting?: AdminWaitingJson | undefined }) {
+  const total = waiting && waitingTotal(waiting);
   return (
     <>
       Admin
+      {total && total.count > 0 ? (
+        <Badge variant="destructive" className="rounded-full px-1.5">
+          {total.text}
+        </Badge>
+      ) : null}
       <ChevronDown aria-hidden="true" />
     </>
   );

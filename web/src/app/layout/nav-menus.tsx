@@ -10,7 +10,10 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { useLogout } from '@/features/auth/api/logout';
 import type { UserInfo } from '@/stores/auth-store';
-import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
+import type { AdminWaitingJson } from '@shop/core/contract';
+import { waitingText } from '@/api/get-admin-waiting';
+import { Badge } from '@/components/ui/badge';
+import { adminMenuName, AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
 // never sees it, so the header loads this module when a signed-in user reaches for a
@@ -62,34 +65,48 @@ export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDema
   );
 }
 
-const adminLinks = [
+/** Each admin page, and what of it waits for the admin (counted by GET /api/admin/overview/waiting). */
+const adminLinks: readonly { to: string; label: string; waits?: { count: keyof AdminWaitingJson; what: string; to: string } }[] = [
   { to: '/admin', label: 'Overview' },
   { to: '/admin/orderlist', label: 'Order List' },
   { to: '/admin/userlist', label: 'User List' },
   { to: '/admin/productlist', label: 'Product List' },
-  { to: '/admin/cashouts', label: 'Cashouts' },
+  // What waits leads to the list of it: the cashouts waiting to be paid.
+  { to: '/admin/cashouts', label: 'Cashouts', waits: { count: 'cashouts', what: 'to pay', to: `/admin/cashouts?${new URLSearchParams({ status: 'REQUESTED,NOTIFIED' })}` } },
   { to: '/admin/payments', label: 'Payments' },
-  { to: '/admin/approvals', label: 'Approvals' },
+  { to: '/admin/approvals', label: 'Approvals', waits: { count: 'approvals', what: 'to decide', to: '/admin/approvals' } },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
   { to: '/admin/webhooks', label: 'Webhooks' },
   { to: '/admin/audit', label: 'Audit log' },
-] as const;
+];
 
-export function AdminMenu({ openedByKeyboard }: OnDemand) {
+export function AdminMenu({ openedByKeyboard, waiting }: OnDemand & { waiting?: AdminWaitingJson | undefined }) {
   const onFocus = useFirstItemFocus(openedByKeyboard);
   return (
     <DropdownMenu defaultOpen>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className={navButton} aria-label={ADMIN_MENU_NAME}>
-          <AdminMenuLabel />
+        <Button variant="ghost" className={navButton} aria-label={adminMenuName(waiting)}>
+          <AdminMenuLabel waiting={waiting} />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" onFocus={onFocus}>
-        {adminLinks.map((link) => (
-          <DropdownMenuItem key={link.to} asChild>
-            <Link to={link.to}>{link.label}</Link>
-          </DropdownMenuItem>
-        ))}
+        {adminLinks.map((link) => {
+          const count = link.waits && waiting ? waiting[link.waits.count] : 0;
+          return (
+            <DropdownMenuItem key={link.to} asChild>
+              {count > 0 && link.waits ? (
+                <Link to={link.waits.to} aria-label={`${link.label}: ${waitingText(count)} ${link.waits.what}`} className="justify-between gap-4">
+                  {link.label}
+                  <Badge variant="destructive" className="rounded-full px-1.5">
+                    {waitingText(count)}
+                  </Badge>
+                </Link>
+              ) : (
+                <Link to={link.to}>{link.label}</Link>
+              )}
+            </DropdownMenuItem>
+          );
+        })}
         {/* The api's page, not a screen of this app: a full page load. */}
         <DropdownMenuItem asChild>
           <a href={QUEUE_DASHBOARD_HREF}>Queues</a>

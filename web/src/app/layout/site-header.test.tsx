@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { setUserInfo, type UserInfo } from '@/stores/auth-store';
 import { addToCart } from '@/stores/cart-store';
+import { WAITING_CAP } from '@shop/core/contract';
+import { mockApi } from '@/testing/mock-api';
 import { renderPage } from '@/testing/render-app';
 import { SiteHeader } from './site-header';
 
@@ -90,6 +92,26 @@ describe('SiteHeader', () => {
       ['Queues', '/admin/queues'],
     ]);
     expect(screen.getByRole('button', { name: 'Admin menu', hidden: true })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('counts what waits for the admin on the Admin menu and on its entries, each leading to what waits', async () => {
+    setUserInfo(admin);
+    mockApi({ 'GET /api/admin/overview/waiting': { approvals: 2, cashouts: WAITING_CAP } });
+    renderPage(<SiteHeader />);
+    const adminButton = await screen.findByRole('button', { name: 'Admin menu: 99+ waiting' });
+    expect(adminButton).toHaveTextContent('Admin99+');
+    await userEvent.click(adminButton);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Approvals: 2 to decide' })).toHaveAttribute('href', '/admin/approvals');
+    expect(within(menu).getByRole('menuitem', { name: 'Cashouts: 99+ to pay' })).toHaveAttribute('href', '/admin/cashouts?status=REQUESTED%2CNOTIFIED');
+  });
+
+  it('shows no count when nothing waits', async () => {
+    setUserInfo(admin);
+    const { sent } = mockApi({ 'GET /api/admin/overview/waiting': { approvals: 0, cashouts: 0 } });
+    renderPage(<SiteHeader />);
+    await waitFor(() => expect(sent('GET /api/admin/overview/waiting')).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'Admin menu' })).toHaveTextContent(/^Admin$/);
   });
 
   it('keeps the Cart link and its count out of the small-screen menu', () => {

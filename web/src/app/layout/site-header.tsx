@@ -1,12 +1,13 @@
 import { lazy, Suspense, useState, useTransition, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Gem, LogIn, Menu, X } from 'lucide-react';
+import { useAdminWaiting } from '@/api/get-admin-waiting';
 import { LoadBoundary } from '@/components/load-boundary';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { useUserInfo } from '@/stores/auth-store';
 import { CartLink } from './cart-link';
-import { ADMIN_MENU_NAME, AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
+import { adminMenuName, AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // The signed-in menus (Radix's dropdown, about 28 kB compressed) load when the user
 // reaches for one, not with the page: loaded with it, they stood in front of every
@@ -59,6 +60,7 @@ export const SITE_NAME = 'ETH Shop';
 
 export function SiteHeader() {
   const user = useUserInfo();
+  const { data: waiting } = useAdminWaiting(user?.isAdmin === true);
   const { pathname } = useLocation();
   // The small-screen menu is open only for the page it was opened on, so any
   // navigation closes it without an effect.
@@ -103,7 +105,11 @@ export function SiteHeader() {
             </Button>
           )}
           {user?.isAdmin ? (
-            <MenuOnDemand label={<AdminMenuLabel />} name={ADMIN_MENU_NAME} menu={(byKeyboard) => <AdminMenu openedByKeyboard={byKeyboard} />} />
+            <MenuOnDemand
+              label={<AdminMenuLabel waiting={waiting} />}
+              name={adminMenuName(waiting)}
+              menu={(byKeyboard) => <AdminMenu openedByKeyboard={byKeyboard} waiting={waiting} />}
+            />
           ) : null}
         </div>
       </nav>

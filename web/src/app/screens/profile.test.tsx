@@ -105,7 +105,7 @@ describe('ProfilePage', () => {
       expect.stringMatching(/^Cashout requested-650\.00 USD.*New wallet: held until 2026-11-22/),
     ]);
     expect(screen.getByRole('list', { name: 'Cashouts waiting to be paid' })).toHaveTextContent(
-      '650.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20. A wallet new to your account: it waits until 2026-11-22 10:00:00 UTC, and the e-mail we sent you can cancel it.',
+      '650.00 USD waiting to be paid to 0x3C44…93BC, requested 2026-11-20. A wallet new to your account: it waits until 2026-11-22 10:00 UTC, and the e-mail we sent you can cancel it.',
     );
   });
 

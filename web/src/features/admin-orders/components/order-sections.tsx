@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDateTime, formatUsd } from '@/lib/format';
+import { formatTime, formatUsd } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 
 type Order = AdminOrderDetailJson;
@@ -17,12 +17,12 @@ export function OrderSummary({ order }: { order: Order }) {
           ['Total', formatUsd(order.totalPrice)],
           ['Received', formatUsd(order.paidUsd)],
           ['Overpaid', order.overpaidUsd > 0 ? `${formatUsd(order.overpaidUsd)} (${formatUsd(order.overpaidSettledUsd)} refunded or credited)` : '—'],
-          ['Placed', formatDateTime(order.createdAt)],
-          ...(order.paymentDeadline && !order.isPaid ? [['Pay by', formatDateTime(order.paymentDeadline)] as [string, string]] : []),
-          ...(order.paidAt ? [['Paid', formatDateTime(order.paidAt)] as [string, string]] : []),
-          ...(order.expiresAt ? [['Runs until', formatDateTime(order.expiresAt)] as [string, string]] : []),
-          ...(order.cancelledAt ? [['Cancelled', formatDateTime(order.cancelledAt)] as [string, string]] : []),
-          ...(order.deletedAt ? [['Deleted', formatDateTime(order.deletedAt)] as [string, string]] : []),
+          ['Placed', formatTime(order.createdAt)],
+          ...(order.paymentDeadline && !order.isPaid ? [['Pay by', formatTime(order.paymentDeadline)] as [string, string]] : []),
+          ...(order.paidAt ? [['Paid', formatTime(order.paidAt)] as [string, string]] : []),
+          ...(order.expiresAt ? [['Runs until', formatTime(order.expiresAt)] as [string, string]] : []),
+          ...(order.cancelledAt ? [['Cancelled', formatTime(order.cancelledAt)] as [string, string]] : []),
+          ...(order.deletedAt ? [['Deleted', formatTime(order.deletedAt)] as [string, string]] : []),
           ...(order.depositAddress
             ? [['Deposit address', <code key="deposit" className="font-mono text-xs break-all">{order.depositAddress}</code>] as [string, ReactNode]]
             : []),
@@ -88,7 +88,7 @@ export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
           {quotes.items.map((q) => (
             <li key={q._id} className="flex flex-col gap-0.5">
               <span className="tabular-nums">{`${q.amountEth} ETH for ${formatUsd(q.usdAmount)} at $${Number(q.ethUsd).toFixed(2)} per ETH`}</span>
-              <span className="text-xs text-muted-foreground">{`${formatDateTime(q.createdAt)} until ${formatDateTime(q.expiresAt)}`}</span>
+              <span className="text-xs text-muted-foreground">{`${formatTime(q.createdAt)} until ${formatTime(q.expiresAt)}`}</span>
             </li>
           ))}
         </ul>
@@ -114,7 +114,7 @@ export function OrderDeliveries({ deliveries }: { deliveries: Order['deliveries'
               <span className="text-xs break-all text-muted-foreground">{d.endpoint.url}</span>
               <span className="text-xs text-muted-foreground">
                 {`${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last answer ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}; ${
-                  d.deliveredAt ? `delivered ${formatDateTime(d.deliveredAt)}` : `queued ${formatDateTime(d.createdAt)}`
+                  d.deliveredAt ? `delivered ${formatTime(d.deliveredAt)}` : `queued ${formatTime(d.createdAt)}`
                 }`}
               </span>
             </li>

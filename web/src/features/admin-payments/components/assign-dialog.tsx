@@ -58,7 +58,7 @@ export function AssignDialog({ payment, open, onOpenChange }: { payment: AdminPa
   const assignTo = (orderId: string) =>
     assign.mutateAsync({ id: payment._id, orderId }).then(
       ({ orderStatus }) => {
-        toast.success(`Payment assigned. Order status: ${statusText(orderStatus)}`);
+        toast.success(`Payment assigned. The order is ${statusText(orderStatus).toLowerCase()} now.`);
         onOpenChange(false);
       },
       (error: unknown) => {

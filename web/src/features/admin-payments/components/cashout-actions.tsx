@@ -28,7 +28,7 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   const onReject = () => {
     if (!window.confirm('Are you sure')) return;
     reject.mutate(cashout._id, {
-      onSuccess: () => toast.success('Cashout rejected; the amount is back in the active balance'),
+      onSuccess: () => toast.success('Cashout rejected. The amount is back in the active balance.'),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
   };

@@ -76,7 +76,7 @@ describe('the Deposit addresses card', () => {
     const alert = await within(await card()).findByRole('alert');
     expect(alert).toHaveTextContent('Deposit factory refused');
     expect(alert).toHaveTextContent(`New orders get no deposit address and nothing is swept through it: ${reason}.`);
-    expect(alert).toHaveTextContent('checked 2026-11-27 09:58:00 UTC');
+    expect(alert).toHaveTextContent('checked 2026-11-27 09:58 UTC');
   });
 
   it('says when the deposit factory has not been checked yet', async () => {
@@ -92,7 +92,7 @@ describe('the Deposit addresses card', () => {
     const alert = await within(await card()).findByRole('alert');
     expect(alert).toHaveTextContent('Sweeper waiting');
     expect(alert).toHaveTextContent('The gas price (80 gwei) is above SWEEP_MAX_FEE_GWEI (50)');
-    expect(alert).toHaveTextContent('as of 2026-11-27 10:00:00 UTC');
+    expect(alert).toHaveTextContent('as of 2026-11-27 10:00 UTC');
     expect(figure(await card(), 'Addresses waiting')).toHaveTextContent('1 sweep on the way');
   });
 

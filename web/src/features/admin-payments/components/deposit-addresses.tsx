@@ -12,7 +12,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatDateTime, formatUsd } from '@/lib/format';
+import { formatTime, formatUsd } from '@/lib/format';
 import { useDepositsSummary, useDepositSweeps } from '../api/get-deposits';
 import { useSweepNow } from '../api/sweep-now';
 import { ethValue } from './eth-value';
@@ -70,7 +70,7 @@ const STATE_TEXT: Record<SweeperStatusJson['state'], string> = {
 /** The sweeper's state as its last run left it; why it waits, prominently. */
 function SweeperState({ status }: { status: SweeperStatusJson | null }) {
   if (!status) return <p className="text-sm text-muted-foreground">Sweeper: it has not run yet.</p>;
-  const when = `as of ${formatDateTime(status.at)} UTC`;
+  const when = `as of ${formatTime(status.at)}`;
   if (status.state === 'waiting') {
     return (
       <Alert variant="destructive">
@@ -108,7 +108,7 @@ function FactoryState({ factory }: { factory: DepositFactoryJson }) {
         <AlertDescription>
           {/* The reason names addresses: 42 characters with nowhere to wrap on a phone. */}
           <p className="[overflow-wrap:anywhere]">New orders get no deposit address and nothing is swept through it: {factory.reason ?? 'no reason given'}.</p>
-          {factory.checkedAt ? <p className="text-xs">checked {formatDateTime(factory.checkedAt)} UTC</p> : null}
+          {factory.checkedAt ? <p className="text-xs">checked {formatTime(factory.checkedAt)}</p> : null}
         </AlertDescription>
       </Alert>
     );

@@ -1,7 +1,7 @@
 import type { AdminOrderDetailJson, RefundJson } from '@shop/core/contract';
 import { CappedNote, DetailList, FullHex, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDateTime, formatUsd } from '@/lib/format';
+import { formatTime, formatUsd } from '@/lib/format';
 import { PayoutState } from './payout-state';
 import { RefundActions } from './refund-actions';
 
@@ -20,8 +20,8 @@ function Refund({ refund }: { refund: RefundJson }) {
           ['Wallet', <FullHex key="wallet" value={refund.wallet} />],
           ['Refunded transfer', <FullHex key="tx" value={refund.txHash} />],
           ['Payout', refund.payoutTxHash ? <FullHex key="payout" value={refund.payoutTxHash} /> : <PayoutState key="payout" status={refund.status} payoutTxHash={null} check={refund.check} />],
-          ['Requested', formatDateTime(refund.createdAt)],
-          ...(refund.paidAt ? [['Paid', formatDateTime(refund.paidAt)] as [string, string]] : []),
+          ['Requested', formatTime(refund.createdAt)],
+          ...(refund.paidAt ? [['Paid', formatTime(refund.paidAt)] as [string, string]] : []),
         ]}
       />
       <div className="flex justify-start">

@@ -1,7 +1,7 @@
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, FullHex, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDateTime, formatUsd } from '@/lib/format';
+import { formatTime, formatUsd } from '@/lib/format';
 import { ethValue } from './eth-value';
 import { PaymentActions } from './payment-actions';
 
@@ -25,7 +25,7 @@ function Transfer({ payment }: { payment: Payment }) {
           ['Confirmations', confirmed],
           ['Block', payment.blockNumber ?? '—'],
           ['From', <FullHex key="from" value={payment.from} />],
-          ['Seen', formatDateTime(payment.createdAt)],
+          ['Seen', formatTime(payment.createdAt)],
           ...(payment.reason ? [['Reason', payment.reason] as [string, string]] : []),
           ...(payment.refund ? [['Refund', `${payment.refund.status === 'PAID' ? 'Paid' : 'Requested'} to ${payment.refund.wallet}`] as [string, string]] : []),
         ]}

@@ -29,7 +29,7 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
     ask.mutate(
       { kind, id },
       {
-        onSuccess: () => toast.success('Asked: another admin approves it on the Approvals page'),
+        onSuccess: () => toast.success('Asked. Another admin approves it on the Approvals page.'),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );

@@ -2,7 +2,7 @@ import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
 
 /** What an admin reads after giving a payout's hash: nothing is paid until the worker has verified it. */
 export function payoutVerifyingToast(what: 'Cashout' | 'Refund'): string {
-  return `${what} payout submitted: its transaction is being verified on chain`;
+  return `${what} payout submitted. Its transaction is being verified on chain.`;
 }
 
 type PayoutHashFormProps = { pending: boolean; onSubmit: (payoutTxHash: string) => void; onCancel: () => void };

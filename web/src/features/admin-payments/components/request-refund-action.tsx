@@ -37,7 +37,7 @@ export function RequestRefundAction({ sender, label, pending, mutate, children }
           mutate(wallet ? { wallet } : {}, {
             onSuccess: (message) => {
               setOpen(false);
-              toast.success(`${message || 'Refund requested'}: pay it out from the Cashouts page`);
+              toast.success(`${message || 'Refund requested.'} Pay it out from the Cashouts page.`);
             },
             onError: (error) => toast.error(getErrorMessage(error)),
           })

@@ -30,7 +30,7 @@ export function WithdrawPayoutHash({ target, check, heldBy }: WithdrawPayoutHash
   const onClick = () => {
     if (!window.confirm(question)) return;
     withdraw.mutate(target, {
-      onSuccess: () => toast.success(checking ? 'Hash withdrawn: mark the right transaction paid' : 'Hold withdrawn'),
+      onSuccess: () => toast.success(checking ? 'Hash withdrawn. Mark the right transaction paid.' : 'Hold withdrawn.'),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
   };

@@ -67,7 +67,7 @@ describe('CashoutListPage', () => {
     await screen.findByRole('table', { name: 'Cashout requests' });
     const [held] = rows();
     expect(within(held!).getByText('Held')).toBeInTheDocument();
-    expect(within(held!).getByText('A wallet new to the account: waits until 2026-05-07 10:00:00 UTC')).toBeInTheDocument();
+    expect(within(held!).getByText('A wallet new to the account: waits until 2026-05-07 10:00 UTC')).toBeInTheDocument();
     expect(within(held!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
     expect(within(held!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
   });
@@ -84,7 +84,7 @@ describe('CashoutListPage', () => {
     expect(within(open!).getByText('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).toBeInTheDocument();
     expect(within(open!).getByText('USD $30.00')).toBeInTheDocument();
     expect(within(open!).getByText('0.010000')).toBeInTheDocument();
-    expect(within(open!).getByText('Requested')).toBeInTheDocument();
+    expect(within(open!).getByText('Waiting to be paid')).toBeInTheDocument();
     expect(within(open!).getByText('2026-05-06')).toBeInTheDocument();
     expect(within(open!).getByRole('button', { name: 'Mark Paid' })).toBeInTheDocument();
     expect(within(open!).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
@@ -92,6 +92,16 @@ describe('CashoutListPage', () => {
     expect(within(paid!).getByText('Paid')).toBeInTheDocument();
     expect(within(paid!).getByTitle(HASH)).toBeInTheDocument();
     expect(within(paid!).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it("reads a cashout the operator was e-mailed about as waiting to be paid, like a new one: the internal word 'Notified' is not shown", async () => {
+    renderList({ 'GET /api/admin/cashouts': [makeCashout(), makeCashout({ _id: 'c3', status: 'NOTIFIED' })] });
+    await screen.findByRole('table', { name: 'Cashout requests' });
+    const [requested, notified] = rows();
+    expect(within(requested!).getByText('Waiting to be paid')).toBeInTheDocument();
+    expect(within(notified!).getByText('Waiting to be paid')).toBeInTheDocument();
+    expect(within(notified!).getByRole('button', { name: 'Mark Paid' })).toBeInTheDocument();
+    expect(screen.queryByText(/notified/i)).not.toBeInTheDocument();
   });
 
   it("'Mark Paid' asks for the payout hash and posts it; the toast says it is being verified, not paid", async () => {
@@ -103,7 +113,7 @@ describe('CashoutListPage', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Payout tx hash' }), HASH);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Cashout payout submitted: its transaction is being verified on chain')).toBeInTheDocument();
+    expect(await screen.findByText('Cashout payout submitted. Its transaction is being verified on chain.')).toBeInTheDocument();
     expect(sent('POST /api/admin/cashouts/c1/paid')[0]?.body).toEqual({ payoutTxHash: HASH });
     expect(sent('GET /api/admin/cashouts').length).toBeGreaterThanOrEqual(2);
   });
@@ -127,7 +137,7 @@ describe('CashoutListPage', () => {
     expect(sent('POST /api/admin/cashouts/c1/reject')).toHaveLength(0);
 
     await userEvent.click(within(rows()[0]!).getByRole('button', { name: 'Reject' }));
-    expect(await screen.findByText(/Cashout rejected/)).toBeInTheDocument();
+    expect(await screen.findByText('Cashout rejected. The amount is back in the active balance.')).toBeInTheDocument();
     expect(sent('POST /api/admin/cashouts/c1/reject')).toHaveLength(1);
   });
 
@@ -169,7 +179,7 @@ describe('CashoutListPage', () => {
     expect(confirm).toHaveBeenCalledWith('Withdraw this hash? Only if it is wrong: a payout sent with it must never be paid again.');
     expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(0);
     await userEvent.click(within(never!).getByRole('button', { name: 'Withdraw hash' }));
-    expect(await screen.findByText('Hash withdrawn: mark the right transaction paid')).toBeInTheDocument();
+    expect(await screen.findByText('Hash withdrawn. Mark the right transaction paid.')).toBeInTheDocument();
     expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(1);
   });
 
@@ -185,7 +195,7 @@ describe('CashoutListPage', () => {
     expect(within(row!).queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
     expect(within(row!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Withdraw hold' }));
-    expect(await screen.findByText('Hold withdrawn')).toBeInTheDocument();
+    expect(await screen.findByText('Hold withdrawn.')).toBeInTheDocument();
     expect(sent('DELETE /api/admin/cashouts/c1/paid')).toHaveLength(1);
   });
 
@@ -232,7 +242,7 @@ describe('CashoutListPage', () => {
     expect(within(open!).getByText('The sender')).toBeInTheDocument();
     expect(within(open!).getByText('0.001000')).toBeInTheDocument();
     expect(within(open!).getByText('USD $3.00')).toBeInTheDocument();
-    expect(within(open!).getByText('Requested')).toBeInTheDocument();
+    expect(within(open!).getByText('Waiting to be paid')).toBeInTheDocument();
 
     expect(within(paid!).getByText('Transfer')).toBeInTheDocument();
     expect(within(paid!).getByText('Named by an admin')).toBeInTheDocument();
@@ -244,7 +254,7 @@ describe('CashoutListPage', () => {
     await userEvent.type(within(open!).getByRole('textbox', { name: 'Payout tx hash' }), OTHER_HASH);
     await userEvent.click(within(open!).getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Refund payout submitted: its transaction is being verified on chain')).toBeInTheDocument();
+    expect(await screen.findByText('Refund payout submitted. Its transaction is being verified on chain.')).toBeInTheDocument();
     expect(sent('POST /api/admin/refunds/r1/paid')[0]?.body).toEqual({ payoutTxHash: OTHER_HASH });
     expect(sent('GET /api/admin/refunds').length).toBeGreaterThanOrEqual(2);
   });
@@ -262,7 +272,7 @@ describe('a large payout', () => {
     expect(within(row!).getByText('Needs a second admin')).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Ask approval' }));
     expect(sent('POST /api/admin/approvals')[0]?.body).toEqual({ kind: 'cashout', id: 'c9' });
-    expect(await screen.findByText('Asked: another admin approves it on the Approvals page')).toBeInTheDocument();
+    expect(await screen.findByText('Asked. Another admin approves it on the Approvals page.')).toBeInTheDocument();
   });
 
   it('shows the wait while pending, and Mark Paid once approved', async () => {

@@ -5,7 +5,7 @@ import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
 import { StatusBadge } from '@/components/status-badge';
-import { formatDateTime, formatUsd } from '@/lib/format';
+import { formatTime, formatUsd } from '@/lib/format';
 import { useCashouts } from '../api/get-cashouts';
 import { CashoutActions } from '../components/cashout-actions';
 import { PayoutState } from '../components/payout-state';
@@ -36,7 +36,7 @@ const CASHOUT_COLUMNS: ColumnDef<CashoutJson>[] = [
     header: 'PAYOUT',
     cell: ({ row }) =>
       row.original.status === 'HELD' ? (
-        <span className="text-xs whitespace-normal text-muted-foreground">{`A wallet new to the account: waits until ${formatDateTime(row.original.holdUntil)} UTC`}</span>
+        <span className="text-xs whitespace-normal text-muted-foreground">{`A wallet new to the account: waits until ${formatTime(row.original.holdUntil)}`}</span>
       ) : (
         <PayoutState status={row.original.status} payoutTxHash={row.original.payoutTxHash} check={row.original.check} />
       ),

@@ -78,7 +78,7 @@ describe('PaymentListPage', () => {
     const row = await firstRow();
     expect(within(row).getByTitle(TX)).toHaveTextContent('0x1f1f1f…1f1f1f');
     expect(within(row).getByTitle(SENDER)).toBeInTheDocument();
-    expect(within(row).getByText('0.012346 ETH')).toBeInTheDocument();
+    expect(within(row).getByText('0.012345 ETH')).toBeInTheDocument();
     expect(within(row).getByText('USD $37.04')).toBeInTheDocument();
     expect(within(row).getByText('Unresolved')).toBeInTheDocument();
     expect(within(row).getByText('No open order carries this tag')).toBeInTheDocument();
@@ -98,7 +98,7 @@ describe('PaymentListPage', () => {
     await userEvent.paste(orderReference(ORDER_ID));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
 
-    expect(await screen.findByText('Payment assigned. Order status: Paid')).toBeInTheDocument();
+    expect(await screen.findByText('Payment assigned. The order is paid now.')).toBeInTheDocument();
     expect(sent('POST /api/admin/payments/pay1/assign')[0]?.body).toEqual({ orderId: orderReference(ORDER_ID) });
     expect(sent('GET /api/admin/payments').length).toBeGreaterThanOrEqual(3);
     expect(screen.queryByRole('dialog', { name: 'Assign transfer' })).not.toBeInTheDocument();
@@ -137,7 +137,7 @@ describe('PaymentListPage', () => {
 
   it('requests a refund to the sender when the wallet is left empty', async () => {
     const { sent } = renderList([payment], {
-      'POST /api/admin/payments/pay1/refund': { message: 'Refund requested', refundId: 'r1' },
+      'POST /api/admin/payments/pay1/refund': { message: 'Refund requested.', refundId: 'r1' },
     });
     await userEvent.click(within(await firstRow()).getByRole('button', { name: 'Refund' }));
     const wallet = screen.getByRole('textbox', { name: 'Refund wallet' });
@@ -145,14 +145,14 @@ describe('PaymentListPage', () => {
     expect(wallet).not.toBeRequired();
     await userEvent.click(screen.getByRole('button', { name: 'Request refund' }));
 
-    expect(await screen.findByText('Refund requested: pay it out from the Cashouts page')).toBeInTheDocument();
+    expect(await screen.findByText('Refund requested. Pay it out from the Cashouts page.')).toBeInTheDocument();
     expect(sent('POST /api/admin/payments/pay1/refund')[0]?.body).toEqual({});
   });
 
   it('requests a refund to another wallet; an inflow (no sender) can only be refunded, to a wallet it must name', async () => {
     const inflow: AdminPaymentJson = { ...payment, _id: 'pay2', source: 'INFLOW', from: null, txHash: `0x${'3d'.repeat(32)}` };
     const { sent } = renderList([inflow], {
-      'POST /api/admin/payments/pay2/refund': { message: 'Refund requested', refundId: 'r2' },
+      'POST /api/admin/payments/pay2/refund': { message: 'Refund requested.', refundId: 'r2' },
     });
     const row = await firstRow();
     expect(within(row).queryByRole('button', { name: 'Assign' })).not.toBeInTheDocument();
@@ -164,7 +164,7 @@ describe('PaymentListPage', () => {
 
     await userEvent.type(wallet, OTHER_WALLET);
     await userEvent.click(screen.getByRole('button', { name: 'Request refund' }));
-    expect(await screen.findAllByText('Refund requested: pay it out from the Cashouts page')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Refund requested. Pay it out from the Cashouts page.')).not.toHaveLength(0);
     expect(sent('POST /api/admin/payments/pay2/refund')[0]?.body).toEqual({ wallet: OTHER_WALLET });
   });
 
@@ -206,7 +206,7 @@ describe('PaymentListPage', () => {
 
     await userEvent.click(within(row!).getByRole('button', { name: 'Refund overpayment' }));
     await userEvent.click(within(row!).getByRole('button', { name: 'Request refund' }));
-    expect(await screen.findAllByText('Refund requested: pay it out from the Cashouts page')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Refund requested. Pay it out from the Cashouts page.')).not.toHaveLength(0);
     expect(sent('POST /api/admin/refunds')[0]?.body).toEqual({ orderId: ORDER_ID });
 
     await userEvent.click(within(row!).getByRole('button', { name: 'Refund overpayment' }));

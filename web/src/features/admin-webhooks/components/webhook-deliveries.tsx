@@ -8,7 +8,7 @@ import { actionsColumn } from '@/components/data-table-columns';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/status-badge';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatTime } from '@/lib/format';
 import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useRedeliverWebhook } from '../api/redeliver-webhook';
 
@@ -26,7 +26,7 @@ function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
       <ol aria-label="Attempts, newest first" className="mt-1 flex flex-col gap-1">
         {delivery.log.map((attempt, index) => (
           <li key={`${attempt.at}-${index}`} className="whitespace-normal">
-            <span className="tabular-nums">{formatDateTime(attempt.at)}</span>{' '}
+            <span className="tabular-nums">{formatTime(attempt.at)}</span>{' '}
             <span className={attempt.error || (attempt.statusCode ?? 0) >= 300 ? 'text-destructive' : 'text-success'}>
               {responseText(attempt.statusCode, attempt.error) || 'No answer'}
             </span>{' '}
@@ -71,11 +71,11 @@ const DELIVERY_COLUMNS: ColumnDef<WebhookDeliveryJson>[] = [
     accessorFn: (delivery) => responseText(delivery.lastStatus, delivery.lastError) || '—',
     meta: { className: 'max-w-64 text-xs break-words whitespace-normal' },
   },
-  { id: 'createdAt', header: 'CREATED', accessorFn: (delivery) => formatDateTime(delivery.createdAt), meta: { className: 'text-xs tabular-nums' } },
+  { id: 'createdAt', header: 'CREATED', accessorFn: (delivery) => formatTime(delivery.createdAt), meta: { className: 'text-xs tabular-nums' } },
   {
     id: 'deliveredAt',
     header: 'DELIVERED',
-    accessorFn: (delivery) => formatDateTime(delivery.deliveredAt) || '—',
+    accessorFn: (delivery) => formatTime(delivery.deliveredAt) || '—',
     meta: { className: 'text-xs tabular-nums' },
   },
   actionsColumn((delivery) => <RedeliverButton delivery={delivery} />),

@@ -120,7 +120,7 @@ describe('WebhooksPage', () => {
     expect(within(row).getByText('order:5b0c2f8e')).toBeInTheDocument();
     expect(within(row).getByText('Failed')).toBeInTheDocument();
     expect(within(row).getAllByRole('cell')[5]).toHaveTextContent('HTTP 500: Internal Server Error');
-    expect(within(row).getByText('2026-05-06 10:00:00')).toBeInTheDocument();
+    expect(within(row).getAllByRole('cell')[6]).toHaveTextContent('2026-05-06 10:00 UTC');
 
     await userEvent.click(within(row).getByText('2 attempts'));
     const attempts = within(row).getByRole('list', { name: 'Attempts, newest first' });

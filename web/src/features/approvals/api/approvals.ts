@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { usePagedQuery } from '@/lib/paged-query';
-import { usersQueryKey, cashoutsQueryKey, refundsQueryKey, approvalsQueryKey } from '@/lib/query-keys';
+import { usersQueryKey, cashoutsQueryKey, refundsQueryKey, approvalsQueryKey, adminWaitingQueryKey } from '@/lib/query-keys';
 
-/** The payout lists show approval states: they are refreshed with the approvals. */
-const payoutKeys = [cashoutsQueryKey, refundsQueryKey];
+/** The payout lists show approval states, and the Admin menu counts what waits: they are refreshed with the approvals. */
+const payoutKeys = [cashoutsQueryKey, refundsQueryKey, adminWaitingQueryKey];
 
 /** Admin: large money moves waiting for (or decided by) a second admin, newest first. */
 export function useApprovals(filters: { status?: string }) {

@@ -50,10 +50,10 @@ describe('ApprovalsPage', () => {
 
     await userEvent.click(within(payout!).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap1/approve')).toHaveLength(1));
-    expect(await screen.findByText('Approved: the payout can be sent and marked paid')).toBeInTheDocument();
+    expect(await screen.findByText('Approved. The payout can be sent and marked paid.')).toBeInTheDocument();
     await userEvent.click(within(increase!).getByRole('button', { name: 'Withdraw' }));
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap2/withdraw')).toHaveLength(1));
-    expect(await screen.findByText('Request withdrawn')).toBeInTheDocument();
+    expect(await screen.findByText('Request withdrawn.')).toBeInTheDocument();
   });
 
   it("shows a package's terms; rejecting another admin's request asks for a second factor first, then goes through", async () => {
@@ -84,7 +84,7 @@ describe('ApprovalsPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap3/reject')).toHaveLength(2));
     expect(sent('POST /api/users/2fa/step-up')[0]?.body).toEqual({ code: '123456' });
-    expect(await screen.findByText('Request rejected')).toBeInTheDocument();
+    expect(await screen.findByText('Request rejected.')).toBeInTheDocument();
   }, 15_000);
 
   it('shows the server\'s refusal (self-approval) as it is', async () => {

@@ -8,10 +8,10 @@ import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatTime } from '@/lib/format';
 import { useUserInfo } from '@/stores/auth-store';
 import { useApprovals, useDecideApproval, type Decision } from '../api/approvals';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const usd = (n: number) => `USD $${n.toFixed(2)}`;
 
 /** What the request is worth: admin rights are worth no amount; a payout no price could value says so; a package what one pays over its term. */
@@ -93,16 +93,16 @@ function What({ approval }: { approval: ApprovalJson }) {
 }
 
 const APPROVED_MESSAGE: Record<ApprovalJson['kind'], string> = {
-  BALANCE_INCREASE: 'Approved: the balance was changed',
-  PAYOUT: 'Approved: the payout can be sent and marked paid',
-  ADMIN_GRANT: 'Approved: the user is an admin now',
-  PACKAGE: 'Approved: the package is changed (or on sale)',
+  BALANCE_INCREASE: 'Approved. The balance was changed.',
+  PAYOUT: 'Approved. The payout can be sent and marked paid.',
+  ADMIN_GRANT: 'Approved. The user is an admin now.',
+  PACKAGE: 'Approved. The package is changed, or on sale.',
 };
 
 const DONE: Record<Decision, (a: ApprovalJson) => string> = {
   approve: (a) => APPROVED_MESSAGE[a.kind],
-  reject: () => 'Request rejected',
-  withdraw: () => 'Request withdrawn',
+  reject: () => 'Request rejected.',
+  withdraw: () => 'Request withdrawn.',
 };
 
 /**
@@ -117,7 +117,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
       <span className="text-xs">
         {approval.status === 'APPROVED' ? 'Approved' : 'Rejected'}
         {approval.decidedBy ? ` by ${approval.decidedBy.email}` : ''}
-        {approval.decidedAt ? <span className="block text-muted-foreground">{when(approval.decidedAt)}</span> : null}
+        {approval.decidedAt ? <span className="block text-muted-foreground">{formatTime(approval.decidedAt)}</span> : null}
       </span>
     );
   }
@@ -158,7 +158,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
 }
 
 const COLUMNS: ColumnDef<ApprovalJson>[] = [
-  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{when(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
+  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
   { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
   { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
   { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal' } },

@@ -4,9 +4,57 @@ import { AUDIT_ACTIONS, type AuditEntryJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
+import { formatTime } from '@/lib/format';
 import { useAuditLog } from '../api/get-audit';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** The admin page of what an entry acted on, where there is one to open. */
+function subjectHref(subject: NonNullable<AuditEntryJson['subject']>): string | null {
+  const id = encodeURIComponent(subject.id);
+  switch (subject.type) {
+    case 'user':
+      return `/admin/user/${id}/edit`;
+    case 'order':
+      return `/admin/order/${id}`;
+    case 'product':
+      return `/admin/products/${id}/edit`;
+    case 'cashout':
+    case 'refund':
+      return '/admin/cashouts';
+    case 'payment':
+      return '/admin/payments';
+    case 'webhook':
+    case 'webhook-delivery':
+      return '/admin/webhooks';
+    default:
+      return null;
+  }
+}
+
+const linkClass = 'underline-offset-4 hover:underline';
+
+/** What an entry acted on, by its name (or its type and id), linked to its page; and a link to its other entries. */
+function Subject({ subject }: { subject: NonNullable<AuditEntryJson['subject']> }) {
+  const label = subject.name ?? `${subject.type} ${subject.id}`;
+  const href = subjectHref(subject);
+  return (
+    <span className="flex flex-col gap-0.5">
+      {href ? (
+        <Link className={`break-all ${subject.name ? '' : 'font-mono text-xs'} ${linkClass}`} to={href}>
+          {label}
+        </Link>
+      ) : (
+        <span className={`break-all ${subject.name ? '' : 'font-mono text-xs'}`}>{label}</span>
+      )}
+      <Link
+        className={`text-xs text-muted-foreground ${linkClass}`}
+        to={`/admin/audit?subject=${encodeURIComponent(subject.id)}`}
+        aria-label={`Entries about ${label}`}
+      >
+        Its entries
+      </Link>
+    </span>
+  );
+}
 
 /** A before/after object as short "key: value" lines (balances, prices, statuses). */
 function Change({ value }: { value: unknown }) {
@@ -26,14 +74,14 @@ function Change({ value }: { value: unknown }) {
 
 const COLUMNS: ColumnDef<AuditEntryJson>[] = [
   { accessorKey: 'seq', header: '#', meta: { className: 'font-mono text-xs' } },
-  { id: 'at', header: 'WHEN', cell: ({ row }) => <time dateTime={row.original.at}>{when(row.original.at)}</time> },
+  { id: 'at', header: 'WHEN', cell: ({ row }) => <time dateTime={row.original.at}>{formatTime(row.original.at)}</time> },
   {
     id: 'actor',
     header: 'WHO',
     // Each name and subject filters the log by it.
     cell: ({ row }) =>
       row.original.actor?.email ? (
-        <Link className="underline-offset-4 hover:underline" to={`/admin/audit?actor=${encodeURIComponent(row.original.actor.email)}`}>
+        <Link className={linkClass} to={`/admin/audit?actor=${encodeURIComponent(row.original.actor.email)}`}>
           {row.original.actor.email}
         </Link>
       ) : (
@@ -44,12 +92,7 @@ const COLUMNS: ColumnDef<AuditEntryJson>[] = [
   {
     id: 'subject',
     header: 'SUBJECT',
-    cell: ({ row }) =>
-      row.original.subject ? (
-        <Link className="font-mono text-xs break-all underline-offset-4 hover:underline" to={`/admin/audit?subject=${encodeURIComponent(row.original.subject.id)}`}>
-          {row.original.subject.type} {row.original.subject.id}
-        </Link>
-      ) : null,
+    cell: ({ row }) => (row.original.subject ? <Subject subject={row.original.subject} /> : null),
   },
   { id: 'before', header: 'BEFORE', cell: ({ row }) => <Change value={row.original.before} /> },
   { id: 'after', header: 'AFTER', cell: ({ row }) => <Change value={row.original.after} /> },

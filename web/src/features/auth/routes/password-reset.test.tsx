@@ -29,7 +29,10 @@ describe('Set a new password', () => {
 
   it('sends the token from the link with the new password, then signs this browser out and offers to sign in', async () => {
     signIn();
-    const { sent } = mockApi({ 'POST /api/users/password-reset/confirm': { message: 'Your password was changed. Sign in with the new one.' } });
+    const { sent } = mockApi({
+      'POST /api/users/password-reset/check': { message: 'This link works: choose a new password.' },
+      'POST /api/users/password-reset/confirm': { message: 'Your password was changed. Sign in with the new one.' },
+    });
     renderApp('/reset-password?token=abc123abc123abc123abc123');
     await fill('brand-new-password', 'brand-new-password');
     expect(await screen.findByRole('status')).toHaveTextContent('Your password was changed. Sign in with the new one.');
@@ -48,6 +51,16 @@ describe('Set a new password', () => {
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'brand-new-password');
     await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('This reset link has expired or was already used. Ask for a new one.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ask for a new one' })).toHaveAttribute('href', '/forgot-password');
+  });
+
+  it('opening a used link says so at once, before any password is typed, and offers a new one', async () => {
+    const { sent } = mockApi({ 'POST /api/users/password-reset/check': reply(400, { message: 'This reset link has expired or was already used. Ask for a new one.' }) });
+    renderApp('/reset-password?token=abc123abc123abc123abc123');
+    expect(await screen.findByText('This reset link has expired or was already used. Ask for a new one.')).toBeInTheDocument();
+    expect(sent('POST /api/users/password-reset/check')[0]?.body).toEqual({ token: 'abc123abc123abc123abc123' });
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Set new password' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Ask for a new one' })).toHaveAttribute('href', '/forgot-password');
   });
 

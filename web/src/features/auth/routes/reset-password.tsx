@@ -4,9 +4,9 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { clearUserInfo } from '@/stores/auth-store';
-import { useConfirmPasswordReset } from '../api/password-reset';
+import { useCheckPasswordReset, useConfirmPasswordReset } from '../api/password-reset';
 import { AuthCard } from '../components/auth-card';
 
 const linkClass = 'font-medium text-foreground underline-offset-4 hover:underline';
@@ -19,6 +19,10 @@ export function ResetPasswordPage() {
   const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const reset = useConfirmPasswordReset();
+  const check = useCheckPasswordReset(token);
+  // A link the server refuses (used, expired, unknown): said at once, with no form to fill in.
+  // Any other failure of the check leaves the form: setting the password gives the answer.
+  const refused = check.isError && isApiError(check.error) && check.error.status === 400;
 
   const submit = () => {
     setMismatch(password !== confirm);
@@ -54,9 +58,44 @@ export function ResetPasswordPage() {
           <AlertDescription>This page needs the link from the e-mail we sent you.</AlertDescription>
         </Alert>
       ) : null}
-      {reset.isError ? (
+      {refused ? (
         <Alert variant="destructive">
-          <AlertDescription>{getErrorMessage(reset.error)}</AlertDescription>
+          <AlertDescription>{getErrorMessage(check.error)}</AlertDescription>
+        </Alert>
+      ) : (
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          mismatch={mismatch}
+          error={reset.isError ? reset.error : null}
+          pending={reset.isPending}
+          disabled={!token}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+        />
+      )}
+    </AuthCard>
+  );
+}
+
+type FieldsProps = {
+  password: string;
+  confirm: string;
+  mismatch: boolean;
+  error: unknown;
+  pending: boolean;
+  disabled: boolean;
+  onPassword: (value: string) => void;
+  onConfirm: (value: string) => void;
+};
+
+/** The new password twice, why setting it failed, and the button. */
+function NewPasswordFields({ password, confirm, mismatch, error, pending, disabled, onPassword, onConfirm }: FieldsProps) {
+  return (
+    <>
+      {error ? (
+        <Alert variant="destructive">
+          <AlertDescription>{getErrorMessage(error)}</AlertDescription>
         </Alert>
       ) : null}
       <FormField
@@ -68,7 +107,7 @@ export function ResetPasswordPage() {
         required
         minLength={PASSWORD_MIN_LENGTH}
         value={password}
-        onValueChange={setPassword}
+        onValueChange={onPassword}
       />
       <FormField
         label="Confirm new password"
@@ -78,16 +117,16 @@ export function ResetPasswordPage() {
         placeholder="The same password again"
         required
         value={confirm}
-        onValueChange={setConfirm}
+        onValueChange={onConfirm}
       />
       {mismatch ? (
         <Alert variant="destructive">
           <AlertDescription>Passwords do not match</AlertDescription>
         </Alert>
       ) : null}
-      <Button pending={reset.isPending} type="submit" disabled={reset.isPending || !token}>
+      <Button pending={pending} type="submit" disabled={pending || disabled}>
         Set new password
       </Button>
-    </AuthCard>
+    </>
   );
 }

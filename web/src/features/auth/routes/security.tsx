@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatDay, formatTime } from '@/lib/format';
 import { passkeyErrorMessage, useAddPasskey, useConfirmTotp, useDisableTotp, useRemovePasskey, useStartTotp, useTwoFactorStatus } from '../api/two-factor';
 
 function CodeForm({ label, submitLabel, pending, onCode }: { label: string; submitLabel: string; pending: boolean; onCode: (code: string) => void }) {
@@ -116,8 +117,8 @@ function Passkeys({ passkeys, keepOne, onFirstFactor }: { passkeys: PasskeyJson[
               <span>
                 <span className="font-medium">{p.name}</span>
                 <span className="block text-xs text-muted-foreground">
-                  Added {new Date(p.createdAt).toLocaleDateString()}
-                  {p.lastUsedAt ? `, last used ${new Date(p.lastUsedAt).toLocaleString()}` : ''}
+                  Added {formatDay(p.createdAt)}
+                  {p.lastUsedAt ? `, last used ${formatTime(p.lastUsedAt)}` : ''}
                 </span>
               </span>
               <Button

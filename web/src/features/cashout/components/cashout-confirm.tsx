@@ -13,7 +13,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { buttonVariants } from '@/components/ui/button';
-import { formatDateTime, formatMoney } from '@/lib/format';
+import { formatTime, formatMoney } from '@/lib/format';
 
 type CashoutConfirmProps = {
   /** What the server says the cashout would do; the dialog is open while there is one. */
@@ -51,7 +51,7 @@ export function CashoutConfirm({ preview, ethPrice, onConfirm, onCancel }: Casho
               <AlertTitle>A wallet new to your account</AlertTitle>
               <AlertDescription>
                 {preview.holdUntil
-                  ? `We e-mail you about it at once, with a link to cancel it, and it waits until ${formatDateTime(preview.holdUntil)} UTC before it is paid.`
+                  ? `We e-mail you about it at once, with a link to cancel it, and it waits until ${formatTime(preview.holdUntil)} before it is paid.`
                   : 'We e-mail you about it at once, with a link to cancel it while it is not paid.'}
               </AlertDescription>
             </Alert>

@@ -50,7 +50,7 @@ describe('CashoutPage', () => {
 
   it("says 'Not Enough Money' for a balance of 20 and sends nothing", async () => {
     const { sent } = renderCashout(20);
-    await screen.findByRole('button', { name: 'Cashout (0.006667)' });
+    await screen.findByRole('button', { name: 'Cashout (0.006666)' });
     await submit();
     expect((await screen.findAllByText('Not Enough Money')).length).toBeGreaterThanOrEqual(2);
     expect(screen.getByRole('alert')).toHaveTextContent('Not Enough Money');
@@ -76,7 +76,7 @@ describe('CashoutPage', () => {
     await submit();
     const dialog = await screen.findByRole('alertdialog', { name: 'Confirm your cashout' });
     expect(within(dialog).getByRole('note')).toHaveTextContent(
-      'A wallet new to your accountWe e-mail you about it at once, with a link to cancel it, and it waits until 2026-11-29 08:15:00 UTC before it is paid.',
+      'A wallet new to your accountWe e-mail you about it at once, with a link to cancel it, and it waits until 2026-11-29 08:15 UTC before it is paid.',
     );
   });
 

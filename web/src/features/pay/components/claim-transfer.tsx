@@ -9,6 +9,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useClaimTransfer } from '../api/claim-transfer';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletSignature } from '../hooks/use-wallet-signature';
+import { WalletMessage } from './wallet-section';
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -32,7 +33,7 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
     claim.mutate(
       { txHash: hash, signature },
       {
-        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed: the order is paid' : 'Transfer claimed'),
+        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed. The order is paid.' : 'Transfer claimed.'),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
@@ -54,7 +55,7 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
         <Button pending={busy} type="submit" variant="outline" disabled={busy || !TX_HASH.test(txHash.trim())} className="w-fit">
           Sign and claim
         </Button>
-        {sign.error ? <ErrorAlert error={sign.error} /> : null}
+        {sign.error ? <WalletMessage message={sign.error} /> : null}
         {claim.isError ? <ErrorAlert error={claim.error} /> : null}
       </form>
     </details>

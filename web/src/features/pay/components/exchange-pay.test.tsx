@@ -71,6 +71,16 @@ describe('ExchangePay', () => {
     expect(within(section).queryByText(DEPOSIT)).not.toBeInTheDocument();
   });
 
+  it('shows, copies and encodes the address checksummed (EIP-55), whatever case the api gave it in', async () => {
+    const user = userEvent.setup();
+    renderPage(<ExchangePay quote={makeQuote({ depositAddress: DEPOSIT.toLowerCase() })} />);
+    const panel = await openPanel(user);
+    expect(within(panel).getByText(DEPOSIT)).toBeInTheDocument();
+    expect(within(panel).getByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@1`);
+    await user.click(within(panel).getByRole('button', { name: 'Copy address' }));
+    expect(await navigator.clipboard.readText()).toBe(DEPOSIT);
+  });
+
   it("copies the address and says 'Copy to clipboard'", async () => {
     const user = userEvent.setup();
     renderPage(<ExchangePay quote={makeQuote()} />);
@@ -87,11 +97,4 @@ describe('ExchangePay', () => {
     expect(within(panel).getByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@31337`);
   });
 
-  it('leaves the code out on a phone, keeping the address and its copy button', async () => {
-    renderPage(<ExchangePay quote={makeQuote()} withQrCode={false} />);
-    const panel = await openPanel();
-    expect(within(panel).queryByRole('img')).not.toBeInTheDocument();
-    expect(within(panel).getByText(DEPOSIT)).toBeInTheDocument();
-    expect(within(panel).getByRole('button', { name: 'Copy address' })).toBeInTheDocument();
-  });
 });

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ChevronDown, Copy, Landmark } from 'lucide-react';
+import { getAddress } from 'viem';
 import type { QuoteJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { copyToClipboard } from '@/lib/clipboard';
@@ -16,9 +17,18 @@ function depositLink(depositAddress: string, chainId: number): string {
 
 type ExchangePayProps = {
   quote: QuoteJson;
-  /** False on a phone: the page is on the device that would scan, so the code is left out. */
-  withQrCode?: boolean;
+  /** Told when the panel opens or closes: while it is open, its code is the only one on the page. */
+  onOpenChange?: (open: boolean) => void;
 };
+
+/** The address as wallets and exchanges show it, checksummed (EIP-55): a mistyped letter is caught by the app it is pasted in. */
+function checksummed(address: string): string {
+  try {
+    return getAddress(address);
+  } catch {
+    return address;
+  }
+}
 
 /**
  * Paying from an exchange: the order's own deposit address. An exchange's withdrawal loses
@@ -27,11 +37,15 @@ type ExchangePayProps = {
  * the routes above stay the ones they see. On an underpaid order the quote is the top-up,
  * so the same panel asks for what is still due, to the same address.
  */
-export function ExchangePay({ quote, withQrCode = true }: ExchangePayProps) {
+export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
   const panelId = useId();
   const [open, setOpen] = useState(false);
-  const address = quote.depositAddress;
-  if (!address) return null;
+  if (!quote.depositAddress) return null;
+  const address = checksummed(quote.depositAddress);
+  const toggle = () => {
+    setOpen(!open);
+    onOpenChange?.(!open);
+  };
 
   return (
     <section aria-label="Pay from an exchange" className="rounded-lg border">
@@ -41,7 +55,7 @@ export function ExchangePay({ quote, withQrCode = true }: ExchangePayProps) {
         className="h-auto w-full justify-between px-3 py-2.5 text-left font-semibold"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         <span className="flex items-center gap-2">
           <Landmark aria-hidden="true" />
@@ -54,7 +68,8 @@ export function ExchangePay({ quote, withQrCode = true }: ExchangePayProps) {
           {/* One text node: the sentence is found whole, as a buyer reads it. */}
           <h3 className="font-semibold">{`Paying from an exchange? Send at least ${quote.amountEth} ETH to this address`}</h3>
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-            {withQrCode ? <PaymentQr uri={depositLink(address, quote.chainId)} label="QR code of the deposit address" testId="deposit-qr" /> : null}
+            {/* On a phone too: an exchange app can read the code from a screenshot, and it is the page's only code. */}
+            <PaymentQr uri={depositLink(address, quote.chainId)} label="QR code of the deposit address" testId="deposit-qr" />
             <div className="flex w-full min-w-0 flex-col gap-2">
               <span className="text-muted-foreground">This order&apos;s deposit address</span>
               {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}

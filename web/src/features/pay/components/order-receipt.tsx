@@ -2,7 +2,7 @@ import { Printer } from 'lucide-react';
 import { formatEth, orderReference, type OrderJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { daysLeft, formatDateTime, formatDay, formatMoney } from '@/lib/format';
+import { daysLeft, formatTime, formatDay, formatMoney } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 
 /** The ETH that paid the order: its counted transfers, summed exactly in wei. */
@@ -27,7 +27,7 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
             <h2>Receipt {orderReference(order._id)}</h2>
           </CardTitle>
           <p className="text-sm text-muted-foreground">
-            Placed {formatDateTime(order.createdAt)} UTC{order.paidAt ? ` · paid ${formatDateTime(order.paidAt)} UTC` : ''}
+            Placed {formatTime(order.createdAt)}{order.paidAt ? ` · paid ${formatTime(order.paidAt)}` : ''}
           </p>
         </div>
         <Button variant="outline" size="sm" className="print:hidden" onClick={() => window.print()}>
@@ -73,7 +73,7 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
           <dt className="text-muted-foreground">Paid</dt>
           <dd className="text-right tabular-nums">
             ${formatMoney(order.paidUsd)} USD
-            {wei > 0n ? <span className="block text-muted-foreground">{formatEth(wei, 6)} ETH</span> : null}
+            {wei > 0n ? <span className="block text-muted-foreground">{formatEth(wei)} ETH</span> : null}
           </dd>
           {order.expiresAt ? (
             <>
@@ -93,7 +93,7 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
                 <li key={p.txHash} className="grid gap-0.5">
                   <code className="break-all font-mono text-xs">{p.txHash}</code>
                   <span className="text-xs text-muted-foreground">
-                    {p.valueWei ? `${formatEth(p.valueWei, 6)} ETH` : ''}
+                    {p.valueWei ? `${formatEth(p.valueWei)} ETH` : ''}
                     {p.usdValue !== null ? ` · $${formatMoney(p.usdValue)} USD` : ''}
                   </span>
                 </li>

@@ -11,7 +11,8 @@ import { PaymentQr } from './payment-qr';
 export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJson; primary: boolean; withQrCode?: boolean }) {
   const link = paymentLink(quote);
   if (!withQrCode) {
-    // On the phone itself: the request opens in a wallet app; there is nothing to scan.
+    // On the phone itself (the request opens in a wallet app: nothing to scan), or while the
+    // exchange panel shows its deposit address's code, the only one on the page.
     return (
       <section aria-label="Pay from a phone wallet" className="flex flex-col gap-2 rounded-lg border p-3 text-sm">
         <h3 className="flex items-center gap-2 font-semibold">

@@ -12,6 +12,7 @@ import { cn } from '@/lib/utils';
 import { useChangeRefundWallet } from '../api/change-refund-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletSignature } from '../hooks/use-wallet-signature';
+import { WalletMessage } from './wallet-section';
 
 type RefundWalletFormProps = { orderId: string; refund: RefundJson; wallet: PayWallet };
 
@@ -87,7 +88,7 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
           <Button pending={busy} type="submit" variant="outline" disabled={busy || !isEthAddress(address)} className="w-fit">
             Sign and send
           </Button>
-          {sign.error ? <ErrorAlert error={sign.error} /> : null}
+          {sign.error ? <WalletMessage message={sign.error} /> : null}
           {change.isError ? <ErrorAlert error={change.error} /> : null}
         </form>
       ) : null}

@@ -12,11 +12,15 @@ import { SWITCH_NETWORK } from '../wallet-messages';
  * phone first, and learns 'Please,Install MetaMask!' when it tries to connect.
  */
 export function WalletError({ wallet }: { wallet: PayWallet }) {
-  if (!wallet.error) return null;
+  return wallet.error ? <WalletMessage message={wallet.error} /> : null;
+}
+
+/** A wallet's failure in SPEC.md's words, as they are ('Please,Install MetaMask!'), under the form that asked the wallet. */
+export function WalletMessage({ message }: { message: string }) {
   return (
     <Alert variant="destructive" className="w-full">
       <CircleAlert aria-hidden="true" />
-      <AlertDescription>{wallet.error}</AlertDescription>
+      <AlertDescription>{message}</AlertDescription>
     </Alert>
   );
 }

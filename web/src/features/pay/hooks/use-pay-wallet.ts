@@ -42,30 +42,28 @@ export function usePayWallet() {
 
   /**
    * Connects MetaMask (or another browser wallet) unless one is connected already.
-   * Resolves to undefined once a wallet is connected, otherwise to why not (that text is
-   * also kept in `error`).
+   * Resolves to undefined once a wallet is connected, otherwise to why not, for the form
+   * that asked to show: the alert beside the Pay button is cleared, so the message is on
+   * the page once, where the buyer acted.
    */
   const ensureConnected = async (): Promise<string | undefined> => {
     if (isConnected) return undefined;
     setError(undefined);
     const connector = await findWalletConnector(connectors);
-    if (!connector) {
-      fail(INSTALL_METAMASK);
-      return INSTALL_METAMASK;
-    }
+    if (!connector) return INSTALL_METAMASK;
     try {
       await connect.mutateAsync({ connector });
     } catch (e) {
-      const message = `Connection Error: ${walletErrorMessage(e)}`;
-      fail(message);
-      return message;
+      return `Connection Error: ${walletErrorMessage(e)}`;
     }
     toast.success(METAMASK_CONNECTED, { id: WALLET_CONNECTED_TOAST });
     return undefined;
   };
 
+  /** 'Connect to MetaMask': why it failed is the alert beside the Pay button. */
   const connectMetaMask = async () => {
-    await ensureConnected();
+    const failed = await ensureConnected();
+    if (failed) fail(failed);
   };
 
   const devConnector = DEV_WALLET_ENABLED ? connectors.find((c) => c.id === DEV_WALLET_ID) : undefined;

@@ -13,7 +13,6 @@ import { useReportPayment } from '../api/report-payment';
 import { ClaimTransfer } from '../components/claim-transfer';
 import { ExchangePay } from '../components/exchange-pay';
 import { OrderRefunds } from '../components/order-refunds';
-import { OverpaymentCard } from '../components/overpayment-card';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
@@ -62,6 +61,9 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const canPay = !order.isPaid && order.status !== 'EXPIRED' && order.status !== 'CANCELLED';
   const isMobile = isMobileDevice();
   const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobile;
+  // One code on the page at a time: with the exchange panel open, its deposit address's
+  // (a code of the payment request beside it is one an exchange app must not scan).
+  const [exchangeOpen, setExchangeOpen] = useState(false);
 
   const onPay = async () => {
     if (!quote) return;
@@ -88,12 +90,12 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             {quote ? <QuoteDetails quote={quote} secondsLeft={secondsLeft} /> : null}
             {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
             {/* Without a browser wallet on a desktop, the phone is the way to pay: shown first. */}
-            {quote && noBrowserWallet ? <PhonePay quote={quote} primary /> : null}
+            {quote && noBrowserWallet ? <PhonePay quote={quote} primary withQrCode={!exchangeOpen} /> : null}
             <WalletSection wallet={wallet} />
             {/* A phone is not offered a code to scan with itself: it opens the request instead. */}
-            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile} /> : null}
+            {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile && !exchangeOpen} /> : null}
             {/* An exchange's withdrawal carries no tag and no signer: the order's own address pays it. */}
-            {quote ? <ExchangePay quote={quote} withQrCode={!isMobile} /> : null}
+            {quote ? <ExchangePay quote={quote} onOpenChange={setExchangeOpen} /> : null}
             <ClaimTransfer orderId={order._id} wallet={wallet} />
           </>
         ) : null}
@@ -118,8 +120,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
 }
 
 /**
- * The wallet side of the pay page: the payment panel, an overpayment's choice and the
- * refunds, sharing one wallet (paying, claiming a transfer and moving a refund). This
+ * The wallet side of the pay page: the payment panel and the refunds, sharing one wallet (paying, claiming a transfer and moving a refund). This
  * module is all that loads wagmi and viem; the page around it (pay.tsx) shows the order
  * before it arrives.
  */
@@ -128,7 +129,6 @@ function PayColumn({ order }: { order: OrderJson }) {
   return (
     <div className="flex flex-col gap-8">
       <PayPanel order={order} wallet={wallet} />
-      {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
       {order.refunds?.length ? <OrderRefunds orderId={order._id} refunds={order.refunds} wallet={wallet} /> : null}
     </div>
   );

@@ -100,6 +100,17 @@ describe('PayPage', () => {
     expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
   });
 
+  it("claiming a transfer without a wallet says 'Please,Install MetaMask!' once, in the claim box that asked", async () => {
+    mockShop();
+    renderPay();
+    await userEvent.click(await screen.findByText('Sent an amount that was rounded? Claim your transfer'));
+    const form = screen.getByRole('form', { name: 'Claim a transfer' });
+    await userEvent.type(within(form).getByLabelText('Transaction hash'), `0x${'ab'.repeat(32)}`);
+    await userEvent.click(within(form).getByRole('button', { name: 'Sign and claim' }));
+    expect(await within(form).findByText('Please,Install MetaMask!')).toBeInTheDocument();
+    expect(screen.getAllByText('Please,Install MetaMask!')).toHaveLength(1);
+  });
+
   it('a failed refresh of the order shows the error above it and keeps the order and the payment panel', async () => {
     let reads = 0;
     mockShop(() => (reads++ === 0 ? unpaidOrder() : (reply(404, { message: 'Order not found' }) as unknown as OrderJson)));
@@ -194,6 +205,28 @@ describe('PayPage', () => {
       expect(within(exchange).getByText('Paying from an exchange? Send at least 0.007000 ETH to this address')).toBeInTheDocument();
       expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
       expect(within(exchange).getByRole('img', { name: 'QR code of the deposit address' })).toBeInTheDocument();
+    });
+
+    it("shows one QR code while the exchange panel is open: the deposit address's, checksummed, on a desktop and on a phone", async () => {
+      const base = unpaidOrder();
+      // The api gives the address as it is stored, in lower case.
+      mockShop(() => ({ ...base, quote: { ...base.quote!, depositAddress: DEPOSIT.toLowerCase() } }));
+      const { unmount } = renderPay();
+      await userEvent.click(await screen.findByRole('button', { name: 'Paying from an exchange?' }));
+      const exchange = screen.getByRole('region', { name: 'Pay from an exchange' });
+      expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(screen.getAllByRole('img', { name: /^QR code/ }).map((qr) => qr.getAttribute('aria-label'))).toEqual(['QR code of the deposit address']);
+      // Closed again, the phone wallet's code is back.
+      await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
+      expect(screen.getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+      unmount();
+
+      vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ANDROID_UA);
+      renderPay();
+      await userEvent.click(await screen.findByRole('button', { name: 'Paying from an exchange?' }));
+      const onPhone = screen.getByRole('region', { name: 'Pay from an exchange' });
+      expect(within(onPhone).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(screen.getAllByRole('img', { name: /^QR code/ }).map((qr) => qr.getAttribute('aria-label'))).toEqual(['QR code of the deposit address']);
     });
 
     it("asks an underpaid order for what is still due, to the same address", async () => {
@@ -401,7 +434,9 @@ describe('PayPage', () => {
     expect(within(card).getByText('You paid $3.00 (0.001000 ETH) more than the order total.')).toBeInTheDocument();
     expect(within(card).getByText("Added to your active balance: $2.50 (what its ETH is worth at today's price, at most the amount above).")).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Refund to my wallet' })).toBeEnabled();
-    const refunds = screen.getByRole('region', { name: 'Refunds' });
+    // Above the receipt, where a phone shows it first.
+    expect(card.compareDocumentPosition(await screen.findByRole('region', { name: 'Receipt' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const refunds = await screen.findByRole('region', { name: 'Refunds' });
     expect(within(refunds).getByText('0.002000 ETH')).toBeInTheDocument();
     expect(within(refunds).getByText('Paid')).toBeInTheDocument();
     expect(within(refunds).getByText(RECEIVING)).toBeInTheDocument();
@@ -476,7 +511,7 @@ describe('PayPage', () => {
 
       refuse = true;
       await userEvent.click(within(form).getByRole('button', { name: 'Sign and send' }));
-      expect(await within(form).findByText('Error: Signature Error: User rejected the request.')).toBeInTheDocument();
+      expect(await within(form).findByText('Signature Error: User rejected the request.')).toBeInTheDocument();
       expect(api.sent('PUT /api/refunds/r1/wallet')).toHaveLength(1);
     });
 

@@ -12,6 +12,7 @@ import { hasInjectedProvider } from '@/lib/injected-provider';
 import { useOrder } from '../api/get-order';
 import { OpenInMetaMask } from '../components/open-in-metamask';
 import { OrderSummaryCard } from '../components/order-summary-card';
+import { OverpaymentCard } from '../components/overpayment-card';
 import { isMobileDevice } from '../wallet-messages';
 
 /** True once the wallet code is in: a later pay page draws its wallet side with the order. */
@@ -99,6 +100,8 @@ export function PayPage() {
       ) : order ? (
         <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="flex flex-col gap-4">
+            {/* A decision the buyer owes comes first, above the receipt (on a phone the wallet column is below it). */}
+            {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
             {order.isPaid ? (
               <Suspense fallback={<PageSpinner label="Loading the receipt" />}>
                 <OrderReceipt order={order} />

@@ -1,10 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signIn } from '@/testing/fixtures';
+import userEvent from '@testing-library/user-event';
+import { makeOrder, signIn } from '@/testing/fixtures';
+import { mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import { TX_MISSING_REDIRECT_MS } from './purchased';
 
 const HASH = `0x${'ab'.repeat(32)}`;
+const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 describe('PurchasedPage', () => {
   afterEach(() => {
@@ -17,6 +20,32 @@ describe('PurchasedPage', () => {
     expect(await screen.findByRole('heading', { name: 'Success Pay' })).toBeInTheDocument();
     expect(screen.getByTestId('tx-hash')).toHaveTextContent(HASH);
     expect(screen.getByRole('link', { name: /View on Etherscan/ })).toHaveAttribute('href', `https://etherscan.io/tx/${HASH}`);
+  });
+
+  it('puts a decision waiting for the buyer (an overpayment to credit or refund) at the top, before the receipt, and takes it there', async () => {
+    signIn();
+    const { sent } = mockApi({
+      'GET /api/orders/o1': makeOrder({
+        _id: 'o1',
+        totalPrice: 21,
+        paidUsd: 24,
+        quote: null,
+        payments: [],
+        overpayment: { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: PAYER, refundable: true, parts: [{ txHash: HASH, from: PAYER, wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
+      }),
+      'POST /api/orders/o1/overpayment': { message: 'Added to your active balance: $2.50.' },
+    });
+    renderApp(`/order/o1/purchased?tx=${HASH}`);
+    const decision = await screen.findByRole('region', { name: 'Overpayment' });
+    expect(within(decision).getByText('You paid $3.00 (0.001000 ETH) more than the order total.')).toBeInTheDocument();
+    // Right under 'Success Pay': before the receipt, not below it.
+    const heading = screen.getByRole('heading', { name: 'Success Pay' });
+    const receipt = await screen.findByRole('heading', { name: /^Receipt/ });
+    expect(heading.compareDocumentPosition(decision) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(decision.compareDocumentPosition(receipt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('status')).toHaveTextContent('One thing waits for you: you paid more than the order total. Add it to your balance or have it refunded below.');
+    await userEvent.click(within(decision).getByRole('button', { name: 'Add to my balance' }));
+    await waitFor(() => expect(sent('POST /api/orders/o1/overpayment')[0]?.body).toEqual({ action: 'balance' }));
   });
 
   it("shows 'Transaction not find' in a red alert and a toast without tx, then goes home", async () => {

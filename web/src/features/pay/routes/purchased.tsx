@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { CircleAlert, CircleCheck, ExternalLink } from 'lucide-react';
+import { CircleAlert, CircleCheck, ExternalLink, Info } from 'lucide-react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useOrder } from '../api/get-order';
 import { OrderReceipt } from '../components/order-receipt';
+import { OverpaymentCard } from '../components/overpayment-card';
 
 export const TX_MISSING_MESSAGE = 'Transaction not find';
 
@@ -13,7 +14,8 @@ export const TX_MISSING_MESSAGE = 'Transaction not find';
 export const TX_MISSING_REDIRECT_MS = 2500;
 
 /**
- * SPEC.md /order/{id}/purchased: 'Success Pay' with the hash from `?tx=`, then the
+ * SPEC.md /order/{id}/purchased: 'Success Pay' with the hash from `?tx=`, then what
+ * waits for the buyer (an overpayment to add to the balance or have refunded), then the
  * order's receipt (what was bought, what was paid, by which transactions).
  */
 export function PurchasedPage() {
@@ -22,6 +24,7 @@ export function PurchasedPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const tx = searchParams.get('tx')?.trim() ?? '';
+  const overpayment = order?.isPaid ? order.overpayment : null;
 
   useEffect(() => {
     if (tx) return;
@@ -51,6 +54,14 @@ export function PurchasedPage() {
             {tx}
           </code>
         </div>
+        {overpayment ? (
+          <Alert role="status" className="text-left">
+            <Info aria-hidden="true" />
+            <AlertDescription>
+              One thing waits for you: you paid more than the order total. Add it to your balance or have it refunded below.
+            </AlertDescription>
+          </Alert>
+        ) : null}
         <div className="flex flex-wrap justify-center gap-2">
           <Button asChild variant="outline">
             <a href={`https://etherscan.io/tx/${encodeURIComponent(tx)}`} target="_blank" rel="noreferrer">
@@ -66,6 +77,8 @@ export function PurchasedPage() {
           </Button>
         </div>
       </section>
+      {/* A decision the buyer owes comes first: below the receipt, a phone's reader never reached it. */}
+      {order && overpayment ? <OverpaymentCard orderId={order._id} overpayment={overpayment} /> : null}
       {order?.isPaid ? <OrderReceipt order={order} /> : null}
     </div>
   );

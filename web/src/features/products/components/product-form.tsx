@@ -65,7 +65,7 @@ export function ProductForm({ product }: { product: Product }) {
       { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock },
       {
         onSuccess: (saved) => {
-          if (saved.pendingApproval) toast.info('Saved. The new price, daily bonus or stock wait for a second admin (Admin > Approvals).');
+          if (saved.pendingApproval) toast.info('Saved. The changes to the price, daily bonus or stock wait for a second admin.');
           else toast.success('Product updated');
           navigate('/admin/productlist');
         },

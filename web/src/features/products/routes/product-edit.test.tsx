@@ -79,7 +79,7 @@ describe('ProductEditPage', () => {
     await userEvent.type(credit, '499');
     expect(note).toHaveTextContent('At these numbers it pays USD $14970.00 over its 30-day term for USD $249.50.');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText('Saved. The new price, daily bonus or stock wait for a second admin (Admin > Approvals).')).toBeInTheDocument();
+    expect(await screen.findByText('Saved. The changes to the price, daily bonus or stock wait for a second admin.')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
   });
 });

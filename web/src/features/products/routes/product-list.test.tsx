@@ -42,10 +42,10 @@ describe('ProductListPage', () => {
     });
     renderApp('/admin/productlist');
     await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
-    expect(await screen.findByText('Silver Package is on sale')).toBeInTheDocument();
+    expect(await screen.findByText('Silver Package is on sale.')).toBeInTheDocument();
     expect(sent('POST /api/admin/products/p2/publish')[0]?.body).toEqual({ published: true });
     await userEvent.click(screen.getByRole('button', { name: 'Unpublish Gold Package' }));
-    expect(await screen.findByText('Gold Package is hidden from the shop')).toBeInTheDocument();
+    expect(await screen.findByText('Gold Package is hidden from the shop.')).toBeInTheDocument();
     expect(sent('POST /api/admin/products/p1/publish')[0]?.body).toEqual({ published: false });
   });
 
@@ -57,7 +57,7 @@ describe('ProductListPage', () => {
     });
     renderApp('/admin/productlist');
     await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
-    expect(await screen.findByText('Silver Package pays more than it costs: it goes on sale once a second admin approves (Admin > Approvals).')).toBeInTheDocument();
+    expect(await screen.findByText('Silver Package pays more than it costs. It goes on sale once a second admin approves.')).toBeInTheDocument();
   });
 
   it("creates a package with 'Product created!' and opens its edit page", async () => {

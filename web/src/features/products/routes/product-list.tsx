@@ -26,8 +26,8 @@ function PublishButton({ product }: { product: Product }) {
       {
         onSuccess: (after) =>
           after.pendingApproval
-            ? toast.info(`${product.name} pays more than it costs: it goes on sale once a second admin approves (Admin > Approvals).`)
-            : toast.success(published ? `${product.name} is hidden from the shop` : `${product.name} is on sale`),
+            ? toast.info(`${product.name} pays more than it costs. It goes on sale once a second admin approves.`)
+            : toast.success(published ? `${product.name} is hidden from the shop.` : `${product.name} is on sale.`),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );

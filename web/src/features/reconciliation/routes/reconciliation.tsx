@@ -8,10 +8,14 @@ import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useReconciliation, useRunReconciliation } from '../api/get-reconciliation';
 
-const utc = (iso: string | null) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) : '-');
+const utc = (iso: string | null) => formatTime(iso) || '-';
+
+/** '1 discrepancy', '3 discrepancies'. */
+const discrepancies = (n: number) => `${n} ${n === 1 ? 'discrepancy' : 'discrepancies'}`;
 
 /** 'stock-held' -> 'Stock held'. */
 const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
@@ -31,9 +35,9 @@ export function ReconciliationPage() {
   const onRun = () =>
     run.mutate((message) => toast.info(message), {
       onSuccess: (audit) => {
-        if (!audit) toast.info('The audit is still running: its report will appear here');
-        else if (audit.discrepancies.length) toast.error(`${audit.discrepancies.length} discrepancies found`);
-        else toast.success('The books reconcile');
+        if (!audit) toast.info('The audit is still running. Its report will appear here.');
+        else if (audit.discrepancies.length) toast.error(`${discrepancies(audit.discrepancies.length)} found.`);
+        else toast.success('The books reconcile.');
       },
       onError: (err) => toast.error(getErrorMessage(err)),
     });
@@ -54,9 +58,9 @@ export function ReconciliationPage() {
       ) : (
         <>
           <Alert variant={report.discrepancies.length ? 'destructive' : 'success'}>
-            <AlertTitle>{report.discrepancies.length ? `${report.discrepancies.length} discrepancies` : 'The books reconcile'}</AlertTitle>
+            <AlertTitle>{report.discrepancies.length ? discrepancies(report.discrepancies.length) : 'The books reconcile'}</AlertTitle>
             <AlertDescription>
-              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} UTC in {report.durationMs} ms:{' '}
+              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} in {report.durationMs} ms:{' '}
               {Object.entries(report.checked)
                 .map(([what, n]) => `${what} ${n}`)
                 .join(', ')}

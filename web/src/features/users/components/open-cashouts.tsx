@@ -1,6 +1,6 @@
 import { Clock } from 'lucide-react';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
-import { formatDateTime, formatDay, formatMoney, shortHex } from '@/lib/format';
+import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { useMyOpenCashouts } from '../api/get-statement';
 
 /**
@@ -23,7 +23,7 @@ export function OpenCashouts() {
             <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>.{' '}
             {c.status === 'HELD' && c.holdUntil ? (
               <>
-                A wallet new to your account: it waits until <time dateTime={c.holdUntil}>{formatDateTime(c.holdUntil)}</time> UTC, and
+                A wallet new to your account: it waits until <time dateTime={c.holdUntil}>{formatTime(c.holdUntil)}</time>, and
                 the e-mail we sent you can cancel it.
               </>
             ) : (

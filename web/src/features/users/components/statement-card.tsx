@@ -6,7 +6,7 @@ import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime, formatDay, formatMoney, shortHex } from '@/lib/format';
+import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useStatement } from '../api/get-statement';
 
@@ -109,7 +109,7 @@ export function StatementCard() {
                   {signedAmount(entry.amount, entry.currency)}
                 </span>
                 <span className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
-                  <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                  <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
                   <EntryDetail entry={entry} />
                 </span>
                 <span className="text-right text-xs text-muted-foreground">{ACCOUNT[entry.account]} balance</span>

@@ -39,13 +39,13 @@ export function UserForm({ user }: { user: UserJson }) {
       },
       {
         onSuccess: (user) => {
-          // One message: saved, or saved with the balance increase waiting for a second admin.
+          // One message: saved, or saved with what waits for a second admin, as sentences.
           if (user.pendingApproval || user.pendingAdminGrant) {
-            const waiting = [
-              user.pendingApproval ? `the balance increase of $${user.pendingApproval.amountUsd.toFixed(2)}` : null,
-              user.pendingAdminGrant ? 'admin rights' : null,
-            ].filter(Boolean);
-            toast.info(`Saved. ${waiting.join(' and ').replace(/^./, (c) => c.toUpperCase())} ${waiting.length > 1 ? 'wait' : 'waits'} for a second admin's approval (Admin > Approvals).`);
+            const increase = user.pendingApproval ? `the balance increase of $${user.pendingApproval.amountUsd.toFixed(2)}` : null;
+            const waiting = [increase, user.pendingAdminGrant ? 'admin rights' : null].filter(Boolean).join(' and ');
+            // 'Admin rights' are plural: only the increase alone 'waits'.
+            const verb = increase && !user.pendingAdminGrant ? 'waits' : 'wait';
+            toast.info(`Saved. ${waiting.charAt(0).toUpperCase()}${waiting.slice(1)} ${verb} for a second admin.`);
           } else {
             toast.success('user updated successfully');
           }

@@ -20,8 +20,28 @@ describe('UserEditPage', () => {
     await userEvent.clear(active);
     await userEvent.type(active, '1000');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText("Saved. The balance increase of $987.50 waits for a second admin's approval (Admin > Approvals).")).toBeInTheDocument();
+    expect(await screen.findByText('Saved. The balance increase of $987.50 waits for a second admin.')).toBeInTheDocument();
     expect(screen.queryByText('user updated successfully')).not.toBeInTheDocument();
+  });
+
+  it('says in sentences what waits for a second admin: admin rights, and a balance increase with them', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    let both = false;
+    mockApi({
+      'GET /api/users/u2': bob,
+      'PUT /api/users/u2': () =>
+        reply(202, { ...bob, pendingAdminGrant: { _id: 'ap2' }, ...(both ? { pendingApproval: { _id: 'ap1', amountUsd: 987.5 } } : {}) }),
+      'GET /api/users': [makeListUser({ _id: 'u2', name: 'Bob' })],
+    });
+    const { router } = renderApp('/admin/user/u2/edit');
+    await userEvent.click(await screen.findByLabelText('Is Admin'));
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Saved. Admin rights wait for a second admin.')).toBeInTheDocument();
+
+    both = true;
+    await router.navigate('/admin/user/u2/edit');
+    await userEvent.click(await screen.findByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Saved. The balance increase of $987.50 and admin rights wait for a second admin.')).toBeInTheDocument();
   });
 
   it("edits the user, says 'user updated successfully' and refreshes the user list", async () => {
