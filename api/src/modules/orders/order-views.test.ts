@@ -146,8 +146,8 @@ describe("the buyer's view of an order", () => {
     expect(keyPaths(open)).toEqual([...PAID, ...OVERPAYMENT, 'refunds']);
     expect(open.overpayment).toStrictEqual({
       // Credited now: the lower of its value when it came and its ETH at today's price (rounded down).
-      usd: 5, creditUsd: 4.99, wei: '1666666666666666', eth: '0.001667', from: PAYER, refundable: true,
-      parts: [{ txHash: hash(4000), from: PAYER, wei: '1666666666666666', eth: '0.001667', usd: 5 }],
+      usd: 5, creditUsd: 4.99, wei: '1666666666666666', eth: '0.001666', from: PAYER, refundable: true,
+      parts: [{ txHash: hash(4000), from: PAYER, wei: '1666666666666666', eth: '0.001666', usd: 5 }],
     });
   });
 });
