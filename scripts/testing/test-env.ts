@@ -55,6 +55,9 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     // Tests read health right after changing the world (a halted indexer, Redis stopped):
     // a fresh round each time; the cache's own test sets its period.
     HEALTH_CACHE_MS: '0',
+    // A healthy dependency on a busy shared machine may take seconds to answer; the tests
+    // of a dependency that is down see it refused at once, not timed out.
+    HEALTH_TIMEOUT_MS: '30000',
     // A day's wait before a first cashout to a wallet is paid: the tests of that wait set it.
     NEW_WALLET_HOLD_HOURS: '0',
     ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),

@@ -76,6 +76,8 @@ const schema = z
     MEMPOOL_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    // How long one health round waits for each dependency before calling it degraded.
+    HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
     INDEXER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
     INDEXER_START_BLOCK: z.coerce.bigint().optional(),
     FINALITY_DEPTH: z.coerce.number().int().min(1).max(10_000).default(64),
@@ -262,6 +264,7 @@ function shopConfig(env: Env, dev: boolean) {
   return {
     catalogueCacheMs: env.CATALOGUE_CACHE_MS,
     healthCacheMs: env.HEALTH_CACHE_MS,
+    healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
     maintenanceIntervalMs: env.MAINTENANCE_INTERVAL_MS,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
     reconcileAuditCron: env.RECONCILE_AUDIT_CRON,

@@ -13,23 +13,22 @@ export type HealthDetails = PublicHealth & {
   details: Record<Dependency, Record<string, unknown>> & { reconciliation: Record<string, unknown>; depositFactory: Record<string, unknown> };
 };
 
-const TIMEOUT_MS = 2_000;
-
 /**
  * A failure in words safe to show: viem's and the drivers' messages carry the RPC URL
  * (with its API key) or connection strings, so only the kind of failure is kept.
  */
-export function describeFailure(err: unknown): string {
+export function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof HttpRequestError) return `request failed${err.status ? ` (HTTP ${err.status})` : ''}`;
-  if (err instanceof TimeoutError || (err instanceof Error && /timed out/i.test(err.message))) return `no answer within ${TIMEOUT_MS} ms`;
+  if (err instanceof TimeoutError || (err instanceof Error && /timed out/i.test(err.message))) return `no answer within ${timeoutMs} ms`;
   if (err instanceof BaseError) return `request failed (${err.name})`;
   return 'unreachable';
 }
 
 async function checkChain({ chain, config, db }: AppDeps): Promise<Check> {
+  const timeoutMs = config.healthTimeoutMs;
   const halt = await indexerHalt(db).catch(() => null);
   try {
-    const [chainId, blockNumber] = await withTimeout(Promise.all([chain.getChainId(), chain.getBlockNumber()]), TIMEOUT_MS);
+    const [chainId, blockNumber] = await withTimeout(Promise.all([chain.getChainId(), chain.getBlockNumber()]), timeoutMs);
     const detail: Record<string, unknown> = { chainId, blockNumber: blockNumber.toString() };
     if (chainId !== config.chainId) return { ok: false, detail: { ...detail, error: `the node serves chain id ${chainId}, not ${config.chainId}` } };
     if (halt) {
@@ -37,12 +36,13 @@ async function checkChain({ chain, config, db }: AppDeps): Promise<Check> {
     }
     return { ok: true, detail: { ...detail, indexer: { halted: false } } };
   } catch (err) {
-    return { ok: false, detail: { error: describeFailure(err), ...(halt ? { indexer: { halted: true, reason: halt.reason } } : {}) } };
+    return { ok: false, detail: { error: describeFailure(err, timeoutMs), ...(halt ? { indexer: { halted: true, reason: halt.reason } } : {}) } };
   }
 }
 
-async function checkQueues({ queues, redis }: AppDeps): Promise<Check> {
-  if (!(await redisReady(redis, TIMEOUT_MS))) return { ok: false, detail: { error: 'redis is not connected' } };
+async function checkQueues({ config, queues, redis }: AppDeps): Promise<Check> {
+  const timeoutMs = config.healthTimeoutMs;
+  if (!(await redisReady(redis, timeoutMs))) return { ok: false, detail: { error: 'redis is not connected' } };
   try {
     const counts = await withTimeout(
       Promise.all(
@@ -52,18 +52,19 @@ async function checkQueues({ queues, redis }: AppDeps): Promise<Check> {
           return [name, { ...jobs, workers }] as const;
         }),
       ),
-      TIMEOUT_MS,
+      timeoutMs,
     );
     return { ok: true, detail: { queues: Object.fromEntries(counts) } };
   } catch (err) {
-    return { ok: false, detail: { error: describeFailure(err) } };
+    return { ok: false, detail: { error: describeFailure(err, timeoutMs) } };
   }
 }
 
 export async function getHealth(deps: AppDeps): Promise<HealthDetails> {
+  const timeoutMs = deps.config.healthTimeoutMs;
   const [database, redis, chain, queues] = await Promise.all([
-    pingDb(deps.db, TIMEOUT_MS).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
-    pingRedis(deps.redis, TIMEOUT_MS).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
+    pingDb(deps.db, timeoutMs).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
+    pingRedis(deps.redis, timeoutMs).then((ok): Check => ({ ok, detail: ok ? {} : { error: 'did not answer' } })),
     checkChain(deps),
     checkQueues(deps),
   ]);
