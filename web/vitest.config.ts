@@ -16,5 +16,8 @@ export default defineConfig({
     restoreMocks: true,
     unstubGlobals: true,
     sequence: { groupOrder: 2 },
+    // Limits for a busy two-core machine (CI shares it): a test ends when what it waits for
+    // holds, so a generous limit costs only a test that is stuck.
+    testTimeout: 60_000,
   },
 });

@@ -37,7 +37,7 @@ describe('the step-up dialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The call is made without a press anywhere (a press would load the dialog by itself).
     screen.getByRole('button', { name: 'Withdraw' }).click();
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 5_000 });
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
     await userEvent.type(screen.getByLabelText('Authentication code'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('sent'));

@@ -13,8 +13,8 @@ if (!('ResizeObserver' in globalThis)) {
 
 // Tests render the whole app (testing/render-app.tsx), whose screens load lazily: on a
 // busy two-core machine a screen's first render can take longer than Testing Library's
-// 1 s default for findBy* and waitFor. What they wait for is unchanged.
-configure({ asyncUtilTimeout: 5_000 });
+// 1 s default for findBy* and waitFor (CI shares the machine). What they wait for is unchanged.
+configure({ asyncUtilTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();

@@ -66,7 +66,7 @@ describe('OverviewPage', () => {
     try {
       renderApp('/admin?from=2026-03-01&to=2026-03-03');
       await userEvent.click(await screen.findByRole('link', { name: 'Ledger' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 5_000 });
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
       expect(followed).toEqual([]);
       await userEvent.type(within(dialog).getByLabelText('Authentication code'), '123456');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
@@ -75,7 +75,7 @@ describe('OverviewPage', () => {
     } finally {
       click.mockRestore();
     }
-  }, 15_000);
+  });
 
   it('starts on the last 30 days, switches with the presets, and refuses a range the api would not read', async () => {
     signIn({ _id: 'a1', isAdmin: true });

@@ -100,7 +100,7 @@ describe('WebhooksPage', () => {
     });
     expect(within(form).getByRole('textbox', { name: 'URL' })).toHaveValue('');
     expect(sent('GET /api/admin/webhooks').length).toBeGreaterThanOrEqual(2);
-  }, 15_000);
+  });
 
   it("shows an endpoint's delivery log with its attempts, and 'Redeliver' posts once for that delivery", async () => {
     const { sent } = renderPage({

@@ -79,13 +79,13 @@ describe('ApprovalsPage', () => {
     expect(within(row!).getByText('USD $14970.00 per package')).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Reject' }));
     // The dialog is loaded when first needed.
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 5_000 });
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
     await userEvent.type(within(dialog).getByLabelText('Authentication code'), '123456');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap3/reject')).toHaveLength(2));
     expect(sent('POST /api/users/2fa/step-up')[0]?.body).toEqual({ code: '123456' });
     expect(await screen.findByText('Request rejected.')).toBeInTheDocument();
-  }, 15_000);
+  });
 
   it('shows the server\'s refusal (self-approval) as it is', async () => {
     signIn({ _id: 'a1', isAdmin: true });

@@ -13,7 +13,9 @@ describe('Forgot password', () => {
     const { router } = renderApp('/login');
     await userEvent.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
-    await userEvent.type(await screen.findByLabelText('Email Address'), 'alice@example.com');
+    // The sign-in page has an 'Email Address' too: type once the lazily loaded page is shown.
+    await screen.findByText('Enter the e-mail of your account: we send it a link to set a new password.');
+    await userEvent.type(screen.getByLabelText('Email Address'), 'alice@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('status')).toHaveTextContent(message);
     expect(sent('POST /api/users/password-reset')[0]?.body).toEqual({ email: 'alice@example.com' });

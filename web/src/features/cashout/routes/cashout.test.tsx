@@ -118,10 +118,10 @@ describe('CashoutPage', () => {
     await submit();
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirm cashout' }));
     // The step-up dialog's code loads when it is first needed.
-    const stepUp = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 10_000 });
+    const stepUp = await screen.findByRole('dialog', { name: 'Confirm it is you' });
     await userEvent.type(within(stepUp).getByLabelText('Authentication code'), '123456');
     await userEvent.click(within(stepUp).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Cashout Success')).toBeInTheDocument();
     expect(sent('POST /api/users/cashout')).toHaveLength(2);
-  }, 20_000);
+  });
 });

@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { getAddress } from 'viem';
 import { WagmiProvider } from 'wagmi';
 import { describe, expect, it, vi } from 'vitest';
 import { refundWalletMessage, type OrderJson, type RefundJson } from '@shop/core/contract';
+import { ETH_PRICE_REFRESH_MS } from '@/api/get-eth-price';
 import { createWagmiConfig } from '@/lib/wagmi';
 import { addToCart, getCart } from '@/stores/cart-store';
 import { makeOrder, makeProduct, makeRefund, signIn } from '@/testing/fixtures';
@@ -85,8 +86,8 @@ describe('PayPage', () => {
     mockShop();
     renderApp('/order/o1');
     // The route loads the wallet code on demand; the first import is slow in jsdom.
-    expect(await screen.findByRole('heading', { name: 'Pay', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
-    const connectButton = await screen.findByRole('button', { name: 'Connect to MetaMask' }, { timeout: 10_000 });
+    expect(await screen.findByRole('heading', { name: 'Pay', level: 1 })).toBeInTheDocument();
+    const connectButton = await screen.findByRole('button', { name: 'Connect to MetaMask' });
     expect(screen.queryByText('Please,Install MetaMask!')).not.toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     await userEvent.click(connectButton);
@@ -117,7 +118,7 @@ describe('PayPage', () => {
     renderPay();
     expect(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
     // The page follows the order every 1.5 s; the next read fails.
-    expect(await screen.findByText('Error: Order not found', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Error: Order not found', {})).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Order summary' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Payment' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
@@ -159,6 +160,19 @@ describe('PayPage', () => {
     expect(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeEnabled();
     expect(await screen.findByText('1 ETH = USD $3000.00')).toBeInTheDocument();
     expect(screen.getByText(/^1[45]:\d\d left$/)).toBeInTheDocument();
+  });
+
+  it('follows the live price while the page is open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let price = '3000.00';
+    mockShop(undefined, () => ({ price, updatedAt: new Date().toISOString() }));
+    renderPay();
+    expect(await screen.findByText('1 ETH = USD $3000.00')).toBeInTheDocument();
+    price = '3150.25';
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(ETH_PRICE_REFRESH_MS);
+    });
+    expect(await screen.findByText('1 ETH = USD $3150.25')).toBeInTheDocument();
   });
 
   it('pays only the shortfall of an underpaid order and says what is still due', async () => {

@@ -63,7 +63,7 @@ describe('HomePage', () => {
     renderPage(<HomePage />);
 
     // The query retries once (default retry 1) before it gives up.
-    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Error: Database unavailable');
     expect(screen.queryAllByRole('listitem')).toHaveLength(0);
   });
