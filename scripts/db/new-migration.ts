@@ -53,11 +53,12 @@ export async function newMigration(
   const sql = await diffSql(from, { schemaText });
   if (!sql) return null;
 
-  const folder = `${utcTimestamp(now)}_${name}`;
+  // Migrations apply in name order: a new one sorts last even when the latest was named
+  // ahead of this clock (one second after it).
   const last = existing.at(-1);
-  if (last && folder.localeCompare(last) <= 0) {
-    throw new Error(`${folder} would not sort after the latest migration ${last}; wait a second and retry.`);
-  }
+  const lastAt = last ? /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)_/.exec(last) : null;
+  const after = lastAt ? new Date(Date.UTC(+lastAt[1]!, +lastAt[2]! - 1, +lastAt[3]!, +lastAt[4]!, +lastAt[5]!, +lastAt[6]! + 1)) : null;
+  const folder = `${utcTimestamp(after && after > now ? after : now)}_${name}`;
   await mkdir(path.join(migrationsDir, folder), { recursive: true });
   await writeFile(path.join(migrationsDir, folder, 'migration.sql'), sql);
   if (!existsSync(lockfilePath)) await writeFile(lockfilePath, lockfileContent);

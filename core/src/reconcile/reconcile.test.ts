@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
-import { anvilDriver, ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
+import { anvilDriver, ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import { applyLedger } from '../books/ledger.ts';
 import { createProduct, reserveStock } from '../payments/stock.ts';
 import { Prisma } from '../infra/db.ts';
@@ -217,6 +218,33 @@ describe('the scheduled run: what changed since the last one', () => {
     expect(audit.discrepancies.filter((d) => d.check === 'balance-ledger').map((d) => d.ids.userId).sort()).toEqual([quiet.id, idle.id].sort());
     await tamper(quiet.id, '0');
     await tamper(idle.id, '0');
+  });
+
+  it('reads a change whose transaction began before a run and committed after it, however long it stayed open', async () => {
+    const u = await user();
+    await db().reconciliationRun.deleteMany();
+    await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all' }); // the first run is an audit
+    // Another process's transaction stamps its row when it begins, as every write here does
+    // (updatedAt), and commits only after the next run has read.
+    const other = new pg.Client({ connectionString: env.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const { rows } = await other.query<{ stamp: Date }>(`UPDATE "User" SET "activeBalance" = 42, "updatedAt" = now() WHERE "id" = $1 RETURNING "updatedAt" AS stamp`, [u.id]);
+      await waitFor('the clock to pass the stamp', async () => Date.now() > rows[0]!.stamp.getTime() + 2);
+      // No overlap: what this test proves must not lean on it (it stands for a transaction
+      // open longer than CHANGES_OVERLAP_MS).
+      const during = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all', overlapMs: 0 });
+      expect(during.discrepancies.filter((d) => d.ids.userId === u.id)).toEqual([]);
+      await other.query('COMMIT');
+      const after = await runReconciliation(deps(), { scope: 'changes', blockWindow: 'all', overlapMs: 0 });
+      expect(after.discrepancies.filter((d) => d.ids.userId === u.id)).toEqual([
+        { check: 'balance-ledger', message: 'The active balance is $42.00 but its ledger sums to $0.00', ids: { userId: u.id } },
+      ]);
+    } finally {
+      await other.end();
+      await tamper(u.id, '0');
+    }
   });
 
   it('checks a cashout and an order through the ledger entries that name them', async () => {

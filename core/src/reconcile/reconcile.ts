@@ -217,18 +217,40 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
 }
 
 /**
- * How far before the previous run's start the scheduled run looks: a transaction that
- * began before that run (its rows stamped earlier) may have committed after it read.
- * Money transactions here last seconds; minutes of overlap cost a few rows read twice.
+ * How far before the previous run's watermark the scheduled run looks. The watermark
+ * already covers every transaction open when that run began, however long; the overlap
+ * covers what the database's clock cannot see: rows stamped by an application host whose
+ * clock runs a little behind, or stamped just before their transaction began.
  */
-export const CHANGES_OVERLAP_MS = 10 * 60_000;
+export const CHANGES_OVERLAP_MS = 60_000;
+
+/**
+ * Where the next scheduled run's changes begin: the start of the oldest transaction open in
+ * this database now (a row it wrote is stamped at or after that start and may commit after
+ * this run reads), less a millisecond (stamps keep milliseconds), or `now` when none began
+ * earlier. Sessions of the shop's own role are visible to it in pg_stat_activity.
+ */
+async function changesWatermark(db: Db, now: Date): Promise<Date> {
+  const [row] = await db.$queryRaw<{ oldest: Date | null }[]>`
+    SELECT date_trunc('milliseconds', min("xact_start")) - interval '1 millisecond' AS oldest
+    FROM pg_stat_activity
+    WHERE "datname" = current_database() AND "backend_type" = 'client backend' AND "xact_start" IS NOT NULL AND "pid" <> pg_backend_pid()`;
+  const oldest = row?.oldest ?? null;
+  return oldest && oldest < now ? oldest : now;
+}
 
 /**
  * Runs the reconciler and keeps its report (the retention job keeps the latest RECONCILE_RUNS_KEPT). `scope: 'changes'`
- * checks what changed since the previous run began (less CHANGES_OVERLAP_MS), and the
+ * checks what changed since the previous run's watermark (less CHANGES_OVERLAP_MS), and the
  * subjects of its discrepancies again; the first run of a shop is an audit.
  */
-export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions, 'since' | 'recheck'> & { scope?: 'audit' | 'changes' } = {}): Promise<ReconcileReport> {
+export async function runReconciliation(
+  deps: Deps,
+  opts: Omit<ReconcileOptions, 'since' | 'recheck'> & { scope?: 'audit' | 'changes'; /** How far before the previous run the changes are read (CHANGES_OVERLAP_MS). */ overlapMs?: number } = {},
+): Promise<ReconcileReport> {
+  const { overlapMs = CHANGES_OVERLAP_MS, ...options } = opts;
+  // Read before anything else: what commits after this point is stamped after it.
+  const watermark = await changesWatermark(deps.db, new Date());
   const latest = await deps.db.reconciliationRun.findFirst({ orderBy: { startedAt: 'desc' } });
   const previous = opts.scope === 'changes' ? latest : null;
   const auditHead = (latest?.checked as Record<string, unknown> | undefined)?.['audit head'];
@@ -241,12 +263,12 @@ export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions,
     deps,
     previous
       ? {
-          ...opts,
-          since: new Date(previous.startedAt.getTime() - CHANGES_OVERLAP_MS),
+          ...options,
+          since: new Date(Math.min(previous.startedAt.getTime(), (previous.watermark ?? previous.startedAt).getTime()) - overlapMs),
           recheck: [previous, ...reports].flatMap((r) => r.discrepancies as unknown as Discrepancy[]),
           auditHead: typeof auditHead === 'string' ? auditHead : undefined,
         }
-      : { ...opts, auditHead: typeof auditHead === 'string' ? auditHead : undefined },
+      : { ...options, auditHead: typeof auditHead === 'string' ? auditHead : undefined },
   );
   await deps.db.reconciliationRun.create({
     data: {
@@ -256,6 +278,7 @@ export async function runReconciliation(deps: Deps, opts: Omit<ReconcileOptions,
       checked: report.checked as unknown as Prisma.InputJsonValue,
       scope: report.scope ?? 'audit',
       since: report.since ?? null,
+      watermark,
     },
   });
   return report;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ReconciliationRun" ADD COLUMN     "watermark" TIMESTAMPTZ(3);
