@@ -21,6 +21,7 @@ import { startAnvil, type AnvilInstance } from '../scripts/lib/anvil.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
 import { installPriceFeedMock } from '../scripts/lib/price-feed-mock.ts';
 import { anvilDriver, ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
+import { START_LIMIT_MS } from '../scripts/testing/processes.ts';
 import { freePort, startSmtpServer } from '../scripts/testing/smtp.ts';
 
 /**
@@ -76,11 +77,12 @@ beforeAll(async () => {
   // Everything they print is kept: the checks at the end read the whole log.
   api = forkTs('api/src/server.ts', env, 'api', { keepOutput: 20_000_000 });
   worker = forkTs('worker/src/main.ts', env, 'worker', { keepOutput: 20_000_000 });
-  await waitFor('the api to answer healthy', async () => (await fetch(`${baseUrl}/api/health`).catch(() => null))?.status === 200, 60_000, 250).catch((err: unknown) => {
+  // Starting takes a while on a busy machine (CI shares it): the same limit as every process a test starts.
+  await waitFor('the api to answer healthy', async () => (await fetch(`${baseUrl}/api/health`).catch(() => null))?.status === 200, START_LIMIT_MS, 250).catch((err: unknown) => {
     // What the api printed says why (a crash at start, a dependency down).
     throw new Error(`${String(err)}\n${api.output().slice(-4000)}`);
   });
-}, 120_000);
+}, START_LIMIT_MS + 60_000);
 
 afterAll(async () => {
   await api?.stop();
