@@ -35,7 +35,8 @@ beforeAll(async () => {
   stages = replayBuild({ dockerfile: DOCKERFILE, contextDir: REPO_ROOT, outDir: out, log: (line) => steps.push(line) });
   anvil = await startAnvil();
   await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000' });
-}, 600_000);
+  // Two `npm ci` runs and a web build: minutes on a busy shared machine.
+}, 1_200_000);
 afterAll(async () => {
   await anvil?.stop();
   if (out) await rm(out, { recursive: true, force: true });
