@@ -232,7 +232,7 @@ describe('an admin', () => {
     // the worker's last scheduled check) says the same. The audit is a worker job: on a
     // machine busy with the other journeys it can take longer than a click's 15 s (the
     // page itself waits up to 10 minutes).
-    await page.getByRole('region', { name: /^Notifications/ }).getByText('The books reconcile', { exact: true }).waitFor({ timeout: 90_000 });
+    await page.getByRole('region', { name: /^Notifications/ }).getByText('The books reconcile.', { exact: true }).waitFor({ timeout: 90_000 });
     await page.getByRole('alert').getByText('The books reconcile', { exact: true }).waitFor();
     expect(await page.getByText(/users \d+, orders \d+/).count()).toBe(1);
     await shop.screenshot(page, '58b-admin-reconciliation');

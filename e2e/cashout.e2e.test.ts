@@ -68,8 +68,8 @@ describe('cashout', () => {
     await setActiveBalance(shop, user.id, '45.50');
     await page.reload();
     await expect.poll(() => amountUnder(page, 'Active Balance').innerText()).toBe('45.50');
-    // 45.50 / 3000 = 0.0151666... -> '0.015167'.
-    const button = page.getByRole('button', { name: 'Cashout (0.015167)' });
+    // 45.50 / 3000 = 0.0151666...: cut at 6 decimals -> '0.015166'.
+    const button = page.getByRole('button', { name: 'Cashout (0.015166)' });
     await button.waitFor();
     await page.getByLabel('Wallet Address').fill(wallet);
     await shop.screenshot(page, '61-cashout-ready');
@@ -131,7 +131,7 @@ describe('cashout', () => {
 
     const wallet = '0x6161616161616161616161616161616161616161';
     await page.getByLabel('Wallet Address').fill(wallet);
-    await page.getByRole('button', { name: 'Cashout (0.216667)' }).click();
+    await page.getByRole('button', { name: 'Cashout (0.216666)' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Confirm your cashout' });
     await confirm.getByText('650.00 USD (about 0.216666 ETH)').waitFor();
     await confirm.getByText('A wallet new to your account').waitFor();

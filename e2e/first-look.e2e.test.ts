@@ -125,7 +125,7 @@ describe.each(WIDTHS)('at %i px', (width) => {
       await shop.screenshot(page, `first-look-assign-reference-${width}`);
       await dialog.getByRole('button', { name: 'Assign', exact: true }).click();
     }
-    await toast(page, 'Payment assigned. Order status: Paid').waitFor();
+    await toast(page, 'Payment assigned. The order is paid now.').waitFor();
     await dialog.waitFor({ state: 'detached' });
     expect((await shop.db.order.findUniqueOrThrow({ where: { id: orderId } })).status).toBe('PAID');
   });
