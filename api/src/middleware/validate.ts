@@ -15,7 +15,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /** Fields whose name does not read as words once split: what the forms call them. */
-const FIELD_LABELS: Record<string, string> = { referredBy: 'Referral code', txHash: 'Transaction hash', url: 'URL', _id: 'Id' };
+const FIELD_LABELS: Record<string, string> = { referredBy: 'Referral code', durationDays: 'Term (days)', txHash: 'Transaction hash', url: 'URL', _id: 'Id' };
 
 /**
  * A field's problem as a person reads it: 'Password must be at least 8 characters', not

@@ -31,7 +31,8 @@ export const signedUsd = (opts: { missing?: string } = {}) =>
 export const signedUsdAmount = signedUsd();
 
 export const intInRange = (min: number, max: number) =>
-  z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/, 'must be a whole number').transform(Number)]).pipe(
+  // Neither a number nor digits ('2.5', 'abc'): one message, not zod's 'Invalid input' of a union.
+  z.union([z.number(), z.string().trim().regex(/^-?\d{1,9}$/).transform(Number)], { error: 'must be a whole number' }).pipe(
     z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
   );
 

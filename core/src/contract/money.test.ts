@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatEth, roundMoney, toCents } from './money.ts';
+import { formatEth, roundMoney, termCredit, toCents } from './money.ts';
 
 describe('money', () => {
+  it("says what a package pays over its term in exact cents (the admin's form, the package page)", () => {
+    expect(termCredit('1.50', 30)).toBe('45.00');
+    expect(termCredit(0.1, 3)).toBe('0.30');
+    expect(termCredit('6.00', 3650)).toBe('21900.00');
+  });
+
   it('rounds half up to 2 decimals without float noise', () => {
     expect(roundMoney(0.1 + 0.2)).toBe('0.30');
     expect(roundMoney('1.005')).toBe('1.01');

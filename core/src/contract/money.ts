@@ -25,6 +25,11 @@ export function roundMoney(value: number | string): string {
   return centsToString(toCents(value));
 }
 
+/** What a package credits over its whole term (its daily credit times its days), in exact cents: "45.00". */
+export function termCredit(dailyCredit: number | string, durationDays: number): string {
+  return centsToString(toCents(dailyCredit) * BigInt(Math.trunc(durationDays)));
+}
+
 function numberToPlain(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`not a finite amount: ${value}`);
   // toPrecision(15) strips binary noise (0.1 + 0.2 -> 0.300000000000000) before rounding.

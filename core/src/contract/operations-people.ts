@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -27,6 +27,11 @@ export const peopleOperations: Operation[] = [
     method: 'POST', path: '/api/users', tag: 'Users', access: 'public', summary: 'Register, and sign in',
     description: 'Sets the session cookie. An unknown referral code is a 400; a taken e-mail is a 409.',
     body: registerBody, answers: [ok(userJson, 'The new user, signed in', 201)], errors: [409, 429],
+  },
+  {
+    method: 'GET', path: '/api/users/referrer', tag: 'Users', access: 'public', summary: "Whose a referral code is: the referrer's name, for the register page",
+    description: 'The name only. An unknown code (or a deleted account\'s) is a 404 with the message registration gives; tries are limited per address like sign-in (RATE_LIMIT_AUTH_PER_MINUTE).',
+    query: referrerQuery, answers: [ok(referrerJson)], errors: [404, 429],
   },
   {
     method: 'POST', path: '/api/users/login', tag: 'Users', access: 'public', summary: 'Sign in',

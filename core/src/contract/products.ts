@@ -9,6 +9,10 @@ export const imageRef = z
   .max(500, 'is too long')
   .refine((v) => /^\/(uploads|images)\/[\w.-]+$/.test(v) || /^https?:\/\/\S+$/.test(v), 'must be an uploaded image path or an http(s) URL');
 
+/** How long a paid package runs, in whole days: the api's bounds, and the admin form's. */
+export const PACKAGE_TERM_DAYS = { min: 1, max: 3650 } as const;
+export const packageTermDays = intInRange(PACKAGE_TERM_DAYS.min, PACKAGE_TERM_DAYS.max);
+
 export const updateProductBody = z.object({
   // Sent by the web client for convenience; the id in the URL is the one that counts.
   productId: z.string().max(100, 'is too long').optional(),
@@ -20,7 +24,7 @@ export const updateProductBody = z.object({
   countInStock: intInRange(0, 1_000_000),
   // The count the form showed: stock that orders took or gave back since is not overwritten (409).
   loadedCountInStock: intInRange(0, 1_000_000),
-  durationDays: intInRange(1, 3650).optional(),
+  durationDays: packageTermDays.optional(),
 });
 
 /** An admin puts a package on sale or takes it off (POST /api/admin/products/:id/publish). */

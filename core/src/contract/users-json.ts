@@ -11,6 +11,10 @@ export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 export const referralPerson = personJson;
 export type ReferralPerson = z.infer<typeof referralPerson>;
 
+/** Whose a referral code is: their name and nothing else (anyone may ask). */
+export const referrerJson = z.object({ name: z.string() });
+export type ReferrerJson = z.infer<typeof referrerJson>;
+
 export const userJson = z.object({
   _id: z.string(),
   name: z.string(),

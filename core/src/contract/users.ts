@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { emailField, ethAddress, nameField, passwordField, signedUsd, signedUsdAmount } from './common.ts';
 
+/** A referral code as a person types or a link carries it: any case (codes are stored upper-case). */
+const referralCodeText = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') }).trim().max(32, 'is too long');
+
 export const registerBody = z.object({
   email: emailField,
   password: passwordField,
   name: nameField,
-  referredBy: z
-    .string()
-    .trim()
-    .max(32, 'is too long')
+  referredBy: referralCodeText
     .optional()
     .nullable()
     .transform((v) => (v ? v.toUpperCase() : undefined)),
+});
+
+/** GET /api/users/referrer: whose a referral code is, for the register page. */
+export const referrerQuery = z.object({
+  referralCode: referralCodeText.min(1, 'is required').transform((v) => v.toUpperCase()),
 });
 
 const b64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*={0,2}$/, 'must be base64url');

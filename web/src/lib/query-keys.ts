@@ -25,6 +25,8 @@ export const statementQueryKey = [...profileQueryKey, 'statement'] as const;
 export const myCashoutsQueryKey = [...profileQueryKey, 'cashouts'] as const;
 
 export const twoFactorQueryKey = ['two-factor'] as const;
+/** Whose a referral code is (the register page). */
+export const referrerQueryKey = (referralCode: string) => ['referrer', referralCode] as const;
 
 /** The storefront's packages; the admin's under it, so creating, editing, publishing or deleting a package refreshes both. */
 export const productsQueryKey = ['products'] as const;

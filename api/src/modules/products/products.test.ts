@@ -206,7 +206,10 @@ describe('update (admin)', () => {
       ['negative stock', { ...validUpdate, countInStock: -1 }, /^Count in stock/],
       ['fractional stock', { ...validUpdate, countInStock: 1.5 }, /^Count in stock/],
       ['stock as a boolean', { ...validUpdate, countInStock: true }, /^Count in stock/],
-      ['zero duration', { ...validUpdate, durationDays: 0 }, /^Duration days/],
+      // In the words of the admin's form, whose 'Term (days)' field checks the same bounds.
+      ['zero duration', { ...validUpdate, durationDays: 0 }, /^Term \(days\) must be at least 1$/],
+      ['duration over ten years', { ...validUpdate, durationDays: '3651' }, /^Term \(days\) must be at most 3650$/],
+      ['fractional duration', { ...validUpdate, durationDays: '2.5' }, /^Term \(days\) must be a whole number$/],
       ['image with a path outside uploads', { ...validUpdate, image: '/etc/passwd' }, /image/i],
       ['javascript image url', { ...validUpdate, image: 'javascript:alert(1)' }, /image/i],
       ['huge productId', { ...validUpdate, productId: 'p'.repeat(1000) }, /^Product id/],

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { checkPasswordReset, confirmPasswordReset, jobs, relyingParty, requestPasswordReset, RESET_LINK_WORKS, RESET_REQUESTED_MESSAGE } from '@shop/core';
-import { loginBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, registerBody } from '@shop/core/contract';
+import { loginBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, referrerQuery, registerBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { accountGuards } from '../../middleware/accounts.ts';
 import { endSession, startSession } from '../../middleware/auth.ts';
 import { auditContext } from '../../middleware/audit.ts';
 import { parseBody } from '../../middleware/validate.ts';
-import { login, register } from './service.ts';
+import { login, referrerOf, register } from './service.ts';
 
 /** Joining, signing in and out, a forgotten password (under /api/users). */
 export function signInRoutes(deps: AppDeps): Router {
@@ -19,6 +19,13 @@ export function signInRoutes(deps: AppDeps): Router {
     const user = await register(db, input);
     await startSession(res, deps, user._id);
     res.status(201).json(user);
+  });
+
+  // The register page names who invited the visitor. Codes tried count per address like
+  // sign-ins: a code is a short secret, and this is not a way to list the shop's people.
+  router.get('/referrer', authLimit('referrer'), async (req, res) => {
+    const { referralCode } = parseBody(referrerQuery, req.query);
+    res.json(await referrerOf(db, referralCode));
   });
 
   router.post('/login', authLimit('login'), async (req, res) => {

@@ -1,11 +1,25 @@
 import {
-  badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
+  badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, notFound, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
   UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
-import type { UserJson } from '@shop/core/contract';
+import type { ReferrerJson, UserJson } from '@shop/core/contract';
 import { isUniqueViolation, toUserJson, userSelect } from '../profile/service.ts';
 
 /** Joining the shop and signing in (a password reset is core's: password-reset.ts). */
+
+const UNKNOWN_REFERRAL_CODE = 'Unknown referral code';
+
+/** The account a referral code (upper-cased, as the contract gives it) belongs to; a deleted one has none. */
+function findReferrer(db: Db, referralCode: string) {
+  return db.user.findFirst({ where: { referralCode, deletedAt: null }, select: { id: true, name: true } });
+}
+
+/** Whose a referral code is, as the register page says it: the name only (404 for no one's). */
+export async function referrerOf(db: Db, referralCode: string): Promise<ReferrerJson> {
+  const referrer = await findReferrer(db, referralCode);
+  if (!referrer) throw notFound(UNKNOWN_REFERRAL_CODE);
+  return { name: referrer.name };
+}
 
 export async function register(
   db: Db,
@@ -13,8 +27,8 @@ export async function register(
 ): Promise<UserJson> {
   let referredById: string | undefined;
   if (input.referredBy) {
-    const referrer = await db.user.findFirst({ where: { referralCode: input.referredBy, deletedAt: null }, select: { id: true } });
-    if (!referrer) throw badRequest('Unknown referral code');
+    const referrer = await findReferrer(db, input.referredBy);
+    if (!referrer) throw badRequest(UNKNOWN_REFERRAL_CODE);
     referredById = referrer.id;
   }
   if (await db.user.findUnique({ where: { email: input.email }, select: { id: true } })) {

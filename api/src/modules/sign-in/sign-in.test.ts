@@ -66,6 +66,40 @@ describe('registration', () => {
   });
 });
 
+describe("a referral link's referrer", () => {
+  it('names who a code belongs to (their name only), in any case; an unknown or deleted one is a 404 with the message registration gives', async () => {
+    const res = await request(kit.app).get(`/api/users/referrer?referralCode=${alice.referralCode.toLowerCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ name: 'Alice' });
+
+    const unknown = await request(kit.app).get('/api/users/referrer?referralCode=NOPE123456');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('Unknown referral code');
+    const gone = await kit.createUser({ name: 'Gone' });
+    await kit.db.user.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
+    expect((await request(kit.app).get(`/api/users/referrer?referralCode=${gone.referralCode}`)).status).toBe(404);
+  });
+
+  it('refuses a missing, repeated or overlong code with a 400 naming the field', async () => {
+    for (const query of ['', '?referralCode=', '?referralCode=A&referralCode=B', `?referralCode=${'A'.repeat(33)}`]) {
+      const res = await request(kit.app).get(`/api/users/referrer${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toMatch(/^Referral code\b/);
+    }
+  });
+
+  it('is limited per address like sign-in: codes cannot be tried without end', async () => {
+    const limited = await createApiTestKit({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '2' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await request(limited.app).get(`/api/users/referrer?referralCode=GUESS${i}`)).status);
+      expect(statuses).toEqual([404, 404, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('login and logout', () => {
   it('signs in with the right password, case-insensitively on e-mail', async () => {
     const res = await request(kit.app).post('/api/users/login').send({ email: alice.email.toUpperCase(), password: alice.password });

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Outlet, useMatches } from 'react-router-dom';
+import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { keepReferralCode } from '@/stores/referral-store';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
@@ -17,8 +18,21 @@ function usePageMeta(): void {
   }, [meta]);
 }
 
+/**
+ * A referral link's code (`?ref=` on any page, not only /register) is kept, so a visitor
+ * who looks around first still registers with it: the register page fills it in.
+ */
+function useKeepReferralLink(): void {
+  const { search } = useLocation();
+  useEffect(() => {
+    const code = new URLSearchParams(search).get('ref');
+    if (code) keepReferralCode(code);
+  }, [search]);
+}
+
 export function AppLayout() {
   usePageMeta();
+  useKeepReferralLink();
   return (
     <div className="flex min-h-svh flex-col">
       <SiteHeader />

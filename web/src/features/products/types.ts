@@ -14,4 +14,6 @@ export type ProductInput = {
   countInStock: number | string;
   /** The count the form loaded: stock orders took since is never overwritten (a 409 otherwise). */
   loadedCountInStock: number;
+  /** How many days a paid package credits (PACKAGE_TERM_DAYS). */
+  durationDays: number | string;
 };

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '@/testing/fixtures';
@@ -28,6 +28,36 @@ describe('RegisterPage', () => {
     expect(await screen.findByLabelText('Referral Code')).toHaveValue('ALICE7');
   });
 
+  it("keeps a referral link's code from any page (the latest link wins), fills it in wherever registration starts and names the referrer", async () => {
+    const { sent } = mockApi({ 'GET /api/users/referrer': (request: { path: string }) => ({ name: request.path.endsWith('ALICE7') ? 'Alice Referrer' : 'Someone Else' }) });
+    renderApp('/cart?ref=OLDCODE1');
+    await screen.findByRole('heading', { name: 'Sum : 0 packet' });
+    cleanup();
+    renderApp('/cart?ref=alice7');
+    await screen.findByRole('heading', { name: 'Sum : 0 packet' });
+    cleanup();
+
+    // Registration started later from the sign-in page: no ?ref= in its address.
+    renderApp('/register?redirect=/placeorder');
+    expect(await screen.findByLabelText('Referral Code')).toHaveValue('ALICE7');
+    expect(await screen.findByText('You were invited by Alice Referrer')).toBeInTheDocument();
+    expect(sent('GET /api/users/referrer').map((r) => r.path)).toEqual(['/api/users/referrer?referralCode=ALICE7']);
+  });
+
+  it('says a code is unknown, and names the owner of a code typed in', async () => {
+    mockApi({
+      'GET /api/users/referrer': (request: { path: string }) =>
+        request.path.endsWith('BOB9') ? { name: 'Bob Builder' } : reply(404, { message: 'Unknown referral code' }),
+    });
+    renderApp('/register?ref=NOPE12');
+    expect(await screen.findByText('Unknown referral code')).toBeInTheDocument();
+    const field = screen.getByLabelText('Referral Code');
+    await userEvent.clear(field);
+    await userEvent.type(field, 'bob9');
+    expect(await screen.findByText('You were invited by Bob Builder')).toBeInTheDocument();
+    expect(screen.queryByText('Unknown referral code')).not.toBeInTheDocument();
+  });
+
   it("disables 'Register' with a spinner while the request runs, then stores the user and redirects", async () => {
     const user = makeUser({ _id: 'u9', name: 'Bob', email: 'bob@example.com' });
     let release: () => void = () => {};
@@ -55,6 +85,8 @@ describe('RegisterPage', () => {
     release();
     await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(user);
+    // Used: a later registration on this device starts without it.
+    expect(window.localStorage.getItem('referral')).toBeNull();
   });
 
   it('sends no referredBy when the code is empty, and toasts the server message on failure', async () => {

@@ -1,14 +1,35 @@
-import { useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { useUserInfo } from '@/stores/auth-store';
+import { forgetReferralCode, keptReferralCode, referralCodeOf } from '@/stores/referral-store';
+import { useReferrer } from '../api/get-referrer';
 import { useRegister } from '../api/register';
 import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
 import { useRedirectTarget, withRedirect } from '../redirect';
+
+/** `value` once it has stayed the same for a moment: a code is looked up when typing pauses, not at every key. */
+function useSettled(value: string, delayMs = 400): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+/** Whose the code is, or that it is no one's (what registration would refuse); nothing while unknown. */
+function referrerLine(referrer: ReturnType<typeof useReferrer>): ReactNode {
+  if (referrer.data) return <span className="font-medium text-foreground">You were invited by {referrer.data.name}</span>;
+  if (referrer.isError && isApiError(referrer.error) && referrer.error.status === 404) {
+    return <span className="text-destructive">{getErrorMessage(referrer.error)}</span>;
+  }
+  return null;
+}
 
 export function RegisterPage() {
   const user = useUserInfo();
@@ -17,8 +38,10 @@ export function RegisterPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
-  // A shared referral link (/register?ref=CODE) fills the code in.
-  const [referralCode, setReferralCode] = useState(() => params.get('ref') ?? '');
+  // A shared referral link fills the code in: this page's ?ref=, or the latest link the
+  // visitor opened on any page in the last 30 days (kept by the layout).
+  const [referralCode, setReferralCode] = useState(() => params.get('ref') ?? keptReferralCode() ?? '');
+  const referrer = useReferrer(useSettled(referralCodeOf(referralCode) ?? ''));
   const register = useRegister();
 
   if (user) return <Navigate to={redirect} replace />;
@@ -29,7 +52,10 @@ export function RegisterPage() {
       { email, password, name, ...(referredBy ? { referredBy } : {}) },
       {
         // The failed attempt's message goes once the account is made (one message at a time: a new failure replaces it).
-        onSuccess: () => toast.dismiss(AUTH_ERROR_TOAST),
+        onSuccess: () => {
+          toast.dismiss(AUTH_ERROR_TOAST);
+          forgetReferralCode();
+        },
         onError: (error) => toast.error(getErrorMessage(error), { id: AUTH_ERROR_TOAST }),
       },
     );
@@ -85,6 +111,7 @@ export function RegisterPage() {
         placeholder="Optional"
         value={referralCode}
         onValueChange={setReferralCode}
+        hint={referrerLine(referrer)}
       />
       <Button pending={register.isPending} type="submit" disabled={register.isPending}>
         Register

@@ -1,6 +1,7 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
+import { PACKAGE_TERM_DAYS, packageTermDays, termCredit, toCents, usdAmount } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -8,27 +9,50 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatUsd } from '@/lib/format';
 import { useUpdateProduct } from '../api/update-product';
 import { useUploadImage } from '../api/upload-image';
 import type { Product } from '../types';
 
 const busy = <Spinner size="sm" aria-hidden="true" className="text-current" />;
 
-const usd = (n: number) => `USD $${n.toFixed(2)}`;
+/** The form's numbers as the api reads them (the contract's rules), or the first problem in the words the api would use. */
+type Terms = { ok: true; price: string; dailyCredit: string; days: number } | { ok: false; problem: string };
+
+function readTerms(price: string, dailyCredit: string, term: string): Terms {
+  const days = packageTermDays.safeParse(term);
+  if (!days.success) return { ok: false, problem: `Term (days) ${days.error.issues[0]?.message ?? 'is not valid'}` };
+  const credit = usdAmount.safeParse(dailyCredit);
+  if (!credit.success) return { ok: false, problem: `Daily Bonus ${credit.error.issues[0]?.message ?? 'is not valid'}` };
+  const cost = usdAmount.safeParse(price);
+  if (!cost.success) return { ok: false, problem: `Price ${cost.error.issues[0]?.message ?? 'is not valid'}` };
+  return { ok: true, price: cost.data, dailyCredit: credit.data, days: days.data };
+}
+
+/** What the package pays in all: 'USD $1.50 a day for 30 days: USD $45.00 in all' (exact cents). */
+function PackagePays({ id, terms }: { id: string; terms: Terms }) {
+  return (
+    <p id={id} aria-live="polite" data-testid="package-pays" className={terms.ok ? 'text-sm font-medium sm:col-span-2' : 'text-sm font-medium text-destructive sm:col-span-2'}>
+      {terms.ok
+        ? `${formatUsd(terms.dailyCredit)} a day for ${terms.days} ${terms.days === 1 ? 'day' : 'days'}: ${formatUsd(termCredit(terms.dailyCredit, terms.days))} in all`
+        : terms.problem}
+    </p>
+  );
+}
 
 /**
  * What waits for a second admin: a package that pays more over its term than it costs is
  * published, or given more while on sale, only once another admin approves (the server
  * decides, with the shop's PACKAGE_CREDIT_MULTIPLE); the form says what these numbers pay.
  */
-function SecondAdminNote({ price, dailyCredit, durationDays }: { price: string; dailyCredit: string; durationDays: number }) {
-  const over = Number(dailyCredit) * durationDays;
-  const paysMore = Number.isFinite(over) && over > Number(price);
+function SecondAdminNote({ terms }: { terms: Terms }) {
+  const over = terms.ok ? termCredit(terms.dailyCredit, terms.days) : undefined;
+  const paysMore = terms.ok && over !== undefined && toCents(over) > toCents(terms.price);
   return (
     <p className="text-sm text-muted-foreground" data-testid="second-admin-note">
-      {paysMore ? `At these numbers it pays ${usd(over)} over its ${durationDays}-day term for ${usd(Number(price))}. ` : ''}
-      Publishing a package that pays more over its term than it costs, or lowering its price, raising its daily bonus or adding stock while it is on sale, waits
-      for a second admin (Admin &gt; Approvals).
+      {paysMore ? `At these numbers it pays ${formatUsd(over)} over its ${terms.days}-day term for ${formatUsd(terms.price)}. ` : ''}
+      Publishing a package that pays more over its term than it costs, or lowering its price, raising its daily bonus, lengthening its term or adding stock while
+      it is on sale, waits for a second admin (Admin &gt; Approvals).
     </p>
   );
 }
@@ -44,6 +68,9 @@ export function ProductForm({ product }: { product: Product }) {
   const [dailyCredit, setDailyCredit] = useState(String(product.dailyCredit));
   const [countInStock, setCountInStock] = useState(String(product.countInStock));
   const [description, setDescription] = useState(product.description);
+  const [term, setTerm] = useState(String(product.durationDays));
+  const paysId = useId();
+  const terms = readTerms(price, dailyCredit, term);
   const update = useUpdateProduct();
   const upload = useUploadImage();
 
@@ -62,10 +89,10 @@ export function ProductForm({ product }: { product: Product }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update.mutate(
-      { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock },
+      { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock, durationDays: term },
       {
         onSuccess: (saved) => {
-          if (saved.pendingApproval) toast.info('Saved. The changes to the price, daily bonus or stock wait for a second admin.');
+          if (saved.pendingApproval) toast.info('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.');
           else toast.success('Product updated');
           navigate('/admin/productlist');
         },
@@ -77,7 +104,7 @@ export function ProductForm({ product }: { product: Product }) {
   return (
     <form className="grid gap-4" aria-label="Edit Product" onSubmit={submit}>
       <FormField label="Name" name="name" placeholder="Enter name" value={name} onValueChange={setName} />
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-2">
         <FormField
           label="Price"
           type="number"
@@ -89,16 +116,6 @@ export function ProductForm({ product }: { product: Product }) {
           onValueChange={setPrice}
         />
         <FormField
-          label="Daily Bonus"
-          type="number"
-          name="dailyCredit"
-          min="0"
-          step="0.01"
-          inputMode="decimal"
-          value={dailyCredit}
-          onValueChange={setDailyCredit}
-        />
-        <FormField
           label="Count In Stock"
           type="number"
           name="countInStock"
@@ -108,6 +125,31 @@ export function ProductForm({ product }: { product: Product }) {
           value={countInStock}
           onValueChange={setCountInStock}
         />
+        <FormField
+          label="Daily Bonus"
+          type="number"
+          name="dailyCredit"
+          min="0"
+          step="0.01"
+          inputMode="decimal"
+          value={dailyCredit}
+          onValueChange={setDailyCredit}
+          aria-describedby={paysId}
+        />
+        <FormField
+          label="Term (days)"
+          type="number"
+          name="durationDays"
+          required
+          min={PACKAGE_TERM_DAYS.min}
+          max={PACKAGE_TERM_DAYS.max}
+          step="1"
+          inputMode="numeric"
+          value={term}
+          onValueChange={setTerm}
+          aria-describedby={paysId}
+        />
+        <PackagePays id={paysId} terms={terms} />
       </div>
       <div className="grid gap-2">
         <FormField label="Image" name="image" placeholder="Enter image url" value={image} onValueChange={setImage} />
@@ -130,7 +172,7 @@ export function ProductForm({ product }: { product: Product }) {
           onChange={(event) => setDescription(event.target.value)}
         />
       </div>
-      <SecondAdminNote price={price} dailyCredit={dailyCredit} durationDays={product.durationDays} />
+      <SecondAdminNote terms={terms} />
       <Button type="submit" disabled={update.isPending || upload.isPending} className="w-full sm:w-fit">
         {update.isPending ? busy : null}
         Update

@@ -8,7 +8,7 @@ import { renderApp } from '@/testing/render-app';
 const product = makeProduct({ _id: 'p1', name: 'Gold Package', price: 249.5, dailyCredit: 6, countInStock: 3 });
 
 describe('ProductEditPage', () => {
-  it('starts from the stored package and offers the six fields, Update and Go Back', async () => {
+  it('starts from the stored package and offers the seven fields (the term too), Update and Go Back', async () => {
     signIn({ isAdmin: true });
     mockApi({ 'GET /api/admin/products/p1': product });
     renderApp('/admin/products/p1/edit');
@@ -22,6 +22,7 @@ describe('ProductEditPage', () => {
     expect(screen.getByLabelText('Count In Stock')).toHaveAttribute('type', 'number');
     expect(screen.getByLabelText('Count In Stock')).toHaveValue(3);
     expect(screen.getByLabelText('Description')).toHaveValue(product.description);
+    expect(screen.getByLabelText('Term (days)')).toHaveValue(30);
     expect(screen.getByRole('button', { name: 'Update' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go Back' })).toHaveAttribute('href', '/admin/productlist');
   });
@@ -59,8 +60,49 @@ describe('ProductEditPage', () => {
       description: product.description,
       countInStock: '3',
       loadedCountInStock: 3,
+      durationDays: '30',
     });
   });
+
+  it('sets the term, says what the package pays in all as the numbers change (in exact cents), and saves the term', async () => {
+    signIn({ isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/admin/products/p1': makeProduct({ ...product, dailyCredit: 1.5, durationDays: 30 }),
+      'PUT /api/products/p1': (request: { body: unknown }) => ({ ...product, ...(request.body as object) }),
+      'GET /api/admin/products': [product],
+    });
+    renderApp('/admin/products/p1/edit');
+    const term = await screen.findByLabelText('Term (days)');
+    const pays = screen.getByTestId('package-pays');
+    expect(pays).toHaveTextContent('USD $1.50 a day for 30 days: USD $45.00 in all');
+    // The line is read with the fields it sums up.
+    expect(term).toHaveAccessibleDescription(/USD \$1\.50 a day for 30 days: USD \$45\.00 in all/);
+    expect(screen.getByLabelText('Daily Bonus')).toHaveAccessibleDescription(/USD \$45\.00 in all/);
+
+    // 0.1 a day for 3 days is 0.30, never 0.30000000000000004.
+    const credit = screen.getByLabelText('Daily Bonus');
+    await userEvent.clear(credit);
+    await userEvent.type(credit, '0.1');
+    await userEvent.clear(term);
+    await userEvent.type(term, '3');
+    expect(pays).toHaveTextContent('USD $0.10 a day for 3 days: USD $0.30 in all');
+
+    // The api's bounds (1 to 3650 whole days), said before anything is sent.
+    for (const [typed, message] of [['0', 'Term (days) must be at least 1'], ['3651', 'Term (days) must be at most 3650'], ['2.5', 'Term (days) must be a whole number']] as const) {
+      await userEvent.clear(term);
+      await userEvent.type(term, typed);
+      expect(pays).toHaveTextContent(message);
+    }
+    expect(term).toHaveAttribute('min', '1');
+    expect(term).toHaveAttribute('max', '3650');
+
+    await userEvent.clear(term);
+    await userEvent.type(term, '90');
+    expect(pays).toHaveTextContent('USD $0.10 a day for 90 days: USD $9.00 in all');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Product updated')).toBeInTheDocument();
+    expect(sent('PUT /api/products/p1')[0]?.body).toMatchObject({ dailyCredit: '0.1', durationDays: '90' });
+  }, 20_000);
 
   it('says what the numbers pay over the term, and that a change giving more waits for a second admin', async () => {
     signIn({ isAdmin: true });
@@ -78,8 +120,17 @@ describe('ProductEditPage', () => {
     await userEvent.clear(credit);
     await userEvent.type(credit, '499');
     expect(note).toHaveTextContent('At these numbers it pays USD $14970.00 over its 30-day term for USD $249.50.');
+    // A longer term pays more too.
+    await userEvent.clear(credit);
+    await userEvent.type(credit, '6');
+    expect(note).not.toHaveTextContent('At these numbers');
+    const term = screen.getByLabelText('Term (days)');
+    await userEvent.clear(term);
+    await userEvent.type(term, '42');
+    expect(note).toHaveTextContent('At these numbers it pays USD $252.00 over its 42-day term for USD $249.50.');
+    expect(note).toHaveTextContent('lengthening its term');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText('Saved. The changes to the price, daily bonus or stock wait for a second admin.')).toBeInTheDocument();
+    expect(await screen.findByText('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
   });
 });

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { centsToString, toCents } from '@shop/core/contract';
+import { termCredit } from '@shop/core/contract';
 import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Rating } from '@/components/rating';
@@ -7,11 +7,6 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { formatUsd } from '@/lib/format';
 import { useProduct } from '../api/get-product';
 import { AddToCartCard } from '../components/add-to-cart-card';
-
-/** What a package credits over its whole term, in exact cents. */
-export function termCredit(dailyCredit: number, durationDays: number): string {
-  return centsToString(toCents(dailyCredit) * BigInt(Math.trunc(durationDays)));
-}
 
 export function ProductPage() {
   const { id = '' } = useParams();
