@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router-dom';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
+import { TestNetworkBanner } from './test-network-banner';
 
 /** A route's title and meta description (its `handle`); the home page's title is the shop's name. */
 export type PageMeta = { title: string; description: string };
@@ -21,6 +22,7 @@ export function AppLayout() {
   usePageMeta();
   return (
     <div className="flex min-h-svh flex-col">
+      <TestNetworkBanner />
       <SiteHeader />
       <main className="container flex-1 py-6">
         <Outlet />
