@@ -52,7 +52,7 @@ async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Prom
   const cashout = await runtime.db.cashoutRequest.findUnique({ where: { id: notice.cashoutId }, include: { cancelLink: { select: { id: true } } } });
   if (!cashout) return null;
   const amount = `$${cashout.amountUsd.toFixed(2)}`;
-  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on Ethereum mainnet was asked for at ${formatTime(cashout.createdAt)}.`;
+  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on ${runtime.config.network.name} was asked for at ${formatTime(cashout.createdAt)}.`;
   if (!cashout.cancelLink) {
     return { subject: `Cashout of ${amount} requested`, text: [`Hello ${notice.user.name},`, '', asked, 'Coins are sent to the wallet within 1-24 hours.', ...notYou(site)].join('\n'), linkId: null };
   }
