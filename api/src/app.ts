@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
+import { shopConfigRoutes } from './modules/shop-config/routes.ts';
 import { loadSession } from './middleware/auth.ts';
 import { signInRoutes } from './modules/sign-in/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use('/health', loadSession(deps, { guestWhenUnavailable: true }), healthRoutes(deps));
+  // The shop's network (the test-network banner, explorer links): public, no session needed.
+  api.use('/config', shopConfigRoutes(deps));
   // The published contract and its reference page: public, no session needed.
   api.use(openApiRoutes(config));
   api.use(loadSession(deps));

@@ -9,12 +9,17 @@ import type { Tx } from '../books/ledger.ts';
  * change's own transaction (an outbox: a change that rolls back tells nobody, a committed
  * one is never lost); the change returns the effect that queues its e-mail, the worker
  * sends it and marks it sent, and the sweeper hands on one whose job was lost.
+ * The same outbox carries the account's other letters: the welcome of a new account and
+ * the news of a referral reward credited (written with the ledger entry that credits it).
  */
 export type SecurityChange =
   | { kind: 'FACTOR_ADDED' | 'FACTOR_REMOVED'; userId: string; factor: 'totp' | 'passkey'; name?: string }
   | { kind: 'PASSWORD_CHANGED'; userId: string }
   | { kind: 'EMAIL_CHANGED'; userId: string; from: string; to: string }
-  | { kind: 'CASHOUT_REQUESTED'; userId: string; cashoutId: string };
+  | { kind: 'CASHOUT_REQUESTED'; userId: string; cashoutId: string }
+  | { kind: 'WELCOME'; userId: string }
+  /** `amount`: the USD credited, as a decimal string; `orderId`: the referred buyer's paid order. */
+  | { kind: 'REFERRAL_REWARD'; userId: string; amount: string; orderId: string };
 
 /** Unsent notices older than this are no longer retried by the sweeper (an address that never takes mail). */
 export const NOTICE_RETRY_DAYS = 3;
@@ -28,7 +33,9 @@ export async function noteSecurityChange(tx: Tx, change: SecurityChange): Promis
       ? { factor: change.factor, ...(change.name ? { name: change.name } : {}) }
       : change.kind === 'EMAIL_CHANGED'
         ? { to: change.to }
-        : undefined;
+        : change.kind === 'REFERRAL_REWARD'
+          ? { amount: change.amount, orderId: change.orderId }
+          : undefined;
   const row = await tx.securityNotice.create({
     data: {
       userId: change.userId,

@@ -32,5 +32,7 @@ export * from './admin-orders-json.ts';
 export * from './admin-overview-json.ts';
 export * from './ops-json.ts';
 export * from './deposits-json.ts';
+// Which network the shop runs on (GET /api/config), its explorer links.
+export * from './network.ts';
 // The one mapper from a stored order to its JSON (buyer's and admin's views).
 export * from './order-views.ts';

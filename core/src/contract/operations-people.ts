@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, shopConfigJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -12,6 +12,11 @@ export const peopleOperations: Operation[] = [
     method: 'GET', path: '/api/health', tag: 'System', access: 'public', summary: 'Health of the database, Redis, the Ethereum node and the queues',
     description: 'ok or degraded per dependency; 503 unless all are ok. Anyone else is answered from one round of checks per HEALTH_CACHE_MS (5 s) of the api process. Admins and the metrics scraper (METRICS_TOKEN as a bearer token) get a fresh round with `details` (the dependencies, the books, the deposit factory\'s check).',
     answers: [ok(healthJson, 'Every dependency works'), ok(healthJson, 'A dependency is down', 503)],
+  },
+  {
+    method: 'GET', path: '/api/config', tag: 'System', access: 'public', summary: 'The network the shop runs on',
+    description: 'Its chain id and name, whether it is a test network (every page shows a banner) or a development chain (the dev wallet), and the block explorer transaction links go to (null: none). From CHAIN_ID, DEV_CHAIN, SHOP_NETWORK_LABEL and EXPLORER_URL.',
+    answers: [ok(shopConfigJson)],
   },
   {
     method: 'GET', path: '/api/openapi.json', tag: 'System', access: 'public', summary: 'This document',

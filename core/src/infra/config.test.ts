@@ -48,4 +48,42 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8, loopback');
     expect(() => loadConfig({ TRUST_PROXY: 'every proxy!' })).toThrow(/TRUST_PROXY/);
   });
+
+  describe('the network (DEV_CHAIN, SHOP_NETWORK_LABEL, EXPLORER_URL)', () => {
+    const production = {
+      NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop', REDIS_URL: 'redis://cache:6379', ETH_RPC_URL: 'https://rpc.example.org',
+      RECEIVING_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', JWT_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://mail.example.org:587',
+      PAYOUT_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', PUBLIC_URL: 'https://shop.example.org',
+    };
+
+    it('calls a development shop a test network on a local chain, with no explorer', () => {
+      expect(loadConfig({ NODE_ENV: 'development' }).network).toEqual({
+        chainId: 1, name: 'Local development chain', testNetwork: true, developmentChain: true, explorerUrl: null,
+      });
+    });
+
+    it('calls a production shop on chain id 1 Ethereum mainnet, with Etherscan', () => {
+      expect(loadConfig(production).network).toEqual({ chainId: 1, name: 'Ethereum mainnet', testNetwork: false, developmentChain: false, explorerUrl: 'https://etherscan.io' });
+    });
+
+    it('names a public test network and its explorer, and a label overrides the name', () => {
+      expect(loadConfig({ ...production, CHAIN_ID: '11155111' }).network).toMatchObject({ name: 'Sepolia', testNetwork: true, explorerUrl: 'https://sepolia.etherscan.io' });
+      expect(loadConfig({ ...production, SHOP_NETWORK_LABEL: 'Staging (mainnet fork)' }).network).toMatchObject({ name: 'Staging (mainnet fork)', testNetwork: true, explorerUrl: 'https://etherscan.io' });
+      expect(loadConfig({ ...production, DEV_CHAIN: 'true', SHOP_NETWORK_LABEL: 'Demo chain' }).network).toMatchObject({ name: 'Demo chain', developmentChain: true, explorerUrl: null });
+    });
+
+    it('takes EXPLORER_URL as given (no trailing slash), or none', () => {
+      expect(loadConfig({ EXPLORER_URL: 'http://127.0.0.1:4000/' }).network.explorerUrl).toBe('http://127.0.0.1:4000');
+      expect(loadConfig({ ...production, EXPLORER_URL: 'none' }).network.explorerUrl).toBeNull();
+    });
+
+    it('refuses a malformed label or explorer, naming the variable', () => {
+      expect(() => loadConfig({ SHOP_NETWORK_LABEL: '<script>' })).toThrow(/SHOP_NETWORK_LABEL: must be 1-40 letters/);
+      expect(() => loadConfig({ SHOP_NETWORK_LABEL: 'x'.repeat(41) })).toThrow(/SHOP_NETWORK_LABEL/);
+      expect(() => loadConfig({ EXPLORER_URL: 'etherscan.io' })).toThrow(/EXPLORER_URL: must be an http\(s\) URL/);
+      expect(() => loadConfig({ EXPLORER_URL: 'https://etherscan.io/?q=1' })).toThrow(/EXPLORER_URL/);
+      expect(() => loadConfig({ ...production, EXPLORER_URL: 'http://explorer.example.org' })).toThrow(/EXPLORER_URL: must be an https:\/\/ URL in production/);
+      expect(() => loadConfig({ DEV_CHAIN: 'maybe' })).toThrow(/DEV_CHAIN/);
+    });
+  });
 });

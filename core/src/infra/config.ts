@@ -1,6 +1,7 @@
 import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
+import { shopNetwork } from '../contract/network.ts';
 import { ETH_ADDRESS } from '../contract/wallet.ts';
 
 /**
@@ -56,6 +57,12 @@ const schema = z
     BLOCK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     HEAD_MAX_AGE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
     CHAIN_ID: z.coerce.number().int().positive().default(1),
+    // A local chain with published keys (anvil's, as npm start runs): a test-network banner, no explorer, the dev wallet.
+    DEV_CHAIN: bool.optional(),
+    // Names the network on every page's test-network banner and in e-mails (a staging shop: "Sepolia staging").
+    SHOP_NETWORK_LABEL: z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N} .,:()'/-]{0,39}$/u, 'must be 1-40 letters, digits, spaces or . , : ( ) \' / -, starting with a letter or digit').optional(),
+    // The block explorer's origin for transaction links (https://etherscan.io), or none.
+    EXPLORER_URL: z.string().trim().refine((v) => v === 'none' || /^https?:\/\/[^\s?#]+$/.test(v), 'must be an http(s) URL without query or fragment (https://sepolia.etherscan.io), or none').optional(),
     RECEIVING_ADDRESS: address.optional(),
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
@@ -158,6 +165,11 @@ const schema = z
     }
   })
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.EXPLORER_URL?.startsWith('http:')) {
+      ctx.addIssue({ code: 'custom', path: ['EXPLORER_URL'], message: 'must be an https:// URL in production' });
+    }
+  })
+  .superRefine((env, ctx) => {
     if (env.SWEEPER_PRIVATE_KEY && env.SWEEPER_ADDRESS) {
       ctx.addIssue({ code: 'custom', path: ['SWEEPER_ADDRESS'], message: 'set SWEEPER_PRIVATE_KEY (signed here) or SWEEPER_ADDRESS (an external signer), not both' });
     }
@@ -221,6 +233,8 @@ function chainConfig(env: Env, dev: boolean) {
     blockPollMs: env.BLOCK_POLL_MS,
     headMaxAgeMs: env.HEAD_MAX_AGE_MS,
     chainId: env.CHAIN_ID,
+    // Outside production the chain is the local anvil npm start runs, unless DEV_CHAIN=false.
+    network: shopNetwork({ chainId: env.CHAIN_ID, developmentChain: env.DEV_CHAIN ?? dev, label: env.SHOP_NETWORK_LABEL, explorerUrl: env.EXPLORER_URL }),
     receivingAddress: (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`,
     ethUsdFeedAddress: env.ETH_USD_FEED_ADDRESS as `0x${string}`,
     depositFactoryAddress: env.DEPOSIT_FACTORY_ADDRESS as `0x${string}` | undefined,

@@ -3,6 +3,7 @@ import type { Effect } from '../infra/effects.ts';
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
+import { noteSecurityChange } from '../accounts/security-notices.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../events/webhooks.ts';
 import { priceToAnswer, tagOf, weiToUsdCents } from '../rails/eth/amounts.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
@@ -269,10 +270,13 @@ async function count(
   await emitEvent(tx, 'order.paid', `order:${order.id}`, { ...orderEventData(updated), paidVersion: version });
   const referrerId = order.user.referredById;
   const rewardCents = (totalCents * toCents(config.referralRewardPercent) + 5_000n) / 10_000n;
+  const effects: Effect[] = [{ kind: 'receipt', orderId: order.id }];
   if (referrerId && rewardCents > 0n) {
     await postEntries(tx, [
       { userId: referrerId, account: 'ACTIVE', amount: centsToString(rewardCents), kind: 'REFERRAL_REWARD', reference: `order:${order.id}`, idempotencyKey: `referral:${order.id}:v${version}` },
     ]);
+    // The referrer hears of it: noted with the credit, sent once by the worker.
+    effects.push(await noteSecurityChange(tx, { kind: 'REFERRAL_REWARD', userId: referrerId, amount: centsToString(rewardCents), orderId: order.id }));
   }
-  return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', effects: [{ kind: 'receipt', orderId: order.id }] };
+  return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', effects };
 }

@@ -57,3 +57,6 @@ export const auditQueryKey = ['audit'] as const;
 export const webhooksQueryKey = ['admin', 'webhooks'] as const;
 export const webhookListQueryKey = [...webhooksQueryKey, 'list'] as const;
 export const webhookDeliveriesQueryKey = (endpointId: string) => [...webhooksQueryKey, 'deliveries', endpointId] as const;
+
+/** The shop's configuration (its network): asked for once a visit. */
+export const shopConfigQueryKey = ['shop-config'] as const;

@@ -1,5 +1,5 @@
 import { createConfig, http, injected, type Connector, type CreateConnectorFn } from 'wagmi';
-import { mainnet } from 'wagmi/chains';
+import { hoodi, holesky, mainnet, sepolia } from 'wagmi/chains';
 import { hasInjectedProvider } from './injected-provider';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID, devWallet } from './wagmi-dev-wallet';
 
@@ -12,16 +12,25 @@ import { DEV_WALLET_ENABLED, DEV_WALLET_ID, devWallet } from './wagmi-dev-wallet
  */
 export const REQUIRED_CHAIN = mainnet;
 
+/** The chains a shop may run on (GET /api/config names which): mainnet, and the public test networks of a staging shop. */
+export const SHOP_CHAINS = [mainnet, sepolia, holesky, hoodi] as const;
+export type ShopChainId = (typeof SHOP_CHAINS)[number]['id'];
+
+/** The chain the wallet must be on: the shop's (a development chain is chain id 1, as mainnet), mainnet until it is known. */
+export function requiredChainId(shopChainId: number | undefined): ShopChainId {
+  return (SHOP_CHAINS.find((c) => c.id === shopChainId) ?? REQUIRED_CHAIN).id;
+}
+
 /** The rdns MetaMask announces itself with under EIP-6963. */
 const METAMASK_RDNS = 'io.metamask';
 
 export function createWagmiConfig() {
   return createConfig({
-    chains: [mainnet],
+    chains: SHOP_CHAINS,
     connectors: [injected({ target: 'metaMask' }), ...(DEV_WALLET_ENABLED ? [devWallet()] : [])],
     // The pay page never reads the chain through wagmi (the api quotes and verifies);
     // the transport is only a required default.
-    transports: { [mainnet.id]: http() },
+    transports: { [mainnet.id]: http(), [sepolia.id]: http(), [holesky.id]: http(), [hoodi.id]: http() },
     multiInjectedProviderDiscovery: true,
   });
 }

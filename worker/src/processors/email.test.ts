@@ -18,7 +18,11 @@ beforeAll(async () => {
   // The receipt test makes a PAID order by hand (what is tested is the e-mail), with no
   // transfer behind it and no daily credit term: the reconciler checks everything else.
   kit = await createApiTestKit({
-    env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, OPERATOR_EMAIL: 'ops@example.com', OPERATOR_NAME: 'Ops Team' },
+    // A staging shop: its e-mails name its network and link its explorer.
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, OPERATOR_EMAIL: 'ops@example.com', OPERATOR_NAME: 'Ops Team',
+      PUBLIC_URL: 'https://shop.example.org', SHOP_NETWORK_LABEL: 'Sepolia staging', EXPLORER_URL: 'https://sepolia.etherscan.io',
+    },
     reconcileSkip: ['paid-not-covered', 'paid-without-term'],
   });
   worker = createRuntime(kit.env.config, 'worker');
@@ -32,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('e-mail', () => {
-  it('SMTP down then up: the cashout notice arrives once, with to_name, from_name and the wallet and amount', async () => {
+  it('SMTP down then up: the cashout notice arrives once, a letter to the operator naming who, how much, where and where to act', async () => {
     const user = await kit.createUser({ name: 'Carla Cash' });
     await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '42.50', kind: 'DAILY_CREDIT', idempotencyKey: `seed:${user.id}` }]);
     const wallet = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
@@ -48,11 +52,12 @@ describe('e-mail', () => {
       expect(smtp.messages).toHaveLength(1);
       const mail = smtp.messages[0]!;
       expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('ops@example.com');
-      expect(mail.text).toContain('to_name: Ops Team');
-      expect(mail.text).toContain('from_name: Carla Cash');
-      expect(mail.text).toContain(wallet);
-      expect(mail.text).toContain('$42.50');
-      expect(mail.text).toContain('about 0.014166 ETH');
+      // A letter, not a template's fields.
+      expect(mail.text).not.toMatch(/to_name:|from_name:|message:/);
+      expect(mail.text).toContain('Hello Ops Team,');
+      expect(mail.text).toContain(`Carla Cash (${user.email}) asked for a cashout of $42.50 (about 0.014166 ETH at $3000.00/ETH).`);
+      expect(mail.text).toContain(`Send it to this wallet on Sepolia staging:\n\n  ${wallet}`);
+      expect(mail.text).toContain(`https://shop.example.org/admin/cashouts`);
       // Running the job again (the sweeper, a retry) sends nothing more.
       await (await worker.queues.email.getJob(jobIds.cashoutNotice(cashoutId)))?.remove();
       await jobs.sendCashoutNotice(kit.env.runtime.queues, cashoutId);
@@ -63,7 +68,7 @@ describe('e-mail', () => {
     }
   });
 
-  it("sends the buyer a receipt for a paid order, once", async () => {
+  it('sends the buyer a receipt for a paid order, once: the network, the ETH paid, the transaction and a link to the receipt', async () => {
     const smtp = await startSmtpServer(smtpPort);
     try {
       const user = await kit.createUser({ name: 'Bea Buyer', email: 'bea@example.com' });
@@ -74,6 +79,11 @@ describe('e-mail', () => {
           paidAt: new Date('2026-05-01T00:00:00Z'), expiresAt: new Date('2026-05-31T00:00:00Z'),
           items: { create: [{ productId: product.id, name: 'Gold Package', image: '', price: new Prisma.Decimal('25'), qty: 2, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 }] },
         },
+      });
+      // The transfer that paid it, as the e-mail reads it (no chain behind it: it leaves with the test).
+      const txHash = `0x${'5e'.repeat(32)}`;
+      const payment = await kit.db.payment.create({
+        data: { orderId: order.id, txHash, source: 'INDEXED', status: 'COUNTED', valueWei: new Prisma.Decimal('16666666666666667'), usdValue: new Prisma.Decimal('50'), fromAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' },
       });
       await jobs.sendReceipt(kit.env.runtime.queues, order.id);
       await waitFor('the receipt', async () => smtp.messages.length > 0);
@@ -87,6 +97,11 @@ describe('e-mail', () => {
       expect(mail.subject).toBe(`Payment received for order ${orderReference(order.id)}`);
       expect(mail.text).toContain('Gold Package: 2 x $25.00 = $50.00');
       expect(mail.text).toContain('2026-05-31');
+      expect(mail.text).toContain(`was confirmed on Sepolia staging.`);
+      expect(mail.text).toContain('Paid: 0.016666 ETH');
+      expect(mail.text).toContain(`Transaction: ${txHash}\n  https://sepolia.etherscan.io/tx/${txHash}`);
+      expect(mail.text).toContain(`Your receipt: https://shop.example.org/order/${order.id}`);
+      await kit.db.payment.delete({ where: { id: payment.id } });
     } finally {
       await smtp.stop();
     }

@@ -1,5 +1,5 @@
 import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, formatDay, formatEth, formatTime, orderReference, toCents, usdToEth } from '@shop/core/contract';
+import { centsToString, explorerTxUrl, formatDay, formatEth, formatTime, orderReference, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
 import { securityMail } from './security-mail.ts';
@@ -13,8 +13,8 @@ export function closeMailer(): void {
 }
 
 /**
- * E-mail jobs: the buyer's receipt for a paid order, the operator's notice of a cashout
- * request (to_name, from_name, message with the wallet and amount), the notices of a
+ * E-mail jobs: the buyer's receipt for a paid order, the operator's letter about a cashout
+ * request (who asked, how much, the wallet and where to act), the notices of a
  * verified payout, the password-reset mails and the security notices (security-mail.ts). A failure
  * throws, so BullMQ retries with backoff and, in the end, keeps the job visible as
  * failed in the queue dashboard. A sent message is marked so a rerun does not resend.
@@ -22,30 +22,7 @@ export function closeMailer(): void {
 export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   const { db, config } = runtime;
   const data = job.data;
-  if (data.kind === 'order-receipt') {
-    const order = await db.order.findUnique({ where: { id: data.orderId }, include: { items: true, user: true } });
-    if (!order || order.status !== 'PAID' || order.receiptSentAt) return { skipped: true };
-    const lines = order.items.map((i) => `- ${i.name}: ${i.qty} x $${i.price.toFixed(2)} = $${centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))}`);
-    const expires = formatDay(order.expiresAt);
-    const sent = await mailerFor(runtime).send({
-      to: order.user.email,
-      subject: `Payment received for order ${orderReference(order.id)}`,
-      text: [
-        `Hello ${order.user.name},`,
-        '',
-        `Your payment for order ${orderReference(order.id)} was confirmed on Ethereum mainnet.`,
-        '',
-        ...lines,
-        '',
-        `Total: $${order.totalPrice.toFixed(2)}`,
-        `Your packages run until ${expires}.`,
-        ...(config.publicUrl ? ['', `Your receipt: ${config.publicUrl}/order/${order.id}`, `Your profile: ${config.publicUrl}/profile`] : []),
-      ].join('\n'),
-    });
-    await db.order.update({ where: { id: order.id }, data: { receiptSentAt: new Date() } });
-    logger.info({ msg: 'receipt sent', order_id: order.id, message_id: sent.messageId, file: sent.file });
-    return { messageId: sent.messageId };
-  }
+  if (data.kind === 'order-receipt') return receiptMail(runtime, data.orderId, logger);
   if (data.kind === 'cashout-paid' || data.kind === 'refund-paid') return payoutNotice(runtime, data, logger);
   if (data.kind === 'password-reset' || data.kind === 'password-changed') return accountMail(runtime, data, logger);
   if (data.kind === 'security-notice') return securityMail(runtime, data.noticeId, { send: (mail) => mailerFor(runtime).send(mail), site: siteOf(runtime) }, logger);
@@ -54,15 +31,21 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
   const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;
   const eth = ethAmount ? ` (about ${ethAmount} ETH at $${cashout.ethUsd!.toFixed(2)}/ETH)` : '';
-  const params = {
-    to_name: config.operatorName,
-    from_name: cashout.user.name,
-    message: `Cashout request ${cashout.id}: send $${cashout.amountUsd.toFixed(2)}${eth} to wallet ${cashout.wallet} on Ethereum mainnet for ${cashout.user.email}.`,
-  };
+  // SPEC's to_name, from_name and message (the wallet and the amount), as a letter.
   const sent = await mailerFor(runtime).send({
     to: config.operatorEmail,
     subject: `Cashout request from ${cashout.user.name}: $${cashout.amountUsd.toFixed(2)}`,
-    text: [`to_name: ${params.to_name}`, `from_name: ${params.from_name}`, `message: ${params.message}`].join('\n'),
+    text: [
+      `Hello ${config.operatorName},`,
+      '',
+      `${cashout.user.name} (${cashout.user.email}) asked for a cashout of $${cashout.amountUsd.toFixed(2)}${eth}.`,
+      '',
+      `Send it to this wallet on ${config.network.name}:`,
+      '',
+      `  ${cashout.wallet}`,
+      '',
+      `Pay it and record the payout at ${siteOf(runtime)}/admin/cashouts (request ${cashout.id}).`,
+    ].join('\n'),
   });
   await db.cashoutRequest.updateMany({ where: { id: cashout.id, status: 'REQUESTED' }, data: { status: 'NOTIFIED' } });
   logger.info({ msg: 'cashout notice sent', cashout_id: cashout.id, message_id: sent.messageId, file: sent.file });
@@ -91,7 +74,7 @@ async function payoutNotice(
       text: [
         `Hello ${c.user.name},`,
         '',
-        `Your cashout of $${c.amountUsd.toFixed(2)} was sent to ${c.wallet} on Ethereum mainnet.`,
+        `Your cashout of $${c.amountUsd.toFixed(2)} was sent to ${c.wallet} on ${config.network.name}.`,
         `Transaction: ${c.payoutTxHash}`,
         ...profile,
       ].join('\n'),
@@ -108,7 +91,7 @@ async function payoutNotice(
       text: [
         `Hello ${user.name},`,
         '',
-        `We refunded ${what}: ${formatEth(r.amountWei.toFixed(0))} ETH was sent to ${r.wallet} on Ethereum mainnet.`,
+        `We refunded ${what}: ${formatEth(r.amountWei.toFixed(0))} ETH was sent to ${r.wallet} on ${config.network.name}.`,
         `Transaction: ${r.payoutTxHash}`,
         ...profile,
       ].join('\n'),
@@ -118,6 +101,55 @@ async function payoutNotice(
   const sent = await mailerFor(runtime).send(mail);
   await markSent();
   logger.info({ msg: 'payout notice sent', kind: data.kind, message_id: sent.messageId, file: sent.file });
+  return { messageId: sent.messageId };
+}
+
+/**
+ * The buyer's receipt for a paid order: the network it was paid on, what was bought, the
+ * ETH paid and by which transactions (linked to the explorer when the shop names one), and
+ * the link to the receipt page. Sent once (receiptSentAt).
+ */
+async function receiptMail(runtime: Runtime, orderId: string, logger: Logger): Promise<unknown> {
+  const { db, config } = runtime;
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    include: {
+      items: true,
+      user: true,
+      // The transfers that paid it (an order is paid by one, or a few when the first fell short).
+      payments: { where: { status: 'COUNTED' }, select: { txHash: true, valueWei: true, source: true }, orderBy: { createdAt: 'asc' }, take: 20 },
+    },
+  });
+  if (!order || order.status !== 'PAID' || order.receiptSentAt) return { skipped: true };
+  const lines = order.items.map((i) => `- ${i.name}: ${i.qty} x $${i.price.toFixed(2)} = $${centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))}`);
+  const transfers = order.payments.filter((p) => p.source !== 'INFLOW');
+  const paidWei = order.payments.reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
+  const txLines = transfers.flatMap((p) => {
+    const link = explorerTxUrl(config.network, p.txHash);
+    return [`Transaction: ${p.txHash}`, ...(link ? [`  ${link}`] : [])];
+  });
+  const site = siteOf(runtime);
+  const sent = await mailerFor(runtime).send({
+    to: order.user.email,
+    subject: `Payment received for order ${orderReference(order.id)}`,
+    text: [
+      `Hello ${order.user.name},`,
+      '',
+      `Your payment for order ${orderReference(order.id)} was confirmed on ${config.network.name}.`,
+      '',
+      ...lines,
+      '',
+      `Total: $${order.totalPrice.toFixed(2)}`,
+      ...(paidWei > 0n ? [`Paid: ${formatEth(paidWei)} ETH`] : []),
+      ...txLines,
+      `Your packages run until ${formatDay(order.expiresAt)}.`,
+      '',
+      `Your receipt: ${site}/order/${order.id}`,
+      `Your profile: ${site}/profile`,
+    ].join('\n'),
+  });
+  await db.order.update({ where: { id: order.id }, data: { receiptSentAt: new Date() } });
+  logger.info({ msg: 'receipt sent', order_id: order.id, message_id: sent.messageId, file: sent.file });
   return { messageId: sent.messageId };
 }
 

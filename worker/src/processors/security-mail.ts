@@ -5,7 +5,7 @@ type Notice = NonNullable<Awaited<ReturnType<typeof readNotice>>>;
 type Send = (mail: Mail) => Promise<{ messageId: string; file?: string }>;
 
 function readNotice(runtime: Runtime, noticeId: string) {
-  return runtime.db.securityNotice.findUnique({ where: { id: noticeId }, include: { user: { select: { name: true, deletedAt: true } } } });
+  return runtime.db.securityNotice.findUnique({ where: { id: noticeId }, include: { user: { select: { name: true, deletedAt: true, referralCode: true } } } });
 }
 
 /**
@@ -17,7 +17,12 @@ function readNotice(runtime: Runtime, noticeId: string) {
 export async function securityMail(runtime: Runtime, noticeId: string, io: { send: Send; site: string }, logger: Logger): Promise<unknown> {
   const notice = await readNotice(runtime, noticeId);
   if (!notice || notice.sentAt || notice.user.deletedAt) return { skipped: true };
-  const mail = notice.kind === 'CASHOUT_REQUESTED' ? await cashoutMail(runtime, notice, io.site) : { ...accountMail(notice, io.site), linkId: null };
+  const mail =
+    notice.kind === 'CASHOUT_REQUESTED'
+      ? await cashoutMail(runtime, notice, io.site)
+      : notice.kind === 'WELCOME' || notice.kind === 'REFERRAL_REWARD'
+        ? { ...letter(runtime, notice, io.site), linkId: null }
+        : { ...accountMail(notice, io.site), linkId: null };
   if (!mail) return { skipped: true };
   const sent = await io.send({ to: notice.email, subject: mail.subject, text: mail.text });
   await markNoticeSent(runtime.db, notice.id);
@@ -46,13 +51,44 @@ function accountMail(notice: Notice, site: string): { subject: string; text: str
   return { subject, text: [`Hello ${notice.user.name},`, '', line, ...notYou(site)].join('\n') };
 }
 
+/** The account's letters that are not about its security: the welcome, a referral reward credited. */
+function letter(runtime: Runtime, notice: Notice, site: string): { subject: string; text: string } {
+  const percent = runtime.config.referralRewardPercent;
+  if (notice.kind === 'WELCOME') {
+    return {
+      subject: 'Welcome to ETH Shop',
+      text: [
+        `Hello ${notice.user.name},`,
+        '',
+        `Your account is ready. Choose a package at ${site}/ and pay for it in ETH from your wallet; its daily credit then adds to your balance, and your profile shows it: ${site}/profile`,
+        '',
+        `Your referral code is ${notice.user.referralCode}. Whoever registers with it earns you ${percent}% of each order they pay, added to your active balance.`,
+        '',
+        `If you did not open this account, tell us by replying to this e-mail.`,
+      ].join('\n'),
+    };
+  }
+  const detail = (notice.detail ?? {}) as { amount?: string; orderId?: string };
+  // centsToString's two decimals, as the ledger credited it.
+  const amount = `$${detail.amount ?? '0.00'}`;
+  return {
+    subject: `You earned a referral reward of ${amount}`,
+    text: [
+      `Hello ${notice.user.name},`,
+      '',
+      `Someone who registered with your referral code paid an order, and ${amount} (${percent}% of it) was added to your active balance at ${formatTime(notice.createdAt)}.`,
+      `Your balance and its statement: ${site}/profile`,
+    ].join('\n'),
+  };
+}
+
 /** A cashout asked for: to a wallet the account was paid to before, or to a new one (held, with the link that cancels it). */
 async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Promise<{ subject: string; text: string; linkId: string | null } | null> {
   if (!notice.cashoutId) return null;
   const cashout = await runtime.db.cashoutRequest.findUnique({ where: { id: notice.cashoutId }, include: { cancelLink: { select: { id: true } } } });
   if (!cashout) return null;
   const amount = `$${cashout.amountUsd.toFixed(2)}`;
-  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on Ethereum mainnet was asked for at ${formatTime(cashout.createdAt)}.`;
+  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on ${runtime.config.network.name} was asked for at ${formatTime(cashout.createdAt)}.`;
   if (!cashout.cancelLink) {
     return { subject: `Cashout of ${amount} requested`, text: [`Hello ${notice.user.name},`, '', asked, 'Coins are sent to the wallet within 1-24 hours.', ...notYou(site)].join('\n'), linkId: null };
   }

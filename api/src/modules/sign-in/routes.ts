@@ -12,12 +12,14 @@ import { login, referrerOf, register } from './service.ts';
 export function signInRoutes(deps: AppDeps): Router {
   const { db, config } = deps;
   const router = Router();
-  const { authLimit, spendSignInCode } = accountGuards(deps);
+  const { authLimit, spendSignInCode, handOnAfter } = accountGuards(deps);
 
   router.post('/', authLimit('register'), async (req, res) => {
     const input = parseBody(registerBody, req.body);
-    const user = await register(db, input);
+    const { user, effects } = await register(db, input);
     await startSession(res, deps, user._id);
+    // The welcome e-mail, noted with the account (an outbox row): a lost hand-off is the sweeper's.
+    await handOnAfter(req, effects);
     res.status(201).json(user);
   });
 

@@ -1,6 +1,6 @@
 import {
-  badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, notFound, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
-  UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Redis, type RelyingParty, type SecondFactor,
+  badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, notFound, noteSecurityChange, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
+  UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Effect, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
 import type { ReferrerJson, UserJson } from '@shop/core/contract';
 import { isUniqueViolation, toUserJson, userSelect } from '../profile/service.ts';
@@ -21,10 +21,11 @@ export async function referrerOf(db: Db, referralCode: string): Promise<Referrer
   return { name: referrer.name };
 }
 
+/** A new account, and its welcome e-mail noted in the same transaction (the effect that sends it). */
 export async function register(
   db: Db,
   input: { email: string; password: string; name: string; referredBy?: string },
-): Promise<UserJson> {
+): Promise<{ user: UserJson; effects: Effect[] }> {
   let referredById: string | undefined;
   if (input.referredBy) {
     const referrer = await findReferrer(db, input.referredBy);
@@ -37,11 +38,14 @@ export async function register(
   const passwordHash = await hashPassword(input.password);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const user = await db.user.create({
-        data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById },
-        select: userSelect,
+      const { user, welcome } = await db.$transaction(async (tx) => {
+        const created = await tx.user.create({
+          data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById },
+          select: userSelect,
+        });
+        return { user: created, welcome: await noteSecurityChange(tx, { kind: 'WELCOME', userId: created.id }) };
       });
-      return toUserJson(db, user);
+      return { user: await toUserJson(db, user), effects: [welcome] };
     } catch (err) {
       if (isUniqueViolation(err, 'email')) throw conflict('A user with this email already exists');
       if (!isUniqueViolation(err, 'referralCode')) throw err;

@@ -3,6 +3,7 @@ import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { keepReferralCode } from '@/stores/referral-store';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
+import { TestNetworkBanner } from './test-network-banner';
 
 /** A route's title and meta description (its `handle`); the home page's title is the shop's name. */
 export type PageMeta = { title: string; description: string };
@@ -35,6 +36,7 @@ export function AppLayout() {
   useKeepReferralLink();
   return (
     <div className="flex min-h-svh flex-col">
+      <TestNetworkBanner />
       <SiteHeader />
       <main className="container flex-1 py-6">
         <Outlet />

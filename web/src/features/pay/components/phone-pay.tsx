@@ -1,5 +1,6 @@
 import { Smartphone } from 'lucide-react';
 import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
+import { useShopNetwork } from '@/api/get-shop-config';
 import { PaymentQr } from './payment-qr';
 
 /**
@@ -10,6 +11,13 @@ import { PaymentQr } from './payment-qr';
  */
 export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJson; primary: boolean; withQrCode?: boolean }) {
   const link = paymentLink(quote);
+  const network = useShopNetwork();
+  // A wallet app reads only the chain id (EIP-681): on a test shop, say which network it is.
+  const testNetwork = network?.testNetwork ? (
+    <p data-testid="payment-request-network" className="font-medium">
+      A test network ({network.name}, chain id {quote.chainId}): send from a wallet on this network only, never real ETH.
+    </p>
+  ) : null;
   if (!withQrCode) {
     // On the phone itself (the request opens in a wallet app: nothing to scan), or while the
     // exchange panel shows its deposit address's code, the only one on the page.
@@ -23,6 +31,7 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
           Send <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
           shop which order it pays.
         </p>
+        {testNetwork}
         <a href={link} className="w-fit font-medium underline underline-offset-4">
           Open the payment request in a wallet app
         </a>
@@ -43,6 +52,7 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
             <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
             shop which order it pays.
           </p>
+          {testNetwork}
           <a href={link} className="w-fit font-medium underline underline-offset-4">
             Open the payment request in a wallet app
           </a>

@@ -2,6 +2,7 @@ import { CircleAlert, Wallet } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { useShopNetwork } from '@/api/get-shop-config';
 import { DEV_WALLET_ENABLED } from '@/lib/wagmi-dev-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { SWITCH_NETWORK } from '../wallet-messages';
@@ -27,6 +28,8 @@ export function WalletMessage({ message }: { message: string }) {
 
 /** Connect to MetaMask (or the dev wallet), the connected address and the network switch. */
 export function WalletSection({ wallet }: { wallet: PayWallet }) {
+  // anvil's published account pays only on a development chain (GET /api/config), never on a real network.
+  const developmentChain = useShopNetwork()?.developmentChain === true;
   return (
     <div className="flex flex-col gap-3">
       {wallet.isConnected && wallet.address ? (
@@ -46,7 +49,7 @@ export function WalletSection({ wallet }: { wallet: PayWallet }) {
             Connect to MetaMask
           </Button>
           {/* The constant folds to false in a production build, and the button goes with it. */}
-          {DEV_WALLET_ENABLED && wallet.connectDevWallet ? (
+          {DEV_WALLET_ENABLED && developmentChain && wallet.connectDevWallet ? (
             <Button variant="secondary" className="flex-1" onClick={wallet.connectDevWallet} disabled={wallet.isConnecting}>
               Use dev wallet (anvil)
             </Button>

@@ -3,7 +3,8 @@ import { toast } from 'sonner';
 import type { Address } from 'viem';
 import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain } from 'wagmi';
 import type { QuoteJson } from '@shop/core/contract';
-import { findWalletConnector, hasBrowserWallet, REQUIRED_CHAIN } from '@/lib/wagmi';
+import { useShopNetwork } from '@/api/get-shop-config';
+import { findWalletConnector, hasBrowserWallet, requiredChainId } from '@/lib/wagmi';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
 import {
   CONNECT_METAMASK,
@@ -37,8 +38,10 @@ export function usePayWallet() {
 
   const fail = (message: string) => setError(message);
 
+  // The shop's own chain (GET /api/config): mainnet, or a staging shop's test network.
+  const chainId = requiredChainId(useShopNetwork()?.chainId);
   const isConnected = connection.status === 'connected';
-  const wrongNetwork = (isConnected && connection.chainId !== REQUIRED_CHAIN.id) || error === SWITCH_NETWORK;
+  const wrongNetwork = (isConnected && connection.chainId !== chainId) || error === SWITCH_NETWORK;
 
   /**
    * Connects MetaMask (or another browser wallet) unless one is connected already.
@@ -82,7 +85,7 @@ export function usePayWallet() {
 
   const switchToMainnet = () => {
     switchChain.mutate(
-      { chainId: REQUIRED_CHAIN.id },
+      { chainId },
       {
         onSuccess: () => setError(undefined),
         onError: (e) => setError(walletErrorMessage(e)),
@@ -97,7 +100,7 @@ export function usePayWallet() {
       fail(CONNECT_METAMASK);
       return undefined;
     }
-    if (connection.chainId !== REQUIRED_CHAIN.id) {
+    if (connection.chainId !== chainId) {
       fail(SWITCH_NETWORK);
       return undefined;
     }
@@ -105,7 +108,7 @@ export function usePayWallet() {
       return await sendTransaction.mutateAsync({
         to: quote.receivingAddress as Address,
         value: BigInt(quote.amountWei),
-        chainId: REQUIRED_CHAIN.id,
+        chainId,
       });
     } catch (e) {
       fail(isChainMismatch(e) ? SWITCH_NETWORK : `Payment Error: ${walletErrorMessage(e)}`);

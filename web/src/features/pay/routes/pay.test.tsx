@@ -101,6 +101,21 @@ describe('PayPage', () => {
     expect(screen.queryByRole('link', { name: 'Open MetaMask' })).not.toBeInTheDocument();
   });
 
+  it("offers 'Use dev wallet (anvil)' on a development chain only, and says a test network's payment request is for it", async () => {
+    const network = { chainId: 1, name: 'Local development chain', testNetwork: true, developmentChain: true, explorerUrl: null };
+    for (const developmentChain of [false, true]) {
+      const config = { network: { ...network, developmentChain, name: developmentChain ? 'Local development chain' : 'Sepolia staging' } };
+      const { sent } = mockApi({ 'GET /api/orders/o1': unpaidOrder(), 'GET /api/crypto/eth-price': { price: '3000.00', updatedAt: new Date().toISOString() }, 'GET /api/config': config });
+      const { unmount } = renderPay();
+      await screen.findByRole('button', { name: 'Connect to MetaMask' });
+      await waitFor(() => expect(sent('GET /api/config').length).toBeGreaterThan(0));
+      await screen.findByText(`A test network (${config.network.name}, chain id 1): send from a wallet on this network only, never real ETH.`);
+      if (developmentChain) expect(await screen.findByRole('button', { name: 'Use dev wallet (anvil)' })).toBeInTheDocument();
+      else expect(screen.queryByRole('button', { name: 'Use dev wallet (anvil)' })).not.toBeInTheDocument();
+      unmount();
+    }
+  });
+
   it("claiming a transfer without a wallet says 'Please,Install MetaMask!' once, in the claim box that asked", async () => {
     mockShop();
     renderPay();

@@ -14,12 +14,23 @@ describe('PurchasedPage', () => {
     vi.useRealTimers();
   });
 
-  it("shows 'Success Pay' with the transaction hash from ?tx=", async () => {
+  it("shows 'Success Pay' with the transaction hash from ?tx=, linked to the shop's explorer", async () => {
     signIn();
+    mockApi({ 'GET /api/config': { network: { chainId: 1, name: 'Ethereum mainnet', testNetwork: false, developmentChain: false, explorerUrl: 'https://etherscan.io' } } });
     renderApp(`/order/o1/purchased?tx=${HASH}`);
     expect(await screen.findByRole('heading', { name: 'Success Pay' })).toBeInTheDocument();
     expect(screen.getByTestId('tx-hash')).toHaveTextContent(HASH);
-    expect(screen.getByRole('link', { name: /View on Etherscan/ })).toHaveAttribute('href', `https://etherscan.io/tx/${HASH}`);
+    expect(await screen.findByRole('link', { name: /View on Etherscan/ })).toHaveAttribute('href', `https://etherscan.io/tx/${HASH}`);
+  });
+
+  it('links no explorer when the shop names none (a local chain)', async () => {
+    signIn();
+    const { sent } = mockApi({ 'GET /api/config': { network: { chainId: 1, name: 'Local development chain', testNetwork: true, developmentChain: true, explorerUrl: null } } });
+    renderApp(`/order/o1/purchased?tx=${HASH}`);
+    expect(await screen.findByRole('heading', { name: 'Success Pay' })).toBeInTheDocument();
+    await waitFor(() => expect(sent('GET /api/config')).toHaveLength(1));
+    expect(await screen.findByText('Test network: Local development chain. Payments here are not real money.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /View on/ })).not.toBeInTheDocument();
   });
 
   it('puts a decision waiting for the buyer (an overpayment to credit or refund) at the top, before the receipt, and takes it there', async () => {

@@ -2,8 +2,10 @@ import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { CircleAlert, CircleCheck, ExternalLink, Info } from 'lucide-react';
 import { toast } from 'sonner';
+import { explorerName, explorerTxUrl } from '@shop/core/contract';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useShopNetwork } from '@/api/get-shop-config';
 import { useOrder } from '../api/get-order';
 import { OrderReceipt } from '../components/order-receipt';
 import { OverpaymentCard } from '../components/overpayment-card';
@@ -25,6 +27,9 @@ export function PurchasedPage() {
   const navigate = useNavigate();
   const tx = searchParams.get('tx')?.trim() ?? '';
   const overpayment = order?.isPaid ? order.overpayment : null;
+  // Only where the shop names an explorer (EXPLORER_URL; Etherscan on mainnet, none on a local chain).
+  const network = useShopNetwork();
+  const explorerLink = network && tx ? explorerTxUrl(network, tx) : null;
 
   useEffect(() => {
     if (tx) return;
@@ -63,12 +68,14 @@ export function PurchasedPage() {
           </Alert>
         ) : null}
         <div className="flex flex-wrap justify-center gap-2">
-          <Button asChild variant="outline">
-            <a href={`https://etherscan.io/tx/${encodeURIComponent(tx)}`} target="_blank" rel="noreferrer">
-              View on Etherscan
-              <ExternalLink aria-hidden="true" />
-            </a>
-          </Button>
+          {network && explorerLink ? (
+            <Button asChild variant="outline">
+              <a href={explorerLink} target="_blank" rel="noreferrer">
+                View on {explorerName(network)}
+                <ExternalLink aria-hidden="true" />
+              </a>
+            </Button>
+          ) : null}
           <Button asChild variant="outline">
             <Link to={`/order/${id}`}>Order details</Link>
           </Button>

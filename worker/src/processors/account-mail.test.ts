@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ParsedMail } from 'mailparser';
+import { jobIds, jobs } from '@shop/core';
+import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
+import { freePort, startSmtpServer } from '../../../scripts/testing/smtp.ts';
+import { waitForJobDone } from '../../../scripts/testing/waits.ts';
+import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+
+/**
+ * The account's letters (issue 40): a new account is welcomed, and a referrer hears of
+ * each reward credited to them. Each is noted in the same transaction as the account or
+ * the credit (the outbox), and the worker sends it once, through a real SMTP server.
+ */
+const SITE = 'https://shop.example.org';
+let kit: PaymentKit;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer(await freePort());
+  kit = await createPaymentKit({ env: { SMTP_URL: smtp.url, PUBLIC_URL: SITE } });
+});
+afterAll(async () => {
+  await kit?.close();
+  await smtp?.stop();
+});
+
+const recipients = (m: ParsedMail) => (m.to && 'text' in m.to ? m.to.text : '');
+const mailsTo = (address: string, subject: string) => smtp.messages.filter((m) => recipients(m) === address && m.subject === subject);
+const mailTo = (address: string, subject: string) => waitFor(`'${subject}' to ${address}`, async () => mailsTo(address, subject)[0]);
+
+describe('account letters', () => {
+  it('welcomes a new account once, with its referral code; the referrer hears of the reward for the referred buyer\'s paid order, once', async () => {
+    const referrer = await kit.createUser({ name: 'Rita Referrer', email: 'rita@example.com' });
+    const { referralCode } = await kit.db.user.findUniqueOrThrow({ where: { id: referrer.id } });
+
+    const registered = await (await kit.as(null)).post('/api/users').send({ name: 'Nina New', email: 'nina@example.com', password: 'nina-password-1', referredBy: referralCode });
+    expect(registered.status).toBe(201);
+    const nina = await kit.db.user.findUniqueOrThrow({ where: { email: 'nina@example.com' } });
+    const welcome = await mailTo('nina@example.com', 'Welcome to ETH Shop');
+    expect(welcome.text).toContain('Hello Nina New,');
+    expect(welcome.text).toContain(`Your referral code is ${nina.referralCode}.`);
+    expect(welcome.text).toContain(`${SITE}/profile`);
+
+    // Nina pays an order of $25.00: Rita is credited 10% of it, and told.
+    const order = await kit.placeOrder({ ...nina, password: 'nina-password-1' });
+    await kit.chain.sendAndWait(ANVIL_ACCOUNTS[4], kit.receiving, order.amountWei);
+    await kit.runIndexer();
+    await kit.waitForStatus(order.id, 'PAID');
+    const reward = await mailTo('rita@example.com', 'You earned a referral reward of $2.50');
+    expect(reward.text).toContain('Hello Rita Referrer,');
+    expect(reward.text).toContain('$2.50 (10% of it) was added to your active balance');
+    expect(reward.text).toContain(`${SITE}/profile`);
+
+    // Each was noted once and is marked sent: running their jobs again sends nothing more.
+    const notices = await kit.db.securityNotice.findMany({ where: { userId: { in: [referrer.id, nina.id] } }, orderBy: { createdAt: 'asc' } });
+    expect(notices.map((n) => [n.kind, n.sentAt !== null])).toEqual([['WELCOME', true], ['REFERRAL_REWARD', true]]);
+    const queue = kit.workerRuntime.queues.email;
+    for (const n of notices) {
+      await (await queue.getJob(jobIds.securityNotice(n.id)))?.remove();
+      await jobs.sendSecurityNotice(kit.env.runtime.queues, n.id);
+      await waitForJobDone(queue, jobIds.securityNotice(n.id));
+    }
+    expect(mailsTo('nina@example.com', 'Welcome to ETH Shop')).toHaveLength(1);
+    expect(mailsTo('rita@example.com', 'You earned a referral reward of $2.50')).toHaveLength(1);
+  });
+});
