@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { MyCashoutJson, StatementEntryJson } from '@shop/core/contract';
+import { orderReference, type MyCashoutJson, type StatementEntryJson } from '@shop/core/contract';
 import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
 import { byStatus, mockApi, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -137,6 +137,30 @@ describe('ProfilePage', () => {
     expect(within(paid).queryByText('Unpaid Package')).not.toBeInTheDocument();
   });
 
+  it('lists every order in the history, cancelled ones too, and filters it to one state', async () => {
+    const cancelled = makeOrder({
+      _id: 'o3',
+      isPaid: false,
+      status: 'CANCELLED',
+      orderedItems: [{ name: 'Cancelled Package', image: '/images/bronze.svg', price: 15, qty: 2, product: 'p3' }],
+    });
+    const { sent } = renderProfile({ 'GET /api/orders/mine': byStatus([...orders, cancelled]) });
+    const history = await screen.findByRole('list', { name: 'Order history' });
+    expect(within(history).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(history).getByText('2 x Cancelled Package')).toBeInTheDocument();
+    expect(within(history).getByText('Cancelled')).toBeInTheDocument();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'Cancelled');
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Order history' })).getAllByRole('listitem')).toHaveLength(1));
+    const only = within(screen.getByRole('list', { name: 'Order history' })).getByRole('listitem');
+    expect(only).toHaveTextContent('2 x Cancelled Package');
+    expect(within(only).getByRole('link', { name: orderReference('o3') })).toHaveAttribute('href', '/order/o3');
+    expect(sent('GET /api/orders/mine').some((r) => new URL(r.path, 'http://x').searchParams.get('status') === 'CANCELLED')).toBe(true);
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'Expired');
+    expect(await screen.findByText('No expired orders.')).toBeInTheDocument();
+  });
+
   it('lists the unpaid orders apart, each with where it stands and a way back to its pay page', async () => {
     renderProfile();
     const unpaid = await screen.findByRole('list', { name: 'Unpaid orders' });
@@ -218,7 +242,7 @@ describe('ProfilePage', () => {
   });
 
   it('exchanges the amount the shopper chose, says exactly what moves, and sends that amount with a request id', async () => {
-    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Balance exchanged!', activeBalance: 15.5, passiveBalance: 20 } });
+    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Moved 10.00 to the passive balance', activeBalance: 15.5, passiveBalance: 20 } });
     const field = await screen.findByLabelText('Amount to exchange (USD)');
     const button = screen.getByRole('button', { name: 'Exchange to Passive Balance' });
     await userEvent.clear(field);
@@ -237,7 +261,7 @@ describe('ProfilePage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Exchange 10.00 USD' }));
     await waitFor(() => expect(sent('POST /api/users/exchange')).toHaveLength(1));
     expect(sent('POST /api/users/exchange')[0]?.body).toEqual({ amount: '10.00', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(await screen.findByText('Balance exchanged!')).toBeInTheDocument();
+    expect(await screen.findByText('Moved 10.00 to the passive balance')).toBeInTheDocument();
   });
 
   it("exchanges the balance with the server's message and shows the new balances", async () => {
