@@ -154,13 +154,12 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   }
   const own = approval.requestedBy?._id === me?._id;
   const toMe = approval.beneficiary?._id === me?._id;
+  // The promise, not mutate's callbacks: once decided, the row may leave the list (and this
+  // component unmount) before the callbacks would run, and the toast would never show.
   const run = (decision: Decision) =>
-    decide.mutate(
-      { id: approval._id, decision },
-      {
-        onSuccess: () => toast.success(DONE[decision](approval)),
-        onError: (error) => toast.error(getErrorMessage(error)),
-      },
+    void decide.mutateAsync({ id: approval._id, decision }).then(
+      () => toast.success(DONE[decision](approval)),
+      (error: unknown) => toast.error(getErrorMessage(error)),
     );
   if (own) {
     return (
