@@ -179,9 +179,10 @@ function Decide({ approval }: { approval: ApprovalJson }) {
         <ConfirmAction
           title="Approve this request?"
           description={
-            <>
+            // A wallet is 42 characters with nowhere to wrap on a phone.
+            <span className="[overflow-wrap:anywhere]">
               {approvalEffect(approval)} Asked by {approval.requestedBy?.email ?? 'another admin'}: {approval.reason ?? 'no reason given'}.
-            </>
+            </span>
           }
           confirmLabel="Approve"
           onConfirm={() => run('approve')}
