@@ -168,7 +168,12 @@ describe('an admin with a passkey', () => {
     const row = admin.getByRole('table', { name: 'Cashout requests' }).getByRole('row').filter({ hasText: buyer.email });
     await row.getByText('Needs a second admin').waitFor();
     expect(await row.getByRole('button', { name: 'Mark Paid' }).count()).toBe(0);
+    // Asking says why: the reason goes with the request to the second admin.
     await row.getByRole('button', { name: 'Ask approval' }).click();
+    const ask = admin.getByRole('dialog', { name: 'Ask a second admin to approve this cashout' });
+    await ask.getByLabel('Reason').fill('Regular buyer; the wallet was confirmed by phone');
+    await shop.screenshot(admin, '80a-ask-approval-reason');
+    await ask.getByRole('button', { name: 'Ask approval' }).click();
     await row.getByText("Awaiting a second admin's approval").waitFor();
     await shop.screenshot(admin, '80-cashout-awaiting-approval');
 
@@ -177,8 +182,19 @@ describe('an admin with a passkey', () => {
     const waiting = gracePage.getByRole('table').getByRole('row').filter({ hasText: buyer.email });
     await waiting.getByText('Cashout payout').waitFor();
     await waiting.getByRole('cell', { name: 'USD $800.00', exact: true }).waitFor();
+    await waiting.getByText('Regular buyer; the wallet was confirmed by phone').waitFor();
     await shop.screenshot(gracePage, '81-approvals-page');
+    // Approving asks first, saying what it lets happen and why it was asked.
     await waiting.getByRole('button', { name: 'Approve' }).click();
+    const confirm = gracePage.getByRole('alertdialog', { name: 'Approve this request?' });
+    await confirm
+      .getByText(`The cashout of USD $800.00 to ${wallet} / ${buyer.email.toLowerCase()} may then be sent and marked paid. Asked by ${ADMIN.email}: Regular buyer; the wallet was confirmed by phone.`)
+      .waitFor();
+    await shop.screenshot(gracePage, '81a-approve-confirm');
+    await gracePage.setViewportSize({ width: 390, height: 844 });
+    await shop.screenshot(gracePage, '81b-approve-confirm-phone');
+    await gracePage.setViewportSize({ width: 1280, height: 900 });
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await toast(gracePage, 'Approved. The payout can be sent and marked paid.').waitFor();
 
     // The first admin sends it and gives the hash; the worker verifies it on chain.

@@ -164,7 +164,7 @@ describe('cashout', () => {
 });
 
 describe('exchange', () => {
-  it("asks first, then moves the active balance to the passive balance: 'Balance exchanged!'", async () => {
+  it("says what the passive balance is for, moves the amount chosen after saying exactly what moves: 'Balance exchanged!'; a confirmation gone stale moves nothing", async () => {
     const page = await shop.newPage();
     const user = await newUser(page, 'Ezra Exchange');
     await setActiveBalance(shop, user.id, '12.34');
@@ -172,24 +172,46 @@ describe('exchange', () => {
     await page.goto('/profile');
     await expect.poll(() => amountUnder(page, 'Active Balance').innerText()).toBe('12.34');
     expect(await amountUnder(page, 'Passive Balance').innerText()).toBe('0.00');
+    await page.getByText('Your passive balance stays in your account: it cannot be cashed out to a wallet', { exact: false }).waitFor();
+    const field = page.getByLabel('Amount to exchange (USD)');
+    expect(await field.inputValue()).toBe('12.34');
     await shop.screenshot(page, '63-profile-before-exchange');
 
+    // Part of it: the question says exactly what moves and what each balance will be.
+    await field.fill('10');
     await page.getByRole('button', { name: 'Exchange to Passive Balance' }).click();
-    // It asks first: an exchange cannot be undone.
     const question = page.getByRole('alertdialog', { name: 'Exchange to Passive Balance?' });
-    await question.getByText('All of your active balance, 12.34 USD, moves to your passive balance. It cannot be moved back.').waitFor();
+    await question
+      .getByText('10.00 USD of your active balance moves to your passive balance. Your active balance will be 2.34 USD and your passive balance 10.00 USD.', { exact: false })
+      .waitFor();
     await shop.screenshot(page, '63a-exchange-confirm');
-    await question.getByRole('button', { name: 'Exchange' }).click();
+    await question.getByRole('button', { name: 'Exchange 10.00 USD' }).click();
     await toast(page, 'Balance exchanged!').waitFor();
-    await expect.poll(() => amountUnder(page, 'Passive Balance').innerText()).toBe('12.34');
-    expect(await amountUnder(page, 'Active Balance').innerText()).toBe('0.00');
+    await expect.poll(() => amountUnder(page, 'Passive Balance').innerText()).toBe('10.00');
+    expect(await amountUnder(page, 'Active Balance').innerText()).toBe('2.34');
     await shop.screenshot(page, '64-profile-after-exchange');
-
     const stored = await shop.db.user.findUniqueOrThrow({ where: { id: user.id } });
-    expect({ active: stored.activeBalance.toFixed(2), passive: stored.passiveBalance.toFixed(2) }).toEqual({ active: '0.00', passive: '12.34' });
+    expect({ active: stored.activeBalance.toFixed(2), passive: stored.passiveBalance.toFixed(2) }).toEqual({ active: '2.34', passive: '10.00' });
+
+    // On a phone: the rest, asked for; meanwhile the balance falls (a cashout in another tab). Nothing moves, it says why, and shows the balance.
+    await page.setViewportSize(PHONE);
+    expect(await field.inputValue()).toBe('2.34');
+    await page.getByRole('button', { name: 'Exchange to Passive Balance' }).click();
+    await question.getByText('2.34 USD of your active balance moves to your passive balance.', { exact: false }).waitFor();
+    await shop.screenshot(page, '64a-exchange-confirm-phone');
+    await setActiveBalance(shop, user.id, '1.00');
+    await question.getByRole('button', { name: 'Exchange 2.34 USD' }).click();
+    await toast(page, 'Your active balance is 1.00 now, less than the 2.34 you asked to exchange: nothing was moved.').waitFor();
+    await expect.poll(() => amountUnder(page, 'Active Balance').innerText()).toBe('1.00');
+    expect(await amountUnder(page, 'Passive Balance').innerText()).toBe('10.00');
+    await shop.screenshot(page, '64b-exchange-stale-phone');
+    const after = await shop.db.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect({ active: after.activeBalance.toFixed(2), passive: after.passiveBalance.toFixed(2) }).toEqual({ active: '1.00', passive: '10.00' });
+    expect(await shop.db.ledgerEntry.count({ where: { userId: user.id, kind: 'EXCHANGE' } })).toBe(2);
+
     // Survives a reload: the page shows what the server holds.
     await page.reload();
-    await expect.poll(() => amountUnder(page, 'Passive Balance').innerText()).toBe('12.34');
-    expect(await amountUnder(page, 'Active Balance').innerText()).toBe('0.00');
+    await expect.poll(() => amountUnder(page, 'Passive Balance').innerText()).toBe('10.00');
+    expect(await amountUnder(page, 'Active Balance').innerText()).toBe('1.00');
   });
 });

@@ -16,7 +16,8 @@ import { ADMIN, startShop, type Shop } from './shop.ts';
  */
 let shop: Shop;
 beforeAll(async () => {
-  shop = await startShop();
+  // The worker follows a sweep it sent a second later (production: 10 s).
+  shop = await startShop({ env: { SWEEP_FOLLOW_MS: '1000' } });
 });
 afterAll(async () => {
   await shop?.close();
@@ -72,13 +73,22 @@ describe('a buyer whose ETH is on an exchange', () => {
     // The sweeper moves it on to the receiving address, verified on chain.
     const receiving = shop.env.config.receivingAddress as Address;
     const before = await shop.chain.wallet.getBalance({ address: receiving });
-    await jobs.sweepDeposits(shop.env.runtime.queues);
-    const sweep = await waitFor(
-      'the deposit to be swept and the sweep confirmed',
+    // Runs are asked for (as 'Sweep now' does) until one sends the sweep; then no more: the
+    // worker follows the sweep it sent by itself (SWEEP_FOLLOW_MS) and confirms it once mined.
+    const sent = await waitFor(
+      'the deposit to be in a sweep sent',
       async () => {
         await jobs.sweepDeposits(shop.env.runtime.queues);
-        const payment = await shop.db.payment.findFirst({ where: { txHash: hash, sweepId: { not: null } }, include: { sweep: true } });
-        return payment?.sweep?.status === 'CONFIRMED' ? payment.sweep : null;
+        return shop.db.depositSweep.findFirst({ where: { items: { some: { address: order.depositAddress! } } } });
+      },
+      30_000,
+      500,
+    );
+    const sweep = await waitFor(
+      'the sweep confirmed with no other run asked for',
+      async () => {
+        const row = await shop.db.depositSweep.findUniqueOrThrow({ where: { id: sent.id } });
+        return row.status === 'CONFIRMED' ? row : null;
       },
       30_000,
       500,
@@ -93,6 +103,12 @@ describe('a buyer whose ETH is on an exchange', () => {
     await admin.goto('/admin/payments');
     const card = admin.getByRole('region', { name: 'Deposit addresses' });
     await card.getByRole('table', { name: 'Recent sweeps' }).getByText('CONFIRMED').first().waitFor();
+    await card.getByText('0 sweeps on the way').waitFor();
+    // The sweeper's line says what it did once: no "Sent a sweep (Sent sweep ...)".
+    expect(await card.getByText(/^Sweeper:/).innerText()).not.toMatch(/Sent a sweep \(Sent sweep/);
     await shop.screenshot(admin, '47-admin-deposits');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await card.getByText('0 sweeps on the way').waitFor();
+    await shop.screenshot(admin, '47a-admin-deposits-phone');
   });
 });

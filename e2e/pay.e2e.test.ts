@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderReference } from '@shop/core/contract';
 import { startShop, type Shop } from './shop.ts';
 import { buyerOnPayPage, placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
 
@@ -101,6 +102,22 @@ describe('changing one\'s mind', () => {
     expect(await (await unpaid).json()).toEqual([]);
     await page.getByRole('button', { name: 'Update Profile' }).waitFor();
     expect(await page.getByRole('list', { name: 'Unpaid orders' }).count()).toBe(0);
+
+    // It stays in the order history, cancelled; the filter shows the cancelled ones alone, on a phone too.
+    const history = page.getByRole('list', { name: 'Order history' });
+    const reference = orderReference(orderId);
+    await history.getByRole('listitem').filter({ hasText: reference }).filter({ hasText: 'Cancelled' }).waitFor();
+    await page.getByRole('combobox', { name: 'Show' }).selectOption('CANCELLED');
+    await page.waitForURL((url) => url.searchParams.get('orders') === 'CANCELLED');
+    await expect.poll(() => history.getByRole('listitem').count()).toBe(1);
+    await history.getByRole('link', { name: reference }).waitFor();
+    await shop.screenshot(page, '17a-profile-order-history-cancelled');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await history.getByRole('link', { name: reference }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shop.screenshot(page, '17b-profile-order-history-cancelled-phone');
+    await history.getByRole('link', { name: reference }).click();
+    await page.waitForURL((url) => url.pathname === `/order/${orderId}`);
   });
 });
 

@@ -60,6 +60,9 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     HEALTH_TIMEOUT_MS: '30000',
     // A day's wait before a first cashout to a wallet is paid: the tests of that wait set it.
     NEW_WALLET_HOLD_HOURS: '0',
+    // Tests run the deposit sweeper themselves: no runs of its own following a sweep it sent
+    // (as long as SWEEP_INTERVAL_MS, so none); the test of the follow-up sets its pace.
+    SWEEP_FOLLOW_MS: '600000',
     ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
     ...opts.env,
   });

@@ -61,9 +61,10 @@ export async function askPayoutApproval(
   audit: AdminAudit,
   target: PayoutTarget,
   currentPrice?: () => Promise<string>,
+  reason?: string,
 ): Promise<ApprovalRow> {
   try {
-    return await db.$transaction((tx) => openPayoutApproval(tx, config, audit, target, currentPrice));
+    return await db.$transaction((tx) => openPayoutApproval(tx, config, audit, target, currentPrice, { reason }));
   } catch (err) {
     // Two admins asked at once: the partial unique index kept one.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
@@ -81,7 +82,7 @@ async function openPayoutApproval(
   audit: AdminAudit,
   target: PayoutTarget,
   currentPrice?: () => Promise<string>,
-  opts: { together?: boolean } = {},
+  opts: { together?: boolean; reason?: string } = {},
 ): Promise<ApprovalRow> {
   const table = target.kind === 'cashout' ? Prisma.sql`"CashoutRequest"` : Prisma.sql`"Refund"`;
   await tx.$queryRaw`SELECT "id" FROM ${table} WHERE "id" = ${target.id}::uuid FOR UPDATE`;
@@ -101,6 +102,7 @@ async function openPayoutApproval(
     subjectId: target.id,
     beneficiaryId,
     wallet,
+    reason: opts.reason,
     // Not valued (no price): recorded at zero, shown as not valued; it still needs approval.
     amountUsd: worth ?? new Prisma.Decimal(0),
   });

@@ -26,13 +26,15 @@ export async function createApproval(
     amountUsd: Prisma.Decimal;
     change?: { active: string; passive: string } | PackageChange;
     wallet?: string;
+    /** Why the asking admin wants it (the contract's approvalReason bounds it). */
+    reason?: string;
   },
 ): Promise<ApprovalRow> {
   const row = await tx.approval.create({ data: { ...data, requestedById: audit.actor.id } });
   await recordAudit(tx, audit, {
     action: 'approval.requested',
     subject: { type: data.subjectType, id: data.subjectId },
-    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}) },
+    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}), ...(data.reason ? { reason: data.reason } : {}) },
   });
   return row;
 }

@@ -29,17 +29,36 @@ async function lockUser(tx: Tx, userId: string) {
   return { active: new Prisma.Decimal(row.activeBalance), passive: new Prisma.Decimal(row.passiveBalance) };
 }
 
-/** Moves the whole active balance to the passive balance. */
-export async function exchangeBalance(db: Db, userId: string): Promise<{ moved: Prisma.Decimal }> {
+/**
+ * Moves `amount` of the active balance to the passive balance (the whole active balance
+ * when no amount is given). The amount is what the user confirmed: when the balance fell
+ * below it meanwhile (a cashout in another tab), it is a 409 and nothing moves, never a
+ * smaller or larger move than the one confirmed. With a `requestId` (the confirmation's
+ * own id) it is safe to send twice: the second finds the first's entries and moves nothing.
+ */
+export async function exchangeBalance(
+  db: Db,
+  userId: string,
+  input: { amount?: string; requestId?: string } = {},
+): Promise<{ moved: Prisma.Decimal; repeated: boolean }> {
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, userId);
+    const key = `exchange:${userId}:${input.requestId ?? randomUUID()}`;
+    if (input.requestId) {
+      const done = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: `${key}:in` }, select: { amount: true } });
+      if (done) return { moved: done.amount, repeated: true };
+    }
+    const amount = input.amount === undefined ? active : new Prisma.Decimal(input.amount);
     if (active.lte(0)) throw badRequest('Your active balance is empty: nothing to exchange');
-    const key = `exchange:${randomUUID()}`;
+    if (amount.lte(0)) throw badRequest('Enter an amount above 0.00 to exchange');
+    if (amount.gt(active)) {
+      throw conflict(`Your active balance is ${active.toFixed(2)} now, less than the ${amount.toFixed(2)} you asked to exchange: nothing was moved. Check the amount and exchange again.`);
+    }
     await postEntries(tx, [
-      { userId, account: 'ACTIVE', amount: active.negated(), kind: 'EXCHANGE', reference: key, idempotencyKey: `${key}:out` },
-      { userId, account: 'PASSIVE', amount: active, kind: 'EXCHANGE', reference: key, idempotencyKey: `${key}:in` },
+      { userId, account: 'ACTIVE', amount: amount.negated(), kind: 'EXCHANGE', reference: key, idempotencyKey: `${key}:out` },
+      { userId, account: 'PASSIVE', amount, kind: 'EXCHANGE', reference: key, idempotencyKey: `${key}:in` },
     ]);
-    return { moved: active };
+    return { moved: amount, repeated: false };
   });
 }
 

@@ -20,6 +20,8 @@ export const approvalJson = z.object({
   beneficiary: personWithEmailJson.nullable(),
   /** USD; null: a payout that could not be valued (no ETH price when asked). PACKAGE: the credit one package pays over its term. */
   amountUsd: money.nullable(),
+  /** Why the asking admin wants it; null on requests made before a reason was asked for. */
+  reason: z.string().nullable(),
   /** PAYOUT: the wallet the ETH goes to, as approved. */
   wallet: z.string().nullable(),
   /** BALANCE_INCREASE: the change to each balance, USD (exact strings, signed). */

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { idParam } from './common.ts';
 
-/** POST /api/admin/approvals: ask a second admin to approve paying a cashout or a refund. */
-export const askApprovalBody = z.object({ kind: z.enum(['cashout', 'refund']), id: idParam });
+/** The most characters an approval request's reason may have (Approval.reason is VARCHAR(500)). */
+export const APPROVAL_REASON_MAX = 500;
+
+/** Why an admin asks a second admin: required, trimmed, at most APPROVAL_REASON_MAX characters. */
+export const approvalReason = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required: say why the second admin should approve it' : 'must be text') })
+  .trim()
+  .min(1, 'is required: say why the second admin should approve it')
+  .max(APPROVAL_REASON_MAX, `must be at most ${APPROVAL_REASON_MAX} characters`);
+
+/** POST /api/admin/approvals: ask a second admin to approve paying a cashout or a refund, and why. */
+export const askApprovalBody = z.object({ kind: z.enum(['cashout', 'refund']), id: idParam, reason: approvalReason });
 
 export type { ApprovalJson, ApprovalStatus, PayoutApprovalJson } from './approvals-json.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, shopConfigJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeBody, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, shopConfigJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -81,9 +81,11 @@ export const peopleOperations: Operation[] = [
     answers: [ok(z.array(myCashoutJson))],
   },
   {
-    method: 'POST', path: '/api/users/exchange', tag: 'Users', access: 'user', stepUp: true, summary: 'Move the whole active balance to the passive balance',
-    description: 'An active balance of 0 is a 400. It cannot be undone: with a second factor on, it needs a step-up.',
-    answers: [ok(exchangeResult)], errors: [400],
+    method: 'POST', path: '/api/users/exchange', tag: 'Users', access: 'user', stepUp: true, summary: 'Move an amount of the active balance (the whole of it when none is given) to the passive balance',
+    description:
+      'An active balance of 0, or an amount of 0, is a 400; an amount above the active balance (it changed since the user confirmed) is a 409 and nothing moves. ' +
+      'With a requestId, sending it again moves nothing more. It cannot be undone: with a second factor on, it needs a step-up.',
+    body: exchangeBody, answers: [ok(exchangeResult)], errors: [400, 409],
   },
   {
     method: 'POST', path: '/api/users/cashout/preview', tag: 'Users', access: 'user', summary: 'What a cashout to a wallet would do now: the amount, and whether the wallet is new to the account and the cashout waits',

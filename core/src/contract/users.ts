@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, ethAddress, nameField, passwordField, signedUsd, signedUsdAmount } from './common.ts';
+import { emailField, ethAddress, nameField, passwordField, signedUsd, signedUsdAmount, usdAmount } from './common.ts';
 
 /** A referral code as a person types or a link carries it: any case (codes are stored upper-case). */
 const referralCodeText = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') }).trim().max(32, 'is too long');
@@ -106,6 +106,15 @@ export const adminUpdateUserBody = z.object({
 });
 
 export const cashoutBody = z.object({ wallet: ethAddress });
+/**
+ * POST /api/users/exchange: the amount the user confirmed (the whole active balance when
+ * it is left out), and the confirmation's own id, so sending it twice moves it once.
+ */
+export const exchangeBody = z.object({
+  amount: usdAmount.optional(),
+  requestId: z.uuid('must be a UUID').optional(),
+});
+export type ExchangeBody = z.input<typeof exchangeBody>;
 /** The token of the link in the new-wallet e-mail. */
 export const cancelCashoutBody = z.object({ token: z.string().trim().min(20, 'is not a link token').max(200, 'is not a link token') });
 

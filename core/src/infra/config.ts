@@ -72,6 +72,9 @@ const schema = z
     SWEEPER_PRIVATE_KEY: privateKey.optional(),
     SWEEPER_ADDRESS: address.optional(),
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(600_000),
+    // After a sweep is sent, the sweeper runs again this soon to follow it (and again while it
+    // is on its way, until its next scheduled run): mined, it is confirmed within seconds.
+    SWEEP_FOLLOW_MS: z.coerce.number().int().min(200).default(10_000),
     SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(50),
     SWEEP_MAX_GAS_PRICE_GWEI: decimalAmount.default('30'),
     SWEEP_GAS_BUDGET_ETH: decimalAmount.default('0.05'),
@@ -265,6 +268,7 @@ function sweepConfig(env: Env) {
     sweeperPrivateKey: key,
     sweeperAddress: sweeperAddress ?? null,
     sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    sweepFollowMs: env.SWEEP_FOLLOW_MS,
     sweepBatchSize: env.SWEEP_BATCH_SIZE,
     /** Nothing is sent while the node suggests a higher maxFeePerGas. */
     sweepMaxFeePerGasWei: parseGwei(env.SWEEP_MAX_GAS_PRICE_GWEI),

@@ -64,7 +64,8 @@ export const queueDefinitions = {
   // Sweeps deposit addresses on to the receiving address and follows the sweeps on chain
   // (core/src/deposit-sweeper/sweeper.ts), every SWEEP_INTERVAL_MS; the next run is the retry.
   'deposit-sweep': {
-    payload: z.object({}).strict(),
+    // `follow`: a run that follows a sweep just sent (the n-th since it was sent), SWEEP_FOLLOW_MS after the last.
+    payload: z.object({ follow: z.number().int().min(1).optional() }).strict(),
     defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
   // Deletes, in small batches, what the shop keeps no longer (old webhooks, ended sessions,
@@ -152,6 +153,8 @@ export const jobIds = {
   audit: 'reconcile-audit',
   /** A deposit sweep run asked for now (besides the schedule): one at a time. */
   depositSweep: 'deposit-sweep-now',
+  /** The n-th run following a sweep on its way: one of each, however many sweeps went out. */
+  sweepFollow: (n: number) => `deposit-sweep-follow-${n}`,
 };
 
 /** A payout request: a cashout or a refund. */
@@ -204,5 +207,8 @@ export const jobs = {
   auditBooks: (queues: Queues) => requeue(queues.reconcile, jobIds.audit, () => enqueue(queues, 'reconcile', { scope: 'audit' }, { jobId: jobIds.audit })),
   /** A deposit sweep run now; false when one is already waiting or running. */
   sweepDeposits: (queues: Queues) => requeue(queues['deposit-sweep'], jobIds.depositSweep, () => enqueue(queues, 'deposit-sweep', {}, { jobId: jobIds.depositSweep })),
+  /** A run that follows the sweeps on their way, `delayMs` from now (the n-th since one was sent); false when one is already waiting. */
+  followSweeps: (queues: Queues, n: number, delayMs: number) =>
+    requeue(queues['deposit-sweep'], jobIds.sweepFollow(n), () => enqueue(queues, 'deposit-sweep', { follow: n }, { jobId: jobIds.sweepFollow(n), delay: delayMs })),
   indexAt: (queues: Queues, head: bigint) => enqueue(queues, 'chain-index', {}, { jobId: jobIds.indexAt(head) }),
 };

@@ -238,7 +238,7 @@ describe('refunds and verified payouts', () => {
     const target = ANVIL_ACCOUNTS[6];
     await redirect(refundId, target);
     // Asked again for the new wallet, and approved by the second admin.
-    const asked = await (await kit.as(admin)).post('/api/admin/approvals').send({ kind: 'refund', id: refundId });
+    const asked = await (await kit.as(admin)).post('/api/admin/approvals').send({ kind: 'refund', id: refundId, reason: 'A large refund the buyer asked for' });
     expect(asked.body).toMatchObject({ status: 'PENDING', wallet: target });
     expect((await (await kit.as(approver)).post(`/api/admin/approvals/${asked.body._id}/approve`)).status).toBe(200);
     // The payout that reached the former wallet (before the change) is not what the second admin approved.

@@ -25,6 +25,8 @@ afterAll(async () => {
 });
 
 const WALLET = '0x1111111111111111111111111111111111111111';
+/** Why the admin asks (required on every request for a payout's approval). */
+const REASON = 'The buyer confirmed the wallet by phone';
 const HASH = (n: number) => `0x${n.toString(16).padStart(64, 'a')}`;
 
 async function credit(user: TestUser, amount: string): Promise<void> {
@@ -180,11 +182,24 @@ describe('a large cashout payout', () => {
     expect(refused.body.message).toMatch(/worth \$700\.00, more than the \$500\.00 one admin may pay alone/);
     expect(await kit.db.payoutCheck.count({ where: { cashoutId: id } })).toBe(0);
 
-    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    // A request says why: none, blank or too long is a 400 that asks nothing.
+    for (const [body, message] of [
+      [{ kind: 'cashout', id }, 'Reason is required: say why the second admin should approve it'],
+      [{ kind: 'cashout', id, reason: '   ' }, 'Reason is required: say why the second admin should approve it'],
+      [{ kind: 'cashout', id, reason: 'x'.repeat(501) }, 'Reason must be at most 500 characters'],
+    ] as const) {
+      const bad = await (await kit.as(alice)).post('/api/admin/approvals').send(body);
+      expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 400, message });
+    }
+    expect(await kit.db.approval.count({ where: { subjectId: id } })).toBe(0);
+
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id, reason: ` ${REASON} ` });
     expect(asked.status).toBe(201);
-    expect(asked.body).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', subject: { type: 'cashout', id }, amountUsd: 700, beneficiary: { _id: buyer.id } });
+    expect(asked.body).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', subject: { type: 'cashout', id }, amountUsd: 700, beneficiary: { _id: buyer.id }, reason: REASON });
+    expect((await kit.db.approval.findUniqueOrThrow({ where: { id: asked.body._id } })).reason).toBe(REASON);
+    expect(((await (await kit.as(bob)).get('/api/admin/approvals')).body as ApprovalJson[]).find((a) => a._id === asked.body._id)?.reason).toBe(REASON);
     // Asking twice gives the same request.
-    expect((await (await kit.as(carol)).post('/api/admin/approvals').send({ kind: 'cashout', id })).body._id).toBe(asked.body._id);
+    expect((await (await kit.as(carol)).post('/api/admin/approvals').send({ kind: 'cashout', id, reason: REASON })).body._id).toBe(asked.body._id);
     expect((await approve(alice, asked.body._id)).status).toBe(403);
     expect((await markPaid(alice, id, 1)).status).toBe(409);
     expect((await approve(bob, asked.body._id)).status).toBe(200);
@@ -193,7 +208,7 @@ describe('a large cashout payout', () => {
 
     const small = await cashout(await kit.createUser(), '120.00');
     expect((await markPaid(alice, small, 2)).status).toBe(202);
-    expect((await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: small })).status).toBe(409);
+    expect((await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: small, reason: REASON })).status).toBe(409);
   });
 
   it("counts a user's cashouts of the 24 hours before it: a balance cashed out in small pieces is judged as a whole", async () => {
@@ -206,13 +221,13 @@ describe('a large cashout payout', () => {
     expect(refused.body.message).toMatch(/with the same user's cashouts of the 24 hours before it\) is worth \$600\.00/);
     const list = (await (await kit.as(alice)).get('/api/admin/cashouts?status=REQUESTED,NOTIFIED')).body as CashoutJson[];
     expect(list.find((c) => c._id === second)?.approval.needed).toBe(true);
-    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: second });
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id: second, reason: REASON });
     expect(asked.body).toMatchObject({ status: 'PENDING', amountUsd: 300 });
   });
 
   it('an admin cannot approve the payout of their own cashout', async () => {
     const id = await cashout(carol, '650.00');
-    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    const asked = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id, reason: REASON });
     const own = await approve(carol, asked.body._id);
     expect(own.status).toBe(403);
     expect(own.body.message).toBe(OWN_MONEY_APPROVAL);
@@ -221,10 +236,10 @@ describe('a large cashout payout', () => {
 
   it('a rejected request leaves it unpayable until asked and approved again', async () => {
     const id = await cashout(await kit.createUser(), '510.00');
-    const first = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    const first = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id, reason: REASON });
     expect((await reject(bob, first.body._id)).body.status).toBe('REJECTED');
     expect((await markPaid(alice, id, 3)).status).toBe(409);
-    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id });
+    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'cashout', id, reason: REASON });
     expect(again.body._id).not.toBe(first.body._id);
     expect((await approve(bob, again.body._id)).status).toBe(200);
     expect((await markPaid(alice, id, 3)).status).toBe(202);
@@ -248,7 +263,7 @@ describe('cashouts counted per admin and per package', () => {
     expect(refused.body.message).toMatch(PAID_ALONE);
     expect(await kit.db.payoutCheck.count({ where: { cashoutId: c } })).toBe(0);
     // Approved by a second admin, it is paid (and a payout a second admin approved does not count toward the payer's own).
-    const asked = await (await kit.as(payer)).post('/api/admin/approvals').send({ kind: 'cashout', id: c });
+    const asked = await (await kit.as(payer)).post('/api/admin/approvals').send({ kind: 'cashout', id: c, reason: REASON });
     expect(asked.status).toBe(201);
     expect((await approve(bob, asked.body._id)).status).toBe(200);
     expect((await markPaid(payer, c, 32)).status).toBe(202);
@@ -351,7 +366,7 @@ describe('large refunds', () => {
     const [asked] = await ask(bob, refund.id);
     expect((await reject(alice, asked!.id)).status).toBe(200);
     // Alice asks again: Bob created the refund, so Bob still may not approve it.
-    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'refund', id: refund.id });
+    const again = await (await kit.as(alice)).post('/api/admin/approvals').send({ kind: 'refund', id: refund.id, reason: REASON });
     expect(again.body.wallet).toBe(WALLET);
     expect((await approve(bob, again.body._id)).status).toBe(403);
     expect((await approve(carol, again.body._id)).status).toBe(200);
@@ -429,7 +444,7 @@ describe('who may', () => {
     expect((await as.get('/api/admin/approvals')).status).toBe(403);
     const held = (await editActive(alice, await kit.createUser(), '999.00')).body as UserJson;
     expect((await as.post(`/api/admin/approvals/${held.pendingApproval!._id}/approve`)).status).toBe(403);
-    expect((await as.post('/api/admin/approvals').send({ kind: 'cashout', id: held.pendingApproval!._id })).status).toBe(403);
+    expect((await as.post('/api/admin/approvals').send({ kind: 'cashout', id: held.pendingApproval!._id, reason: REASON })).status).toBe(403);
   });
 
   it('approving needs a second factor in the last 10 minutes from an admin who has one', async () => {

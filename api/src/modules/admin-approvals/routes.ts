@@ -30,7 +30,7 @@ export function adminApprovalRoutes(deps: AppDeps, catalogue: CatalogueCache): R
 
   router.post('/', async (req, res) => {
     const target = parseBody(askApprovalBody, req.body);
-    const row = await askPayoutApproval(db, config, signedInActor(req), { kind: target.kind, id: target.id.toLowerCase() }, deps.prices.price);
+    const row = await askPayoutApproval(db, config, signedInActor(req), { kind: target.kind, id: target.id.toLowerCase() }, deps.prices.price, target.reason);
     res.status(201).json((await approvalsJson(db, [row]))[0]);
   });
 

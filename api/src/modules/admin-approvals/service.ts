@@ -23,6 +23,7 @@ export async function approvalsJson(db: Db, rows: Row[]): Promise<ApprovalJson[]
       subject: { type: r.subjectType as ApprovalJson['subject']['type'], id: r.subjectId },
       beneficiary: beneficiary ? { _id: beneficiary.id, name: beneficiary.name, email: beneficiary.email } : null,
       amountUsd: r.kind === 'PAYOUT' && r.amountUsd.isZero() ? null : usdNumber(r.amountUsd),
+      reason: r.reason,
       wallet: r.wallet,
       change: change ? { active: change.active, passive: change.passive } : null,
       package: pkg

@@ -32,6 +32,37 @@ describe('exchange and cashout over HTTP', () => {
     await expectBalancesEqualLedger(user.id);
   });
 
+  it('exchange moves the amount the user confirmed, exactly; a bad amount is a 400, one above the balance a 409, and nothing moves', async () => {
+    const user = await kit.createUser();
+    const as = await kit.as(user);
+    await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '12.34', kind: 'DAILY_CREDIT', idempotencyKey: `seed-part:${user.id}` }]);
+    for (const [amount, message] of [
+      ['0', 'Enter an amount above 0.00 to exchange'],
+      ['-1', 'Amount must be a non-negative amount with at most 2 decimals'],
+      ['1.005', 'Amount must be a non-negative amount with at most 2 decimals'],
+      ['ten', 'Amount must be a non-negative amount with at most 2 decimals'],
+    ]) {
+      const bad = await as.post('/api/users/exchange').send({ amount });
+      expect({ amount, status: bad.status, message: bad.body.message }).toEqual({ amount, status: 400, message });
+    }
+    // Confirmed at 12.34, and the balance fell meanwhile (a cashout elsewhere): more than is there is never moved.
+    const stale = await as.post('/api/users/exchange').send({ amount: '12.35' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('Your active balance is 12.34 now, less than the 12.35 you asked to exchange: nothing was moved. Check the amount and exchange again.');
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id, kind: 'EXCHANGE' } })).toBe(0);
+
+    const requestId = crypto.randomUUID();
+    const part = await as.post('/api/users/exchange').send({ amount: '10.01', requestId });
+    expect(part.status).toBe(200);
+    expect(part.body).toEqual({ message: 'Balance exchanged!', activeBalance: 2.33, passiveBalance: 10.01 });
+    // The same confirmation sent again (a retry after a lost answer) moves nothing more.
+    const again = await as.post('/api/users/exchange').send({ amount: '10.01', requestId });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ message: 'Balance exchanged!', activeBalance: 2.33, passiveBalance: 10.01 });
+    expect(await kit.db.ledgerEntry.count({ where: { userId: user.id, kind: 'EXCHANGE' } })).toBe(2);
+    await expectBalancesEqualLedger(user.id);
+  });
+
   it("cashout needs more than 20 and a valid address: 'Not Enough Money' at exactly 20", async () => {
     const user = await kit.createUser();
     await applyLedger(kit.db, [{ userId: user.id, account: 'ACTIVE', amount: '20.00', kind: 'DAILY_CREDIT', idempotencyKey: `seed20:${user.id}` }]);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { cancelByLink, exchangeBalance, previewCashout, requestCashout, withTimeout } from '@shop/core';
-import { cancelCashoutBody, cashoutBody, usdNumber, type CashoutCancelJson, type CashoutPreviewJson } from '@shop/core/contract';
+import { cancelCashoutBody, cashoutBody, exchangeBody, usdNumber, type CashoutCancelJson, type CashoutPreviewJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { accountGuards } from '../../middleware/accounts.ts';
 import { requireStepUp, requireStepUpForMoneyOut, requireUser } from '../../middleware/auth.ts';
@@ -15,8 +15,10 @@ export function balanceRoutes(deps: AppDeps): Router {
   const { authLimit, handOnAfter } = accountGuards(deps);
 
   // An exchange cannot be undone: with a second factor on, it needs one in the last minutes.
+  // The body is optional (no amount: the whole active balance, as SPEC.md's call sends it).
   router.post('/exchange', requireUser, requireStepUp, async (req, res) => {
-    await exchangeBalance(db, req.user!.id);
+    const { amount, requestId } = parseBody(exchangeBody, req.body ?? {});
+    await exchangeBalance(db, req.user!.id, { amount, requestId });
     const user = await getUserJson(db, req.user!.id);
     res.json({ message: 'Balance exchanged!', activeBalance: user.activeBalance, passiveBalance: user.passiveBalance });
   });

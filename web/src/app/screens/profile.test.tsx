@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { MyCashoutJson, StatementEntryJson } from '@shop/core/contract';
+import { orderReference, type MyCashoutJson, type StatementEntryJson } from '@shop/core/contract';
 import { makeOrder, makeUser, signIn } from '@/testing/fixtures';
 import { byStatus, mockApi, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -48,7 +48,7 @@ function renderProfile(extra: Record<string, unknown> = {}) {
 /** 'Exchange to Passive Balance', then 'Exchange' in the question it asks. */
 async function exchange() {
   await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
-  await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Exchange' }));
+  await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: /^Exchange / }));
 }
 
 const cashout: MyCashoutJson = {
@@ -137,6 +137,30 @@ describe('ProfilePage', () => {
     expect(within(paid).queryByText('Unpaid Package')).not.toBeInTheDocument();
   });
 
+  it('lists every order in the history, cancelled ones too, and filters it to one state', async () => {
+    const cancelled = makeOrder({
+      _id: 'o3',
+      isPaid: false,
+      status: 'CANCELLED',
+      orderedItems: [{ name: 'Cancelled Package', image: '/images/bronze.svg', price: 15, qty: 2, product: 'p3' }],
+    });
+    const { sent } = renderProfile({ 'GET /api/orders/mine': byStatus([...orders, cancelled]) });
+    const history = await screen.findByRole('list', { name: 'Order history' });
+    expect(within(history).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(history).getByText('2 x Cancelled Package')).toBeInTheDocument();
+    expect(within(history).getByText('Cancelled')).toBeInTheDocument();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'Cancelled');
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Order history' })).getAllByRole('listitem')).toHaveLength(1));
+    const only = within(screen.getByRole('list', { name: 'Order history' })).getByRole('listitem');
+    expect(only).toHaveTextContent('2 x Cancelled Package');
+    expect(within(only).getByRole('link', { name: orderReference('o3') })).toHaveAttribute('href', '/order/o3');
+    expect(sent('GET /api/orders/mine').some((r) => new URL(r.path, 'http://x').searchParams.get('status') === 'CANCELLED')).toBe(true);
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'Expired');
+    expect(await screen.findByText('No expired orders.')).toBeInTheDocument();
+  });
+
   it('lists the unpaid orders apart, each with where it stands and a way back to its pay page', async () => {
     renderProfile();
     const unpaid = await screen.findByRole('list', { name: 'Unpaid orders' });
@@ -203,14 +227,41 @@ describe('ProfilePage', () => {
     expect(screen.getByRole('button', { name: 'Alice Cooper' })).toBeInTheDocument();
   });
 
-  it('asks before exchanging, with the amount: Cancel sends nothing', async () => {
+  it('says what the passive balance is, and asks before exchanging the whole active balance: Cancel sends nothing', async () => {
     const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Balance exchanged!', activeBalance: 0, passiveBalance: 35.5 } });
+    expect(await screen.findByText(/Your passive balance stays in your account: it cannot be cashed out to a wallet/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Amount to exchange (USD)')).toHaveValue('25.50');
     await userEvent.click(await screen.findByRole('button', { name: 'Exchange to Passive Balance' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Exchange to Passive Balance?' });
-    expect(dialog).toHaveTextContent('All of your active balance, 25.50 USD, moves to your passive balance. It cannot be moved back.');
+    expect(dialog).toHaveTextContent(
+      '25.50 USD of your active balance moves to your passive balance. Your active balance will be 0.00 USD and your passive balance 35.50 USD. The passive balance cannot be cashed out, and the exchange cannot be undone.',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(sent('POST /api/users/exchange')).toHaveLength(0);
+  });
+
+  it('exchanges the amount the shopper chose, says exactly what moves, and sends that amount with a request id', async () => {
+    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Moved 10.00 to the passive balance', activeBalance: 15.5, passiveBalance: 20 } });
+    const field = await screen.findByLabelText('Amount to exchange (USD)');
+    const button = screen.getByRole('button', { name: 'Exchange to Passive Balance' });
+    await userEvent.clear(field);
+    await userEvent.type(field, '30');
+    expect(screen.getByText('At most your active balance, 25.50 USD')).toBeInTheDocument();
+    expect(button).toBeDisabled();
+    await userEvent.clear(field);
+    await userEvent.type(field, '0');
+    expect(screen.getByText('Enter an amount above 0.00')).toBeInTheDocument();
+    expect(button).toBeDisabled();
+    await userEvent.clear(field);
+    await userEvent.type(field, '10');
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Exchange to Passive Balance?' });
+    expect(dialog).toHaveTextContent('10.00 USD of your active balance moves to your passive balance. Your active balance will be 15.50 USD and your passive balance 20.00 USD.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Exchange 10.00 USD' }));
+    await waitFor(() => expect(sent('POST /api/users/exchange')).toHaveLength(1));
+    expect(sent('POST /api/users/exchange')[0]?.body).toEqual({ amount: '10.00', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await screen.findByText('Moved 10.00 to the passive balance')).toBeInTheDocument();
   });
 
   it("exchanges the balance with the server's message and shows the new balances", async () => {

@@ -1,6 +1,7 @@
 import { useProfile } from '@/api/get-profile';
 import { ErrorAlert } from '@/components/error-alert';
 import { PageSpinner } from '@/components/ui/spinner';
+import { OrderHistory } from '@/features/orders/components/order-history';
 import { PaidOrders } from '@/features/orders/components/paid-orders';
 import { UnpaidOrders } from '@/features/orders/components/unpaid-orders';
 import { BalanceCard } from '@/features/users/components/balance-card';
@@ -29,6 +30,7 @@ export function ProfilePage() {
             <BalanceCard user={user} />
             <UnpaidOrders />
             <PaidOrders />
+            <OrderHistory />
             <StatementCard />
           </div>
         </div>

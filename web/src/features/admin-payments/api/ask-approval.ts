@@ -3,7 +3,8 @@ import type { ApprovalJson } from '@shop/core/contract';
 import { api } from '@/lib/api-client';
 import { approvalsQueryKey, cashoutsQueryKey, refundsQueryKey, usersQueryKey } from '@/lib/query-keys';
 
-export type AskApprovalInput = { kind: 'cashout' | 'refund'; id: string };
+/** The payout, and why the admin asks (required). */
+export type AskApprovalInput = { kind: 'cashout' | 'refund'; id: string; reason: string };
 
 export const askApproval = (target: AskApprovalInput): Promise<ApprovalJson> => api.post<ApprovalJson>('/api/admin/approvals', target);
 

@@ -9,8 +9,12 @@ import { adminPaymentsQueryKey } from '@/lib/query-keys';
 export const depositsQueryKey = [...adminPaymentsQueryKey, 'deposits'] as const;
 const sweepsQueryKey = [...depositsQueryKey, 'sweeps'] as const;
 
-/** How often the figures are asked for again while a sweep is on its way (sent, not yet confirmed). */
-export const SWEEP_POLL_INTERVAL = 15_000;
+/**
+ * How often the figures are asked for again while a sweep is on its way (sent, not yet
+ * confirmed): the worker follows a sweep it sent every SWEEP_FOLLOW_MS (10 s), so the page
+ * shows it confirmed within seconds of its confirmation.
+ */
+export const SWEEP_POLL_INTERVAL = 5_000;
 
 export const depositsSummaryQuery = () =>
   queryOptions({

@@ -100,8 +100,22 @@ describe('the Deposit addresses card', () => {
     renderPage(makeSummary({ unswept: { wei: '0', eth: '0.000000', usd: null, addresses: 0 }, sweeper: { state: 'off', reason: 'Sweeping is off: no gas wallet is configured', at: '2026-11-27T10:00:00.000Z' } }), []);
     const region = await card();
     expect(await within(region).findByText('USD: price unavailable')).toBeInTheDocument();
-    expect(within(region).getByText(/\(Sweeping is off: no gas wallet is configured\)/)).toBeInTheDocument();
+    expect(within(region).getByText('Sweeping is off: no gas wallet is configured')).toBeInTheDocument();
+    expect(within(region).queryByText(/Off/)).not.toBeInTheDocument();
     expect(within(region).getByText('No sweeps yet.')).toBeInTheDocument();
+  });
+
+  it('says once what the sweep it sent is, not "Sent a sweep (Sent sweep ...)"', async () => {
+    const reason = `Sent sweep ${TX} of 1 address (0.010000 ETH)`;
+    renderPage(makeSummary({ sweepsWaiting: 1, sweeper: { state: 'sent', reason, at: '2026-11-27T10:00:00.000Z' } }));
+    const line = (await within(await card()).findByText(reason)).closest('p') as HTMLElement;
+    expect(line).toHaveTextContent(`Sweeper: ${reason} as of 2026-11-27 10:00 UTC`);
+    expect(line.textContent?.match(/Sent/g)).toHaveLength(1);
+  });
+
+  it("says an idle sweeper's dust after 'nothing to sweep'", async () => {
+    renderPage(makeSummary({ sweeper: { state: 'idle', reason: '1 address holds only dust (0.000000 ETH, less than the gas to sweep it)', at: '2026-11-27T10:00:00.000Z' } }));
+    expect(await within(await card()).findByText('Idle: nothing to sweep; 1 address holds only dust (0.000000 ETH, less than the gas to sweep it)')).toBeInTheDocument();
   });
 
   it('says the sweeper has not run yet before its first run', async () => {

@@ -60,12 +60,15 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: R
   );
 }
 
-const STATE_TEXT: Record<SweeperStatusJson['state'], string> = {
-  off: 'Off',
-  idle: 'Idle: nothing to sweep',
-  waiting: 'Waiting',
-  sent: 'Sent a sweep',
-};
+/**
+ * The sweeper's line: its reason says it in full when it has one ("Sent sweep 0x... of 1
+ * address", "Sweeping is off: ..."), so it is not said twice; an idle sweeper's reason (dust
+ * left) follows "nothing to sweep".
+ */
+function stateLine(status: SweeperStatusJson): string {
+  if (status.state === 'idle') return `Idle: nothing to sweep${status.reason ? `; ${status.reason}` : ''}`;
+  return status.reason ?? (status.state === 'sent' ? 'Sent a sweep' : 'Off');
+}
 
 /** The sweeper's state as its last run left it; why it waits, prominently. */
 function SweeperState({ status }: { status: SweeperStatusJson | null }) {
@@ -86,8 +89,7 @@ function SweeperState({ status }: { status: SweeperStatusJson | null }) {
   }
   return (
     <p className="text-sm [overflow-wrap:anywhere]">
-      Sweeper: <span className="font-medium">{STATE_TEXT[status.state]}</span>
-      {status.reason ? ` (${status.reason})` : ''} <span className="text-xs text-muted-foreground">{when}</span>
+      Sweeper: <span className="font-medium">{stateLine(status)}</span> <span className="text-xs text-muted-foreground">{when}</span>
     </p>
   );
 }

@@ -1,8 +1,11 @@
-import type { ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Clock, UsersRound } from 'lucide-react';
 import { toast } from 'sonner';
-import type { PayoutApprovalJson } from '@shop/core/contract';
+import { APPROVAL_REASON_MAX, approvalReason, type PayoutApprovalJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
 import { getErrorMessage } from '@/lib/api-client';
 import { useAskApproval } from '../api/ask-approval';
 
@@ -19,20 +22,37 @@ type PayoutApprovalProps = {
 };
 
 /**
- * In place of 'Mark Paid' on a large payout: 'Ask approval' (a second admin approves it
- * on the Approvals page before the ETH is sent), then 'Awaiting approval' until decided.
+ * In place of 'Mark Paid' on a large payout: 'Ask approval', which asks why (the second
+ * admin reads it on the Approvals page before approving), then 'Awaiting approval' until
+ * decided.
  */
 export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalProps) {
   const ask = useAskApproval();
+  const reasonId = useId();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
   const pending = approval?.current?.status === 'PENDING';
-  const onAsk = () =>
+  const onAsk = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = approvalReason.safeParse(reason);
+    if (!parsed.success) {
+      setProblem(`Reason ${parsed.error.issues[0]?.message ?? 'is required'}`);
+      return;
+    }
+    setProblem(null);
     ask.mutate(
-      { kind, id },
+      { kind, id, reason: parsed.data },
       {
-        onSuccess: () => toast.success('Asked. Another admin approves it on the Approvals page.'),
+        onSuccess: () => {
+          setOpen(false);
+          setReason('');
+          toast.success('Asked. Another admin approves it on the Approvals page.');
+        },
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
+  };
   return (
     <div className="flex flex-wrap items-center justify-end gap-2">
       {pending ? (
@@ -43,9 +63,43 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
       ) : (
         <>
           <span className="text-xs text-muted-foreground">{approval?.current?.status === 'REJECTED' ? 'Approval refused' : 'Needs a second admin'}</span>
-          <Button size="sm" variant="outline" icon={<UsersRound aria-hidden="true" />} disabled={ask.isPending} onClick={onAsk}>
-            Ask approval
-          </Button>
+          <Dialog open={open} onOpenChange={setOpen}>
+            <DialogTrigger asChild>
+              <Button size="sm" variant="outline" icon={<UsersRound aria-hidden="true" />}>
+                Ask approval
+              </Button>
+            </DialogTrigger>
+            <DialogContent>
+              <form onSubmit={onAsk} className="grid gap-4" noValidate>
+                <DialogHeader>
+                  <DialogTitle>Ask a second admin to approve this {kind}</DialogTitle>
+                  <DialogDescription>
+                    It can be marked paid once another admin approves it on the Approvals page. Say why it should be paid: they read it before deciding.
+                  </DialogDescription>
+                </DialogHeader>
+                <div className="grid gap-2">
+                  <Label htmlFor={reasonId}>Reason</Label>
+                  <Textarea
+                    id={reasonId}
+                    value={reason}
+                    maxLength={APPROVAL_REASON_MAX}
+                    required
+                    aria-invalid={problem ? true : undefined}
+                    aria-describedby={`${reasonId}-hint`}
+                    onChange={(e) => setReason(e.target.value)}
+                  />
+                  <p id={`${reasonId}-hint`} className={problem ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}>
+                    {problem ?? `Up to ${APPROVAL_REASON_MAX} characters.`}
+                  </p>
+                </div>
+                <div className="flex justify-end gap-2">
+                  <Button type="submit" pending={ask.isPending}>
+                    Ask approval
+                  </Button>
+                </div>
+              </form>
+            </DialogContent>
+          </Dialog>
         </>
       )}
       {children}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { orderReference, type CashoutJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
@@ -271,7 +271,15 @@ describe('a large payout', () => {
     expect(within(row!).queryByRole('button', { name: 'Mark Paid' })).not.toBeInTheDocument();
     expect(within(row!).getByText('Needs a second admin')).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Ask approval' }));
-    expect(sent('POST /api/admin/approvals')[0]?.body).toEqual({ kind: 'cashout', id: 'c9' });
+    // It asks why: an empty reason is refused in place, nothing sent.
+    const dialog = await screen.findByRole('dialog', { name: 'Ask a second admin to approve this cashout' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ask approval' }));
+    expect(within(dialog).getByText('Reason is required: say why the second admin should approve it')).toBeInTheDocument();
+    expect(sent('POST /api/admin/approvals')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Regular buyer, wallet confirmed by phone');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ask approval' }));
+    await waitFor(() => expect(sent('POST /api/admin/approvals')).toHaveLength(1));
+    expect(sent('POST /api/admin/approvals')[0]?.body).toEqual({ kind: 'cashout', id: 'c9', reason: 'Regular buyer, wallet confirmed by phone' });
     expect(await screen.findByText('Asked. Another admin approves it on the Approvals page.')).toBeInTheDocument();
   });
 

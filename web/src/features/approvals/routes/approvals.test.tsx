@@ -13,6 +13,7 @@ const approval = (over: Partial<ApprovalJson>): ApprovalJson => ({
   subject: { type: 'cashout', id: 'c1' },
   beneficiary: { _id: 'u1', name: 'Buyer', email: 'buyer@example.com' },
   amountUsd: 700,
+  reason: 'The buyer confirmed the wallet by phone',
   wallet: null,
   change: null,
   package: null,
@@ -48,7 +49,19 @@ describe('ApprovalsPage', () => {
     expect(within(increase!).getByText('Your request: another admin approves it')).toBeInTheDocument();
     expect(sent('GET /api/admin/approvals')[0]?.path).toContain('status=PENDING');
 
+    expect(within(payout!).getByText('The buyer confirmed the wallet by phone')).toBeInTheDocument();
+
+    // Approving asks first, saying what it does and why it was asked; Cancel sends nothing.
     await userEvent.click(within(payout!).getByRole('button', { name: 'Approve' }));
+    let confirm = await screen.findByRole('alertdialog', { name: 'Approve this request?' });
+    expect(confirm).toHaveTextContent(
+      'The cashout of USD $700.00 to buyer@example.com may then be sent and marked paid. Asked by grace@example.com: The buyer confirmed the wallet by phone.',
+    );
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(sent('POST /api/admin/approvals/ap1/approve')).toHaveLength(0);
+    await userEvent.click(within(payout!).getByRole('button', { name: 'Approve' }));
+    confirm = await screen.findByRole('alertdialog', { name: 'Approve this request?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(sent('POST /api/admin/approvals/ap1/approve')).toHaveLength(1));
     expect(await screen.findByText('Approved. The payout can be sent and marked paid.')).toBeInTheDocument();
     await userEvent.click(within(increase!).getByRole('button', { name: 'Withdraw' }));
@@ -99,6 +112,7 @@ describe('ApprovalsPage', () => {
     const [row] = within(table).getAllByRole('row').slice(1);
     expect(within(row!).getByText('the sender', { exact: true })).toBeInTheDocument();
     await userEvent.click(within(row!).getByRole('button', { name: 'Approve' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('You cannot approve your own request: another admin must.')).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { Check, Undo2, X } from 'lucide-react';
 import { toast } from 'sonner';
 import type { ApprovalJson } from '@shop/core/contract';
+import { ConfirmAction } from '@/components/confirm-action';
 import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { StatusFilter, useListParam } from '@/components/list-filters';
@@ -51,6 +52,42 @@ function PackageTerms({ approval }: { approval: ApprovalJson }) {
   );
 }
 
+/** Why the asking admin wants it, under what it is (requests made before a reason was asked for have none). */
+function Reason({ approval }: { approval: ApprovalJson }) {
+  return (
+    <span className="mt-1 block text-xs break-words whitespace-normal">
+      <span className="font-medium">Reason:</span> {approval.reason ?? <span className="text-muted-foreground">none given</span>}
+    </span>
+  );
+}
+
+/** What the request is, and why it was asked. */
+function WhatAndWhy({ approval }: { approval: ApprovalJson }) {
+  return (
+    <>
+      <What approval={approval} />
+      <Reason approval={approval} />
+    </>
+  );
+}
+
+/** The change a balance increase makes, in words: 'active +$600.00, passive +$10.00'. */
+const changeText = (change: NonNullable<ApprovalJson['change']>) =>
+  [change.active !== '0.00' ? `active ${signed(change.active)}` : '', change.passive !== '0.00' ? `passive ${signed(change.passive)}` : ''].filter(Boolean).join(', ');
+
+/** What approving does, said before the admin confirms it. */
+function approvalEffect(a: ApprovalJson): string {
+  const user = a.beneficiary?.email ?? 'the user';
+  if (a.kind === 'BALANCE_INCREASE') return `${user}'s balance changes at once through the ledger${a.change ? `: ${changeText(a.change)}` : ''}.`;
+  if (a.kind === 'ADMIN_GRANT') return `${user} becomes an admin at once, with every admin right.`;
+  if (a.kind === 'PACKAGE') {
+    const p = a.package;
+    if (!p) return 'The package change is applied at once.';
+    return `${p.publish ? `${p.name} goes on sale` : `${p.name} changes`} at once: $${p.dailyCredit} a day for ${p.durationDays} days, price $${p.price}, stock ${p.stockOnceApproved}, paying $${p.stockPaysUsd} in all.`;
+  }
+  return `The ${a.subject.type} of ${worth(a)} to ${destination(a)} may then be sent and marked paid.`;
+}
+
 /** 'Balance increase' with the change to each balance, 'Cashout payout' / 'Refund payout', or a package's terms. */
 function What({ approval }: { approval: ApprovalJson }) {
   if (approval.kind === 'PACKAGE') return <PackageTerms approval={approval} />;
@@ -71,13 +108,7 @@ function What({ approval }: { approval: ApprovalJson }) {
         <Link className="underline-offset-4 hover:underline" to={`/admin/user/${approval.subject.id}/edit`}>
           Balance increase
         </Link>
-        {change ? (
-          <span className="block text-xs text-muted-foreground">
-            {change.active !== '0.00' ? `active ${signed(change.active)}` : ''}
-            {change.active !== '0.00' && change.passive !== '0.00' ? ', ' : ''}
-            {change.passive !== '0.00' ? `passive ${signed(change.passive)}` : ''}
-          </span>
-        ) : null}
+        {change ? <span className="block text-xs text-muted-foreground">{changeText(change)}</span> : null}
         <Who approval={approval} />
       </span>
     );
@@ -123,13 +154,12 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   }
   const own = approval.requestedBy?._id === me?._id;
   const toMe = approval.beneficiary?._id === me?._id;
+  // The promise, not mutate's callbacks: once decided, the row may leave the list (and this
+  // component unmount) before the callbacks would run, and the toast would never show.
   const run = (decision: Decision) =>
-    decide.mutate(
-      { id: approval._id, decision },
-      {
-        onSuccess: () => toast.success(DONE[decision](approval)),
-        onError: (error) => toast.error(getErrorMessage(error)),
-      },
+    void decide.mutateAsync({ id: approval._id, decision }).then(
+      () => toast.success(DONE[decision](approval)),
+      (error: unknown) => toast.error(getErrorMessage(error)),
     );
   if (own) {
     return (
@@ -146,9 +176,21 @@ function Decide({ approval }: { approval: ApprovalJson }) {
       {toMe ? (
         <span className="self-center text-right text-xs text-muted-foreground">Money to you: another admin approves it</span>
       ) : (
-        <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('approve')}>
-          Approve
-        </Button>
+        <ConfirmAction
+          title="Approve this request?"
+          description={
+            // A wallet is 42 characters with nowhere to wrap on a phone.
+            <span className="[overflow-wrap:anywhere]">
+              {approvalEffect(approval)} Asked by {approval.requestedBy?.email ?? 'another admin'}: {approval.reason ?? 'no reason given'}.
+            </span>
+          }
+          confirmLabel="Approve"
+          onConfirm={() => run('approve')}
+        >
+          <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending}>
+            Approve
+          </Button>
+        </ConfirmAction>
       )}
       <Button size="sm" variant="outline" icon={<X aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('reject')}>
         Reject
@@ -159,7 +201,7 @@ function Decide({ approval }: { approval: ApprovalJson }) {
 
 const COLUMNS: ColumnDef<ApprovalJson>[] = [
   { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
-  { id: 'what', header: 'WHAT', cell: ({ row }) => <What approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
+  { id: 'what', header: 'WHAT', cell: ({ row }) => <WhatAndWhy approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
   { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
   { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal' } },
   { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },

@@ -1,9 +1,11 @@
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ArrowRightLeft, Wallet } from 'lucide-react';
 import { toast } from 'sonner';
-import { BALANCE_CURRENCY, type UserJson } from '@shop/core/contract';
+import { BALANCE_CURRENCY, centsToString, toCents, usdAmount, type UserJson } from '@shop/core/contract';
 import { BalanceAmount } from '@/components/balance-amount';
 import { ConfirmAction } from '@/components/confirm-action';
+import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -23,18 +25,42 @@ function Amount({ label, value }: { label: string; value: number }) {
   );
 }
 
+/** The amount field's problem, or null: a positive amount in cents, at most the active balance. */
+function amountProblem(text: string, active: number): string | null {
+  const parsed = usdAmount.safeParse(text);
+  if (!parsed.success) return 'Enter an amount such as 10.50 (at most 2 decimals)';
+  const cents = toCents(parsed.data);
+  if (cents <= 0n) return 'Enter an amount above 0.00';
+  if (cents > toCents(active)) return `At most your active balance, ${formatMoney(active)} ${BALANCE_CURRENCY}`;
+  return null;
+}
+
 /**
- * Passive balance with the exchange button (it asks first: an exchange cannot be undone);
- * active balance with the Cashout link.
+ * Passive balance, what it is for, and the exchange: the amount (the whole active balance
+ * unless changed), then a question that says exactly what moves and what stays (an
+ * exchange cannot be undone). The server moves that amount or nothing (409 when the
+ * balance fell meanwhile). Active balance with the Cashout link.
  */
 export function BalanceCard({ user }: { user: UserJson }) {
   const exchange = useExchangeBalance();
+  const explainId = useId();
+  const [typed, setTyped] = useState<string | null>(null);
+  const amount = typed ?? formatMoney(Math.max(user.activeBalance, 0));
+  const problem = user.activeBalance > 0 ? amountProblem(amount, user.activeBalance) : null;
+  const cents = problem ? 0n : toCents(usdAmount.safeParse(amount).data ?? '0');
+  const after = (balance: number, change: bigint) => `${centsToString(toCents(balance) + change)} ${BALANCE_CURRENCY}`;
 
   const onExchange = () =>
-    exchange.mutate(undefined, {
-      onSuccess: (result) => toast.success(result.message || 'Balance exchanged!'),
-      onError: (error) => toast.error(getServerMessage(error) ?? 'Exchange failed'),
-    });
+    exchange.mutate(
+      { amount: centsToString(cents), requestId: crypto.randomUUID() },
+      {
+        onSuccess: (result) => {
+          setTyped(null);
+          toast.success(result.message || 'Balance exchanged!');
+        },
+        onError: (error) => toast.error(getServerMessage(error) ?? 'Exchange failed'),
+      },
+    );
 
   return (
     <Card>
@@ -46,13 +72,34 @@ export function BalanceCard({ user }: { user: UserJson }) {
       <CardContent className="grid gap-6 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
         <div className="flex flex-col gap-3">
           <Amount label="Passive Balance" value={user.passiveBalance} />
+          <p id={explainId} className="text-sm text-muted-foreground">
+            Your passive balance stays in your account: it cannot be cashed out to a wallet, and an exchange cannot be
+            undone. Only the active balance can be cashed out.
+          </p>
+          {user.activeBalance > 0 ? (
+            <FormField
+              label={`Amount to exchange (${BALANCE_CURRENCY})`}
+              inputMode="decimal"
+              autoComplete="off"
+              value={amount}
+              onValueChange={setTyped}
+              aria-invalid={problem ? true : undefined}
+              hint={problem ?? `Up to your whole active balance, ${formatMoney(user.activeBalance)} ${BALANCE_CURRENCY}`}
+            />
+          ) : null}
           <ConfirmAction
             title="Exchange to Passive Balance?"
-            description={`All of your active balance, ${formatMoney(user.activeBalance)} ${BALANCE_CURRENCY}, moves to your passive balance. It cannot be moved back.`}
-            confirmLabel="Exchange"
+            description={
+              <>
+                {centsToString(cents)} {BALANCE_CURRENCY} of your active balance moves to your passive balance. Your active
+                balance will be {after(user.activeBalance, -cents)} and your passive balance {after(user.passiveBalance, cents)}.
+                The passive balance cannot be cashed out, and the exchange cannot be undone.
+              </>
+            }
+            confirmLabel={`Exchange ${centsToString(cents)} ${BALANCE_CURRENCY}`}
             onConfirm={onExchange}
           >
-            <Button variant="secondary" disabled={exchange.isPending}>
+            <Button variant="secondary" disabled={exchange.isPending || problem !== null || user.activeBalance <= 0} aria-describedby={explainId}>
               {exchange.isPending ? (
                 <Spinner size="sm" aria-hidden="true" className="text-current" />
               ) : (

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Approval" ADD COLUMN     "reason" VARCHAR(500);
