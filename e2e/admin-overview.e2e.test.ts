@@ -65,8 +65,8 @@ async function fromAdminMenu(page: Page, item: string) {
   const toggle = header(page).getByRole('button', { name: 'Open menu' });
   if (await toggle.isVisible()) await toggle.click();
   await header(page).getByRole('button', { name: 'Admin menu' }).click();
-  // An item with something waiting is named with it ('Cashouts: 1 to pay').
-  await page.getByRole('menuitem', { name: new RegExp(`^${item}(: .+)?$`) }).click();
+  // An item with something waiting is named with it ('Cashouts 1 to pay').
+  await page.getByRole('menuitem', { name: new RegExp(`^${item}( .+)?$`) }).click();
 }
 
 /** Anything wider than the screen: the page, a table's sideways scroll, the chart. */

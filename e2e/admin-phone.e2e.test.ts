@@ -72,8 +72,8 @@ async function fromAdminMenu(page: Page, item: string) {
   const toggle = header(page).getByRole('button', { name: 'Open menu' });
   if (await toggle.isVisible()) await toggle.click();
   await header(page).getByRole('button', { name: 'Admin menu' }).click();
-  // An item with something waiting is named with it ('Cashouts: 1 to pay').
-  await page.getByRole('menuitem', { name: new RegExp(`^${item}(: .+)?$`) }).click();
+  // An item with something waiting is named with it ('Cashouts 1 to pay').
+  await page.getByRole('menuitem', { name: new RegExp(`^${item}( .+)?$`) }).click();
 }
 
 /** What is wider than the screen: the page itself, a table's own sideways scroll, a row's button or link off screen. */

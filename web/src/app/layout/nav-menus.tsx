@@ -13,7 +13,7 @@ import type { UserInfo } from '@/stores/auth-store';
 import type { AdminWaitingJson } from '@shop/core/contract';
 import { waitingText } from '@/api/get-admin-waiting';
 import { Badge } from '@/components/ui/badge';
-import { adminMenuName, AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
+import { AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
 // never sees it, so the header loads this module when a signed-in user reaches for a
@@ -85,7 +85,7 @@ export function AdminMenu({ openedByKeyboard, waiting }: OnDemand & { waiting?: 
   return (
     <DropdownMenu defaultOpen>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className={navButton} aria-label={adminMenuName(waiting)}>
+        <Button variant="ghost" className={navButton}>
           <AdminMenuLabel waiting={waiting} />
         </Button>
       </DropdownMenuTrigger>
@@ -95,11 +95,13 @@ export function AdminMenu({ openedByKeyboard, waiting }: OnDemand & { waiting?: 
           return (
             <DropdownMenuItem key={link.to} asChild>
               {count > 0 && link.waits ? (
-                <Link to={link.waits.to} aria-label={`${link.label}: ${waitingText(count)} ${link.waits.what}`} className="justify-between gap-4">
+                <Link to={link.waits.to} className="justify-between gap-4">
                   {link.label}
+                  <span className="sr-only"> </span>
                   <Badge variant="destructive" className="rounded-full px-1.5">
                     {waitingText(count)}
                   </Badge>
+                  <span className="sr-only">{` ${link.waits.what}`}</span>
                 </Link>
               ) : (
                 <Link to={link.to}>{link.label}</Link>

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { useUserInfo } from '@/stores/auth-store';
 import { CartLink } from './cart-link';
-import { adminMenuName, AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
+import { AdminMenuLabel, navButton, UserMenuLabel } from './nav-items';
 
 // The signed-in menus (Radix's dropdown, about 28 kB compressed) load when the user
 // reaches for one, not with the page: loaded with it, they stood in front of every
@@ -23,7 +23,7 @@ const AdminMenu = lazy(async () => ({ default: (await loadMenus()).AdminMenu }))
  * shown keeps it), and the menu then takes its place, open. If the menu's code cannot be
  * loaded, the button reloads the page instead.
  */
-function MenuOnDemand({ label, name, menu }: { label: ReactNode; name?: string; menu: (openedByKeyboard: boolean) => ReactNode }) {
+function MenuOnDemand({ label, menu }: { label: ReactNode; menu: (openedByKeyboard: boolean) => ReactNode }) {
   const [wanted, setWanted] = useState<{ byKeyboard: boolean } | null>(null);
   const [loading, startLoading] = useTransition();
   const preload = () => void loadMenus().catch(() => {});
@@ -31,7 +31,6 @@ function MenuOnDemand({ label, name, menu }: { label: ReactNode; name?: string; 
     <Button
       variant="ghost"
       className={navButton}
-      aria-label={name}
       aria-haspopup="menu"
       aria-expanded={false}
       aria-busy={loading}
@@ -45,7 +44,7 @@ function MenuOnDemand({ label, name, menu }: { label: ReactNode; name?: string; 
     </Button>
   );
   const failed = (
-    <Button variant="ghost" className={navButton} aria-label={name} title="The menu could not be loaded: reload the page" onClick={() => window.location.reload()}>
+    <Button variant="ghost" className={navButton} title="The menu could not be loaded: reload the page" onClick={() => window.location.reload()}>
       {label}
     </Button>
   );
@@ -107,7 +106,6 @@ export function SiteHeader() {
           {user?.isAdmin ? (
             <MenuOnDemand
               label={<AdminMenuLabel waiting={waiting} />}
-              name={adminMenuName(waiting)}
               menu={(byKeyboard) => <AdminMenu openedByKeyboard={byKeyboard} waiting={waiting} />}
             />
           ) : null}

@@ -66,7 +66,7 @@ describe('AuditLogPage', () => {
     expect(within(order!).getByRole('link', { name: 'ORD-3F2A9C1E00' })).toHaveAttribute('href', `/admin/order/${ORDER}`);
     expect(within(product!).getByRole('link', { name: 'Gold Package' })).toHaveAttribute('href', '/admin/products/p1/edit');
     expect(within(cashout!).getByRole('link', { name: 'cashout c1' })).toHaveAttribute('href', '/admin/cashouts');
-    expect(within(order!).getByRole('link', { name: 'Entries about ORD-3F2A9C1E00' })).toHaveAttribute('href', `/admin/audit?subject=${ORDER}`);
+    expect(within(order!).getByRole('link', { name: 'Its entries (about ORD-3F2A9C1E00)' })).toHaveAttribute('href', `/admin/audit?subject=${ORDER}`);
   });
 
   it('sends an admin who must turn on two-factor sign-in to Security instead', async () => {

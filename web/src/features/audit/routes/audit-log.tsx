@@ -48,9 +48,8 @@ function Subject({ subject }: { subject: NonNullable<AuditEntryJson['subject']> 
       <Link
         className={`text-xs text-muted-foreground ${linkClass}`}
         to={`/admin/audit?subject=${encodeURIComponent(subject.id)}`}
-        aria-label={`Entries about ${label}`}
       >
-        Its entries
+        Its entries<span className="sr-only">{` (about ${label})`}</span>
       </Link>
     </span>
   );
