@@ -7,10 +7,14 @@ export function auditContext(req: Request, actor?: { id: string; email: string }
   return { actor: user ? { id: user.id, email: user.email } : null, ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null };
 }
 
-/** The signed-in admin acting, for core functions that record their own audit entries (approvals, user edits). */
-export function signedInActor(req: Request): AuditContext & { actor: { id: string; email: string } } {
+/**
+ * The signed-in admin acting, for core functions that record their own audit entries
+ * (approvals, user edits), with the reason the admin gave for an edit that may wait for a
+ * second admin (kept on the approval when it does).
+ */
+export function signedInActor(req: Request, reason?: string): AuditContext & { actor: { id: string; email: string }; reason?: string } {
   const user = req.user!;
-  return { ...auditContext(req), actor: { id: user.id, email: user.email } };
+  return { ...auditContext(req), actor: { id: user.id, email: user.email }, ...(reason ? { reason } : {}) };
 }
 
 /**

@@ -12,8 +12,11 @@ export const APPROVAL_NEEDED_DETAIL = { approvalRequired: true } as const;
 
 export type ApprovalRow = Prisma.ApprovalGetPayload<object>;
 
-/** The admin acting, as the audit log records them. */
-export type AdminAudit = AuditContext & { actor: { id: string; email: string } };
+/**
+ * The admin acting, as the audit log records them, and why they make this edit when they
+ * said (`reason`: kept on any approval the edit is held for).
+ */
+export type AdminAudit = AuditContext & { actor: { id: string; email: string }; reason?: string };
 
 export async function createApproval(
   tx: Tx,
@@ -30,11 +33,12 @@ export async function createApproval(
     reason?: string;
   },
 ): Promise<ApprovalRow> {
-  const row = await tx.approval.create({ data: { ...data, requestedById: audit.actor.id } });
+  const reason = data.reason ?? (audit.reason || undefined);
+  const row = await tx.approval.create({ data: { ...data, reason, requestedById: audit.actor.id } });
   await recordAudit(tx, audit, {
     action: 'approval.requested',
     subject: { type: data.subjectType, id: data.subjectId },
-    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}), ...(data.reason ? { reason: data.reason } : {}) },
+    after: { approval: row.id, kind: data.kind, amountUsd: data.amountUsd.toFixed(2), ...(data.change ? { change: data.change } : {}), ...(data.wallet ? { wallet: data.wallet } : {}), ...(reason ? { reason } : {}) },
   });
   return row;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heldChangeReason } from './approvals.ts';
 import { intInRange, usdAmount } from './common.ts';
 
 /** An image reference: a path under /uploads or /images, or an http(s) URL. */
@@ -25,8 +26,9 @@ export const updateProductBody = z.object({
   // The count the form showed: stock that orders took or gave back since is not overwritten (409).
   loadedCountInStock: intInRange(0, 1_000_000),
   durationDays: packageTermDays.optional(),
+  approvalReason: heldChangeReason,
 });
 
 /** An admin puts a package on sale or takes it off (POST /api/admin/products/:id/publish). */
-export const publishProductBody = z.object({ published: z.boolean({ message: 'must be true or false' }) });
+export const publishProductBody = z.object({ published: z.boolean({ message: 'must be true or false' }), approvalReason: heldChangeReason });
 

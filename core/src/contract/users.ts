@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heldChangeReason } from './approvals.ts';
 import { emailField, ethAddress, nameField, passwordField, signedUsd, signedUsdAmount, usdAmount } from './common.ts';
 
 /** A referral code as a person types or a link carries it: any case (codes are stored upper-case). */
@@ -103,6 +104,7 @@ export const adminUpdateUserBody = z.object({
   loadedActiveBalance: signedUsd({ missing: LOADED_BALANCES_MISSING }),
   loadedPassiveBalance: signedUsd({ missing: LOADED_BALANCES_MISSING }),
   password: z.union([passwordField, z.literal('')]).optional(),
+  approvalReason: heldChangeReason,
 });
 
 export const cashoutBody = z.object({ wallet: ethAddress });

@@ -379,6 +379,30 @@ describe('large refunds', () => {
 });
 
 describe('admin rights', () => {
+  it('an edit held for a second admin carries the reason its admin gave in the form; an edit that goes through keeps none', async () => {
+    const user = await kit.createUser();
+    const loaded = await balances(user);
+    const edit = (body: Record<string, unknown>) => kit.as(alice).then((as) => as.put(`/api/users/${user.id}`).send({
+      name: user.name, email: user.email, isAdmin: false, activeBalance: loaded.active, passiveBalance: loaded.passive, loadedActiveBalance: loaded.active, loadedPassiveBalance: loaded.passive, ...body,
+    }));
+    const long = await edit({ activeBalance: '900.00', approvalReason: 'x'.repeat(501) });
+    expect({ status: long.status, message: long.body.message }).toEqual({ status: 400, message: 'Approval reason must be at most 500 characters' });
+    const held = await edit({ activeBalance: '900.00', approvalReason: '  Goodwill for the failed order ORD-12  ' });
+    expect(held.status).toBe(202);
+    const grant = await edit({ isAdmin: true, approvalReason: 'Runs the night shift' });
+    expect(grant.status).toBe(202);
+    const pending = (await (await kit.as(bob)).get('/api/admin/approvals?status=PENDING')).body as ApprovalJson[];
+    expect(pending.find((a) => a._id === (held.body as UserJson).pendingApproval!._id)?.reason).toBe('Goodwill for the failed order ORD-12');
+    expect(pending.find((a) => a._id === grant.body.pendingAdminGrant._id)?.reason).toBe('Runs the night shift');
+    // No reason given: none kept (an empty field is none).
+    const plain = await edit({ isAdmin: false, activeBalance: '900.00', approvalReason: '' });
+    expect(plain.status).toBe(202);
+    expect((await kit.db.approval.findUniqueOrThrow({ where: { id: (plain.body as UserJson).pendingApproval!._id } })).reason).toBeNull();
+    for (const id of [(held.body as UserJson).pendingApproval!._id, grant.body.pendingAdminGrant._id, (plain.body as UserJson).pendingApproval!._id]) {
+      expect((await withdraw(alice, id)).status).toBe(200);
+    }
+  });
+
   it('an admin making a user an admin waits for a second admin; the rest of the edit is saved', async () => {
     const user = await kit.createUser();
     const loaded = await balances(user);

@@ -32,7 +32,7 @@ export function adminUserRoutes(deps: AppDeps): Router {
   router.put('/:id', requireAdmin, requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'User');
     const input = parseBody(adminUpdateUserBody, req.body);
-    const { user, effects } = await adminUpdateUser(db, config, signedInActor(req), id, input);
+    const { user, effects } = await adminUpdateUser(db, config, signedInActor(req, input.approvalReason), id, input);
     await handOnAfter(req, effects);
     // 202: saved, but a large balance increase or admin rights wait for a second admin.
     res.status(user.pendingApproval || user.pendingAdminGrant ? 202 : 200).json(user);

@@ -94,8 +94,8 @@ export function adminProductRoutes({ db, config }: AppDeps, cache: CatalogueCach
   });
   router.post('/:id/publish', requireStepUp, async (req, res) => {
     const id = parseId(req.params.id, 'Product');
-    const { published } = parseBody(publishProductBody, req.body);
-    const { before, after } = await products.setPublished(db, config, signedInActor(req), id, published);
+    const { published, approvalReason } = parseBody(publishProductBody, req.body);
+    const { before, after } = await products.setPublished(db, config, signedInActor(req, approvalReason), id, published);
     cache.invalidate();
     // 202: a package that pays more than it costs goes on sale once a second admin approves (the request is audited in core).
     if (after.pendingApproval) return void res.status(202).json(after);
@@ -128,7 +128,7 @@ export function productRoutes({ db, config }: AppDeps, cache: CatalogueCache): R
     const id = parseId(req.params.id, 'Product');
     const input = parseBody(updateProductBody, req.body);
     const before = await products.findProduct(db, id, { drafts: true });
-    const updated = await products.updateProduct(db, config, signedInActor(req), id, input);
+    const updated = await products.updateProduct(db, config, signedInActor(req, input.approvalReason), id, input);
     cache.invalidate();
     await audited(req, db, { action: 'product.update', subject: { type: 'product', id }, before: before && auditedProduct(before), after: auditedProduct(updated) });
     // 202: saved, but the new price, credit, term or stock wait for a second admin.

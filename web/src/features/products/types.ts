@@ -16,4 +16,6 @@ export type ProductInput = {
   loadedCountInStock: number;
   /** How many days a paid package credits (PACKAGE_TERM_DAYS). */
   durationDays: number | string;
+  /** Why, for a second admin when the edit waits for one (a package that pays more). */
+  approvalReason?: string;
 };

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { PACKAGE_TERM_DAYS, packageTermDays, termCredit, toCents, usdAmount } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
+import { SecondAdminReason } from '@/components/second-admin-reason';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -69,6 +70,7 @@ export function ProductForm({ product }: { product: Product }) {
   const [countInStock, setCountInStock] = useState(String(product.countInStock));
   const [description, setDescription] = useState(product.description);
   const [term, setTerm] = useState(String(product.durationDays));
+  const [reason, setReason] = useState('');
   const paysId = useId();
   const terms = readTerms(price, dailyCredit, term);
   const update = useUpdateProduct();
@@ -89,7 +91,10 @@ export function ProductForm({ product }: { product: Product }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     update.mutate(
-      { productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock, durationDays: term },
+      {
+        productId: product._id, name, price, image, dailyCredit, description, countInStock, loadedCountInStock: product.countInStock, durationDays: term,
+        ...(reason.trim() ? { approvalReason: reason } : {}),
+      },
       {
         onSuccess: (saved) => {
           if (saved.pendingApproval) toast.info('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.');
@@ -173,6 +178,7 @@ export function ProductForm({ product }: { product: Product }) {
         />
       </div>
       <SecondAdminNote terms={terms} />
+      <SecondAdminReason value={reason} onValueChange={setReason} />
       <Button type="submit" disabled={update.isPending || upload.isPending} className="w-full sm:w-fit">
         {update.isPending ? busy : null}
         Update

@@ -106,7 +106,7 @@ describe('ProductEditPage', () => {
 
   it('says what the numbers pay over the term, and that a change giving more waits for a second admin', async () => {
     signIn({ isAdmin: true });
-    mockApi({
+    const { sent } = mockApi({
       'GET /api/admin/products/p1': product,
       'PUT /api/products/p1': reply(202, { ...product, pendingApproval: { _id: 'ap1' } }),
       'GET /api/admin/products': [product],
@@ -129,8 +129,11 @@ describe('ProductEditPage', () => {
     await userEvent.type(term, '42');
     expect(note).toHaveTextContent('At these numbers it pays USD $252.00 over its 42-day term for USD $249.50.');
     expect(note).toHaveTextContent('lengthening its term');
+    // Why, for the second admin who approves it.
+    await userEvent.type(screen.getByLabelText('Reason for a second admin'), 'A 42-day winter offer');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.')).toBeInTheDocument();
+    expect(sent('PUT /api/products/p1')[0]?.body).toMatchObject({ durationDays: '42', approvalReason: 'A 42-day winter offer' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
   });
 });

@@ -16,6 +16,8 @@ export type UserInput = {
   loadedActiveBalance: number;
   loadedPassiveBalance: number;
   password: string;
+  /** Why, for a second admin when the edit waits for one (a large increase, admin rights). */
+  approvalReason?: string;
 };
 
 export const updateUser = (input: UserInput): Promise<UserJson> =>

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import type { UserJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
+import { SecondAdminReason } from '@/components/second-admin-reason';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -21,7 +22,11 @@ export function UserForm({ user }: { user: UserJson }) {
   const [passiveBalance, setPassiveBalance] = useState(String(user.passiveBalance ?? 0));
   const [password, setPassword] = useState('');
   const [isAdmin, setIsAdmin] = useState(user.isAdmin);
+  const [reason, setReason] = useState('');
   const update = useUpdateUser();
+  // What may wait for a second admin (the server decides, by the shop's threshold): admin
+  // rights for another user, or more money; the form asks why only then.
+  const mayWait = (isAdmin && !user.isAdmin) || Number(activeBalance) > user.activeBalance || Number(passiveBalance) > user.passiveBalance;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -36,6 +41,7 @@ export function UserForm({ user }: { user: UserJson }) {
         loadedActiveBalance: user.activeBalance,
         loadedPassiveBalance: user.passiveBalance,
         password,
+        ...(mayWait && reason.trim() ? { approvalReason: reason } : {}),
       },
       {
         onSuccess: (user) => {
@@ -101,6 +107,7 @@ export function UserForm({ user }: { user: UserJson }) {
         <Checkbox id={adminId} checked={isAdmin} onCheckedChange={(checked) => setIsAdmin(checked === true)} />
         <Label htmlFor={adminId}>Is Admin</Label>
       </div>
+      {mayWait ? <SecondAdminReason value={reason} onValueChange={setReason} /> : null}
       {update.error ? <ErrorAlert error={update.error} /> : null}
       <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
         Update

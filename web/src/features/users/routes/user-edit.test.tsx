@@ -44,6 +44,29 @@ describe('UserEditPage', () => {
     expect(await screen.findByText('Saved. The balance increase of $987.50 and admin rights wait for a second admin.')).toBeInTheDocument();
   });
 
+  it('asks why only for what may wait for a second admin (more money, admin rights), and sends the reason', async () => {
+    signIn({ _id: 'a1', isAdmin: true });
+    const { sent } = mockApi({
+      'GET /api/users/u2': bob,
+      'PUT /api/users/u2': reply(202, { ...bob, pendingApproval: { _id: 'ap1', amountUsd: 987.5 } }),
+      'GET /api/users': [makeListUser({ _id: 'u2', name: 'Bob' })],
+    });
+    renderApp('/admin/user/u2/edit');
+    const active = await screen.findByLabelText('Active Balance');
+    // A lower balance never waits: no question.
+    await userEvent.clear(active);
+    await userEvent.type(active, '10');
+    expect(screen.queryByLabelText('Reason for a second admin')).not.toBeInTheDocument();
+    await userEvent.clear(active);
+    await userEvent.type(active, '1000');
+    const reason = screen.getByLabelText('Reason for a second admin');
+    expect(reason).toHaveAccessibleDescription('If this change waits for a second admin, they read this before they approve it.');
+    await userEvent.type(reason, 'Goodwill for ORD-12');
+    await userEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Saved. The balance increase of $987.50 waits for a second admin.')).toBeInTheDocument();
+    expect(sent('PUT /api/users/u2')[0]?.body).toMatchObject({ activeBalance: '1000', approvalReason: 'Goodwill for ORD-12' });
+  });
+
   it("edits the user, says 'user updated successfully' and refreshes the user list", async () => {
     signIn({ _id: 'a1', isAdmin: true });
     const { sent } = mockApi({
