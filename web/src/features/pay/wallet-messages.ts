@@ -5,6 +5,8 @@ export const INSTALL_METAMASK = 'Please,Install MetaMask!';
 export const CONNECT_METAMASK = 'Please,connect MetaMask.';
 export const SWITCH_NETWORK = 'Please,switch Ethereum Mainnet Network.';
 export const METAMASK_CONNECTED = 'MetaMask Successfully Connected';
+/** A quote on a chain this page's wallet setup does not know: the payment request (link or QR code) still works. */
+export const UNKNOWN_QUOTE_CHAIN = "This shop's network is not one a browser wallet can pay on from this page: use the payment link or QR code.";
 
 /** viem and wagmi errors carry a one-line `shortMessage`; their `message` adds pages of detail. */
 export function walletErrorMessage(error: unknown): string {

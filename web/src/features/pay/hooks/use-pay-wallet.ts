@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain } from 'wagmi';
 import type { QuoteJson } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
-import { findWalletConnector, hasBrowserWallet, requiredChainId } from '@/lib/wagmi';
+import { findWalletConnector, hasBrowserWallet, requiredChainId, SHOP_CHAINS } from '@/lib/wagmi';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
 import {
   CONNECT_METAMASK,
@@ -12,6 +12,7 @@ import {
   isChainMismatch,
   METAMASK_CONNECTED,
   SWITCH_NETWORK,
+  UNKNOWN_QUOTE_CHAIN,
   walletErrorMessage,
 } from '../wallet-messages';
 
@@ -93,14 +94,22 @@ export function usePayWallet() {
     );
   };
 
-  /** Sends exactly the quoted wei; resolves to the transaction hash, or undefined on failure. */
+  /**
+   * Sends exactly the quoted wei on the quote's own chain (the server's, never a default
+   * while the shop's config loads); resolves to the transaction hash, or undefined on failure.
+   */
   const pay = async (quote: QuoteJson): Promise<`0x${string}` | undefined> => {
     setError(undefined);
     if (!isConnected) {
       fail(CONNECT_METAMASK);
       return undefined;
     }
-    if (connection.chainId !== chainId) {
+    const quoteChainId = SHOP_CHAINS.find((c) => c.id === quote.chainId)?.id;
+    if (quoteChainId === undefined) {
+      fail(UNKNOWN_QUOTE_CHAIN);
+      return undefined;
+    }
+    if (connection.chainId !== quoteChainId) {
       fail(SWITCH_NETWORK);
       return undefined;
     }
@@ -108,7 +117,7 @@ export function usePayWallet() {
       return await sendTransaction.mutateAsync({
         to: quote.receivingAddress as Address,
         value: BigInt(quote.amountWei),
-        chainId,
+        chainId: quoteChainId,
       });
     } catch (e) {
       fail(isChainMismatch(e) ? SWITCH_NETWORK : `Payment Error: ${walletErrorMessage(e)}`);

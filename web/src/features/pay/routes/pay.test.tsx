@@ -361,6 +361,20 @@ describe('PayPage', () => {
     expect(api.sent('PUT /api/orders/o1/purchased')).toHaveLength(0);
   });
 
+  it("pays on the quote's own chain, never on a default: a Sepolia quote is not paid from a wallet on mainnet", async () => {
+    const wallet = createFakeEthereum();
+    vi.stubGlobal('ethereum', wallet.provider);
+    const base = unpaidOrder();
+    // The shop's config (its chain) has not answered: only the quote says where to pay.
+    const api = mockShop(() => ({ ...base, quote: { ...base.quote!, chainId: 11155111 } }));
+    renderPay();
+    await connectWallet(wallet.account);
+    await userEvent.click(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' }));
+    expect((await screen.findAllByText('Please,switch Ethereum Mainnet Network.')).length).toBeGreaterThan(0);
+    expect(wallet.sent).toHaveLength(0);
+    expect(api.sent('PUT /api/orders/o1/purchased')).toHaveLength(0);
+  });
+
   it("says 'Please,switch Ethereum Mainnet Network.' on another chain and switches on request", async () => {
     const wallet = createFakeEthereum({ chainId: '0xaa36a7' });
     vi.stubGlobal('ethereum', wallet.provider);
