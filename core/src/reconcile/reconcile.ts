@@ -218,25 +218,35 @@ export async function reconcile(deps: Deps, opts: ReconcileOptions = {}): Promis
 
 /**
  * How far before the previous run's watermark the scheduled run looks. The watermark
- * already covers every transaction open when that run began, however long; the overlap
- * covers what the database's clock cannot see: rows stamped by an application host whose
- * clock runs a little behind, or stamped just before their transaction began.
+ * covers every transaction of the shop's own role open when that run began, however long;
+ * the overlap covers what it cannot see: another role's transaction (an operator's psql,
+ * a migration), rows stamped by an application host whose clock runs behind the
+ * database's, or stamped just before their transaction began. Minutes of overlap cost a
+ * few rows read twice.
  */
-export const CHANGES_OVERLAP_MS = 60_000;
+export const CHANGES_OVERLAP_MS = 10 * 60_000;
+
+/**
+ * The oldest a watermark may make the next run look back (before the previous run's
+ * start): one transaction left open for days (an idle psql session) must not make every
+ * scheduled run read days of changes. What such a transaction wrote earlier is the
+ * weekly audit's to find.
+ */
+export const WATERMARK_MAX_AGE_MS = 24 * 3600_000;
 
 /**
  * Where the next scheduled run's changes begin: the start of the oldest transaction open in
  * this database now (a row it wrote is stamped at or after that start and may commit after
- * this run reads), less a millisecond (stamps keep milliseconds), or `now` when none began
- * earlier. Sessions of the shop's own role are visible to it in pg_stat_activity.
+ * this run reads), less a millisecond (stamps keep milliseconds), or the database's clock
+ * now when none began earlier: one clock, the database's, for both. Sessions of the shop's
+ * own role are visible to it in pg_stat_activity (another role's: CHANGES_OVERLAP_MS).
  */
-async function changesWatermark(db: Db, now: Date): Promise<Date> {
-  const [row] = await db.$queryRaw<{ oldest: Date | null }[]>`
-    SELECT date_trunc('milliseconds', min("xact_start")) - interval '1 millisecond' AS oldest
+async function changesWatermark(db: Db): Promise<Date> {
+  const [row] = await db.$queryRaw<{ watermark: Date }[]>`
+    SELECT LEAST(clock_timestamp(), date_trunc('milliseconds', min("xact_start")) - interval '1 millisecond') AS watermark
     FROM pg_stat_activity
     WHERE "datname" = current_database() AND "backend_type" = 'client backend' AND "xact_start" IS NOT NULL AND "pid" <> pg_backend_pid()`;
-  const oldest = row?.oldest ?? null;
-  return oldest && oldest < now ? oldest : now;
+  return row!.watermark;
 }
 
 /**
@@ -250,7 +260,7 @@ export async function runReconciliation(
 ): Promise<ReconcileReport> {
   const { overlapMs = CHANGES_OVERLAP_MS, ...options } = opts;
   // Read before anything else: what commits after this point is stamped after it.
-  const watermark = await changesWatermark(deps.db, new Date());
+  const watermark = await changesWatermark(deps.db);
   const latest = await deps.db.reconciliationRun.findFirst({ orderBy: { startedAt: 'desc' } });
   const previous = opts.scope === 'changes' ? latest : null;
   const auditHead = (latest?.checked as Record<string, unknown> | undefined)?.['audit head'];
@@ -264,7 +274,9 @@ export async function runReconciliation(
     previous
       ? {
           ...options,
-          since: new Date(Math.min(previous.startedAt.getTime(), (previous.watermark ?? previous.startedAt).getTime()) - overlapMs),
+          since: new Date(
+            Math.max(Math.min(previous.startedAt.getTime(), (previous.watermark ?? previous.startedAt).getTime()), previous.startedAt.getTime() - WATERMARK_MAX_AGE_MS) - overlapMs,
+          ),
           recheck: [previous, ...reports].flatMap((r) => r.discrepancies as unknown as Discrepancy[]),
           auditHead: typeof auditHead === 'string' ? auditHead : undefined,
         }
