@@ -44,11 +44,15 @@ export async function exchangeBalance(
   return db.$transaction(async (tx) => {
     const { active } = await lockUser(tx, userId);
     const key = `exchange:${userId}:${input.requestId ?? randomUUID()}`;
+    const amount = input.amount === undefined ? active : new Prisma.Decimal(input.amount);
     if (input.requestId) {
       const done = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: `${key}:in` }, select: { amount: true } });
+      // The same exchange again moves nothing; the same id for another amount is not the same exchange.
+      if (done && input.amount !== undefined && !done.amount.eq(amount)) {
+        throw conflict(`This exchange was already made, of ${done.amount.toFixed(2)}: nothing more was moved. Check your balances.`);
+      }
       if (done) return { moved: done.amount, repeated: true };
     }
-    const amount = input.amount === undefined ? active : new Prisma.Decimal(input.amount);
     if (active.lte(0)) throw badRequest('Your active balance is empty: nothing to exchange');
     if (amount.lte(0)) throw badRequest('Enter an amount above 0.00 to exchange');
     if (amount.gt(active)) {

@@ -59,6 +59,9 @@ describe('exchange and cashout over HTTP', () => {
     const again = await as.post('/api/users/exchange').send({ amount: '10.01', requestId });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: 'Balance exchanged!', activeBalance: 2.33, passiveBalance: 10.01 });
+    // The same id for another amount is not the same exchange: refused, nothing moves.
+    const other = await as.post('/api/users/exchange').send({ amount: '1.00', requestId });
+    expect({ status: other.status, message: other.body.message }).toEqual({ status: 409, message: 'This exchange was already made, of 10.01: nothing more was moved. Check your balances.' });
     expect(await kit.db.ledgerEntry.count({ where: { userId: user.id, kind: 'EXCHANGE' } })).toBe(2);
     await expectBalancesEqualLedger(user.id);
   });

@@ -45,6 +45,9 @@ export function BalanceCard({ user }: { user: UserJson }) {
   const exchange = useExchangeBalance();
   const explainId = useId();
   const [typed, setTyped] = useState<string | null>(null);
+  // One id per exchange until it succeeds: a retry after a lost answer is the same
+  // exchange to the server, never a second one.
+  const [requestId, setRequestId] = useState(() => crypto.randomUUID());
   const amount = typed ?? formatMoney(Math.max(user.activeBalance, 0));
   const problem = user.activeBalance > 0 ? amountProblem(amount, user.activeBalance) : null;
   const cents = problem ? 0n : toCents(usdAmount.safeParse(amount).data ?? '0');
@@ -52,10 +55,11 @@ export function BalanceCard({ user }: { user: UserJson }) {
 
   const onExchange = () =>
     exchange.mutate(
-      { amount: centsToString(cents), requestId: crypto.randomUUID() },
+      { amount: centsToString(cents), requestId },
       {
         onSuccess: (result) => {
           setTyped(null);
+          setRequestId(crypto.randomUUID());
           toast.success(result.message || 'Balance exchanged!');
         },
         onError: (error) => toast.error(getServerMessage(error) ?? 'Exchange failed'),
