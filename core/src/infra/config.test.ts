@@ -81,6 +81,8 @@ describe('configuration', () => {
       expect(() => loadConfig({ SHOP_NETWORK_LABEL: '<script>' })).toThrow(/SHOP_NETWORK_LABEL: must be 1-40 letters/);
       expect(() => loadConfig({ SHOP_NETWORK_LABEL: 'x'.repeat(41) })).toThrow(/SHOP_NETWORK_LABEL/);
       expect(() => loadConfig({ EXPLORER_URL: 'etherscan.io' })).toThrow(/EXPLORER_URL: must be an http\(s\) URL/);
+      // Not a URL a browser can open (it would break the page that links it).
+      expect(() => loadConfig({ EXPLORER_URL: 'https://a<b' })).toThrow(/EXPLORER_URL: must be an http\(s\) URL/);
       expect(() => loadConfig({ EXPLORER_URL: 'https://etherscan.io/?q=1' })).toThrow(/EXPLORER_URL/);
       expect(() => loadConfig({ ...production, EXPLORER_URL: 'http://explorer.example.org' })).toThrow(/EXPLORER_URL: must be an https:\/\/ URL in production/);
       expect(() => loadConfig({ DEV_CHAIN: 'maybe' })).toThrow(/DEV_CHAIN/);

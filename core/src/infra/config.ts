@@ -62,7 +62,7 @@ const schema = z
     // Names the network on every page's test-network banner and in e-mails (a staging shop: "Sepolia staging").
     SHOP_NETWORK_LABEL: z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N} .,:()'/-]{0,39}$/u, 'must be 1-40 letters, digits, spaces or . , : ( ) \' / -, starting with a letter or digit').optional(),
     // The block explorer's origin for transaction links (https://etherscan.io), or none.
-    EXPLORER_URL: z.string().trim().refine((v) => v === 'none' || /^https?:\/\/[^\s?#]+$/.test(v), 'must be an http(s) URL without query or fragment (https://sepolia.etherscan.io), or none').optional(),
+    EXPLORER_URL: z.string().trim().refine((v) => v === 'none' || (/^https?:\/\/[^\s?#]+$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment (https://sepolia.etherscan.io), or none').optional(),
     RECEIVING_ADDRESS: address.optional(),
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.

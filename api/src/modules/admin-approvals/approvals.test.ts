@@ -187,6 +187,8 @@ describe('a large cashout payout', () => {
       [{ kind: 'cashout', id }, 'Reason is required: say why the second admin should approve it'],
       [{ kind: 'cashout', id, reason: '   ' }, 'Reason is required: say why the second admin should approve it'],
       [{ kind: 'cashout', id, reason: 'x'.repeat(501) }, 'Reason must be at most 500 characters'],
+      // A right-to-left override would make the approver read other terms than were written.
+      [{ kind: 'cashout', id, reason: 'Pay \u202e05 DSU' }, 'Reason must be plain text (no control or invisible formatting characters)'],
     ] as const) {
       const bad = await (await kit.as(alice)).post('/api/admin/approvals').send(body);
       expect({ status: bad.status, message: bad.body.message }).toEqual({ status: 400, message });
