@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 // jsdom has no ResizeObserver; Radix primitives (the checkbox) measure themselves with it.
 if (!('ResizeObserver' in globalThis)) {
@@ -20,3 +20,8 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
 });
+
+// sonner removes a toast it dismissed 200 ms later (TIME_BEFORE_UNMOUNT), on a timer the
+// unmount does not clear: a toast dismissed just before a file's last test ended would
+// update React after jsdom is gone. A timer set now for longer runs after every such one.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 250)));
