@@ -212,6 +212,31 @@ describe('an admin with a passkey', () => {
       ['approval.approved', grace.email.toLowerCase()],
     ]);
   });
+
+  it("publishing a package that pays more than it costs asks why from the Product List, and the second admin reads it", async () => {
+    const name = `Penny ${unique('pkg')}`;
+    const draft = await shop.db.product.create({
+      data: { name, image: '/images/sampler.svg', description: 'A cent for a lot', price: '0.01', dailyCredit: '499.00', durationDays: 30, countInStock: 3, publishedAt: null },
+    });
+    const admin = await shop.newPage();
+    await signInThroughUi(admin, ADMIN.email, ADMIN.password, '/admin/productlist');
+    await admin.getByRole('button', { name: `Publish ${name}` }).click();
+    const dialog = admin.getByRole('dialog', { name: `Publish ${name}?` });
+    await dialog.getByText('It pays USD $14970.00 over its 30-day term for USD $0.01, so it goes on sale once a second admin approves.').waitFor();
+    await dialog.getByRole('textbox', { name: 'Reason for a second admin' }).fill('Launch promotion for the first ten buyers');
+    await shop.screenshot(admin, '82-publish-reason');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await shop.screenshot(admin, '82a-publish-reason-phone');
+    await admin.setViewportSize({ width: 1280, height: 900 });
+    await dialog.getByRole('button', { name: 'Ask to publish' }).click();
+    await toast(admin, `${name} pays more than it costs. It goes on sale once a second admin approves.`).waitFor();
+    expect((await shop.db.product.findUniqueOrThrow({ where: { id: draft.id } })).publishedAt).toBeNull();
+
+    await gracePage.goto('/admin/approvals');
+    const waiting = gracePage.getByRole('table').getByRole('row').filter({ hasText: name });
+    await waiting.getByText('Launch promotion for the first ten buyers').waitFor();
+    await shop.screenshot(gracePage, '83-approvals-package-reason');
+  });
 });
 
 describe('the audit log', () => {

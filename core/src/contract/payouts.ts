@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ethAddress, idParam, txHash } from './common.ts';
+import { heldChangeReason } from './approvals.ts';
 import { orderReferenceRange } from './order-reference.ts';
 
 /** Marking a cashout or a refund paid: the worker checks this transaction on chain first. */
@@ -9,6 +10,8 @@ export const markPaidBody = z.object({ payoutTxHash: txHash });
 export const createRefundBody = z.object({
   orderId: z.string().uuid('is not a valid order id'),
   wallet: ethAddress.optional(),
+  /** Why, for a second admin when the refund is born waiting for one (kept on its approval). */
+  approvalReason: heldChangeReason,
 });
 
 /**
@@ -24,7 +27,7 @@ export const assignPaymentBody = z.object({
 });
 
 /** POST /api/admin/payments/:id/refund: a transfer's refund, to the address that sent it unless a wallet is given. */
-export const refundTransferBody = z.object({ wallet: ethAddress.optional() });
+export const refundTransferBody = z.object({ wallet: ethAddress.optional(), approvalReason: heldChangeReason });
 
 /** A buyer's choice for an order's overpayment. */
 export const overpaymentBody = z.object({ action: z.enum(['balance', 'refund']) });

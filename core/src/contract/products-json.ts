@@ -21,6 +21,11 @@ export const productJson = z.object({
    * than its price allows (PACKAGE_CREDIT_MULTIPLE). Absent otherwise.
    */
   pendingApproval: z.object({ _id: z.string() }).optional(),
+  /**
+   * The admin's list only: publishing this draft would wait for a second admin (it pays more over its term than
+   * its price times the shop's PACKAGE_CREDIT_MULTIPLE), so the list asks for a reason first. Absent elsewhere.
+   */
+  publishWaits: z.boolean().optional(),
 });
 export type ProductJson = z.infer<typeof productJson>;
 export const uploadResult = z.object({ message: z.string(), image: z.string() });

@@ -78,12 +78,13 @@ describe('refunds and payouts at the edges', () => {
     const big = await pay(kit, payer, kit.receiving, 250n * FINNEY);
     await kit.runIndexer();
     const payment = await kit.waitForPayment(big, ['UNRESOLVED']);
-    const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ wallet: target });
+    const created = await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({ wallet: target, approvalReason: ' Sent twice by mistake, per the buyer ' });
     expect(created.status).toBe(201);
     expect(created.body.message).toBe('Refund requested. A second admin must approve it before it is paid.');
     const refundId = created.body.refundId as string;
     const approval = await kit.db.approval.findFirstOrThrow({ where: { subjectId: refundId } });
-    expect(approval).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', requestedById: admin.id });
+    // The reason the admin gave in the refund form is what the approver reads.
+    expect(approval).toMatchObject({ kind: 'PAYOUT', status: 'PENDING', requestedById: admin.id, reason: 'Sent twice by mistake, per the buyer' });
     expect(approval.amountUsd.toFixed(2)).toBe('750.00');
 
     const sent = await pay(kit, treasury, target, 250n * FINNEY);

@@ -363,6 +363,15 @@ describe('large refunds', () => {
     expect((await (await kit.as(carol)).post(`/api/admin/refunds/${third.id}/paid`).send({ payoutTxHash: HASH(11) })).status).toBe(202);
   });
 
+  it('a refund request refuses a reason that is not plain text before creating anything', async () => {
+    const as = await kit.as(alice);
+    const bad = 'Refund \u202e05 DSU';
+    const byTransfer = await as.post(`/api/admin/payments/${randomUUID()}/refund`).send({ approvalReason: bad });
+    const byOrder = await as.post('/api/admin/refunds').send({ orderId: randomUUID(), approvalReason: 'x'.repeat(501) });
+    expect([byTransfer.status, byTransfer.body.message]).toEqual([400, 'Approval reason must be plain text (no control or invisible formatting characters)']);
+    expect([byOrder.status, byOrder.body.message]).toEqual([400, 'Approval reason must be at most 500 characters']);
+  });
+
   it('the admin who created a refund does not approve it, whoever asked; an approval holds only for the wallet it was given for', async () => {
     const refund = await refundRow('900.00', 'admin', bob.id);
     const [asked] = await ask(bob, refund.id);

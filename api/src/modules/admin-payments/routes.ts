@@ -44,7 +44,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const body = parseBody(refundTransferBody, req.body ?? {});
     // A large refund waits for a second admin: asked for in the creating transaction.
     const price = await deps.prices.price().catch(() => null);
-    const actor = signedInActor(req);
+    const actor = signedInActor(req, body.approvalReason);
     let asked = 0;
     const { refundId } = await refundPayment(deps, { paymentId: id, wallet: body.wallet, actorId: req.user!.id }, async (tx, ids) => {
       asked = (await askRefundApprovals(tx, deps.config, actor, ids, price)).length;

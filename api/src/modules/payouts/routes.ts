@@ -45,7 +45,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     const body = parseBody(createRefundBody, req.body);
     // A large refund waits for a second admin: asked for in the creating transaction.
     const price = await deps.prices.price().catch(() => null);
-    const actor = signedInActor(req);
+    const actor = signedInActor(req, body.approvalReason);
     const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, (tx, ids) =>
       askRefundApprovals(tx, deps.config, actor, ids, price),
     );

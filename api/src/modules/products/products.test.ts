@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProduct, Prisma } from '@shop/core';
+import type { ProductJson } from '@shop/core/contract';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 import { deleteProduct } from './service.ts';
 
@@ -402,6 +403,11 @@ describe('a package that pays more than it costs (one admin cannot mint money)',
 
   it('is published only once a second admin approves it', async () => {
     const draft = await makeProduct({ name: 'Penny Package', ...minting, publishedAt: null });
+    const fair = await makeProduct({ name: 'Fair Package', publishedAt: null });
+    // The admin list says which drafts will wait (the shop's PACKAGE_CREDIT_MULTIPLE decides), so the list can ask for a reason first.
+    const listed = (await (await kit.as(admin)).get('/api/admin/products?limit=100')).body as ProductJson[];
+    expect(listed.find((p) => p._id === draft.id)?.publishWaits).toBe(true);
+    expect(listed.find((p) => p._id === fair.id)?.publishWaits).toBe(false);
     const asked = await (await kit.as(admin)).post(`/api/admin/products/${draft.id}/publish`).send({ published: true });
     expect(asked.status).toBe(202);
     expect(asked.body).toMatchObject({ _id: draft.id, publishedAt: null, pendingApproval: { _id: expect.any(String) } });

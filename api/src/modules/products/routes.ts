@@ -85,7 +85,7 @@ export function adminProductRoutes({ db, config }: AppDeps, cache: CatalogueCach
   router.get('/', async (req, res) => {
     const page = pageQuery(req);
     const rows = await products.productsPage(db, searchTerm(req), page, { drafts: true });
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map(products.toProductJson));
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((p) => products.toAdminProductJson(config, p)));
   });
   router.get('/:id', async (req, res) => {
     const product = await products.findProduct(db, parseId(req.params.id, 'Product'), { drafts: true });

@@ -1,4 +1,4 @@
-import { createProduct, editPackage, Prisma, publishPackage, type AdminAudit, type AppConfig, type Db, type Product } from '@shop/core';
+import { createProduct, editPackage, packageMints, Prisma, publishPackage, type AdminAudit, type AppConfig, type Db, type Product } from '@shop/core';
 import { usdNumber, type ProductJson, type updateProductBody } from '@shop/core/contract';
 import type { z } from 'zod';
 import { notFound } from '@shop/core';
@@ -7,6 +7,11 @@ import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/pagin
 export type ProductInput = z.output<typeof updateProductBody>;
 
 export const NOT_FOUND = 'Product not found';
+
+/** A package in the admin's list: with whether publishing it (a draft) waits for a second admin, as `publishPackage` will judge it. */
+export function toAdminProductJson(config: Pick<AppConfig, 'packageCreditMultiple'>, p: Product): ProductJson {
+  return { ...toProductJson(p), publishWaits: p.publishedAt === null && packageMints(config, p) };
+}
 
 /** What POST /api/products creates: a placeholder package the admin then edits. */
 export const SAMPLE_PRODUCT = {

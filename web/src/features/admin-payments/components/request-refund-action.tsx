@@ -3,6 +3,7 @@ import { Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import type { RefundTarget } from '../api/refund-payment';
 import { RefundWalletForm } from './refund-wallet-form';
 
 type RequestRefundActionProps = {
@@ -12,11 +13,12 @@ type RequestRefundActionProps = {
   label: string;
   pending: boolean;
   /**
-   * Requests the refund: `target` is `{ wallet }` when the admin named one, `{}` for the
-   * sender. `onSuccess` may be given the server's message for the toast.
+   * Requests the refund: `target` has `wallet` when the admin named one (none: the
+   * sender's), and `approvalReason` when they gave one. `onSuccess` may be given the
+   * server's message for the toast.
    */
   mutate: (
-    target: { wallet?: string },
+    target: RefundTarget,
     handlers: { onSuccess: (message?: string) => void; onError: (error: Error) => void },
   ) => void;
   /** Other actions, shown before the button (and hidden while the form is open). */
@@ -33,8 +35,8 @@ export function RequestRefundAction({ sender, label, pending, mutate, children }
         sender={sender}
         pending={pending}
         onCancel={() => setOpen(false)}
-        onSubmit={(wallet) =>
-          mutate(wallet ? { wallet } : {}, {
+        onSubmit={(target) =>
+          mutate(target, {
             onSuccess: (message) => {
               setOpen(false);
               toast.success(`${message || 'Refund requested.'} Pay it out from the Cashouts page.`);

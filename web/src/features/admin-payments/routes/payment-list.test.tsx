@@ -163,9 +163,11 @@ describe('PaymentListPage', () => {
     expect(sent('POST /api/admin/payments/pay2/refund')).toHaveLength(0);
 
     await userEvent.type(wallet, OTHER_WALLET);
+    // Why, for a second admin if the refund waits for one (the server decides).
+    await userEvent.type(screen.getByRole('textbox', { name: 'Reason for a second admin' }), ' Buyer asked by phone ');
     await userEvent.click(screen.getByRole('button', { name: 'Request refund' }));
     expect(await screen.findAllByText('Refund requested. Pay it out from the Cashouts page.')).not.toHaveLength(0);
-    expect(sent('POST /api/admin/payments/pay2/refund')[0]?.body).toEqual({ wallet: OTHER_WALLET });
+    expect(sent('POST /api/admin/payments/pay2/refund')[0]?.body).toEqual({ wallet: OTHER_WALLET, approvalReason: 'Buyer asked by phone' });
   });
 
   it("shows each refunded transfer's refund: requested to a wallet, then paid in a transaction", async () => {
@@ -211,8 +213,9 @@ describe('PaymentListPage', () => {
 
     await userEvent.click(within(row!).getByRole('button', { name: 'Refund overpayment' }));
     await userEvent.type(within(row!).getByRole('textbox', { name: 'Refund wallet' }), OTHER_WALLET);
+    await userEvent.type(within(row!).getByRole('textbox', { name: 'Reason for a second admin' }), 'Paid twice');
     await userEvent.click(within(row!).getByRole('button', { name: 'Request refund' }));
     await screen.findByRole('button', { name: 'Refund overpayment' });
-    expect(sent('POST /api/admin/refunds')[1]?.body).toEqual({ orderId: ORDER_ID, wallet: OTHER_WALLET });
+    expect(sent('POST /api/admin/refunds')[1]?.body).toEqual({ orderId: ORDER_ID, wallet: OTHER_WALLET, approvalReason: 'Paid twice' });
   });
 });

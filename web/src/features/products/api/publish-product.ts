@@ -3,11 +3,12 @@ import { api } from '@/lib/api-client';
 import { productsQueryKey } from '@/lib/query-keys';
 import type { Product } from '../types';
 
-export type PublishProductInput = { id: string; published: boolean };
+/** `approvalReason`: why, for a second admin when publishing waits for one. */
+export type PublishProductInput = { id: string; published: boolean; approvalReason?: string };
 
 /** Puts a package on sale (the storefront shows it) or takes it off (a draft again). */
-export const publishProduct = ({ id, published }: PublishProductInput): Promise<Product> =>
-  api.post<Product>(`/api/admin/products/${encodeURIComponent(id)}/publish`, { published });
+export const publishProduct = ({ id, ...body }: PublishProductInput): Promise<Product> =>
+  api.post<Product>(`/api/admin/products/${encodeURIComponent(id)}/publish`, body);
 
 export function usePublishProduct() {
   const queryClient = useQueryClient();

@@ -49,15 +49,23 @@ describe('ProductListPage', () => {
     expect(sent('POST /api/admin/products/p1/publish')[0]?.body).toEqual({ published: false });
   });
 
-  it('says when publishing waits for a second admin', async () => {
+  it('asks for a reason before publishing a package that waits for a second admin, and says it waits', async () => {
     signIn({ isAdmin: true });
-    mockApi({
-      'GET /api/admin/products': products,
-      'POST /api/admin/products/p2/publish': reply(202, { ...products[1], pendingApproval: { _id: 'ap1' } }),
+    const penny = makeProduct({ _id: 'p3', name: 'Penny Package', price: 0.01, dailyCredit: 499, publishedAt: null, publishWaits: true });
+    const { sent } = mockApi({
+      'GET /api/admin/products': [...products, penny],
+      'POST /api/admin/products/p3/publish': reply(202, { ...penny, pendingApproval: { _id: 'ap1' } }),
     });
     renderApp('/admin/productlist');
-    await userEvent.click(await screen.findByRole('button', { name: 'Publish Silver Package' }));
-    expect(await screen.findByText('Silver Package pays more than it costs. It goes on sale once a second admin approves.')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish Penny Package' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Penny Package?' });
+    expect(dialog).toHaveTextContent('It pays USD $14970.00 over its 30-day term for USD $0.01, so it goes on sale once a second admin approves.');
+    expect(sent('POST /api/admin/products/p3/publish')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Reason for a second admin' }), ' Launch promotion, agreed with finance ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ask to publish' }));
+    expect(await screen.findByText('Penny Package pays more than it costs. It goes on sale once a second admin approves.')).toBeInTheDocument();
+    expect(sent('POST /api/admin/products/p3/publish')[0]?.body).toEqual({ published: true, approvalReason: 'Launch promotion, agreed with finance' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it("creates a package with 'Product created!' and opens its edit page", async () => {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Eye, EyeOff, Pencil, Plus, Trash2 } from 'lucide-react';
@@ -14,35 +15,45 @@ import { useCreateProduct } from '../api/create-product';
 import { useDeleteProduct } from '../api/delete-product';
 import { useAdminProducts } from '../api/get-admin-products';
 import { usePublishProduct } from '../api/publish-product';
+import { PublishDialog } from '../components/publish-dialog';
 import type { Product } from '../types';
 
-/** A draft is hidden from the storefront until it is published; Unpublish makes it a draft again. */
+/**
+ * A draft is hidden from the storefront until it is published; Unpublish makes it a draft
+ * again. A draft the server says will wait for a second admin asks for a reason first.
+ */
 function PublishButton({ product }: { product: Product }) {
   const publish = usePublishProduct();
+  const [asking, setAsking] = useState(false);
   const published = product.publishedAt !== null;
-  const onClick = () =>
+  const asks = !published && product.publishWaits === true;
+  const send = (approvalReason?: string) =>
     publish.mutate(
-      { id: product._id, published: !published },
+      { id: product._id, published: !published, ...(approvalReason ? { approvalReason } : {}) },
       {
-        onSuccess: (after) =>
-          after.pendingApproval
-            ? toast.info(`${product.name} pays more than it costs. It goes on sale once a second admin approves.`)
-            : toast.success(published ? `${product.name} is hidden from the shop.` : `${product.name} is on sale.`),
+        onSuccess: (after) => {
+          setAsking(false);
+          if (after.pendingApproval) toast.info(`${product.name} pays more than it costs. It goes on sale once a second admin approves.`);
+          else toast.success(published ? `${product.name} is hidden from the shop.` : `${product.name} is on sale.`);
+        },
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
   return (
-    <Button
-      variant="outline"
-      size="sm"
-      pending={publish.isPending}
-      disabled={publish.isPending}
-      icon={published ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-      aria-label={`${published ? 'Unpublish' : 'Publish'} ${product.name}`}
-      onClick={onClick}
-    >
-      {published ? 'Unpublish' : 'Publish'}
-    </Button>
+    <>
+      <Button
+        variant="outline"
+        size="sm"
+        pending={publish.isPending}
+        disabled={publish.isPending}
+        icon={published ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+        aria-label={`${published ? 'Unpublish' : 'Publish'} ${product.name}`}
+        onClick={() => (asks ? setAsking(true) : send())}
+      >
+        {published ? 'Unpublish' : 'Publish'}
+      </Button>
+      {asks ? <PublishDialog product={product} open={asking} onOpenChange={setAsking} pending={publish.isPending} onPublish={send} /> : null}
+    </>
   );
 }
 

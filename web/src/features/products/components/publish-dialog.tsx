@@ -1,0 +1,50 @@
+import { useState, type FormEvent } from 'react';
+import { termCredit } from '@shop/core/contract';
+import { SecondAdminReason } from '@/components/second-admin-reason';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { formatUsd } from '@/lib/format';
+import type { Product } from '../types';
+
+type PublishDialogProps = {
+  product: Product;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  pending: boolean;
+  /** Publishes, with the reason when one was given. */
+  onPublish: (approvalReason?: string) => void;
+};
+
+/**
+ * Before publishing a draft that the server says will wait for a second admin (it pays
+ * more over its term than it costs): what it pays, and why the admin asks, which the
+ * approver reads on Admin > Approvals.
+ */
+export function PublishDialog({ product, open, onOpenChange, pending, onPublish }: PublishDialogProps) {
+  const [reason, setReason] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onPublish(reason.trim() || undefined);
+  };
+  const pays = termCredit(product.dailyCredit, product.durationDays);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <form onSubmit={submit} className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>Publish {product.name}?</DialogTitle>
+            <DialogDescription>
+              It pays {formatUsd(pays)} over its {product.durationDays}-day term for {formatUsd(product.price)}, so it goes on sale once a second admin approves.
+            </DialogDescription>
+          </DialogHeader>
+          <SecondAdminReason value={reason} onValueChange={setReason} />
+          <div className="flex justify-end gap-2">
+            <Button type="submit" pending={pending} disabled={pending}>
+              Ask to publish
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
