@@ -6,7 +6,7 @@ import { scanQr } from './helpers.ts';
 import { ADMIN, startShop, type Shop } from './shop.ts';
 import { createUserInDb, registerThroughApi, setActiveBalance, signInThroughUi, toast, unique } from './journey-helpers.ts';
 import { ANVIL_ACCOUNTS } from '../scripts/testing/chain.ts';
-import { priceToAnswer, usdCentsToWei } from '@shop/core';
+import { createProduct, priceToAnswer, Prisma, usdCentsToWei } from '@shop/core';
 import { toCents } from '@shop/core/contract';
 
 /**
@@ -215,8 +215,9 @@ describe('an admin with a passkey', () => {
 
   it("publishing a package that pays more than it costs asks why from the Product List, and the second admin reads it", async () => {
     const name = `Penny ${unique('pkg')}`;
-    const draft = await shop.db.product.create({
-      data: { name, image: '/images/sampler.svg', description: 'A cent for a lot', price: '0.01', dailyCredit: '499.00', durationDays: 30, countInStock: 3, publishedAt: null },
+    // Created as the shop creates one, its stock through the stock log.
+    const draft = await createProduct(shop.db, {
+      name, image: '/images/sampler.svg', description: 'A cent for a lot', price: new Prisma.Decimal('0.01'), dailyCredit: new Prisma.Decimal('499.00'), durationDays: 30, countInStock: 3, publishedAt: null,
     });
     const admin = await shop.newPage();
     await signInThroughUi(admin, ADMIN.email, ADMIN.password, '/admin/productlist');

@@ -131,6 +131,12 @@ describe('an admin pays money back out', () => {
     await admin.goto('/admin/payments');
     const overpaid = admin.getByRole('table', { name: 'Overpaid orders' });
     await overpaid.getByRole('button', { name: 'Refund overpayment' }).click();
+    // The form: the wallet (empty: each transfer's sender) and a reason for a second admin, should the refund wait for one.
+    await overpaid.getByRole('textbox', { name: 'Reason for a second admin' }).waitFor();
+    await shop.screenshot(admin, 'money-out-refund-form');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await shop.screenshot(admin, 'money-out-refund-form-phone');
+    await admin.setViewportSize({ width: 1280, height: 900 });
     await overpaid.getByRole('button', { name: 'Request refund' }).click();
     await admin.getByText('Refund requested. Pay it out from the Cashouts page.').first().waitFor();
     await admin.getByRole('button', { name: 'Refund', exact: true }).click();

@@ -203,7 +203,7 @@ const COLUMNS: ColumnDef<ApprovalJson>[] = [
   { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
   { id: 'what', header: 'WHAT', cell: ({ row }) => <WhatAndWhy approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
   { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
-  { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'break-all whitespace-normal' } },
+  { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'whitespace-normal [overflow-wrap:anywhere]' } },
   { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
   { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right whitespace-normal', actions: true } },
 ];
