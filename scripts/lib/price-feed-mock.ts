@@ -6,9 +6,10 @@ import { REPO_ROOT } from './paths.ts';
 import { compileSolidity } from './solidity.ts';
 
 /**
- * The local chain's ETH/USD price: a mock Chainlink aggregator compiled from
- * mock-aggregator.sol, placed at the real mainnet feed address so the app reads the
- * price with exactly the code it uses in production.
+ * The local chain's prices: a mock Chainlink aggregator compiled from
+ * mock-aggregator.sol, placed at the real mainnet feed addresses (ETH/USD here; USDC/USD
+ * and USDT/USD by token-mocks.ts) so the app reads the price with exactly the code it
+ * uses in production.
  */
 
 /** Chainlink ETH/USD on Ethereum mainnet (the proxy the app reads). */
