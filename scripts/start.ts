@@ -9,11 +9,12 @@ import { DEV_SWEEPER_PRIVATE_KEY, startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { ensureDevDepositFactory } from './lib/deposit-factory.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
+import { installTokenMocks } from './lib/token-mocks.ts';
 import { ensureServices, withDatabase } from './lib/services.ts';
 
 /**
  * `npm start`: from a fresh clone to a running shop with demo data. Services, migrate,
- * anvil with the price feed, seed, build the web app, then api + worker; prints the
+ * anvil with the price feed and the mock tokens, seed, build the web app, then api + worker; prints the
  * URL and the demo logins. Ctrl-C stops everything it started.
  */
 const log = (msg: string) => console.log(`[start] ${msg}`);
@@ -52,6 +53,12 @@ if (!(await isRpcUp(rpcUrl))) {
   log(`anvil (chain id 1) at ${rpcUrl}, chain kept in ${path.relative(REPO_ROOT, anvil.statePath)}`);
   await installPriceFeedMock(rpcUrl, { priceUsd: process.env.DEV_ETH_USD ?? '3000' });
   log(`mock Chainlink ETH/USD feed installed at ${process.env.DEV_ETH_USD ?? '3000'} USD (npm run chain:price -- 3150.25 to change it)`);
+  // Kept with the chain: minted once, on the chain's first start (scripts/lib/token-mocks.ts).
+  const tokens = await installTokenMocks(rpcUrl);
+  log(
+    `mock USDC and USDT at their mainnet addresses (${tokens.some((t) => t.minted) ? '10,000 of each minted to anvil accounts #0 to #9' : 'balances kept with the chain'}), ` +
+      'their USD feeds at 1.00 (npm run chain:price -- --feed USDC 0.97 to move one)',
+  );
   const receiver = (process.env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as Address;
   const factory = await ensureDevDepositFactory({ rpcUrl, from: ANVIL_DEV_ACCOUNTS[0], receiver, statePath: path.join(REPO_ROOT, '.data', 'chain', 'deposit-factory.json') });
   depositFactory = factory.address;

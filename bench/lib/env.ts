@@ -6,6 +6,7 @@ import { createRedis, loadConfig, type AppConfig } from '@shop/core';
 import { createTestDatabase, ensureTemplateDatabase } from '../../scripts/db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../../scripts/lib/anvil.ts';
 import { installPriceFeedMock } from '../../scripts/lib/price-feed-mock.ts';
+import { installTokenMocks } from '../../scripts/lib/token-mocks.ts';
 import { deployDepositFactory } from '../../scripts/lib/deposit-factory.ts';
 import { ensureServices } from '../../scripts/lib/services.ts';
 import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
@@ -13,7 +14,8 @@ import { ANVIL_ACCOUNTS } from '../../scripts/testing/chain.ts';
 /**
  * An isolated shop for one benchmark, built the way the tests build theirs: a database
  * cloned from the migrated template, its own Redis key prefix, and on request its own
- * anvil with the price feed mock. `vars` is the environment a child process (api,
+ * anvil with the price feed mock (and mock USDC and USDT with their feeds, as the tests'
+ * chains have them). `vars` is the environment a child process (api,
  * worker) needs to join it; `config` is the same, parsed.
  */
 export type BenchEnv = {
@@ -44,7 +46,10 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
   try {
     if (opts.chain) {
       anvil = await startAnvil();
-      if (opts.priceFeed !== false) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000' });
+      if (opts.priceFeed !== false) {
+        await installPriceFeedMock(anvil.rpcUrl, { priceUsd: '3000' });
+        await installTokenMocks(anvil.rpcUrl);
+      }
     }
     // A deposit factory for the receiving address: every order gets its deposit address.
     const factory = anvil && opts.deposits ? (await deployDepositFactory({ rpcUrl: anvil.rpcUrl, account: ANVIL_ACCOUNTS[0], receiver: RECEIVING_ADDRESS })).address : undefined;

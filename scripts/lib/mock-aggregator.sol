@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-/// Stand-in for Chainlink's ETH/USD AggregatorV3 on the local chain.
+/// Stand-in for Chainlink's AggregatorV3 on the local chain: the ETH/USD, USDC/USD and
+/// USDT/USD feeds are each this contract (all three have 8 decimals on mainnet).
 /// It is placed at the real feed address with anvil_setCode, so no constructor ever
 /// runs and storage starts empty: everything lives in constants or is written by
 /// setRoundData. Until the first setRoundData, latestRoundData returns zeros, which a
 /// careful reader treats as "no price".
+/// The storage slots are part of the contract: the stablecoin feeds' first round is
+/// written into them directly (scripts/lib/price-feed-mock.ts, writeRoundInStorage).
 contract MockAggregatorV3 {
-    uint80 private latestRound;
-    int256 private latestAnswer;
-    uint256 private latestStartedAt;
-    uint256 private latestUpdatedAt;
+    uint80 private latestRound; // slot 0
+    int256 private latestAnswer; // slot 1
+    uint256 private latestStartedAt; // slot 2
+    uint256 private latestUpdatedAt; // slot 3
 
     event AnswerUpdated(int256 indexed current, uint256 indexed roundId, uint256 updatedAt);
 
@@ -19,7 +22,7 @@ contract MockAggregatorV3 {
     }
 
     function description() external pure returns (string memory) {
-        return "ETH / USD (local mock)";
+        return "Chainlink price feed (local mock)";
     }
 
     function version() external pure returns (uint256) {

@@ -1,14 +1,15 @@
 import { join } from 'node:path';
-import { createTestClient, http, publicActions, walletActions, type Address, type Hash } from 'viem';
+import { createTestClient, http, numberToHex, publicActions, walletActions, type Address, type Hash } from 'viem';
 import { mainnet } from 'viem/chains';
 import { latestRoundDataAbi } from '../../core/src/chain/price-feed.ts';
 import { REPO_ROOT } from './paths.ts';
 import { compileSolidity } from './solidity.ts';
 
 /**
- * The local chain's ETH/USD price: a mock Chainlink aggregator compiled from
- * mock-aggregator.sol, placed at the real mainnet feed address so the app reads the
- * price with exactly the code it uses in production.
+ * The local chain's prices: a mock Chainlink aggregator compiled from
+ * mock-aggregator.sol, placed at the real mainnet feed addresses (ETH/USD here; USDC/USD
+ * and USDT/USD by token-mocks.ts) so the app reads the price with exactly the code it
+ * uses in production.
  */
 
 /** Chainlink ETH/USD on Ethereum mainnet (the proxy the app reads). */
@@ -65,6 +66,31 @@ export async function installPriceFeedMock(
   const update = await publishAnswer(rpcUrl, feedAddress, answer, 0n);
   return { ...update, feedAddress };
 }
+
+/**
+ * Puts the mock's runtime code at `feedAddress` and writes `priceUsd` as its next round
+ * straight into its storage (mock-aggregator.sol's slots 0 to 3), stamped with the later
+ * of the latest block's time and the wall clock: no transaction, so no block is mined and
+ * no dev account's nonce moves (the stablecoin feeds, placed beside every test's chain).
+ * A later setEthUsdPrice on the same feed continues from this round.
+ */
+export async function writeFeedRound(rpcUrl: string, opts: { feedAddress: Address; priceUsd: string | number }): Promise<{ roundId: bigint; answer: bigint; updatedAt: bigint }> {
+  const answer = usdToFeedAnswer(opts.priceUsd);
+  if (answer <= 0n) throw new Error(`a feed's round written in storage must be a positive price, got ${String(opts.priceUsd)}`);
+  const client = chainClient(rpcUrl);
+  const { runtimeBytecode } = await compileMockAggregator();
+  await client.setCode({ address: opts.feedAddress, bytecode: runtimeBytecode });
+  const [round, latest] = await Promise.all([client.getStorageAt({ address: opts.feedAddress, slot: slot(0n) }), client.getBlock()]);
+  const roundId = BigInt(round ?? '0x0') + 1n;
+  const updatedAt = latest.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? latest.timestamp : BigInt(Math.floor(Date.now() / 1000));
+  await Promise.all(
+    [roundId, answer, updatedAt, updatedAt].map((value, index) => client.setStorageAt({ address: opts.feedAddress, index: slot(BigInt(index)), value: slot(value) })),
+  );
+  return { roundId, answer, updatedAt };
+}
+
+/** A storage slot's index or a word's value, as the 32-byte hex anvil takes. */
+const slot = (value: bigint) => numberToHex(value, { size: 32 });
 
 /**
  * Publishes a new price on an installed mock, from anvil's first dev account, and waits

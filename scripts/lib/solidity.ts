@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Abi, Hex } from 'viem';
@@ -48,8 +48,10 @@ export async function compileSolidity(sourcePath: string, contractName: string):
   const immutables = immutablesByName(output.sources?.[file]?.ast, contract.evm?.deployedBytecode?.immutableReferences ?? {});
   const compiled: CompiledContract = { key, solcVersion: String(solc.version()), abi: contract.abi, bytecode: `0x${bytecode}`, runtimeBytecode: `0x${runtime}`, immutables };
   await mkdir(dirname(cachePath), { recursive: true });
-  // Write then rename, so parallel test files never read a half-written cache.
-  const tmp = `${cachePath}.${process.pid}.${Date.now()}.tmp`;
+  // Write then rename, so parallel test files never read a half-written cache; the name is
+  // random, as two compiles of one contract in the same process and millisecond would
+  // otherwise write (and rename away) the same temporary file.
+  const tmp = `${cachePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, `${JSON.stringify(compiled, null, 2)}\n`);
   await rename(tmp, cachePath);
   return compiled;

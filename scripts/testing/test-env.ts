@@ -5,6 +5,7 @@ import { createTestDatabase } from '../db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../lib/anvil.ts';
 import { deployDepositFactory } from '../lib/deposit-factory.ts';
 import { installPriceFeedMock } from '../lib/price-feed-mock.ts';
+import { installTokenMocks } from '../lib/token-mocks.ts';
 
 export type TestEnv = {
   config: AppConfig;
@@ -25,14 +26,19 @@ export type TestEnvOptions = {
 /**
  * An isolated world for one test file: its own database cloned from the migrated
  * template, its own Redis key prefix, and (on request) its own anvil with the price
- * feed mock and, unless `deposits: false`, a deposit factory for the receiving address,
- * so every order gets its deposit address as in a shop that offers them. Call `close()`
- * in afterAll.
+ * feed mock, mock USDC and USDT at their mainnet addresses with 10,000 of each for every
+ * dev account and their USD feeds at 1.00 (scripts/lib/token-mocks.ts: about 0.1 s, no
+ * block mined), and, unless `deposits: false`, a deposit factory for the receiving
+ * address, so every order gets its deposit address as in a shop that offers them. Call
+ * `close()` in afterAll.
  */
 export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> {
   const database = await createTestDatabase(inject('postgresAdminUrl'), inject('templateDatabase'));
   const anvil = opts.chain ? await startAnvil() : undefined;
-  if (anvil) await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
+  if (anvil) {
+    await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
+    await installTokenMocks(anvil.rpcUrl);
+  }
   const receiver = (opts.env?.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`;
   const deploy = opts.depositFactory ?? (async (rpcUrl: string) => (await deployDepositFactory({ rpcUrl, account: ANVIL_DEV_ACCOUNTS[0], receiver })).address);
   const factory = anvil && opts.deposits !== false && !opts.env?.DEPOSIT_FACTORY_ADDRESS ? await deploy(anvil.rpcUrl, receiver) : undefined;

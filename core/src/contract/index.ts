@@ -34,5 +34,7 @@ export * from './ops-json.ts';
 export * from './deposits-json.ts';
 // Which network the shop runs on (GET /api/config), its explorer links.
 export * from './network.ts';
+// The ERC-20 tokens the shop knows on mainnet (USDC, USDT): addresses, decimals, feeds.
+export * from './tokens.ts';
 // The one mapper from a stored order to its JSON (buyer's and admin's views).
 export * from './order-views.ts';
