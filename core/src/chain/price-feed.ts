@@ -3,7 +3,9 @@ import type { Address, Chain, PublicClient, Transport } from 'viem';
 /**
  * The ETH/USD price from a Chainlink AggregatorV3 feed (on the local chain, the mock
  * placed at the same address). Every answer is checked before use: a price that is
- * missing, non-positive or older than allowed is an error, never a number.
+ * missing, non-positive or older than allowed is an error, never a number. The token
+ * rails read their <token>/USD feeds (8 decimals too) through the same reading and rules
+ * (rails/erc20/price.ts).
  */
 
 export const ETH_USD_DECIMALS = 8;
@@ -23,6 +25,8 @@ export type ReadEthUsdPriceOptions = {
   /** Older answers are refused. Chainlink's ETH/USD heartbeat is 3600 s. */
   maxAgeSeconds: number;
   now?: () => Date;
+  /** What the feed prices, as messages name it: `ETH/USD` unless told (a token's feed: `USDC/USD`). */
+  feedName?: string;
 };
 
 export type PriceUnavailableReason = 'call_failed' | 'invalid_response' | 'no_round' | 'non_positive' | 'stale';
@@ -61,7 +65,7 @@ export async function readEthUsdPrice(client: PriceFeedClient, opts: ReadEthUsdP
   if (!Number.isInteger(maxAgeSeconds) || maxAgeSeconds <= 0) {
     throw new RangeError(`maxAgeSeconds must be a positive integer, got ${maxAgeSeconds}`);
   }
-  const feed = `ETH/USD feed ${feedAddress}`;
+  const feed = `${opts.feedName ?? 'ETH/USD'} feed ${feedAddress}`;
 
   let result: unknown;
   try {

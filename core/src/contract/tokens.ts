@@ -7,8 +7,13 @@ import type { Address } from 'viem';
  * viem's `getAddress` writes them (a test keeps them so).
  *
  * `usdFeed` is the Chainlink <token>/USD aggregator (8 decimals) that says whether the
- * token holds its peg. `eip712` is the domain a token signs EIP-3009 authorizations in
- * (USDC's `transferWithAuthorization`), with the chain id and the token's address.
+ * token holds its peg; it publishes at least once a `usdFeedHeartbeatSeconds` (mainnet's
+ * USDC/USD and USDT/USD: a day, or on a 0.25% move), so an answer is trusted for that long
+ * and an hour more (`usdFeedMaxAgeSeconds`), not for ETH/USD's hour. `eip712` is the
+ * domain a token signs EIP-3009 authorizations in (USDC's `transferWithAuthorization`),
+ * with the chain id and the token's address. `blocklist` is the issuer's read of whether
+ * an address is frozen (USDC `isBlacklisted(address)`, USDT `getBlackListStatus(address)`):
+ * read before the shop pays to an address.
  */
 export type TokenSymbol = 'USDC' | 'USDT';
 
@@ -20,7 +25,11 @@ export type Token = {
   decimals: number;
   usdFeed: Address;
   usdFeedDecimals: number;
+  /** The oldest feed answer trusted, in seconds: the feed's heartbeat and an hour's grace. */
+  usdFeedMaxAgeSeconds: number;
   eip712?: { name: string; version: string };
+  /** The issuer's view function that says whether an address is blocked: `<name>(address) returns (bool)`. */
+  blocklist: 'isBlacklisted' | 'getBlackListStatus';
 };
 
 export const MAINNET_TOKENS = [
@@ -31,7 +40,9 @@ export const MAINNET_TOKENS = [
     decimals: 6,
     usdFeed: '0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6',
     usdFeedDecimals: 8,
+    usdFeedMaxAgeSeconds: 90_000,
     eip712: { name: 'USD Coin', version: '2' },
+    blocklist: 'isBlacklisted',
   },
   {
     symbol: 'USDT',
@@ -40,6 +51,8 @@ export const MAINNET_TOKENS = [
     decimals: 6,
     usdFeed: '0x3E7d1eAB13ad0104d2750B8863b489D65364e32D',
     usdFeedDecimals: 8,
+    usdFeedMaxAgeSeconds: 90_000,
+    blocklist: 'getBlackListStatus',
   },
 ] as const satisfies readonly Token[];
 
