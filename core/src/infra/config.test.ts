@@ -49,6 +49,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'every proxy!' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('takes the stablecoin peg tolerance in basis points, 100 by default, at most 10%', () => {
+    expect(loadConfig({}).stablecoinPegToleranceBps).toBe(100);
+    expect(loadConfig({ STABLECOIN_PEG_TOLERANCE_BPS: '25' }).stablecoinPegToleranceBps).toBe(25);
+    expect(loadConfig({ STABLECOIN_PEG_TOLERANCE_BPS: '0' }).stablecoinPegToleranceBps).toBe(0);
+    for (const bad of ['1001', '-1', '0.5', 'one percent']) expect(() => loadConfig({ STABLECOIN_PEG_TOLERANCE_BPS: bad })).toThrow(/STABLECOIN_PEG_TOLERANCE_BPS/);
+  });
+
   describe('the network (DEV_CHAIN, SHOP_NETWORK_LABEL, EXPLORER_URL)', () => {
     const production = {
       NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop', REDIS_URL: 'redis://cache:6379', ETH_RPC_URL: 'https://rpc.example.org',

@@ -80,6 +80,9 @@ const schema = z
     SWEEP_GAS_BUDGET_ETH: decimalAmount.default('0.05'),
     PRICE_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(3600),
     PRICE_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
+    // A stablecoin within this many basis points of a dollar (its Chainlink feed) counts one
+    // token as one dollar; off it, no new quotes in it. At most 10%: beyond that it is no peg.
+    STABLECOIN_PEG_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(100),
     PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
     PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
@@ -243,6 +246,7 @@ function chainConfig(env: Env, dev: boolean) {
     depositFactoryAddress: env.DEPOSIT_FACTORY_ADDRESS as `0x${string}` | undefined,
     priceMaxAgeSeconds: env.PRICE_MAX_AGE_SECONDS,
     priceCacheSeconds: env.PRICE_CACHE_SECONDS,
+    stablecoinPegToleranceBps: env.STABLECOIN_PEG_TOLERANCE_BPS,
     paymentConfirmations: env.PAYMENT_CONFIRMATIONS ?? (dev ? 1 : 12),
     quoteTtlSeconds: env.QUOTE_TTL_SECONDS,
     paymentWindowMinutes: env.PAYMENT_WINDOW_MINUTES,
