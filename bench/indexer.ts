@@ -1,9 +1,14 @@
-import { createRuntime, indexBlocks, loadConfig } from '@shop/core';
+import { createRuntime, followChain, indexBlocks, loadConfig, type Runtime } from '@shop/core';
 import { createChainClient } from '@shop/core/chain/public-client';
+import { depositAddressesAmong, watchedDepositAddresses } from '@shop/core/payments/deposits';
+import { createTokenRail } from '@shop/core/rails/erc20/index';
+import { chainRails, railDeliveries, railsReader, type Rail } from '@shop/core/rails/index';
+import { tokenBySymbol } from '../core/src/contract/tokens.ts';
+import { installTokenMocks } from '../scripts/lib/token-mocks.ts';
 import { createBenchEnv, RECEIVING_ADDRESS } from './lib/env.ts';
 import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import { createBuyer } from './lib/shop.ts';
-import { numberToHex as toHex } from 'viem';
+import { encodeFunctionData, erc20Abi, numberToHex as toHex, type Address } from 'viem';
 import { jsonRpc, type JsonRpc, type RpcCall } from './lib/rpc.ts';
 import { int } from './lib/stats.ts';
 
@@ -21,6 +26,15 @@ const FETCH_CONCURRENCY = 16; // as in core/src/payments/indexer.ts
 const TARGET_BLOCKS_PER_S = 100;
 /** Live orders' deposit addresses the second pass watches (their balances read at every block). */
 const WATCHED_DEPOSITS = 500;
+/** Of each block's transactions, the last this many are token transfers (USDC and USDT in turn), as on mainnet, where most blocks carry both. */
+const TOKEN_TXS_PER_BLOCK = 10;
+/** The token logs pass reads at least this share of the blocks per second it reads without them. */
+const TOKEN_PASS_TARGET = 0.9;
+const USDC = tokenBySymbol('USDC');
+const USDT = tokenBySymbol('USDT');
+const TOKEN_TRANSFER_GAS = toHex(100_000);
+/** An order's deposit address in the watching passes (the rows inserted below). */
+const depositAddress = (i: number) => `0xde${i.toString(16).padStart(38, '0')}`;
 
 const TRANSFER_GAS = toHex(21_000);
 const MAX_FEE = toHex(100_000_000_000n); // 100 gwei: far above anvil's base fee, no estimation
@@ -32,13 +46,14 @@ const PRIORITY_FEE = toHex(1_000_000_000n);
  */
 const stranger = (i: number) => `0xbe${(i % 499).toString(16).padStart(38, '0')}`;
 
-async function buildBlocks(rpc: JsonRpc): Promise<{ first: bigint; last: bigint; shopTransfers: number }> {
+async function buildBlocks(rpc: JsonRpc): Promise<{ first: bigint; last: bigint; shopTransfers: number; tokenDeposits: number }> {
   const accounts = (await rpc.call<string[]>('eth_accounts')).filter((a) => a.toLowerCase() !== RECEIVING_ADDRESS.toLowerCase());
   const nonces = await rpc.batch<string>(accounts.map((a) => ({ method: 'eth_getTransactionCount', params: [a, 'pending'] })));
   const next = accounts.map((_, i) => BigInt(nonces[i] as string));
   await rpc.call('evm_setAutomine', [false]);
   const first = BigInt(await rpc.call<string>('eth_blockNumber')) + 1n;
   let shopTransfers = 0;
+  let tokenDeposits = 0;
   for (let b = 0; b < BLOCKS; b++) {
     const calls: RpcCall[] = [];
     for (let t = 0; t < TXS_PER_BLOCK; t++) {
@@ -47,6 +62,19 @@ async function buildBlocks(rpc: JsonRpc): Promise<{ first: bigint; last: bigint;
       if (toShop) shopTransfers++;
       const nonce = next[a] as bigint;
       next[a] = nonce + 1n;
+      if (t >= TXS_PER_BLOCK - TOKEN_TXS_PER_BLOCK) {
+        // A token transfer: to an order's deposit address once every SHOP_TRANSFER_EVERY blocks (USDC), else to a stranger.
+        const toDeposit = t === TXS_PER_BLOCK - TOKEN_TXS_PER_BLOCK && b % SHOP_TRANSFER_EVERY === 0;
+        if (toDeposit) tokenDeposits++;
+        const token = t % 2 === 0 ? USDC : USDT;
+        const to = (toDeposit ? depositAddress(1 + (b % WATCHED_DEPOSITS)) : stranger(b * TXS_PER_BLOCK + t)) as Address;
+        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n + BigInt(b)] });
+        calls.push({
+          method: 'eth_sendTransaction',
+          params: [{ from: accounts[a], to: token.address, data, gas: TOKEN_TRANSFER_GAS, maxFeePerGas: MAX_FEE, maxPriorityFeePerGas: PRIORITY_FEE, nonce: toHex(nonce) }],
+        });
+        continue;
+      }
       calls.push({
         method: 'eth_sendTransaction',
         params: [{
@@ -69,7 +97,34 @@ async function buildBlocks(rpc: JsonRpc): Promise<{ first: bigint; last: bigint;
     const count = Number(BigInt(await rpc.call<string>('eth_getBlockTransactionCountByNumber', [toHex(n)])));
     if (count !== TXS_PER_BLOCK) throw new Error(`block ${n} holds ${count} transactions, expected ${TXS_PER_BLOCK}`);
   }
-  return { first, last, shopTransfers };
+  return { first, last, shopTransfers, tokenDeposits };
+}
+
+/**
+ * The follower over `rails` from a new checkpoint at `first` to the head, the rails' deliveries
+ * read in each commit as the indexer reads them (its writes of payments left out: the
+ * same in both passes it compares), watching the live orders' deposit addresses.
+ */
+async function followWith(runtime: Runtime, rails: Rail[], first: bigint): Promise<{ seconds: number; found: number; to: bigint }> {
+  const { db } = runtime;
+  await db.$transaction([db.indexedBlock.deleteMany(), db.chainCursor.deleteMany()]);
+  const receiving = runtime.config.receivingAddress.toLowerCase();
+  const reader = railsReader(rails, async () => ({ receiving, watched: [...new Set((await watchedDepositAddresses(db, runtime.config.latePaymentHours)).map((a) => a.toLowerCase()))] }));
+  let found = 0;
+  const started = performance.now();
+  const outcome = await followChain(
+    runtime,
+    reader,
+    {
+      async blocks(tx, linked) {
+        const read = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses) => depositAddressesAmong(tx, addresses) });
+        found += read.found.length;
+      },
+    },
+    { startBlock: first, maxBlocks: 100_000 },
+  );
+  if (outcome.state !== 'followed') throw new Error(`the follower ${outcome.state}`);
+  return { seconds: (performance.now() - started) / 1000, found, to: outcome.to };
 }
 
 export const indexerBench: Bench = {
@@ -80,9 +135,11 @@ export const indexerBench: Bench = {
     scope.defer('bench environment', env.close);
     const rpcUrl = env.anvil!.rpcUrl;
     const rpc = jsonRpc(rpcUrl);
+    // Mock USDC and USDT at their mainnet addresses (no block mined, no nonce moved).
+    await installTokenMocks(rpcUrl);
 
     const buildStarted = performance.now();
-    const { first, last, shopTransfers } = await buildBlocks(rpc);
+    const { first, last, shopTransfers, tokenDeposits } = await buildBlocks(rpc);
     const buildSeconds = (performance.now() - buildStarted) / 1000;
     const numbers: bigint[] = [];
     for (let n = first; n <= last; n++) numbers.push(n);
@@ -157,6 +214,20 @@ export const indexerBench: Bench = {
     const watchSeconds = (performance.now() - watchStarted) / 1000;
     if (watching.to !== last || watching.transfers.length !== shopTransfers) throw new Error(`the watching pass indexed ${watching.from}..${watching.to} with ${watching.transfers.length} transfers`);
 
+    // The follower over the ETH rail alone, then over it and the USDC and USDT rails (each
+    // block's token Transfer logs read by its hash too), watching the same orders; the
+    // better of two runs each, alternating.
+    const ethOnly = chainRails(runtime);
+    const withTokens = [...ethOnly, createTokenRail(runtime, USDC) as Rail, createTokenRail(runtime, USDT) as Rail];
+    const plain1 = await followWith(runtime, ethOnly, first);
+    const tokens1 = await followWith(runtime, withTokens, first);
+    const plain2 = await followWith(runtime, ethOnly, first);
+    const tokens2 = await followWith(runtime, withTokens, first);
+    for (const pass of [plain1, plain2, tokens1, tokens2]) if (pass.to !== last) throw new Error(`a rails pass followed to ${pass.to}, expected ${last}`);
+    if (tokens1.found - plain1.found !== tokenDeposits) throw new Error(`the token rails found ${tokens1.found - plain1.found} deliveries, expected ${tokenDeposits}`);
+    const plainSeconds = Math.min(plain1.seconds, plain2.seconds);
+    const tokenSeconds = Math.min(tokens1.seconds, tokens2.seconds);
+
     const indexRate = BLOCKS / indexSeconds;
     const bareRate = BLOCKS / bareSeconds;
     return {
@@ -175,11 +246,20 @@ export const indexerBench: Bench = {
           baseline: `${int(indexRate)} blocks/s (the pass above, no deposit addresses)`,
           pass: BLOCKS / watchSeconds >= TARGET_BLOCKS_PER_S,
         },
+        {
+          metric: `Blocks per second with the USDC and USDT rails' token logs read, beside without (the follower over the rails, watching ${int(WATCHED_DEPOSITS)} deposit addresses)`,
+          target: `>= ${Math.round(TOKEN_PASS_TARGET * 100)}% of without`,
+          figure: `${int(BLOCKS / tokenSeconds)} blocks/s (${tokenSeconds.toFixed(1)} s; ${Math.round((plainSeconds / tokenSeconds) * 100)}%)`,
+          baseline: `${int(BLOCKS / plainSeconds)} blocks/s (${plainSeconds.toFixed(1)} s; the ETH rail alone)`,
+          pass: plainSeconds / tokenSeconds >= TOKEN_PASS_TARGET,
+        },
       ],
       notes: [
         `${int(BLOCKS * TXS_PER_BLOCK)} ETH transfers from anvil's dev accounts to a few hundred addresses, ${shopTransfers} of them to the receiving address (recorded as payments by the indexer); built in ${buildSeconds.toFixed(1)} s (automine off, ${TXS_PER_BLOCK} eth_sendTransaction in one JSON-RPC batch, then evm_mine).`,
         `The indexer and the baseline both request eth_getBlockByNumber with transactions and eth_getBalance of the receiving address at each block through viem's client, ${FETCH_CONCURRENCY} blocks in flight over HTTP, reading only the fields they need; the indexer fetches up to 256 blocks ahead while it links them by parent hash and compares each block's balance change with its transfers to the shop (all add up here, so no block is traced), writes the payments, the block window and the checkpoint, 200 blocks per transaction. The baseline's time is ${pctOf(bareSeconds, indexSeconds)} of the indexer's. ` +
           `The node ceiling is the same requests with plain fetch and JSON, no viem: what anvil itself serves here.`,
+        `Of each block's ${TXS_PER_BLOCK} transactions, ${TOKEN_TXS_PER_BLOCK} are token transfers (USDC and USDT in turn, the mocks at their mainnet addresses), ${tokenDeposits} of them to an order's deposit address; the ETH rail reads nothing in them (no value).`,
+        `The token logs row follows the same blocks with the follower (core/src/chain/follower.ts) over railsReader, first over the ETH rail alone, then over it and the USDC and USDT rails (core/src/rails/erc20/: one eth_getLogs by block hash per token per block, fetched ahead with the block, then the recipients looked up among the orders' deposit addresses), the deliveries read in each commit as the indexer reads them but no payment written (the token rails are not in the indexer yet); the better of two runs each, alternating. The token rails found the ${tokenDeposits} token deposits.`,
         `The second pass indexes the same blocks from a new checkpoint with ${int(WATCHED_DEPOSITS)} orders whose payment window is open: their deposit addresses' balances are read after every block in one eth_call (core/src/chain/BalanceReader.sol, run at the block's hash) and each block's recipients are looked up among all orders' deposit addresses; nothing reaches them here, so no block is traced.`,
       ],
     };
