@@ -176,6 +176,18 @@ describe('readTransfer: one transaction', () => {
     expect(toStranger.state === 'mined' && toStranger.transfer.valueWei).toBe(0n);
   });
 
+  it('leaves out what the shop’s own forwarders moved (a sweep): the shop’s money, never a payment', async () => {
+    const { hashes } = await inOneBlock(async () => [
+      await chain.wallet.writeContract({ account: bob, chain: null, address: batch, abi: batchAbi, functionName: 'send', args: [USDC.address, [receiving, receiving], [usdt(5n), usdt(6n)]] }),
+    ]);
+    const hash = hashes[0] as Hash;
+    const all = await usdcRail.readTransfer(hash, receiving);
+    expect(all.state === 'mined' && all.transfer.valueWei).toBe(usdt(11n));
+    // The batch contract standing in for a deposit forwarder of the shop's.
+    const own = await usdcRail.readTransfer(hash, receiving, async (a) => new Set(a.filter((x) => x === batch.toLowerCase())));
+    expect(own.state === 'mined' && { value: own.transfer.valueWei, payer: own.transfer.payer, calls: own.transfer.calls }).toEqual({ value: 0n, payer: null, calls: 0 });
+  });
+
   it('shows a pending transfer with the amount its call asks for, and an unknown hash as unknown', async () => {
     await chain.setAutomine(false);
     try {
