@@ -9,6 +9,11 @@ import { blocklistAbis } from './abi.ts';
  * throws: the caller refuses to pay rather than guess.
  */
 export async function isBlocked(deps: { chain: PublicClient }, token: Token, address: string): Promise<boolean> {
-  const abi = blocklistAbis[token.blocklist];
-  return deps.chain.readContract({ address: token.address, abi, functionName: token.blocklist, args: [address as Address] } as never) as Promise<boolean>;
+  const args = [address as Address] as const;
+  switch (token.blocklist) {
+    case 'isBlacklisted':
+      return deps.chain.readContract({ address: token.address, abi: blocklistAbis.isBlacklisted, functionName: 'isBlacklisted', args });
+    case 'getBlackListStatus':
+      return deps.chain.readContract({ address: token.address, abi: blocklistAbis.getBlackListStatus, functionName: 'getBlackListStatus', args });
+  }
 }

@@ -178,7 +178,7 @@ describe('readTransfer: one transaction', () => {
 
   it('leaves out what the shop’s own forwarders moved (a sweep): the shop’s money, never a payment', async () => {
     const { hashes } = await inOneBlock(async () => [
-      await chain.wallet.writeContract({ account: bob, chain: null, address: batch, abi: batchAbi, functionName: 'send', args: [USDC.address, [receiving, receiving], [usdt(5n), usdt(6n)]] }),
+      await chain.wallet.writeContract({ account: bob, chain: null, address: batch, abi: batchAbi, functionName: 'send', args: [USDC.address, [receivingAddress, receivingAddress], [usdt(5n), usdt(6n)]] }),
     ]);
     const hash = hashes[0] as Hash;
     const all = await usdcRail.readTransfer(hash, receiving);
