@@ -1,4 +1,4 @@
-import { erc20Abi, parseAbi, type Address, type Hash } from 'viem';
+import { erc20Abi, parseAbi, TransactionReceiptNotFoundError, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../../../scripts/lib/anvil.ts';
 import { installPriceFeedMock } from '../../../../scripts/lib/price-feed-mock.ts';
@@ -186,6 +186,25 @@ describe('readTransfer: one transaction', () => {
     // The batch contract standing in for a deposit forwarder of the shop's.
     const own = await usdcRail.readTransfer(hash, receiving, async (a) => new Set(a.filter((x) => x === batch.toLowerCase())));
     expect(own.state === 'mined' && { value: own.transfer.valueWei, payer: own.transfer.payer, calls: own.transfer.calls }).toEqual({ value: 0n, payer: null, calls: 0 });
+  });
+
+  it('says the receipt is missing, never that nothing was delivered, when a replica stops serving it between two reads', async () => {
+    const hash = await sendToken(USDC, alice, depositA, usdt(8n));
+    await chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    // The real node, behind a replica that serves the receipt once and then not (a load balancer's lagging node).
+    let served = 0;
+    const lagging = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop !== 'getTransactionReceipt') return Reflect.get(target, prop, receiver) as unknown;
+        return async (args: { hash: Hash }) => {
+          if (served++ > 0) throw new TransactionReceiptNotFoundError({ hash: args.hash });
+          return target.getTransactionReceipt(args);
+        };
+      },
+    }) as unknown as PublicClient;
+    const rail = createTokenRail({ config: { chainId: 1 }, chain: lagging }, USDC);
+    expect(await rail.readTransfer(hash, depositA)).toEqual({ state: 'receipt-missing' });
+    expect(await rail.payoutDelivery({ hash, from: alice, to: USDC.address, value: 0n }, [depositA], () => false)).toBeNull();
   });
 
   it('shows a pending transfer with the amount its call asks for, and an unknown hash as unknown', async () => {

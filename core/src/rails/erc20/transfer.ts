@@ -29,8 +29,11 @@ export async function readTokenTransfer(deps: Deps & { ownSenders?: OwnSenders }
   if (reading.state === 'pending') return { state: 'pending', ...(await pendingTransfer(chain, token, hash as Hash, reading)) };
   const { tx } = reading;
   const target = address.toLowerCase();
-  // The receipt is read again for its logs: readTransaction keeps only what every rail reads.
-  const all = ((await receiptTransferLogs(chain, token, hash as Hash)) ?? []).filter((l) => l.to === target);
+  // The receipt is read again for its logs (readTransaction keeps only what every rail
+  // reads); a replica that does not serve it this time says nothing yet, never "nothing delivered".
+  const inReceipt = await receiptTransferLogs(chain, token, hash as Hash);
+  if (!inReceipt) return { state: 'receipt-missing' };
+  const all = inReceipt.filter((l) => l.to === target);
   const own = deps.ownSenders && all.length > 0 ? await deps.ownSenders([...new Set(all.map((l) => l.from))]) : new Set<string>();
   const logs = all.filter((l) => !own.has(l.from));
   const froms = [...new Set(logs.map((l) => l.from))];
