@@ -36,3 +36,5 @@ export * from './deposits-json.ts';
 export * from './network.ts';
 // The one mapper from a stored order to its JSON (buyer's and admin's views).
 export * from './order-views.ts';
+// Drawing a public page on the server: what the api hands the web build's server bundle.
+export * from './page-render.ts';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Toaster } from '@/components/ui/sonner';
 
 import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
@@ -44,9 +44,13 @@ function useStepUpDialogWanted(signedIn: boolean): boolean {
 // guards send the visitor to /login with a way back.
 onUnauthorized(() => clearUserInfo());
 
-export function AppProviders({ children }: { children: ReactNode }) {
+/**
+ * `queryClient`: the client the page's embedded reads were put into (main.tsx, and
+ * entry-server.tsx on the server); otherwise a new one.
+ */
+export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
   // One client per app instance (and per test render), never shared across them.
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => given ?? createQueryClient());
   const user = useUserInfo();
   const stepUpWanted = useStepUpDialogWanted(user !== null);
   return (
