@@ -156,6 +156,9 @@ function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): Requ
     return drawn;
   };
 
+  // The build read and its server bundle imported now, not by the first visitor.
+  load();
+
   return (req, res, next) => {
     if (!load()) {
       req.url = '/index.html';

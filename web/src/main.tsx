@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate } from '@tanstack/react-query';
 import { PAGE_STATE_ID } from '@shop/core/contract';
@@ -25,8 +25,10 @@ const app = (
 );
 
 if (container.firstElementChild) {
-  // A page drawn on the server: its screen's module first, then React takes the markup over.
-  void loadRoutesAt(window.location.pathname).then(() => hydrateRoot(container, app));
+  // A page drawn on the server: its screen's module first, then React takes the markup
+  // over, in a transition: hydration yields to the browser between pieces of work (the
+  // page is already drawn), so a tap or a frame never waits for all of it.
+  void loadRoutesAt(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
 } else {
   createRoot(container).render(app);
 }
