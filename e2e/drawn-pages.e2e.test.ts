@@ -56,7 +56,7 @@ describe('the storefront arrives drawn', () => {
     expect(await (await fetch(`${shop.baseUrl}/register`)).text()).toContain('Registration:');
   });
 
-  it('hydrates with no second read before the first paint and no console error; add to cart and sign in work', async () => {
+  it('hydrates with no second read before the first paint and no console error; add to cart, a kept referral code and sign in work', async () => {
     const page = await shop.newPage();
     const errors = errorsOf(page);
     await page.goto('/');
@@ -84,6 +84,12 @@ describe('the storefront arrives drawn', () => {
     await page.getByRole('heading', { name: 'Sum : 2 packet' }).waitFor();
     await page.goto('/cart');
     await page.getByRole('heading', { name: 'Sum : 2 packet' }).waitFor();
+
+    // A referral link kept on another page fills in the drawn register page once it runs.
+    await page.goto('/?ref=DRAWN1');
+    await page.goto('/register');
+    await page.getByRole('heading', { name: 'Registration:' }).waitFor();
+    await expect.poll(() => page.getByLabel('Referral Code').inputValue()).toBe('DRAWN1');
 
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Daxil Olun' }).waitFor();
