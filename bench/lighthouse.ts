@@ -27,7 +27,13 @@ import { viteBuild } from './web.ts';
  */
 const RUNS = 3;
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 95, lcpMs: 2500, cls: 0.1 };
+/** What every page must reach (accessibility, best practices, SEO, layout shift). */
+const COMMON = { accessibility: 100, 'best-practices': 100, seo: 95, cls: 0.1 };
+type Targets = typeof COMMON & { performance: number; lcpMs: number; tbtMs?: number };
+/** Issue 39: the storefront's pages arrive drawn (performance >= 98, LCP <= 1.5 s, TBT <= 100 ms). */
+const STOREFRONT: Targets = { ...COMMON, performance: 98, lcpMs: 1500, tbtMs: 100 };
+/** Issue 39: the pay page (signed in, client-drawn, wallet code) >= 95. */
+const PAY_PAGE: Targets = { ...COMMON, performance: 95, lcpMs: 2500 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 type Score = { performance: number; accessibility: number; 'best-practices': number; seo: number; lcpMs: number; cls: number; tbtMs: number; failing: string[] };
@@ -135,8 +141,16 @@ function medianScore(runs: Score[]): Score {
 
 const describe = (s: Score) =>
   `perf ${s.performance}, a11y ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}; LCP ${(s.lcpMs / 1000).toFixed(2)} s, CLS ${s.cls.toFixed(3)}, TBT ${Math.round(s.tbtMs)} ms`;
-const meets = (s: Score) =>
-  s.performance >= TARGETS.performance && s.accessibility >= TARGETS.accessibility && s['best-practices'] >= TARGETS['best-practices'] && s.seo >= TARGETS.seo && s.lcpMs < TARGETS.lcpMs && s.cls < TARGETS.cls;
+const meets = (s: Score, t: Targets) =>
+  s.performance >= t.performance &&
+  s.accessibility >= t.accessibility &&
+  s['best-practices'] >= t['best-practices'] &&
+  s.seo >= t.seo &&
+  s.lcpMs <= t.lcpMs &&
+  s.cls < t.cls &&
+  (t.tbtMs === undefined || s.tbtMs <= t.tbtMs);
+const describeTargets = (t: Targets) =>
+  `perf >= ${t.performance}, a11y ${t.accessibility}, best practices ${t['best-practices']}, SEO >= ${t.seo}, LCP <= ${(t.lcpMs / 1000).toFixed(1)} s, CLS < ${t.cls}${t.tbtMs === undefined ? '' : `, TBT <= ${t.tbtMs} ms`}`;
 
 export const lighthouseBench: Bench = {
   id: 'lighthouse',
@@ -187,12 +201,12 @@ export const lighthouseBench: Bench = {
     const profile = await fetch(`${base}/api/users/profile`, { headers: { cookie: buyer.cookie } });
     if (profile.status !== 200) throw new Error(`GET /api/users/profile answered ${profile.status}`);
     const buyerSession: SignedIn = { cookie: { name: cookieName, value: cookieValue }, userInfo: await profile.text() };
-    const pages: { name: string; url: string; signedIn?: SignedIn }[] = [
-      { name: 'Home (/)', url: `${base}/` },
-      { name: 'Product (/product/:id)', url: `${base}/product/${product.id}` },
-      { name: 'Cart (/cart)', url: `${base}/cart` },
-      { name: 'Sign in (/login)', url: `${base}/login` },
-      { name: 'Pay page, signed in (/order/:id)', url: `${base}/order/${orderId}`, signedIn: buyerSession },
+    const pages: { name: string; url: string; targets: Targets; signedIn?: SignedIn }[] = [
+      { name: 'Home (/)', url: `${base}/`, targets: STOREFRONT },
+      { name: 'Product (/product/:id)', url: `${base}/product/${product.id}`, targets: STOREFRONT },
+      { name: 'Cart (/cart)', url: `${base}/cart`, targets: STOREFRONT },
+      { name: 'Sign in (/login)', url: `${base}/login`, targets: STOREFRONT },
+      { name: 'Pay page, signed in (/order/:id)', url: `${base}/order/${orderId}`, targets: PAY_PAGE, signedIn: buyerSession },
     ];
     const retried: string[] = [];
     const baseline = await auditRuns(browser, bareUrl, undefined, 'baseline', retried);
@@ -205,10 +219,10 @@ export const lighthouseBench: Bench = {
       console.log(`[bench] lighthouse: ${page.name}: ${describe(s)}`);
       rows.push({
         metric: page.name,
-        target: `perf >= ${TARGETS.performance}, a11y ${TARGETS.accessibility}, best practices ${TARGETS['best-practices']}, SEO >= ${TARGETS.seo}, LCP < 2.5 s, CLS < ${TARGETS.cls}`,
+        target: describeTargets(page.targets),
         figure: describe(s),
         baseline: describe(bareScore),
-        pass: meets(s),
+        pass: meets(s, page.targets),
       });
       if (s.failing.length) failingNotes.push(`${page.name}: ${s.failing.join(', ')}`);
     }

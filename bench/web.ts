@@ -20,7 +20,8 @@ const HOME_ROUTE = 'src/features/products/routes/home.tsx';
 const PAY_ROUTE = 'src/features/pay/routes/pay.tsx';
 /** The header's signed-in menus, loaded when a signed-in user reaches for one. */
 const SIGNED_IN_MENUS = 'src/app/layout/nav-menus.tsx';
-const HOME_TARGET_BYTES = 150_000;
+/** Issue 39: the home page at most 110 kB of JavaScript, gzipped. */
+const HOME_TARGET_BYTES = 110_000;
 /** Strings only wallet code carries (wagmi, viem's JSON-RPC wallet methods, its hashing). */
 const WALLET_MARKERS = ['wagmi', 'eth_sendTransaction', 'eth_requestAccounts', 'keccak', 'secp256k1'];
 
@@ -121,10 +122,10 @@ export const webBench: Bench = {
       rows: [
         {
           metric: 'Home page (/): JavaScript loaded, gzipped',
-          target: `< ${kb(HOME_TARGET_BYTES)}`,
+          target: `<= ${kb(HOME_TARGET_BYTES)}`,
           figure: `${kb(homeGzip)} in ${home.length} files (${kb(total(home, 'raw'))} raw)`,
           baseline: `${kb(bareGzip)} (bare React + ReactDOM, ${kb(total(bareChunks, 'raw'))} raw)`,
-          pass: homeGzip < HOME_TARGET_BYTES,
+          pass: homeGzip <= HOME_TARGET_BYTES,
         },
         {
           metric: 'Home page, signed in, a header menu opened (adds the menus)',

@@ -74,6 +74,10 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
   // Every page's Content-Security-Policy violations: the built app must run under its CSP.
   const cspViolations: string[] = [];
   const isCspViolation = (text: string) => /Content Security Policy|Refused to (load|execute|connect|apply|frame|evaluate)/i.test(text);
+  // A page drawn on the server that React could not take over as drawn (a hydration
+  // mismatch: production React's errors 418, 419, 422, 423 and 425 and their words).
+  const hydrationErrors: string[] = [];
+  const isHydrationError = (text: string) => /Minified React error #4(18|19|22|23|25)\b|hydrat(ion|ed|ing)\b.*(match|fail|error)/i.test(text);
 
   async function newPage(
     opts: {
@@ -101,6 +105,26 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
     }
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && isHydrationError(msg.text())) hydrationErrors.push(`${page.url()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (error) => {
+      if (isHydrationError(error.message)) hydrationErrors.push(`${page.url()}: ${error.message}`);
+    });
+    // A page drawn on the server shows before its code runs: a journey acts on it once
+    // React has taken it over (as a visitor would a moment later), never on the drawing.
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (...args: Parameters<Page['goto']>) => {
+      const response = await goto(...args);
+      await appRunning(page);
+      return response;
+    };
+    page.reload = async (...args: Parameters<Page['reload']>) => {
+      const response = await reload(...args);
+      await appRunning(page);
+      return response;
+    };
     if (!opts.expectCspViolations) {
       page.on('console', (msg) => {
         if (isCspViolation(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
@@ -168,6 +192,7 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
     screenshot,
     checkA11y,
     cspViolations,
+    hydrationErrors,
     a11yViolations,
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
@@ -189,6 +214,9 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
       if (cspViolations.length > 0) {
         throw new Error(`The app broke its Content-Security-Policy ${cspViolations.length} time(s):\n${cspViolations.slice(0, 10).join('\n')}`);
       }
+      if (hydrationErrors.length > 0) {
+        throw new Error(`React could not hydrate a drawn page ${hydrationErrors.length} time(s):\n${hydrationErrors.slice(0, 10).join('\n')}`);
+      }
       if (a11yViolations.length > 0) {
         throw new Error(`Accessibility: ${a11yViolations.length} serious or critical violation(s):\n${a11yViolations.slice(0, 20).join('\n')}`);
       }
@@ -197,3 +225,11 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
 }
 
 export type Shop = Awaited<ReturnType<typeof startShop>>;
+
+/**
+ * Waits until the app runs the page: at once for a page the app draws itself, and for a
+ * page drawn on the server until React has hydrated it (the layout marks <html>).
+ */
+export async function appRunning(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.getElementById('shop-state') || document.documentElement.dataset.app === 'running');
+}

@@ -44,6 +44,7 @@ export function routePreloads(srcDir: string): Plugin {
           access: page.access,
           files: [...files].filter((file) => !inIndexHtml.has(file)).map((file) => `/${file}`),
           data: page.data ?? [],
+          drawn: page.drawnOnServer === true,
         };
       });
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` });

@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { SERVER_ENTRY_FILE } from '../core/src/contract/page-render.ts';
 import { routePreloads } from './route-preloads.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
@@ -16,16 +18,55 @@ const proxy: Record<string, ProxyOptions> = {
   '/admin/queues': { target: apiTarget, xfwd: true },
 };
 
+/** A plugin for the browser's build only (not the server bundle's). */
+const clientOnly = (plugin: Plugin): Plugin => ({ ...plugin, applyToEnvironment: (environment) => environment.name === 'client' });
+
+/**
+ * The server bundle (src/entry-server.tsx: the public pages drawn by the api), built by the
+ * same `vite build` after the browser's build, into `.server/` of the same folder (a dot
+ * folder: never served as a file). Self-contained (`noExternal`): the api's image runs it
+ * without the web app's packages.
+ */
+function serverBundle(): Plugin {
+  let outDir = '';
+  return {
+    name: 'shop:server-bundle',
+    config(config) {
+      outDir = path.resolve(config.root ?? webDir, config.build?.outDir ?? 'dist');
+    },
+    configEnvironment(name) {
+      if (name !== 'ssr') return;
+      return {
+        resolve: { noExternal: true },
+        build: {
+          outDir: path.join(outDir, path.dirname(SERVER_ENTRY_FILE)),
+          emptyOutDir: true,
+          copyPublicDir: false,
+          manifest: false,
+          rolldownOptions: {
+            input: { [path.basename(SERVER_ENTRY_FILE, '.js')]: path.join(webDir, 'src/entry-server.tsx') },
+            output: { entryFileNames: '[name].js' },
+          },
+        },
+      };
+    },
+  };
+}
+
 export default defineConfig({
+  // `vite build` builds both environments: the browser's app, then the server bundle.
+  builder: {},
+  environments: { client: {}, ssr: {} },
   // Explicit root so the config behaves the same when run from the repository root.
   root: webDir,
   plugins: [
     react(),
     tailwindcss(),
-    routePreloads(fileURLToPath(new URL('./src', import.meta.url))),
+    clientOnly(routePreloads(fileURLToPath(new URL('./src', import.meta.url)))),
+    serverBundle(),
     // Every text file of the build also as .br and .gz, compressed once at build time at
     // the highest levels; the api sends the one the browser accepts (api/src/app.ts).
-    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json|txt)$/, threshold: 1024 }),
+    clientOnly(compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json|txt)$/, threshold: 1024 })),
   ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
@@ -41,6 +82,7 @@ export default defineConfig({
         // which a bundler must otherwise keep. The browser uses only its types and money
         // helpers, so its modules are declared pure and zod stays out of the bundle.
         moduleSideEffects: [{ test: /[\\/]core[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
+        manualPureFunctions: ['z'],
       },
       output: {
         codeSplitting: {

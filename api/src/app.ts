@@ -14,7 +14,7 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { balanceRoutes } from './modules/balances/routes.ts';
 import { adminUserRoutes } from './modules/admin-users/routes.ts';
 import { statementRoutes } from './modules/statement/routes.ts';
-import { adminProductRoutes, catalogueRoutes, productRoutes } from './modules/products/routes.ts';
+import { adminProductRoutes, catalogueReads, catalogueRoutes, productRoutes } from './modules/products/routes.ts';
 import { adminOrderRoutes } from './modules/admin-orders/routes.ts';
 import { CatalogueCache } from './modules/products/catalogue-cache.ts';
 import { requestLog } from './middleware/request-log.ts';
@@ -50,7 +50,8 @@ export function createApp(deps: AppDeps): Express {
   // The public catalogue needs no body, cookie or session: it answers before those run,
   // and before the compression middleware: it gzips its cached bodies itself, once.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);
-  catalogueRoutes(app, deps, catalogue);
+  const reads = catalogueReads(deps, catalogue);
+  catalogueRoutes(app, reads);
   // JSON (and anything else not already encoded) gzipped for browsers that accept it;
   // the precompressed web build brings its own.
   app.use(compression());
@@ -109,7 +110,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const webDist = path.resolve(config.webDistDir);
-  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) app.use(webApp(webDist));
+  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) app.use(webApp(webDist, { catalogue, reads, shopConfig: { network: config.network }, logger: deps.logger }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import type { Logger } from '@shop/core';
+import { PAGE_STATE_ID, SERVER_ENTRY_FILE, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
 import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract/route-preloads';
 import { SESSION_COOKIE } from './middleware/auth.ts';
+import { parseId } from './middleware/validate.ts';
+import type { CachedJson, CatalogueCache } from './modules/products/catalogue-cache.ts';
+import type { CatalogueReads } from './modules/products/routes.ts';
+
+/** What the api's pages are drawn from: the catalogue's cached reads and the shop's config. */
+export type WebAppDeps = { catalogue: CatalogueCache; reads: CatalogueReads; shopConfig: ShopConfigJson; logger: Logger };
 
 /**
  * The built web app (web/dist), served by the api:
@@ -16,13 +25,17 @@ import { SESSION_COOKIE } from './middleware/auth.ts';
  * - every other GET path (the app's client-side routes) answered with index.html,
  *   revalidated on every visit so a new release is seen at once, and naming the chunks
  *   of the screen at that path (`<link rel="modulepreload">`, from the build's
- *   route-preloads.json) so the browser fetches them together with the app.
+ *   route-preloads.json) so the browser fetches them together with the app;
+ * - the public screens pages.ts marks `drawnOnServer` (home, a package, cart, sign in,
+ *   register) drawn here by the build's server bundle (web/src/entry-server.tsx) with
+ *   the catalogue's reads in the page, and kept in the catalogue cache beside the reads
+ *   they show: dropped when those are (a package edited, an order for a package shown).
  */
-export function webApp(webDist: string): Router {
+export function webApp(webDist: string, deps: WebAppDeps): Router {
   const router = express.Router();
   const files = webFiles(webDist);
   router.use(files);
-  router.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, appPage(webDist, files));
+  router.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, appPage(webDist, files, deps));
   return router;
 }
 
@@ -48,8 +61,11 @@ function webFiles(webDist: string): RequestHandler {
 }
 
 type Screen = ScreenPreloads & { segments: string[]; fixed: number };
-/** What a page names; `shared` when it is the same for every visitor of the screen (no id in it). */
-type Preloads = { files: readonly string[]; data: readonly string[]; shared: boolean; private: boolean };
+/**
+ * What a page names; `shared` when it is the same for every visitor of the screen (no id
+ * in it); `drawn` when the server draws it (then `data` are the reads it draws from).
+ */
+type Preloads = { files: readonly string[]; data: readonly string[]; shared: boolean; private: boolean; drawn?: boolean };
 type Page = { etag: string; bodies: Record<'br' | 'gzip' | 'identity', Buffer> };
 
 /**
@@ -59,19 +75,21 @@ type Page = { etag: string; bodies: Record<'br' | 'gzip' | 'identity', Buffer> }
  * that names an id is compressed per request, faster. A build without a readable
  * route-preloads.json gets index.html as it is.
  */
-function appPage(webDist: string, files: RequestHandler): RequestHandler {
+function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): RequestHandler {
   const indexFile = path.join(webDist, 'index.html');
   const listFile = path.join(webDist, ROUTE_PRELOADS_FILE);
+  const serverFile = path.join(webDist, SERVER_ENTRY_FILE);
   let built = '';
   let html = '';
   let screens: Screen[] = [];
+  let renderer: Promise<RenderPage | null> = Promise.resolve(null);
   const pages = new Map<string, Page>();
 
-  /** The build as it is on disk, reread when either file changes (a rebuild in place). */
+  /** The build as it is on disk, reread when a file of it changes (a rebuild in place). */
   const load = (): boolean => {
-    const [index, list] = [indexFile, listFile].map((file) => statSync(file, { throwIfNoEntry: false }));
+    const [index, list, server] = [indexFile, listFile, serverFile].map((file) => statSync(file, { throwIfNoEntry: false }));
     if (!index) return false;
-    const stamp = [index, list].map((stat) => (stat ? `${stat.mtimeMs}:${stat.size}` : '-')).join(' ');
+    const stamp = [index, list, server].map((stat) => (stat ? `${stat.mtimeMs}:${stat.size}` : '-')).join(' ');
     if (stamp === built) return true;
     const read = readFileSync(indexFile, 'utf8');
     // A file caught half written by a build: send it this time, keep nothing.
@@ -86,6 +104,7 @@ function appPage(webDist: string, files: RequestHandler): RequestHandler {
     screens = readScreens(listFile);
     pages.clear();
     built = stamp;
+    renderer = server ? loadRenderer(serverFile, stamp, deps.logger) : Promise.resolve(null);
     return true;
   };
 
@@ -118,6 +137,28 @@ function appPage(webDist: string, files: RequestHandler): RequestHandler {
     return page;
   };
 
+  /**
+   * The page drawn on the server, from the catalogue cache (drawn once per change of what
+   * it shows); null when it cannot be drawn here: then the app draws it in the browser.
+   */
+  const drawnPage = async (req: Request, preloads: Preloads): Promise<CachedJson | null> => {
+    const render = await renderer;
+    if (!render) return null;
+    const key = `page:${built}:${req.path}`;
+    const template = html;
+    const drawn = await deps.catalogue.getBody(key, async () => {
+      const read = await pageData(deps, preloads.data);
+      if (!read) return null;
+      const page = await render({ url: req.originalUrl, locale: 'en', data: read.data });
+      const body = page && drawnHtml(template, preloads.files, page, 'en');
+      return body ? { body: Buffer.from(body), productIds: read.shown } : null;
+    });
+    return drawn;
+  };
+
+  // The build read and its server bundle imported now, not by the first visitor.
+  load();
+
   return (req, res, next) => {
     if (!load()) {
       req.url = '/index.html';
@@ -125,17 +166,120 @@ function appPage(webDist: string, files: RequestHandler): RequestHandler {
       return;
     }
     const preloads = preloadsFor(screens, req);
-    const page = pageFor(preloads);
-    const encoding = (req.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as keyof Page['bodies'];
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    // A signed-in screen's page depends on the session cookie: no shared cache keeps it.
-    res.setHeader('Cache-Control', preloads.private ? 'private, no-cache' : 'no-cache');
-    res.vary('Accept-Encoding');
-    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-    res.setHeader('ETag', `"${page.etag}-${encoding}"`);
-    // res.send answers 304 to a request whose If-None-Match is this ETag.
-    res.send(page.bodies[encoding]);
+    // A page with a query (a search, a referral link) is drawn in the browser: each
+    // one would be a page of its own to draw and keep.
+    if (preloads.drawn && !req.originalUrl.includes('?')) {
+      drawnPage(req, preloads).then(
+        (drawn) => (drawn ? sendDrawn(req, res, drawn) : sendShell()),
+        (error: unknown) => {
+          deps.logger.warn({ err: error, path: req.path }, 'drawing a page on the server failed; sending the app to draw it');
+          sendShell();
+        },
+      );
+      return;
+    }
+    sendShell();
+
+    function sendShell() {
+      const page = pageFor(preloads);
+      const encoding = (req.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as keyof Page['bodies'];
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      // A signed-in screen's page depends on the session cookie: no shared cache keeps it.
+      res.setHeader('Cache-Control', preloads.private ? 'private, no-cache' : 'no-cache');
+      res.vary('Accept-Encoding');
+      if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+      res.setHeader('ETag', `"${page.etag}-${encoding}"`);
+      // res.send answers 304 to a request whose If-None-Match is this ETag.
+      res.send(page.bodies[encoding]);
+    }
   };
+}
+
+/** A drawn page, compressed once per cache entry in the encoding a browser accepts. */
+function sendDrawn(req: Request, res: Response, drawn: CachedJson): void {
+  const encoding = req.acceptsEncodings('br', 'gzip', 'identity') || 'identity';
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  // The same page for every visitor (signed-in parts are drawn by the app): any cache may keep it, revalidated.
+  res.setHeader('Cache-Control', 'no-cache');
+  res.vary('Accept-Encoding');
+  let body = drawn.body;
+  if (encoding === 'br') body = drawn.br ??= brotliCompressSync(drawn.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
+  else if (encoding === 'gzip') body = drawn.gzip ??= gzipSync(drawn.body, { level: 9 });
+  if (encoding === 'br' || encoding === 'gzip') res.setHeader('Content-Encoding', encoding);
+  res.setHeader('ETag', `${drawn.etag.slice(0, -1)}-${encoding}"`);
+  res.send(body);
+}
+
+/** The server bundle's render function, imported once per build; null (and a warning) when it cannot be. */
+async function loadRenderer(file: string, stamp: string, logger: Logger): Promise<RenderPage | null> {
+  try {
+    // The stamp in the URL: a rebuild in place is a new module, not the cached one.
+    const mod = (await import(`${pathToFileURL(file).href}?build=${encodeURIComponent(stamp)}`)) as { render?: unknown };
+    if (typeof mod.render === 'function') return mod.render as RenderPage;
+    logger.warn({ file }, 'the server bundle exports no render function; pages are drawn in the browser');
+  } catch (error) {
+    logger.warn({ err: error, file }, 'the server bundle could not be loaded; pages are drawn in the browser');
+  }
+  return null;
+}
+
+/** The target of a `Link: <...>; rel="next"` header the catalogue's list sends, or null. */
+function nextOf(link: string | undefined): string | null {
+  return (link && /<([^>]+)>;\s*rel="next"/.exec(link)?.[1]) || null;
+}
+
+/**
+ * The reads a drawn page shows, made through the catalogue's cached reads (what the
+ * browser would get from the same URLs), and the packages they show; null when the page
+ * cannot be drawn (a package that does not exist, a read the api does not make here).
+ */
+async function pageData(deps: WebAppDeps, urls: readonly string[]): Promise<{ data: PageData; shown: string[] } | null> {
+  const data: PageData = { shopConfig: deps.shopConfig };
+  const shown: string[] = [];
+  for (const url of urls) {
+    if (url === '/api/products') {
+      const page = await deps.reads.firstPage();
+      data.products = { items: JSON.parse(page.body.toString('utf8')) as ProductJson[], next: nextOf(page.link) };
+      shown.push(...(page.productIds ?? []));
+      continue;
+    }
+    const id = /^\/api\/products\/([^/]+)$/.exec(url)?.[1];
+    if (!id) return null;
+    let productId: string;
+    try {
+      productId = parseId(id, 'Product');
+    } catch {
+      return null;
+    }
+    const product = await deps.reads.product(productId);
+    if (!product) return null;
+    data.product = JSON.parse(product.body.toString('utf8')) as ProductJson;
+    shown.push(productId);
+  }
+  return { data, shown };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * index.html with the drawn page in it: its language, title and description, the
+ * screen's chunks, the resources React hoists (the largest image's preload) in the head,
+ * the markup in #root and the app's query cache after it. Null when index.html is not
+ * the shape this expects (then the app draws the page).
+ */
+function drawnHtml(template: string, files: readonly string[], page: { html: string; title: string; description: string; state: string }, locale: string): string | null {
+  const root = '<div id="root"></div>';
+  if (!template.includes(root) || !template.includes('</head>')) return null;
+  // renderToString puts the preloads React hoists (an image with fetchPriority high) first: they belong in the head.
+  const hoisted = /^(?:<link [^>]*\/>)+/.exec(page.html)?.[0] ?? '';
+  const markup = page.html.slice(hoisted.length);
+  const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`), hoisted].join('');
+  return template
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(locale)}">`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+    .replace(/(<meta name="description" content=")[^"]*(")/, (_m, open: string, close: string) => `${open}${escapeHtml(page.description)}${close}`)
+    .replace('</head>', () => `${links}</head>`)
+    .replace(root, () => `<div id="root">${markup}</div><script type="application/json" id="${PAGE_STATE_ID}">${page.state}</script>`);
 }
 
 /** The build's list; a missing or unreadable one names nothing (the app still loads, a round trip later). */
@@ -158,7 +302,7 @@ function readScreens(file: string): Screen[] {
     )
     .map((entry) => {
       const segments = entry.path.split('/').filter(Boolean);
-      return { ...entry, data: entry.data ?? [], segments, fixed: segments.filter((s) => !s.startsWith(':')).length };
+      return { ...entry, data: entry.data ?? [], drawn: entry.drawn === true, segments, fixed: segments.filter((s) => !s.startsWith(':')).length };
     })
     .sort((a, b) => b.fixed - a.fixed);
 }
@@ -213,5 +357,11 @@ function preloadsFor(screens: Screen[], req: Request): Preloads {
   const isPrivate = screen.access !== 'public';
   const signedIn = typeof (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE] === 'string';
   if (isPrivate && !signedIn) return { files: screenAt(screens, '/login')?.screen.files ?? [], data: [], shared: true, private: true };
-  return { files: screen.files, data: dataFor(screen, params), shared: !screen.data.some((url) => url.includes(':')), private: isPrivate };
+  return {
+    files: screen.files,
+    data: dataFor(screen, params),
+    shared: !screen.data.some((url) => url.includes(':')),
+    private: isPrivate,
+    drawn: screen.drawn === true && !isPrivate && dataFor(screen, params).length === screen.data.length,
+  };
 }

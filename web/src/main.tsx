@@ -1,16 +1,34 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { hydrate } from '@tanstack/react-query';
+import { PAGE_STATE_ID } from '@shop/core/contract';
 import { AppProviders } from './app/providers';
-import { AppRouter } from './app/router';
+import { AppRouter, loadRoutesAt } from './app/router';
+import { createQueryClient } from './lib/query-client';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
+// The reads a page drawn on the server showed (api/src/web-app.ts): in the cache before
+// the first render, so the app draws what the page shows without asking again.
+const queryClient = createQueryClient();
+const state = document.getElementById(PAGE_STATE_ID)?.textContent;
+if (state) hydrate(queryClient, JSON.parse(state));
+
+const app = (
   <StrictMode>
-    <AppProviders>
+    <AppProviders queryClient={queryClient}>
       <AppRouter />
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+
+if (container.firstElementChild) {
+  // A page drawn on the server: its screen's module first, then React takes the markup
+  // over, in a transition: hydration yields to the browser between pieces of work (the
+  // page is already drawn), so a tap or a frame never waits for all of it.
+  void loadRoutesAt(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
+} else {
+  createRoot(container).render(app);
+}

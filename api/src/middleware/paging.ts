@@ -115,7 +115,7 @@ export function sendPage<Row, Json>(
  * `known`, only those query parameters are carried into the link (a cached page's link
  * must not repeat what one visitor happened to add).
  */
-export function pageOf<Row>(req: Request, page: PageQuery, rows: Row[], keyOf: (row: Row) => Cursor, known?: string[]): { shown: Row[]; link?: string } {
+export function pageOf<Row>(req: Pick<Request, 'originalUrl'>, page: PageQuery, rows: Row[], keyOf: (row: Row) => Cursor, known?: string[]): { shown: Row[]; link?: string } {
   const shown = rows.slice(0, page.limit);
   if (rows.length <= page.limit) return { shown };
   const url = new URL(req.originalUrl, 'http://x');

@@ -38,3 +38,5 @@ export * from './network.ts';
 export * from './tokens.ts';
 // The one mapper from a stored order to its JSON (buyer's and admin's views).
 export * from './order-views.ts';
+// Drawing a public page on the server: what the api hands the web build's server bundle.
+export * from './page-render.ts';

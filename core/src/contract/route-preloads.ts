@@ -7,6 +7,6 @@ export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 /**
  * One screen in it: its path (react-router syntax, '/' for the home page), who may open
  * it, the chunks its screen needs beyond those index.html already names, and the api
- * reads it starts with.
+ * reads it starts with, and whether the api draws it on the server (`drawn`).
  */
-export type ScreenPreloads = { path: string; access: string; files: string[]; data: readonly string[] };
+export type ScreenPreloads = { path: string; access: string; files: string[]; data: readonly string[]; drawn?: boolean };

@@ -23,6 +23,12 @@ export type PageEntry = {
    * (`<link rel="preload" as="fetch">`), so they load while the app's code does.
    */
   data?: readonly string[];
+  /**
+   * Drawn by the api on the server (web/src/entry-server.tsx) and hydrated here: a public
+   * page the same for every visitor, whose reads (`data`) the api can make itself. The
+   * others arrive as an empty page the app draws once its code has run.
+   */
+  drawnOnServer?: boolean;
   /** The page title before ' | ETH Shop' ('' for the home page: just 'ETH Shop'). */
   title: string;
   description: string;
@@ -34,6 +40,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/products/routes/home.tsx',
     component: 'HomePage',
     access: 'public',
+    drawnOnServer: true,
     data: ['/api/products'],
     title: '',
     description: 'Digital packages with daily credit, paid in ETH from any wallet.',
@@ -43,6 +50,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/products/routes/product.tsx',
     component: 'ProductPage',
     access: 'public',
+    drawnOnServer: true,
     data: ['/api/products/:id'],
     title: 'Package',
     description: "A package's price, daily credit, term and stock; add it to your cart and pay in ETH.",
@@ -52,6 +60,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/cart/routes/cart.tsx',
     component: 'CartPage',
     access: 'public',
+    drawnOnServer: true,
     title: 'Cart',
     description: 'Your cart: review the packages you chose before paying in ETH.',
   },
@@ -60,6 +69,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/login.tsx',
     component: 'LoginPage',
     access: 'public',
+    drawnOnServer: true,
     title: 'Sign in',
     description: 'Sign in to your ETH Shop account to order and pay.',
   },
@@ -93,6 +103,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/register.tsx',
     component: 'RegisterPage',
     access: 'public',
+    drawnOnServer: true,
     title: 'Create an account',
     description: 'Create an ETH Shop account to order packages and earn referral rewards.',
   },

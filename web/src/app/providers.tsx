@@ -1,10 +1,26 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from '@/components/ui/sonner';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 
 import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
 import { clearUserInfo, useUserInfo } from '@/stores/auth-store';
+
+// The toasts (sonner, 9 kB) load once the page runs: no toast is shown before the
+// visitor acts, and sonner replays to the Toaster any toast asked for before it is there.
+const Toaster = lazy(() => import('@/components/ui/sonner').then((m) => ({ default: m.Toaster })));
+
+/**
+ * True once the page has been drawn and runs (a turn after the first commit): the same
+ * first render on the server and in the browser's hydration, the toasts' code after.
+ */
+function useRunning(): boolean {
+  const [running, setRunning] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setRunning(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  return running;
+}
 
 // Money actions need a signed-in user: the step-up dialog (and Radix's dialog) load only then.
 const StepUpDialog = lazy(() => import('@/features/auth/components/step-up-dialog').then((m) => ({ default: m.StepUpDialog })));
@@ -44,16 +60,25 @@ function useStepUpDialogWanted(signedIn: boolean): boolean {
 // guards send the visitor to /login with a way back.
 onUnauthorized(() => clearUserInfo());
 
-export function AppProviders({ children }: { children: ReactNode }) {
+/**
+ * `queryClient`: the client the page's embedded reads were put into (main.tsx, and
+ * entry-server.tsx on the server); otherwise a new one.
+ */
+export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
   // One client per app instance (and per test render), never shared across them.
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => given ?? createQueryClient());
   const user = useUserInfo();
   const stepUpWanted = useStepUpDialogWanted(user !== null);
+  const running = useRunning();
   return (
     <QueryClientProvider client={queryClient}>
       {/* First in the page: sonner sends the focus back where it came from when it leaves the
           toasts, so after the footer they would hold a keyboard user in a loop. */}
-      <Toaster />
+      {running ? (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      ) : null}
       {children}
       {user && stepUpWanted ? (
         <Suspense fallback={null}>

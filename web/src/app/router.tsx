@@ -1,5 +1,5 @@
 import { useState, type ComponentType } from 'react';
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { AppLayout, type PageMeta } from './layout/app-layout';
 import { pages, type PageAccess, type PageEntry } from './pages';
@@ -61,6 +61,21 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Loads the screen modules of the routes at `pathname` and puts them on their routes, so
+ * a page drawn on the server hydrates at once with its screen, never its fallback (a
+ * route still `lazy` would render `HydrateFallback` and not match the page).
+ */
+export async function loadRoutesAt(pathname: string): Promise<void> {
+  await Promise.all(
+    (matchRoutes(routes, pathname) ?? []).map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, loaded, { lazy: undefined });
+    }),
+  );
+}
 
 export function AppRouter() {
   const [router] = useState(() => createBrowserRouter(routes));

@@ -5,6 +5,12 @@
  */
 export type LocalStorageStore<T> = {
   get: () => T;
+  /**
+   * The value a page drawn on the server showed (the fallback: the server has no
+   * localStorage), for useSyncExternalStore's server snapshot: hydration starts from the
+   * page as drawn, and React then draws the stored value.
+   */
+  initial: () => T;
   set: (value: T) => void;
   remove: () => void;
   subscribe: (listener: () => void) => () => void;
@@ -87,5 +93,5 @@ export function createLocalStorageStore<T>(
     };
   };
 
-  return { get, set, remove, subscribe };
+  return { get, initial: () => fallback, set, remove, subscribe };
 }

@@ -37,5 +37,5 @@ export function clearUserInfo(): void {
 }
 
 export function useUserInfo(): UserInfo | null {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+  return useSyncExternalStore(store.subscribe, store.get, store.initial);
 }

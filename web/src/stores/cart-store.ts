@@ -79,7 +79,7 @@ export function clearCart(): void {
 }
 
 export function useCart(): Cart {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+  return useSyncExternalStore(store.subscribe, store.get, store.initial);
 }
 
 export function countCartItems(cart: Cart): number {

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { createLocalStorageStore } from '@/lib/local-storage-store';
 
 export const REFERRAL_STORAGE_KEY = 'referral';
@@ -36,6 +37,18 @@ export function keptReferralCode(now = Date.now()): string | undefined {
   const kept = store.get();
   return kept && now < kept.until ? kept.code : undefined;
 }
+
+/**
+ * keptReferralCode for a component: none in the first render of a page drawn on the
+ * server (the server has no localStorage; hydration must see what it drew), the kept code
+ * right after.
+ */
+export function useKeptReferralCode(): string | undefined {
+  return useSyncExternalStore(store.subscribe, keptCode, noCode);
+}
+
+const keptCode = () => keptReferralCode();
+const noCode = () => undefined;
 
 /** Forgets the kept code (it was used to register). */
 export const forgetReferralCode = store.remove;

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * A response body ready to send: the JSON as UTF-8 bytes, and its ETag; its gzip form is
  * made once, the first time a browser that accepts it asks (then served from here).
  */
-export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer; link?: string; productIds?: ReadonlySet<string> };
+export type CachedJson = { body: Buffer; etag: string; gzip?: Buffer; br?: Buffer; link?: string; productIds?: ReadonlySet<string> };
 
 /**
  * What a load returns when it is more than a body: a page's JSON, its `Link` header, and
@@ -64,7 +64,21 @@ export class CatalogueCache {
     const hit = this.fresh(key, now);
     if (hit) return hit.value;
 
-    const value = load().then((loaded) => (loaded === null ? null : serialiseLoaded(loaded)));
+    return this.keep(key, now, load().then((loaded) => (loaded === null ? null : serialiseLoaded(loaded))));
+  }
+
+  /**
+   * As `get`, for a body that is not JSON: a page the api draws from the catalogue
+   * (web-app.ts), kept and dropped exactly as the reads it shows are.
+   */
+  getBody(key: string, load: () => Promise<{ body: Buffer; productIds: readonly string[] } | null>): Promise<CachedJson | null> {
+    const now = this.now();
+    const hit = this.fresh(key, now);
+    if (hit) return hit.value;
+    return this.keep(key, now, load().then((loaded) => (loaded === null ? null : { ...bodyOf(loaded.body), productIds: new Set(loaded.productIds) })));
+  }
+
+  private keep(key: string, now: number, value: Promise<CachedJson | null>): Promise<CachedJson | null> {
     if (this.ttlMs <= 0) return value;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const entry: Entry = { at: now, generation: this.generation, value };
@@ -116,7 +130,10 @@ export function serialiseLoaded(loaded: Loaded): CachedJson {
 }
 
 function serialise(data: unknown): CachedJson {
-  const body = Buffer.from(JSON.stringify(data), 'utf8');
+  return bodyOf(Buffer.from(JSON.stringify(data), 'utf8'));
+}
+
+function bodyOf(body: Buffer): CachedJson {
   // The same weak ETag Express would compute for this body, computed once per read.
   const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
   return { body, etag: `W/"${body.length.toString(16)}-${hash}"` };

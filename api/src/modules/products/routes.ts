@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Express, type Response } from 'express';
 import { publishProductBody, updateProductBody, type ProductJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp } from '../../middleware/auth.ts';
@@ -7,7 +7,7 @@ import { audited, signedInActor } from '../../middleware/audit.ts';
 import { parseBody, parseId } from '../../middleware/validate.ts';
 import { notFound } from '@shop/core';
 import { serialiseLoaded, type CachedJson, type CatalogueCache, type Loaded } from './catalogue-cache.ts';
-import { byCreatedAt, pageOf, pageQuery, searchTerm, sendPage, type PageQuery } from '../../middleware/paging.ts';
+import { byCreatedAt, DEFAULT_PAGE_SIZE, pageOf, pageQuery, searchTerm, sendPage, type PageQuery } from '../../middleware/paging.ts';
 import * as products from './service.ts';
 
 /** Bodies this small are sent as they are (compressing them saves less than it costs). */
@@ -32,47 +32,60 @@ function sendCached(res: Response, cached: CachedJson): void {
   res.send(cached.body);
 }
 
-/**
- * The public reads, registered on the app itself ahead of body parsing, cookies and the
- * session, which they do not need; served from the catalogue cache.
- */
-export function catalogueRoutes(app: Express, { db }: AppDeps, cache: CatalogueCache): void {
-  const answer = (res: Response, cached: CachedJson | null) => {
-    if (!cached) throw notFound(products.NOT_FOUND);
-    sendCached(res, cached);
-  };
-  // A hit is answered at once; a miss waits for the (shared) database read.
-  const serve = (res: Response, key: string, load: () => Promise<unknown>) => {
-    const hit = cache.peek(key);
-    if (hit !== undefined) return answer(res, hit);
-    return cache.get(key, load).then((cached) => answer(res, cached));
-  };
-  const loadPage = (req: Request, q: string | undefined, page: PageQuery) => async (): Promise<Loaded> => {
+/** The catalogue's cached reads, for its routes and for the pages the api draws (web-app.ts). */
+export type CatalogueReads = {
+  /** The first page of the catalogue at the default page size, as GET /api/products answers it. */
+  firstPage(): Promise<CachedJson>;
+  /** One package on sale, as GET /api/products/:id answers it; null: none with this id. */
+  product(id: string): Promise<CachedJson | null>;
+  /** A page of the list (cached or not, as the route decides). */
+  page(originalUrl: string, q: string | undefined, page: PageQuery, cursor: string): Promise<CachedJson>;
+};
+
+export function catalogueReads({ db }: AppDeps, cache: CatalogueCache): CatalogueReads {
+  const loadPage = (originalUrl: string, q: string | undefined, page: PageQuery) => async (): Promise<Loaded> => {
     const rows = await products.productsPage(db, q, page);
     // The link carries only the list's own parameters: a cached page is sent to everyone.
-    const { shown, link } = pageOf(req, page, rows, byCreatedAt, ['limit', 'q']);
+    const { shown, link } = pageOf({ originalUrl }, page, rows, byCreatedAt, ['limit', 'q']);
     const next = link && /[?&]cursor=([^&>]+)/.exec(link)?.[1];
     if (next) cache.remember(next);
     return { data: shown.map(products.toProductJson), ...(link ? { link } : {}), productIds: shown.map((p) => p.id) };
   };
-  app.get('/api/products', (req, res) => {
-    const page = pageQuery(req);
-    const q = searchTerm(req);
-    const load = loadPage(req, q, page);
+  const listPage = async (originalUrl: string, q: string | undefined, page: PageQuery, cursor: string): Promise<CachedJson> => {
+    const load = loadPage(originalUrl, q, page);
     // Pages of the catalogue are cached by limit and cursor, the first page and the pages a
     // cached page linked to; searches (any text a visitor types) and cursors nobody was
     // given go to the database, so they cannot push the pages out of the cache.
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : '';
-    if (q || (cursor && !cache.remembers(cursor))) return load().then((loaded) => answer(res, serialiseLoaded(loaded)));
+    if (q || (cursor && !cache.remembers(cursor))) return serialiseLoaded(await load());
     const key = `list:${page.limit}:${cursor}`;
     const hit = cache.peek(key);
-    if (hit !== undefined) return answer(res, hit);
-    return cache.getLoaded(key, load).then((cached) => answer(res, cached));
+    if (hit) return hit;
+    return (await cache.getLoaded(key, load)) as CachedJson;
+  };
+  return {
+    page: listPage,
+    firstPage: () => listPage('/api/products', undefined, { limit: DEFAULT_PAGE_SIZE, after: null }, ''),
+    product: (id) => {
+      const hit = cache.peek(id);
+      return hit !== undefined ? Promise.resolve(hit) : cache.get(id, () => products.findProduct(db, id));
+    },
+  };
+}
+
+/**
+ * The public reads, registered on the app itself ahead of body parsing, cookies and the
+ * session, which they do not need; served from the catalogue cache.
+ */
+export function catalogueRoutes(app: Express, reads: CatalogueReads): void {
+  const answer = (res: Response, cached: CachedJson | null) => {
+    if (!cached) throw notFound(products.NOT_FOUND);
+    sendCached(res, cached);
+  };
+  app.get('/api/products', (req, res) => {
+    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : '';
+    return reads.page(req.originalUrl, searchTerm(req), pageQuery(req), cursor).then((cached) => answer(res, cached));
   });
-  app.get('/api/products/:id', (req, res) => {
-    const id = parseId(req.params.id, 'Product');
-    return serve(res, id, () => products.findProduct(db, id));
-  });
+  app.get('/api/products/:id', (req, res) => reads.product(parseId(req.params.id, 'Product')).then((cached) => answer(res, cached)));
 }
 
 /**

@@ -9,12 +9,21 @@ import { TestNetworkBanner } from './test-network-banner';
 export type PageMeta = { title: string; description: string };
 const SHOP = 'ETH Shop';
 
+/** The page's meta: the deepest route's that has one (the server's render reads it too, entry-server.tsx). */
+export function pageMetaOf(matches: readonly { handle?: unknown }[]): PageMeta | undefined {
+  return [...matches].reverse().find((m) => (m.handle as PageMeta | undefined)?.description)?.handle as PageMeta | undefined;
+}
+
+/** The document's title for a page's meta. */
+export function pageTitle(meta: PageMeta | undefined): string {
+  return meta?.title ? `${meta.title} | ${SHOP}` : SHOP;
+}
+
 function usePageMeta(): void {
-  const matches = useMatches();
-  const meta = [...matches].reverse().find((m) => (m.handle as PageMeta | undefined)?.description)?.handle as PageMeta | undefined;
+  const meta = pageMetaOf(useMatches());
   useEffect(() => {
     if (!meta) return;
-    document.title = meta.title ? `${meta.title} | ${SHOP}` : SHOP;
+    document.title = pageTitle(meta);
     document.querySelector('meta[name="description"]')?.setAttribute('content', meta.description);
   }, [meta]);
 }
@@ -31,9 +40,20 @@ function useKeepReferralLink(): void {
   }, [search]);
 }
 
+/**
+ * Marks <html> once the app runs the page (`data-app="running"`): after hydration for a
+ * page drawn on the server, whose buttons do nothing until then. Journeys wait for it.
+ */
+function useMarkRunning(): void {
+  useEffect(() => {
+    document.documentElement.dataset.app = 'running';
+  }, []);
+}
+
 export function AppLayout() {
   usePageMeta();
   useKeepReferralLink();
+  useMarkRunning();
   return (
     <div className="flex min-h-svh flex-col">
       <TestNetworkBanner />

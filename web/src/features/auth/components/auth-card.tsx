@@ -24,7 +24,8 @@ export function AuthCard({ title, onSubmit, children, footer }: AuthCardProps) {
           <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
         </CardHeader>
         <CardContent>
-          <form className="grid gap-4" onSubmit={submit} aria-label={title}>
+          {/* POST: sent before the app runs (a page drawn on the server), a password never goes into an address. */}
+          <form method="post" className="grid gap-4" onSubmit={submit} aria-label={title}>
             {children}
           </form>
         </CardContent>

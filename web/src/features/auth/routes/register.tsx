@@ -6,7 +6,7 @@ import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { useUserInfo } from '@/stores/auth-store';
-import { forgetReferralCode, keptReferralCode, referralCodeOf } from '@/stores/referral-store';
+import { forgetReferralCode, referralCodeOf, useKeptReferralCode } from '@/stores/referral-store';
 import { useReferrer } from '../api/get-referrer';
 import { useRegister } from '../api/register';
 import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
@@ -40,7 +40,11 @@ export function RegisterPage() {
   const [name, setName] = useState('');
   // A shared referral link fills the code in: this page's ?ref=, or the latest link the
   // visitor opened on any page in the last 30 days (kept by the layout).
-  const [referralCode, setReferralCode] = useState(() => params.get('ref') ?? keptReferralCode() ?? '');
+  // What the visitor typed wins; until then the link's code. The kept one is read as a
+  // store, not as the first state: a drawn page hydrates without it, then shows it.
+  const kept = useKeptReferralCode();
+  const [typed, setReferralCode] = useState<string | null>(null);
+  const referralCode = typed ?? params.get('ref') ?? kept ?? '';
   const referrer = useReferrer(useSettled(referralCodeOf(referralCode) ?? ''));
   const register = useRegister();
 
