@@ -53,7 +53,7 @@ export async function requestPayoutCheck(
         if (!r) throw notFound('Refund not found');
         if (r.status !== 'REQUESTED') throw conflict('This refund is already paid');
         wallet = r.wallet;
-        expectedWei = BigInt(r.amountWei.toFixed(0));
+        expectedWei = BigInt(r.amount.toFixed(0));
       }
       const target = input.kind === 'cashout' ? { cashoutId: input.id } : { refundId: input.id };
       const hold = await payoutHold(tx, input);
@@ -62,7 +62,7 @@ export async function requestPayoutCheck(
       const { counted } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
       await requirePayoutApproval(tx, deps.config, input, counted, wallet, input.actorId);
       const check = await tx.payoutCheck.create({
-        data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
+        data: { ...target, txHash, wallet, expectedAmount: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });
       return { checkId: check.id, effects: [{ kind: 'payout-check', checkId: check.id }] };
     });

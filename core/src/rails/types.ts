@@ -111,6 +111,8 @@ export type RailDelivery = {
   payer: string | null;
   /** In the rail's smallest units. */
   amount: bigint;
+  /** The token `Transfer` log that delivered it (with the hash, the payment's key); null for a value transfer. */
+  logIndex: number | null;
   viaContract: boolean;
   depositAddress: string | null;
   block: RpcBlock;
@@ -120,3 +122,6 @@ export type RailDelivery = {
 export type RailInflow = { block: RpcBlock; amount: bigint; depositAddress: string | null };
 
 export type RailDeliveries = { found: RailDelivery[]; inflows: RailInflow[] };
+
+/** What every rail of a chain delivered, each named by its asset (`Rail.asset`). */
+export type AssetDeliveries = { found: (RailDelivery & { asset: string })[]; inflows: (RailInflow & { asset: string })[] };

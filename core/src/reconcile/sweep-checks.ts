@@ -50,9 +50,9 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
     // The part of a deposit of a sweep's own transaction that its flush moved early (the
     // deposit not marked by it): x_payment_transfer, by the sweep's hash.
     db.$queryRaw<{ sweepId: string; address: string; wei: Prisma.Decimal }[]>`
-      SELECT s."id"::text AS "sweepId", p."depositAddress" AS address, SUM(p."flushedEarlyWei") AS wei
+      SELECT s."id"::text AS "sweepId", p."depositAddress" AS address, SUM(p."flushedEarly") AS wei
       FROM "DepositSweep" s JOIN "Payment" p ON p."txHash" = s."txHash"
-      WHERE ${inBatch('s."id"', ids)} AND p."depositAddress" IS NOT NULL AND p."flushedEarlyWei" > 0 AND p."status" <> 'REJECTED' AND p."sweepId" IS DISTINCT FROM s."id"
+      WHERE ${inBatch('s."id"', ids)} AND p."depositAddress" IS NOT NULL AND p."flushedEarly" > 0 AND p."status" <> 'REJECTED' AND p."sweepId" IS DISTINCT FROM s."id"
       GROUP BY s."id", p."depositAddress"`,
   ]);
   const byId = new Map(sweeps.map((s) => [s.id, s]));
