@@ -91,7 +91,7 @@ describe('the admin order page read (GET /api/admin/orders/:id)', () => {
       total: 1,
       items: [
         expect.objectContaining({
-          txHash: hash(1000), status: 'COUNTED', source: 'INDEXED', order: orderId, from: PAYER, payer: PAYER, usdValue: 55, valueWei: '18333333333333333',
+          txHash: hash(1000), status: 'COUNTED', source: 'INDEXED', order: orderId, from: PAYER, payer: PAYER, usdValue: 55, valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333',
           blockNumber: '123', blockHash: hash(1001), confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, reportedOnly: false,
         }),
       ],

@@ -130,14 +130,14 @@ describe("the buyer's view of an order", () => {
     const settled = await payByHand(settledId, 3000, '5.00');
     await payByHand(openId, 4000, '0.00');
     const as = await kit.as(buyer);
-    const PAYMENT = ['txHash', 'status', 'confirmations', 'requiredConfirmations', 'reason', 'valueWei', 'usdValue'];
+    const PAYMENT = ['txHash', 'status', 'confirmations', 'requiredConfirmations', 'reason', 'valueWei', 'asset', 'amount', 'usdValue'];
     const PAID = [...ORDER, ...ORDERED_ITEMS, 'quote', 'payments', ...PAYMENT.map((k) => `payments[].${k}`)];
 
     const paid = (await as.get(`/api/orders/${settledId}`).expect(200)).body;
     expect(keyPaths(paid)).toEqual([...PAID, 'overpayment', 'refunds', ...[...REFUND, 'createdAt', 'paidAt'].map((k) => `refunds[].${k}`)]);
     expect(paid).toMatchObject({
       status: 'PAID', isPaid: true, paidAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-31T12:00:00.000Z', paidUsd: 55, quote: null,
-      payments: [{ txHash: hash(3000), status: 'COUNTED', confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, valueWei: '18333333333333333', usdValue: 55 }],
+      payments: [{ txHash: hash(3000), status: 'COUNTED', confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333', usdValue: 55 }],
       overpayment: null,
       refunds: [{ _id: settled.refund!.id, source: 'OVERPAYMENT', order: settledId, txHash: hash(3000), wallet: PAYER, amountUsd: 5, status: 'PAID', payoutTxHash: hash(3002), paidAt: '2026-03-01T12:00:00.000Z' }],
     });
@@ -181,7 +181,7 @@ describe("the admin's view of an order", () => {
     await kit.db.webhookDelivery.create({ data: { eventId: event.id, endpointId: endpoint.id, subject: event.subject, seq: event.seq, status: 'DELIVERED', attempts: 1, lastStatus: 200, deliveredAt: new Date() } });
 
     const body = (await (await kit.as(admin)).get(`/api/admin/orders/${orderId}`).expect(200)).body;
-    const PAYMENT = ['_id', 'txHash', 'status', 'source', 'order', 'from', 'valueWei', 'usdValue', 'blockNumber', 'reason', 'refund', 'createdAt', 'confirmations', 'requiredConfirmations', 'blockHash', 'payer', 'reportedOnly'];
+    const PAYMENT = ['_id', 'txHash', 'status', 'source', 'order', 'from', 'valueWei', 'asset', 'amount', 'usdValue', 'blockNumber', 'reason', 'refund', 'createdAt', 'confirmations', 'requiredConfirmations', 'blockHash', 'payer', 'reportedOnly'];
     const DELIVERY = keyPaths(body.deliveries.items[0]);
     expect(DELIVERY.slice(-3)).toEqual(['endpoint', 'endpoint._id', 'endpoint.url']);
     expect(keyPaths(body)).toEqual([
