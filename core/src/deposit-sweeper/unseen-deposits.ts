@@ -88,7 +88,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
       skipDuplicates: true,
     });
     if (created.count === 0) return false;
-    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: unseenKey(at) } });
+    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: unseenKey(at), logIndex: null } });
     await emitPaymentUnresolved(tx, row, reason);
     deps.logger.warn({ msg: 'ETH the indexer did not see was found at a deposit address and recorded as its order\'s inflow', deposit_address: h.address, value_wei: unseen.toString(), block_number: at.number.toString() });
     return true;
