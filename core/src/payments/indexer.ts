@@ -100,7 +100,7 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
 async function recordTransfers(tx: Tx, rails: Rail[], linked: LinkedBlock<RailReads>[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
   const { found, inflows } = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses: string[]) => depositAddressesAmong(tx, addresses) });
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
-  for (const { block, asset, amount, depositAddress } of inflows) await recordInflow(tx, block, asset as Asset, amount, depositAddress);
+  for (const { block, asset, amount, depositAddress } of inflows) await recordInflow(tx, block, asset, amount, depositAddress);
   const moved = await movedAway(tx, linked);
   return { transfers, recheck: [...reopened, ...moved] };
 }
@@ -118,7 +118,7 @@ async function recordFound(tx: Tx, found: AssetDeliveries['found']): Promise<{ t
       txHash: t.hash.toLowerCase(),
       depositAddress,
       logIndex: t.logIndex,
-      asset: t.asset as Asset,
+      asset: t.asset,
       source: 'INDEXED' as const,
       status: 'PENDING' as const,
       viaContract,

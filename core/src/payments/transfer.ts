@@ -5,6 +5,7 @@ import type { Logger } from '../infra/logger.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { notFinalReason } from '../chain/transfer-reader.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 import { paymentRail, type MinedTransfer, type TransferReading } from '../rails/index.ts';
 import { depositSenders } from './deposits.ts';
 import { UNTRACEABLE } from './reasons.ts';
@@ -27,7 +28,7 @@ type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer; lo
  * reached (null: the receiving address) and the token Transfer log that delivered it (null:
  * a value transfer); and the asset, whose rail reads it.
  */
-export type PaymentKey = { txHash: string; depositAddress: string | null; logIndex: number | null; asset: string };
+export type PaymentKey = { txHash: string; depositAddress: string | null; logIndex: number | null; asset: AssetCode };
 
 /** The shop's address a payment was sent to: its order's deposit address, or the receiving address. */
 export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppConfig) => (key.depositAddress ?? config.receivingAddress).toLowerCase();

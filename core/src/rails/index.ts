@@ -3,6 +3,7 @@ import type { BlockReader, LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createEthRail } from './eth/index.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 import type { AssetDeliveries, Rail, RailShop, RailWatch } from './types.ts';
 
 export type { AssetDeliveries, MinedTransfer, PayoutDelivery, Rail, RailDeliveries, RailDelivery, RailInflow, RailShop, RailWatch, TransferReading } from './types.ts';
@@ -21,7 +22,7 @@ export function chainRails(deps: RailDeps): Rail[] {
  * The rail a payment (or a refund, a payout) was made on: its asset column's, on the
  * configured chain. An asset the chain has no rail for is an error, never read as ETH.
  */
-export function paymentRail(deps: RailDeps, asset: string): Rail {
+export function paymentRail(deps: RailDeps, asset: AssetCode): Rail {
   const rail = chainRails(deps).find((r) => r.asset === asset);
   if (!rail) throw new Error(`no rail for ${asset} on chain ${deps.config.chainId}`);
   return rail;

@@ -3,6 +3,7 @@ import type { BlockRun, LinkedBlock } from '../chain/follower.ts';
 import type { RpcBlock } from '../chain/rpc.ts';
 import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
 import type { MinedTransaction } from '../chain/transfer-reader.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 
 /**
  * A rail is one asset on one chain (`eth@1`; `usdc@1` next): everything the shop must
@@ -15,8 +16,8 @@ import type { MinedTransaction } from '../chain/transfer-reader.ts';
 export type Rail<R = unknown> = {
   /** `<asset>@<chain id>`, lower case: `eth@1`. */
   id: string;
-  /** The asset's code as buyers and the books name it: `ETH`. */
-  asset: string;
+  /** The asset's code as buyers and the books name it (the database's `Asset`): `ETH`. */
+  asset: AssetCode;
   chainId: number;
   /** Smallest units per whole one: 10^decimals (18 for ETH). */
   decimals: number;
@@ -124,4 +125,4 @@ export type RailInflow = { block: RpcBlock; amount: bigint; depositAddress: stri
 export type RailDeliveries = { found: RailDelivery[]; inflows: RailInflow[] };
 
 /** What every rail of a chain delivered, each named by its asset (`Rail.asset`). */
-export type AssetDeliveries = { found: (RailDelivery & { asset: string })[]; inflows: (RailInflow & { asset: string })[] };
+export type AssetDeliveries = { found: (RailDelivery & { asset: AssetCode })[]; inflows: (RailInflow & { asset: AssetCode })[] };
