@@ -140,7 +140,8 @@ describe('refunds and payouts at the edges', () => {
     await kit.db.cashoutRequest.update({ where: { id: legacy.cashout.id }, data: { status: 'PAID', payoutTxHash: hash } });
     const dir = readdirSync(path.join(REPO_ROOT, 'prisma/migrations')).find((d) => d.endsWith('_payouts_refunds_webhooks'))!;
     const sql = readFileSync(path.join(REPO_ROOT, 'prisma/migrations', dir, 'migration.sql'), 'utf8');
-    const backfill = sql.slice(sql.indexOf('INSERT INTO "PayoutCheck"'));
+    // Its columns as a later migration renamed them (assets_and_chains: amounts in the asset's smallest units).
+    const backfill = sql.slice(sql.indexOf('INSERT INTO "PayoutCheck"')).replaceAll('"expectedWei"', '"expectedAmount"').replaceAll('"deliveredWei"', '"deliveredAmount"');
     await kit.db.$executeRawUnsafe(backfill);
     expect((await reconcile(kit.workerRuntime)).discrepancies.filter((d) => d.ids.cashoutId === legacy.cashout.id)).toEqual([]);
     const fresh = await cashoutOf(kit, 'Legacy Lou again', ANVIL_ACCOUNTS[0]);
