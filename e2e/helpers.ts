@@ -49,7 +49,7 @@ export async function placeOrderViaApi(page: Page, productName: string, qty = 1)
 /** The wei asked for by the order's latest quote. */
 export async function quotedWei(shop: Shop, orderId: string): Promise<bigint> {
   const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: { orderBy: { createdAt: 'desc' }, take: 1 } } });
-  return BigInt(order.quotes[0]!.amountWei.toFixed(0));
+  return BigInt(order.quotes[0]!.amount.toFixed(0));
 }
 
 /**

@@ -162,15 +162,15 @@ describe('an admin pays money back out', () => {
     expect(over.wallet).toBe(payer.toLowerCase());
     await admin.goto('/admin/cashouts');
     // Sent to the wrong address: refused, and the refund stays open.
-    const wrong = await send(treasury, stranger, BigInt(over.amountWei.toFixed(0)));
+    const wrong = await send(treasury, stranger, BigInt(over.amount.toFixed(0)));
     const row = await markRefundPaid(admin, 'Overpayment', wrong);
     await row.getByText(/Refused .*sent nothing to the requested wallet/).waitFor({ timeout: 60_000 });
     await shop.screenshot(admin, 'money-out-refused');
     expect((await shop.db.refund.findUniqueOrThrow({ where: { id: over.id } })).status).toBe('REQUESTED');
     // The right transactions.
-    const good = await send(treasury, payer, BigInt(over.amountWei.toFixed(0)));
+    const good = await send(treasury, payer, BigInt(over.amount.toFixed(0)));
     await markRefundPaid(admin, 'Overpayment', good);
-    const lateGood = await send(treasury, late.wallet as Address, BigInt(late.amountWei.toFixed(0)));
+    const lateGood = await send(treasury, late.wallet as Address, BigInt(late.amount.toFixed(0)));
     await markRefundPaid(admin, 'Transfer', lateGood);
     await waitFor('both refunds PAID', async () => (await shop.db.refund.count({ where: { status: 'PAID' } })) === 2);
     await admin.reload();

@@ -62,7 +62,7 @@ describe('buying with ETH', () => {
     const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: true, payments: true } });
     expect(order.status).toBe('PAID');
     expect(order.payments).toHaveLength(1);
-    expect(order.payments[0]!.valueWei!.toFixed(0)).toBe(order.quotes[0]!.amountWei.toFixed(0));
+    expect(order.payments[0]!.amount!.toFixed(0)).toBe(order.quotes[0]!.amount.toFixed(0));
     // The cart is cleared once paid.
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '{}').cartItems ?? [])).toEqual([]);
 

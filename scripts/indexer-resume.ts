@@ -16,9 +16,10 @@ for (const a of args) {
     process.exit(2);
   }
 }
-const db = createDb({ url: getConfig().databaseUrl });
+const config = getConfig();
+const db = createDb({ url: config.databaseUrl });
 try {
-  const halt = await indexerHalt(db);
+  const halt = await indexerHalt(db, config.chainId);
   if (!halt) {
     console.log('The indexer is not halted.');
   } else if (args.size === 0) {
@@ -26,7 +27,7 @@ try {
     console.log('Fix the cause (point ETH_RPC_URL at a node on the right chain), then run: npm run indexer:resume -- --retry');
     console.log('If the chain really dropped those blocks and the payments in them must be verified again: npm run indexer:resume -- --accept-reorg');
   } else {
-    await resumeIndexer(db, { acceptReorg: args.has('--accept-reorg') });
+    await resumeIndexer(db, config.chainId, { acceptReorg: args.has('--accept-reorg') });
     console.log(args.has('--accept-reorg') ? 'Resumed; the next rewind may go deeper than FINALITY_DEPTH once.' : 'Resumed; the indexer checks the node again on its next tick.');
   }
 } finally {

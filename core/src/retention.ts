@@ -114,21 +114,24 @@ async function pruneReconciliationRuns(db: Db, kept: number, batch: number): Pro
 }
 
 /**
- * Blocks more than max(INDEXED_BLOCK_WINDOW, FINALITY_DEPTH) behind the checkpoint: a
- * rewind walks back at most FINALITY_DEPTH blocks (deeper, the indexer halts), and the
- * indexer keeps INDEXED_BLOCK_WINDOW itself. With no checkpoint, nothing goes.
+ * Blocks more than max(INDEXED_BLOCK_WINDOW, FINALITY_DEPTH) behind their chain's
+ * checkpoint: a rewind walks back at most FINALITY_DEPTH blocks (deeper, the indexer
+ * halts), and the indexer keeps INDEXED_BLOCK_WINDOW itself. A chain with no checkpoint
+ * keeps its blocks.
  */
 async function pruneIndexedBlocks(db: Db, finalityDepth: number, batch: number): Promise<number> {
-  const [cursor] = await db.$queryRaw<{ n: bigint | null }[]>`SELECT min("blockNumber") AS "n" FROM "ChainCursor"`;
-  if (cursor?.n === null || cursor?.n === undefined) return 0;
+  const cursors = await db.chainCursor.findMany({ select: { chainId: true, blockNumber: true } });
   const keep = INDEXED_BLOCK_WINDOW > BigInt(finalityDepth) ? INDEXED_BLOCK_WINDOW : BigInt(finalityDepth);
-  const below = cursor.n - keep;
   let pruned = 0;
-  for (;;) {
-    const n = await db.$executeRaw`
-      DELETE FROM "IndexedBlock" WHERE "number" = ANY(ARRAY(SELECT "number" FROM "IndexedBlock" WHERE "number" < ${below} ORDER BY "number" LIMIT ${batch}))`;
-    pruned += n;
-    if (n < batch) break;
+  for (const cursor of cursors) {
+    const below = cursor.blockNumber - keep;
+    for (;;) {
+      const n = await db.$executeRaw`
+        DELETE FROM "IndexedBlock" WHERE "chainId" = ${cursor.chainId} AND "number" = ANY(ARRAY(
+          SELECT "number" FROM "IndexedBlock" WHERE "chainId" = ${cursor.chainId} AND "number" < ${below} ORDER BY "number" LIMIT ${batch}))`;
+      pruned += n;
+      if (n < batch) break;
+    }
   }
   return pruned;
 }

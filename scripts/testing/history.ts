@@ -29,7 +29,7 @@ export async function seedHistory(url: string, rows = 20_000): Promise<void> {
         CASE WHEN o."status" = 'PAID' THEN o."paidAt" + interval '30 days' END
       FROM "Order" o WHERE o."userId" = ${user}`);
     await client.query(`
-      INSERT INTO "Payment" ("id", "txHash", "source", "status", "valueWei", "usdValue", "blockNumber", "createdAt", "updatedAt")
+      INSERT INTO "Payment" ("id", "txHash", "source", "status", "amount", "usdValue", "blockNumber", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), '0xe' || lpad(to_hex(g), 63, '0'), 'INDEXED', CASE WHEN g % 10 = 0 THEN 'REJECTED'::"PaymentStatus" ELSE 'COUNTED' END,
         1, 10, g, ${at()}, ${at()}
       FROM generate_series(1, ${rows}) g`);
@@ -38,11 +38,11 @@ export async function seedHistory(url: string, rows = 20_000): Promise<void> {
       SELECT gen_random_uuid(), ${user}, '0x0000000000000000000000000000000000000001', 25, 'PAID', ${at()}, ${at()}, ${at()}, ${at()}
       FROM generate_series(1, ${rows}) g`);
     await client.query(`
-      INSERT INTO "Refund" ("id", "source", "userId", "wallet", "walletSource", "amountWei", "status", "paidAt", "paidNoticeSentAt", "createdAt", "updatedAt")
+      INSERT INTO "Refund" ("id", "source", "userId", "wallet", "walletSource", "amount", "status", "paidAt", "paidNoticeSentAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), 'OVERPAYMENT', ${user}, '0x0000000000000000000000000000000000000001', 'sender', 1, 'PAID', ${at()}, ${at()}, ${at()}, ${at()}
       FROM generate_series(1, ${rows}) g`);
     await client.query(`
-      INSERT INTO "PayoutCheck" ("id", "txHash", "cashoutId", "wallet", "expectedWei", "status", "createdAt", "updatedAt")
+      INSERT INTO "PayoutCheck" ("id", "txHash", "cashoutId", "wallet", "expectedAmount", "status", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), '0xc' || lpad(to_hex(row_number() OVER ()), 63, '0'), c."id", c."wallet", 1, 'ACCEPTED', c."createdAt", c."createdAt"
       FROM "CashoutRequest" c WHERE c."userId" = ${user}`);
     await client.query(`

@@ -135,9 +135,9 @@ export function ledgerSteps(sizes: Sizes, t: Timeline): Step[] {
       table: 'PayoutCheck',
       after: ['plan cashouts'],
       sql: `
-        INSERT INTO "PayoutCheck" ("id", "txHash", "cashoutId", "wallet", "expectedWei", "status", "reason", "fromAddress", "nonce", "toAddress",
-                                   "deliveredWei", "blockNumber", "blockHash", "requestedById", "createdAt", "updatedAt")
-        SELECT uid('cashout-check', c.n * 2 + x.i), x.tx, c.id, addr('wallet', c.user_n), x.wei, x.status::"PayoutCheckStatus", x.reason,
+        INSERT INTO "PayoutCheck" ("id", "asset", "txHash", "cashoutId", "wallet", "expectedAmount", "status", "reason", "fromAddress", "nonce", "toAddress",
+                                   "deliveredAmount", "blockNumber", "blockHash", "requestedById", "createdAt", "updatedAt")
+        SELECT uid('cashout-check', c.n * 2 + x.i), 'ETH'::"Asset", x.tx, c.id, addr('wallet', c.user_n), x.wei, x.status::"PayoutCheckStatus", x.reason,
                '${PAYOUT_WALLET}', c.nonce, addr('wallet', c.user_n), x.delivered, x.block, hash66('block', x.block),
                uid('user', ${ADMIN_N}), ts(x.at - 600), ts(x.at)
         FROM plan_cashout c

@@ -70,10 +70,10 @@ export function paymentSteps(sizes: Sizes, t: Timeline): Step[] {
       table: 'Payment',
       after: ['plan transfers'],
       sql: `
-        INSERT INTO "Payment" ("id", "txHash", "orderId", "source", "status", "fromAddress", "payerAddress", "valueWei", "usdValue",
+        INSERT INTO "Payment" ("id", "asset", "txHash", "orderId", "source", "status", "fromAddress", "payerAddress", "amount", "usdValue",
                                "blockNumber", "blockHash", "confirmations", "reason", "quoteId", "blockTimestamp", "seenPendingAt",
                                "createdAt", "updatedAt")
-        SELECT uid('pay', p.k), hash66('tx', p.k), p.order_id,
+        SELECT uid('pay', p.k), 'ETH'::"Asset", hash66('tx', p.k), p.order_id,
                (CASE WHEN p.report_order_id IS NOT NULL THEN 'REPORTED' ELSE 'INDEXED' END)::"PaymentSource",
                p.status::"PaymentStatus", p.from_addr, p.from_addr, p.value_wei, p.usd,
                CASE WHEN NOT p.pending THEN block_at(p.at) END, CASE WHEN NOT p.pending THEN hash66('block', block_at(p.at)) END,
@@ -109,9 +109,9 @@ export function paymentSteps(sizes: Sizes, t: Timeline): Step[] {
       table: 'Refund',
       after: ['plan refunds'],
       sql: `
-        INSERT INTO "Refund" ("id", "source", "paymentId", "orderId", "userId", "wallet", "walletSource", "amountWei", "amountUsd", "status",
+        INSERT INTO "Refund" ("id", "asset", "source", "paymentId", "orderId", "userId", "wallet", "walletSource", "amount", "amountUsd", "status",
                               "payoutTxHash", "paidAt", "paidNoticeSentAt", "requestedById", "createdAt", "updatedAt")
-        SELECT uid('refund', r.k), 'TRANSFER', uid('pay', r.k), r.order_id, r.user_id, r.wallet, 'sender', r.value_wei, r.usd,
+        SELECT uid('refund', r.k), 'ETH'::"Asset", 'TRANSFER', uid('pay', r.k), r.order_id, r.user_id, r.wallet, 'sender', r.value_wei, r.usd,
                (CASE WHEN r.paid THEN 'PAID' ELSE 'REQUESTED' END)::"RefundStatus",
                CASE WHEN r.paid THEN hash66('refund-payout', r.k) END, ts(r.paid_at), ts(r.paid_at + 30),
                uid('user', ${ADMIN_N}), ts(r.created), ts(coalesce(r.paid_at + 30, r.created))
@@ -122,9 +122,9 @@ export function paymentSteps(sizes: Sizes, t: Timeline): Step[] {
       table: 'PayoutCheck',
       after: ['plan refunds'],
       sql: `
-        INSERT INTO "PayoutCheck" ("id", "txHash", "refundId", "wallet", "expectedWei", "status", "fromAddress", "nonce", "toAddress",
-                                   "deliveredWei", "blockNumber", "blockHash", "requestedById", "createdAt", "updatedAt")
-        SELECT uid('refund-check', r.k), hash66('refund-payout', r.k), uid('refund', r.k), r.wallet, r.value_wei, 'ACCEPTED',
+        INSERT INTO "PayoutCheck" ("id", "asset", "txHash", "refundId", "wallet", "expectedAmount", "status", "fromAddress", "nonce", "toAddress",
+                                   "deliveredAmount", "blockNumber", "blockHash", "requestedById", "createdAt", "updatedAt")
+        SELECT uid('refund-check', r.k), 'ETH'::"Asset", hash66('refund-payout', r.k), uid('refund', r.k), r.wallet, r.value_wei, 'ACCEPTED',
                '${PAYOUT_WALLET}', 1000000 + r.nonce, r.wallet, r.value_wei, block_at(r.paid_at - 120), hash66('block', block_at(r.paid_at - 120)),
                uid('user', ${ADMIN_N}), ts(r.paid_at - 600), ts(r.paid_at)
         FROM plan_refund r WHERE r.paid ORDER BY r.paid_at`,

@@ -161,14 +161,14 @@ export async function askRefundApprovals(
   now = new Date(),
 ): Promise<ApprovalRow[]> {
   if (refundIds.length === 0) return [];
-  const refunds = await tx.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, amountUsd: true, amountWei: true, walletSource: true } });
+  const refunds = await tx.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, amountUsd: true, asset: true, amount: true, walletSource: true } });
   const worths = refunds.map((r) => refundWorth(r, price));
   let total = worths.reduce<Prisma.Decimal | null>((sum, w) => (sum === null || w === null ? null : sum.plus(w)), new Prisma.Decimal(0));
   if (total !== null && refunds.some((r) => r.walletSource === 'admin')) {
     const since = new Date(now.getTime() - APPROVAL_WINDOW_MS);
     const others = await tx.refund.findMany({
       where: { createdAt: { gte: since }, requestedById: audit.actor.id, walletSource: 'admin', id: { notIn: refundIds } },
-      select: { amountUsd: true, amountWei: true },
+      select: { amountUsd: true, asset: true, amount: true },
     });
     for (const o of others) {
       const w = refundWorth(o, price);

@@ -85,7 +85,7 @@ async function paidAlone(tx: Tx | Db, adminId: string, now: Date): Promise<Count
     WHERE c."id" IN (
       SELECT pc."cashoutId" FROM "PayoutCheck" pc
       WHERE pc."requestedById" = ${adminId}::uuid AND pc."createdAt" > ${since} AND pc."cashoutId" IS NOT NULL
-        AND (pc."status" <> 'REFUSED' OR pc."deliveredWei" > 0))
+        AND (pc."status" <> 'REFUSED' OR pc."deliveredAmount" > 0))
     AND NOT EXISTS (SELECT 1 FROM "Approval" a WHERE a."subjectId" = c."id" AND a."kind" = 'PAYOUT' AND a."status" = 'APPROVED')`;
 }
 

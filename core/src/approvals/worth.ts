@@ -1,5 +1,5 @@
 import type { AppConfig } from '../infra/config.ts';
-import { Prisma, type Db } from '../infra/db.ts';
+import { Prisma, type Asset, type Db } from '../infra/db.ts';
 import { notFound } from '../infra/errors.ts';
 import type { Tx } from '../books/ledger.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
@@ -40,7 +40,7 @@ export async function payoutWorth(
     const counted = (await cashoutsCounted(tx, [target.id])).get(target.id) ?? c.amountUsd;
     return { worth: c.amountUsd, counted, beneficiaryId: c.userId, open: c.status === 'REQUESTED' || c.status === 'NOTIFIED', wallet: c.wallet, createdById: null };
   }
-  const r = await tx.refund.findUnique({ where: { id: target.id }, select: { amountUsd: true, amountWei: true, userId: true, status: true, wallet: true, requestedById: true } });
+  const r = await tx.refund.findUnique({ where: { id: target.id }, select: { amountUsd: true, asset: true, amount: true, userId: true, status: true, wallet: true, requestedById: true } });
   if (!r) throw notFound('Refund not found');
   const price = r.amountUsd === null && currentPrice ? await currentPrice().catch(() => null) : null;
   const worth = refundWorth(r, price);
@@ -63,8 +63,8 @@ export async function cashoutsCounted(tx: Tx | Db, ids: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.id, new Prisma.Decimal(r.counted)]));
 }
 
-/** A refund's worth: the USD the shop received for it, else its ETH at `price` (rounded up), else null (cannot be valued). */
-export function refundWorth(r: { amountUsd: Prisma.Decimal | null; amountWei: Prisma.Decimal }, price: string | null): PayoutWorth {
+/** A refund's worth: the USD the shop received for it, else its ETH at `price` (the ETH price, rounded up), else null (cannot be valued). */
+export function refundWorth(r: { amountUsd: Prisma.Decimal | null; asset: Asset; amount: Prisma.Decimal }, price: string | null): PayoutWorth {
   if (r.amountUsd !== null) return r.amountUsd;
-  return price ? r.amountWei.div('1e18').mul(price).toDecimalPlaces(2, Prisma.Decimal.ROUND_UP) : null;
+  return price && r.asset === 'ETH' ? r.amount.div('1e18').mul(price).toDecimalPlaces(2, Prisma.Decimal.ROUND_UP) : null;
 }

@@ -25,7 +25,7 @@ export async function returnCashout(tx: Tx, cashoutId: string, outcome: 'REJECTE
   await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${cashoutId}::uuid FOR UPDATE`;
   const hold = await payoutHold(tx, { kind: 'cashout', id: cashoutId });
   if (hold) return { held: hold };
-  const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredWei: { gt: 0 } } });
+  const delivered = await tx.payoutCheck.findFirst({ where: { cashoutId, deliveredAmount: { gt: 0 } } });
   if (delivered) return { held: `ETH already reached the wallet for this request (in ${delivered.txHash}): pay the rest and mark it paid, do not reject it` };
   const changed = await tx.cashoutRequest.updateMany({ where: { id: cashoutId, status: { in: [...UNDOABLE[outcome]] } }, data: { status: outcome } });
   if (changed.count !== 1) return 'not-open';

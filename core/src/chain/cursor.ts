@@ -3,21 +3,19 @@ import type { Db } from '../infra/db.ts';
 import type { Logger } from '../infra/logger.ts';
 
 /**
- * The block follower's checkpoint: the last block followed (number and hash), the chain
- * it belongs to (chain id and genesis hash), and the halt flag. While halted, the chain
- * is neither followed nor trusted: payment and payout verification wait too.
+ * The block follower's checkpoint on one chain (keyed by its chain id): the last block
+ * followed (number and hash), the chain's genesis hash, and the halt flag. While halted,
+ * the chain is neither followed nor trusted: payment and payout verification on it wait too.
  */
-export const CURSOR_ID = 'receiving-address';
-
 export type Cursor = NonNullable<Awaited<ReturnType<Db['chainCursor']['findUnique']>>>;
 
-export function readCursor(db: Db): Promise<Cursor | null> {
-  return db.chainCursor.findUnique({ where: { id: CURSOR_ID } });
+export function readCursor(db: Db, chainId: number): Promise<Cursor | null> {
+  return db.chainCursor.findUnique({ where: { chainId } });
 }
 
-/** Why following (and so verification) is halted, or null while it runs. */
-export async function indexerHalt(db: Db): Promise<{ since: Date; reason: string } | null> {
-  const cursor = await db.chainCursor.findUnique({ where: { id: CURSOR_ID }, select: { haltedAt: true, haltReason: true } });
+/** Why following the chain (and so verification on it) is halted, or null while it runs. */
+export async function indexerHalt(db: Db, chainId: number): Promise<{ since: Date; reason: string } | null> {
+  const cursor = await db.chainCursor.findUnique({ where: { chainId }, select: { haltedAt: true, haltReason: true } });
   return cursor?.haltedAt ? { since: cursor.haltedAt, reason: cursor.haltReason ?? 'halted' } : null;
 }
 
@@ -25,9 +23,10 @@ export async function indexerHalt(db: Db): Promise<{ since: Date; reason: string
  * Stops following the chain (and, through `indexerHalt`, verification) until an operator
  * acts. Nothing is rewound or unpaid: the books stay as they were when the chain looked right.
  */
-export async function haltFollowing(deps: { db: Db; logger: Logger }, reason: string): Promise<void> {
-  await deps.db.chainCursor.updateMany({ where: { id: CURSOR_ID, haltedAt: null }, data: { haltedAt: new Date(), haltReason: reason.slice(0, 500) } });
-  deps.logger.error({ msg: 'indexer halted: payments are neither indexed nor verified until an operator acts (README, Operating it)', reason });
+export async function haltFollowing(deps: { db: Db; logger: Logger; config: { chainId: number } }, reason: string): Promise<void> {
+  const { chainId } = deps.config;
+  await deps.db.chainCursor.updateMany({ where: { chainId, haltedAt: null }, data: { haltedAt: new Date(), haltReason: reason.slice(0, 500) } });
+  deps.logger.error({ msg: 'indexer halted: payments are neither indexed nor verified until an operator acts (README, Operating it)', reason, chain_id: chainId });
 }
 
 /**
@@ -35,17 +34,17 @@ export async function haltFollowing(deps: { db: Db; logger: Logger }, reason: st
  * right node again; a node that is still wrong halts it again); `acceptReorg` also lets
  * the next rewind go deeper than FINALITY_DEPTH once, unpaying what the chain dropped.
  */
-export async function resumeIndexer(db: Db, opts: { acceptReorg?: boolean } = {}): Promise<boolean> {
+export async function resumeIndexer(db: Db, chainId: number, opts: { acceptReorg?: boolean } = {}): Promise<boolean> {
   const cleared = await db.chainCursor.updateMany({
-    where: { id: CURSOR_ID, haltedAt: { not: null } },
+    where: { chainId, haltedAt: { not: null } },
     data: { haltedAt: null, haltReason: null, acceptDeepRewind: opts.acceptReorg ?? false },
   });
   return cleared.count === 1;
 }
 
 /** Blocks the checkpoint is behind the node's head, or null before the first run. */
-export async function indexerLag(deps: { db: Db; chain: PublicClient }): Promise<bigint | null> {
-  const cursor = await readCursor(deps.db);
+export async function indexerLag(deps: { db: Db; chain: PublicClient; config: { chainId: number } }): Promise<bigint | null> {
+  const cursor = await readCursor(deps.db, deps.config.chainId);
   if (!cursor) return null;
   const head = await deps.chain.getBlockNumber({ cacheTime: 0 });
   return head - cursor.blockNumber;
@@ -57,11 +56,12 @@ export async function indexerLag(deps: { db: Db; chain: PublicClient }): Promise
  * answers for a height: a replica on another fork must not decide what the books hold.
  * Null before any block is indexed, or while following is halted.
  */
-export async function confirmedIndexedBlock(deps: { db: Db; chain: PublicClient }, confirmations: number): Promise<{ number: bigint; hash: Hash } | null> {
-  const [cursor, head] = await Promise.all([readCursor(deps.db), deps.chain.getBlockNumber({ cacheTime: 0 })]);
+export async function confirmedIndexedBlock(deps: { db: Db; chain: PublicClient; config: { chainId: number } }, confirmations: number): Promise<{ number: bigint; hash: Hash } | null> {
+  const { chainId } = deps.config;
+  const [cursor, head] = await Promise.all([readCursor(deps.db, chainId), deps.chain.getBlockNumber({ cacheTime: 0 })]);
   if (!cursor || cursor.haltedAt) return null;
   const confirmed = head - BigInt(confirmations - 1);
   if (cursor.blockNumber <= confirmed) return { number: cursor.blockNumber, hash: cursor.blockHash as Hash };
-  const kept = await deps.db.indexedBlock.findUnique({ where: { number: confirmed } });
+  const kept = await deps.db.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: confirmed } } });
   return kept ? { number: kept.number, hash: kept.hash as Hash } : null;
 }

@@ -72,6 +72,33 @@ describe('the block follower', () => {
     expect(heard[1]).toBe(`blocks ${head - 1n}-${head}`);
   });
 
+  it("keeps its blocks and checkpoint per chain: another chain's at the same heights are left alone, through a reorg too", async () => {
+    const { db } = env.runtime;
+    const own = env.config.chainId;
+    const other = own + 1000;
+    await follow();
+    const head = await chain.blockNumber();
+    const otherHash = (n: bigint) => `0x${'ab'.repeat(24)}${n.toString(16).padStart(16, '0')}`;
+    const heights = [head - 1n, head, head + 1n, head + 2n];
+    await db.chainCursor.create({ data: { chainId: other, blockNumber: head + 2n, blockHash: otherHash(head + 2n) } });
+    await db.indexedBlock.createMany({ data: heights.map((n) => ({ chainId: other, number: n, hash: otherHash(n), parentHash: otherHash(n - 1n) })) });
+
+    await chain.mine(3);
+    expect(await follow()).toMatchObject({ state: 'followed', to: head + 3n });
+    await chain.reorg(2);
+    expect(await follow()).toMatchObject({ state: 'followed', reorg: { ancestor: head + 1n, depth: 2 } });
+
+    // Both chains hold blocks at the same heights; the other's are as they were written.
+    const ours = await db.indexedBlock.findUnique({ where: { chainId_number: { chainId: own, number: head + 2n } } });
+    expect(ours?.hash).toBe((await deps.chain.getBlock({ blockNumber: head + 2n })).hash);
+    const theirs = await db.indexedBlock.findMany({ where: { chainId: other }, orderBy: { number: 'asc' } });
+    expect(theirs.map((b) => [b.number, b.hash])).toEqual(heights.map((n) => [n, otherHash(n)]));
+    expect(await db.chainCursor.findUnique({ where: { chainId: other } })).toMatchObject({ blockNumber: head + 2n, blockHash: otherHash(head + 2n), haltedAt: null });
+    expect(await db.chainCursor.findUnique({ where: { chainId: own } })).toMatchObject({ blockNumber: head + 3n });
+    await db.indexedBlock.deleteMany({ where: { chainId: other } });
+    await db.chainCursor.delete({ where: { chainId: other } });
+  });
+
   it('halts for an operator on a rewind deeper than FINALITY_DEPTH, and says so from then on', async () => {
     await chain.mine(5);
     await follow();

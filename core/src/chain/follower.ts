@@ -2,7 +2,7 @@ import type { Hash, PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Db, Prisma } from '../infra/db.ts';
 import type { Logger } from '../infra/logger.ts';
-import { CURSOR_ID, haltFollowing, readCursor, type Cursor } from './cursor.ts';
+import { haltFollowing, readCursor, type Cursor } from './cursor.ts';
 import { blockWithTransactions, type RpcBlock } from './rpc.ts';
 
 /**
@@ -131,7 +131,7 @@ async function checkIdentity(deps: FollowerDeps, cursor: Cursor): Promise<string
   }
   if (!cursor.genesisHash) {
     // A checkpoint written before genesis hashes were recorded: adopt this chain's.
-    await db.chainCursor.update({ where: { id: CURSOR_ID }, data: { genesisHash: genesis.hash, chainId } });
+    await db.chainCursor.update({ where: { chainId: config.chainId }, data: { genesisHash: genesis.hash } });
   } else if (cursor.genesisHash !== genesis.hash) {
     return `The node at ETH_RPC_URL follows another chain (genesis ${genesis.hash}) than the one this shop has indexed (genesis ${cursor.genesisHash}).`;
   }
@@ -149,7 +149,7 @@ async function rewind(deps: FollowerDeps, cursor: Cursor): Promise<{ ancestor: b
   const { db, chain, config } = deps;
   let n = cursor.blockNumber;
   while (n >= 0n) {
-    const stored = await db.indexedBlock.findUnique({ where: { number: n } });
+    const stored = await db.indexedBlock.findUnique({ where: { chainId_number: { chainId: config.chainId, number: n } } });
     if (!stored) break; // beyond the window: restart from here
     const onChain = await chain.getBlock({ blockNumber: n }).catch(() => null);
     if (onChain?.hash === stored.hash) break;
@@ -163,8 +163,8 @@ async function rewind(deps: FollowerDeps, cursor: Cursor): Promise<{ ancestor: b
   const ancestor = n < 0n ? 0n : n;
   const ancestorBlock = await chain.getBlock({ blockNumber: ancestor });
   await db.$transaction([
-    db.indexedBlock.deleteMany({ where: { number: { gt: ancestor } } }),
-    db.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: ancestor, blockHash: ancestorBlock.hash as string, acceptDeepRewind: false } }),
+    db.indexedBlock.deleteMany({ where: { chainId: config.chainId, number: { gt: ancestor } } }),
+    db.chainCursor.update({ where: { chainId: config.chainId }, data: { blockNumber: ancestor, blockHash: ancestorBlock.hash as string, acceptDeepRewind: false } }),
   ]);
   return { ancestor, depth: Number(cursor.blockNumber - ancestor) };
 }
@@ -172,7 +172,7 @@ async function rewind(deps: FollowerDeps, cursor: Cursor): Promise<{ ancestor: b
 /** The checkpoint, created on a new shop's first run at `start` (default: the head) on this chain. */
 async function startingCursor(deps: FollowerDeps, head: bigint, start: bigint | undefined): Promise<Cursor> {
   const { db, chain, config } = deps;
-  const existing = await readCursor(db);
+  const existing = await readCursor(db, config.chainId);
   if (existing) return existing;
   const at = start ?? head;
   const [startBlock, genesis, chainId] = await Promise.all([
@@ -182,8 +182,8 @@ async function startingCursor(deps: FollowerDeps, head: bigint, start: bigint | 
   ]);
   if (chainId !== config.chainId) throw new Error(`The node at ETH_RPC_URL serves chain id ${chainId}, not ${config.chainId}`);
   const created = await db.chainCursor.upsert({
-    where: { id: CURSOR_ID },
-    create: { id: CURSOR_ID, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string, genesisHash: genesis.hash, chainId },
+    where: { chainId },
+    create: { chainId, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string, genesisHash: genesis.hash },
     update: {},
   });
   identityChecked.add(chain);
@@ -201,8 +201,8 @@ export async function followChain<T>(
   on: FollowerEvents<T>,
   opts: { maxBlocks?: number; startBlock?: bigint } = {},
 ): Promise<FollowOutcome> {
-  const { db, chain } = deps;
-  const stored = await readCursor(db);
+  const { db, chain, config } = deps;
+  const stored = await readCursor(db, config.chainId);
   if (stored?.haltedAt) return { state: 'halted', reason: stored.haltReason ?? 'halted', at: stored.blockNumber };
   const head = await chain.getBlockNumber({ cacheTime: 0 });
   let cursor = await startingCursor(deps, head, opts.startBlock);
@@ -229,7 +229,7 @@ export async function followChain<T>(
     reorg = rewound;
     deps.logger.warn({ msg: 'chain reorganization: rewound indexer', depth: rewound.depth, ancestor: rewound.ancestor.toString() });
     await on.reorg?.(rewound);
-    cursor = (await readCursor(db)) as Cursor;
+    cursor = (await readCursor(db, config.chainId)) as Cursor;
   }
 
   const from = cursor.blockNumber + 1n;
@@ -251,11 +251,11 @@ export async function followChain<T>(
       parent = block.hash;
       followedTo = block.number;
       if (linked.length === COMMIT_EVERY) {
-        await commit(db, linked, on);
+        await commit(db, config.chainId, linked, on);
         linked = [];
       }
     }
-    if (linked.length > 0) await commit(db, linked, on);
+    if (linked.length > 0) await commit(db, config.chainId, linked, on);
   } finally {
     fetcher.stop();
   }
@@ -267,17 +267,17 @@ export async function followChain<T>(
  * Written only onto the checkpoint these blocks chain from: a run that overlapped another
  * (two workers) finds it moved and writes nothing.
  */
-async function commit<T>(db: Db, linked: LinkedBlock<T>[], on: FollowerEvents<T>): Promise<void> {
+async function commit<T>(db: Db, chainId: number, linked: LinkedBlock<T>[], on: FollowerEvents<T>): Promise<void> {
   const first = linked[0] as LinkedBlock<T>;
   const last = linked[linked.length - 1] as LinkedBlock<T>;
   await db.$transaction(async (tx) => {
-    const at = await tx.$queryRaw<{ blockHash: string }[]>`SELECT "blockHash" FROM "ChainCursor" WHERE "id" = ${CURSOR_ID} FOR UPDATE`;
+    const at = await tx.$queryRaw<{ blockHash: string }[]>`SELECT "blockHash" FROM "ChainCursor" WHERE "chainId" = ${chainId} FOR UPDATE`;
     if (at[0]?.blockHash !== first.parentHash) throw new Error('the indexer checkpoint moved during this run (another indexer run); it is tried again');
     await on.blocks(tx, linked);
-    await tx.indexedBlock.createMany({ data: linked.map((b) => ({ number: b.number, hash: b.hash, parentHash: b.parentHash })), skipDuplicates: true });
+    await tx.indexedBlock.createMany({ data: linked.map((b) => ({ chainId, number: b.number, hash: b.hash, parentHash: b.parentHash })), skipDuplicates: true });
     const final = last.number - INDEXED_BLOCK_WINDOW;
-    await tx.indexedBlock.deleteMany({ where: { number: { lt: final } } });
-    await tx.chainCursor.update({ where: { id: CURSOR_ID }, data: { blockNumber: last.number, blockHash: last.hash } });
+    await tx.indexedBlock.deleteMany({ where: { chainId, number: { lt: final } } });
+    await tx.chainCursor.update({ where: { chainId }, data: { blockNumber: last.number, blockHash: last.hash } });
     await on.finalized?.(tx, final);
   });
 }

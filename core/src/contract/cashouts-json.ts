@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CASHOUT_STATUSES } from './cashouts.ts';
 import { PAYMENT_STATUSES } from './orders.ts';
 import { payoutApprovalJson } from './approvals-json.ts';
-import { isoTime, money, personWithEmailJson, weiString } from './json-parts.ts';
+import { assetJson, isoTime, money, personWithEmailJson, unitsString, weiString } from './json-parts.ts';
 import { payoutCheckJson } from './payouts-json.ts';
 
 export const cashoutJson = z.object({
@@ -40,6 +40,9 @@ export const adminPaymentJson = z.object({
   order: z.string().nullable(),
   from: z.string().nullable(),
   valueWei: weiString.nullable(),
+  /** What the transfer is in, and how much of it arrived. */
+  asset: assetJson,
+  amount: unitsString.nullable(),
   usdValue: money.nullable(),
   blockNumber: z.string().nullable(),
   reason: z.string().nullable(),

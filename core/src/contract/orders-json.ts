@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './orders.ts';
-import { isoTime, money, weiString } from './json-parts.ts';
+import { assetJson, isoTime, money, unitsString, weiString } from './json-parts.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
 
 export const orderItemJson = z.object({
@@ -57,6 +57,9 @@ export const paymentJson = z.object({
   requiredConfirmations: z.number().int(),
   reason: z.string().nullable(),
   valueWei: weiString.nullable(),
+  /** What the transfer is in, and how much of it arrived (null as valueWei is). */
+  asset: assetJson,
+  amount: unitsString.nullable(),
   usdValue: money.nullable(),
 });
 export type PaymentJson = z.infer<typeof paymentJson>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks.ts';
-import { isoTime } from './json-parts.ts';
+import { ASSETS, isoTime } from './json-parts.ts';
 
 export const webhookEndpointJson = z.object({
   _id: z.string(),
@@ -71,7 +71,11 @@ export const webhookRefundData = z.object({
   paymentId: z.string().nullable(),
   userId: z.string().nullable(),
   wallet: z.string(),
-  amountWei: z.string(),
+  /** Null when the refund is not in ETH (see asset and amount). */
+  amountWei: z.string().nullable(),
+  asset: z.enum(ASSETS),
+  /** In the asset's smallest units. */
+  amount: z.string(),
   amountUsd: z.string().nullable(),
   status: z.string(),
   payoutTxHash: z.string().nullable(),
@@ -81,7 +85,11 @@ export const webhookPaymentData = z.object({
   /** Null for ETH that arrived with no transaction to show for it. */
   txHash: z.string().nullable(),
   from: z.string().nullable(),
+  /** Null when the transfer is not in ETH (see asset and amount). */
   valueWei: z.string().nullable(),
+  asset: z.enum(ASSETS),
+  /** In the asset's smallest units. */
+  amount: z.string().nullable(),
   blockNumber: z.string().nullable(),
   reason: z.string(),
 });

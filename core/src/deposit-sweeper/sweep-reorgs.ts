@@ -46,7 +46,7 @@ async function reopen(db: Db, sweep: { id: string; txHash: string; blockHash: st
     await tx.depositSweepItem.updateMany({ where: { sweepId }, data: { sweptWei: null } });
     await tx.$executeRaw`UPDATE "Payment" SET "sweepId" = NULL, "updatedAt" = now() WHERE "sweepId" = ${sweepId}::uuid`;
     // A deposit of its own transaction it moved part of (sweeper-marks.ts) is whole at its address again.
-    await tx.$executeRaw`UPDATE "Payment" SET "flushedEarlyWei" = 0, "updatedAt" = now() WHERE "txHash" = ${sweep.txHash.toLowerCase()} AND "depositAddress" IS NOT NULL AND "flushedEarlyWei" > 0`;
+    await tx.$executeRaw`UPDATE "Payment" SET "flushedEarly" = 0, "updatedAt" = now() WHERE "txHash" = ${sweep.txHash.toLowerCase()} AND "depositAddress" IS NOT NULL AND "flushedEarly" > 0`;
     return true;
   });
 }

@@ -11,7 +11,7 @@ import { emitPaymentUnresolved } from '../events/webhooks.ts';
  * A deposit made in the sweep's own transaction by a contract that deposits, sweeps and
  * deposits again is one payment of the sum (one row per transaction and address), of
  * which the flush moved only the first part. It is not marked: the part the flush moved is
- * written on it (`flushedEarlyWei`) and counted by this sweep, and the rest, still at the
+ * written on it (`flushedEarly`) and counted by this sweep, and the rest, still at the
  * address, is what the books hold there until the sweep that marks it. So nothing of a
  * counted deposit is ever taken for ETH nobody recorded.
  *
@@ -21,7 +21,7 @@ import { emitPaymentUnresolved } from '../events/webhooks.ts';
  */
 
 /** What of a deposit is still at its address: its value less what a flush in its own transaction moved early. */
-export const heldWei = (alias?: string) => Prisma.raw(alias ? `(${alias}."valueWei" - ${alias}."flushedEarlyWei")` : `("valueWei" - "flushedEarlyWei")`);
+export const heldWei = (alias?: string) => Prisma.raw(alias ? `(${alias}."amount" - ${alias}."flushedEarly")` : `("amount" - "flushedEarly")`);
 
 export type SentSweep = DepositSweep & { items: DepositSweepItem[] };
 export type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string };
@@ -40,14 +40,14 @@ const dec = (wei: bigint) => new Prisma.Decimal(wei.toString());
 export async function earlierInBlock(deps: { db: Db; chain: PublicClient }, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<SameBlock[]> {
   const sameBlock = await deps.db.payment.findMany({
     where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
-    select: { id: true, txHash: true, depositAddress: true, valueWei: true, flushedEarlyWei: true },
+    select: { id: true, txHash: true, depositAddress: true, amount: true, flushedEarly: true },
   });
   const earlier: SameBlock[] = [];
   for (const p of sameBlock) {
     if (!p.txHash.startsWith('0x') || p.txHash.length !== 66) continue; // an inflow: no transaction to place
     const other = await deps.chain.getTransactionReceipt({ hash: p.txHash as Hash });
     if (other.blockHash === receipt.blockHash && other.transactionIndex <= receipt.transactionIndex) {
-      const held = BigInt(p.valueWei?.toFixed(0) ?? '0') - BigInt(p.flushedEarlyWei.toFixed(0));
+      const held = BigInt(p.amount?.toFixed(0) ?? '0') - BigInt(p.flushedEarly.toFixed(0));
       earlier.push({ id: p.id, address: p.depositAddress as string, heldWei: held, index: other.transactionIndex, sameTx: other.transactionIndex === receipt.transactionIndex });
     }
   }
@@ -69,7 +69,7 @@ export async function confirmSweep(db: Db, sweep: SentSweep, mined: Mined & { re
       if (item.flushed > 0n) {
         const fit = await fitting(tx, item, mined.blockNumber, sameBlock);
         await markSwept(tx, sweep.id, item.address, mined.blockNumber, fit.ids);
-        if (fit.early) await tx.payment.update({ where: { id: fit.early.id }, data: { flushedEarlyWei: dec(fit.early.wei) } });
+        if (fit.early) await tx.payment.update({ where: { id: fit.early.id }, data: { flushedEarly: dec(fit.early.wei) } });
         // A deposit before it in its block left unmarked (it did not fit what was flushed): the
         // books there are not understood, and its excess may be that deposit. Never booked as
         // refundable then: the reconciler reports the address ('deposit-missing').
@@ -115,7 +115,7 @@ async function fitting(tx: Tx, item: { address: string; flushed: bigint }, block
 async function recordSweptUnseen(tx: Tx, sweep: { id: string; txHash: string; blockNumber: bigint; blockHash: string }, item: { address: string; flushed: bigint }): Promise<void> {
   const address = item.address.toLowerCase();
   const [accounted] = await tx.$queryRaw<{ sum: string | null }[]>`
-    SELECT SUM(CASE WHEN "sweepId" = ${sweep.id}::uuid THEN ${heldWei()} ELSE "flushedEarlyWei" END)::text AS sum FROM "Payment"
+    SELECT SUM(CASE WHEN "sweepId" = ${sweep.id}::uuid THEN ${heldWei()} ELSE "flushedEarly" END)::text AS sum FROM "Payment"
     WHERE "depositAddress" = ${address} AND "status" <> 'REJECTED'
       AND ("sweepId" = ${sweep.id}::uuid OR ("txHash" = ${sweep.txHash.toLowerCase()} AND "sweepId" IS NULL))`;
   const excess = item.flushed - BigInt(accounted?.sum ?? '0');
@@ -124,10 +124,10 @@ async function recordSweptUnseen(tx: Tx, sweep: { id: string; txHash: string; bl
   const reason = `A sweep moved ETH from this order's deposit address that the shop had not recorded (it arrived through a contract unseen); an admin will refund it`;
   const txHash = `swept-${sweep.txHash.slice(2, 58)}`;
   const created = await tx.payment.createMany({
-    data: [{ txHash, depositAddress: address, orderId: order?.id ?? null, sweepId: sweep.id, source: 'INFLOW', status: 'UNRESOLVED', valueWei: dec(excess), blockNumber: sweep.blockNumber, blockHash: sweep.blockHash, reason }],
+    data: [{ txHash, depositAddress: address, orderId: order?.id ?? null, sweepId: sweep.id, source: 'INFLOW', status: 'UNRESOLVED', amount: dec(excess), blockNumber: sweep.blockNumber, blockHash: sweep.blockHash, reason }],
     skipDuplicates: true,
   });
-  if (created.count === 1) await emitPaymentUnresolved(tx, await tx.payment.findFirstOrThrow({ where: { txHash, depositAddress: address } }), reason);
+  if (created.count === 1) await emitPaymentUnresolved(tx, await tx.payment.findFirstOrThrow({ where: { txHash, depositAddress: address, logIndex: null } }), reason);
 }
 
 /**

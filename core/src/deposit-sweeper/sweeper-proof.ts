@@ -48,11 +48,11 @@ type Block = { number: bigint; hash: Hash };
 /** Why the sweep mined in `block` must wait for the indexer, or null once it has passed it. */
 export async function indexerWait(deps: Omit<Deps, 'tracer'>, block: Block): Promise<string | null> {
   const mined = `Mined in block ${block.number}`;
-  const halt = await indexerHalt(deps.db);
+  const halt = await indexerHalt(deps.db, deps.config.chainId);
   if (halt) return `${mined}: confirmed once the indexer runs again (it is halted: ${halt.reason})`;
   const at = await confirmedIndexedBlock(deps, deps.config.paymentConfirmations);
   if (!at || at.number < block.number) return `${mined}: confirmed once the indexer has passed it${at ? ` (it is at block ${at.number})` : ''}`;
-  const followed = await deps.db.indexedBlock.findUnique({ where: { number: block.number } });
+  const followed = await deps.db.indexedBlock.findUnique({ where: { chainId_number: { chainId: deps.config.chainId, number: block.number } } });
   if (followed && followed.hash.toLowerCase() !== block.hash.toLowerCase()) return `${mined} (${block.hash}), which the indexer followed as ${followed.hash}: confirmed once both agree`;
   return null;
 }
@@ -97,7 +97,7 @@ async function balanceShortfall(deps: Deps, block: Block): Promise<string | null
   // Its own transactions to itself arrive too, but are no payment the indexer records.
   const toItself = read.transactions.filter((t) => t.from.toLowerCase() === receiving && t.to?.toLowerCase() === receiving).reduce((sum, t) => sum + BigInt(t.value), 0n);
   const [recorded] = await deps.db.$queryRaw<{ sum: string | null }[]>`
-    SELECT SUM("valueWei")::text AS sum FROM "Payment"
+    SELECT SUM("amount")::text AS sum FROM "Payment"
     WHERE "blockNumber" = ${block.number} AND lower("blockHash") = ${block.hash.toLowerCase()} AND "depositAddress" IS NULL AND "status" <> 'REJECTED'`;
   const others = BigInt(recorded?.sum ?? '0') + toItself;
   if (rose >= flushes + others) return null;

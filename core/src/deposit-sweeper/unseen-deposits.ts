@@ -69,7 +69,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
     await lockInflow(tx, at.hash);
     const [books] = await tx.$queryRaw<{ recorded: string | null; unsettled: bigint; moving: boolean; oldest: bigint | null }[]>`
       SELECT SUM(${heldWei('p')})::text AS recorded, MIN(p."blockNumber") AS oldest,
-             COUNT(*) FILTER (WHERE p."blockNumber" IS NULL OR p."blockNumber" > ${at.number} OR p."valueWei" IS NULL) AS unsettled,
+             COUNT(*) FILTER (WHERE p."blockNumber" IS NULL OR p."blockNumber" > ${at.number} OR p."amount" IS NULL) AS unsettled,
              EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                      WHERE i."address" = ${h.address} AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS moving
       FROM "Payment" p
@@ -84,11 +84,11 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
     const order = await tx.order.findUnique({ where: { depositAddress: h.address }, select: { id: true } });
     const reason = `ETH reached this order's deposit address through a contract after its watch ended (found by its balance after block ${at.number}); an admin will refund it`;
     const created = await tx.payment.createMany({
-      data: [{ txHash: unseenKey(at), depositAddress: h.address, orderId: order?.id ?? null, source: 'INFLOW', status: 'UNRESOLVED', valueWei: new Prisma.Decimal(unseen.toString()), blockNumber: at.number, blockHash: at.hash, reason }],
+      data: [{ txHash: unseenKey(at), depositAddress: h.address, orderId: order?.id ?? null, source: 'INFLOW', status: 'UNRESOLVED', amount: new Prisma.Decimal(unseen.toString()), blockNumber: at.number, blockHash: at.hash, reason }],
       skipDuplicates: true,
     });
     if (created.count === 0) return false;
-    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: unseenKey(at) } });
+    const row = await tx.payment.findFirstOrThrow({ where: { depositAddress: h.address, txHash: unseenKey(at), logIndex: null } });
     await emitPaymentUnresolved(tx, row, reason);
     deps.logger.warn({ msg: 'ETH the indexer did not see was found at a deposit address and recorded as its order\'s inflow', deposit_address: h.address, value_wei: unseen.toString(), block_number: at.number.toString() });
     return true;

@@ -188,10 +188,10 @@ export function orderEventData(order: {
 /** A transfer (or an unexplained inflow) left for an admin. */
 export async function emitPaymentUnresolved(
   tx: Tx,
-  p: { id: string; txHash: string; source: string; fromAddress: string | null; valueWei: Prisma.Decimal | null; blockNumber: bigint | null },
+  p: { id: string; txHash: string; source: string; fromAddress: string | null; asset: string; amount: Prisma.Decimal | null; blockNumber: bigint | null },
   reason: string,
 ): Promise<void> {
   await emitEvent(tx, 'payment.unresolved', `payment:${p.id}`, {
-    payment: { id: p.id, txHash: p.source === 'INFLOW' ? null : p.txHash, from: p.fromAddress, valueWei: p.valueWei?.toFixed(0) ?? null, blockNumber: p.blockNumber?.toString() ?? null, reason },
+    payment: { id: p.id, txHash: p.source === 'INFLOW' ? null : p.txHash, from: p.fromAddress, valueWei: p.asset === 'ETH' ? (p.amount?.toFixed(0) ?? null) : null, asset: p.asset, amount: p.amount?.toFixed(0) ?? null, blockNumber: p.blockNumber?.toString() ?? null, reason },
   });
 }

@@ -11,8 +11,9 @@ const txHash = z.string().regex(/^0x[0-9a-f]{64}$/);
 
 export const queueDefinitions = {
   'payment-verify': {
-    // depositAddress: the order's deposit address it reached (one transaction may pay several).
-    payload: z.object({ paymentId: uuid, txHash, depositAddress: z.string().regex(/^0x[0-9a-f]{40}$/).nullish() }),
+    // depositAddress: the order's deposit address it reached (one transaction may pay several);
+    // logIndex: the token Transfer log that delivered it (one transaction may carry several).
+    payload: z.object({ paymentId: uuid, txHash, depositAddress: z.string().regex(/^0x[0-9a-f]{40}$/).nullish(), logIndex: z.number().int().nonnegative().nullish() }),
     defaults: { attempts: 30, backoff: { type: 'exponential', delay: 2_000 } },
   },
   'chain-index': {
@@ -130,16 +131,20 @@ async function enqueue<N extends QueueName>(queues: Queues, name: N, payload: Jo
   await (queue as Queue).add(name, data, opts);
 }
 
+/** A transfer's key in a job id: its hash, the deposit address it reached, its Transfer log (a value transfer's ids are as before logs were keyed). */
+const transferKey = (txHash: string, depositAddress?: string | null, logIndex?: number | null) =>
+  `${txHash}${depositAddress ? `-${depositAddress}` : ''}${logIndex != null ? `-log${logIndex}` : ''}`;
+
 /**
  * The job ids: deterministic, so a job asked for twice (two reports of one hash, the
  * sweeper and a report) is one job. The only place they are built.
  */
 export const jobIds = {
-  verify: (txHash: string, depositAddress?: string | null) => (depositAddress ? `verify-${txHash}-${depositAddress}` : `verify-${txHash}`),
+  verify: (txHash: string, depositAddress?: string | null, logIndex?: number | null) => `verify-${transferKey(txHash, depositAddress, logIndex)}`,
   /** An index run for a new head: of several block watchers, one adds it. */
   indexAt: (head: bigint) => `head-${head}`,
   /** A fresh id: the first verification of this hash may have completed already. */
-  recheck: (txHash: string, depositAddress?: string | null, at = Date.now()) => `recheck-${txHash}${depositAddress ? `-${depositAddress}` : ''}-${at}`,
+  recheck: (txHash: string, depositAddress?: string | null, logIndex?: number | null, at = Date.now()) => `recheck-${transferKey(txHash, depositAddress, logIndex)}-${at}`,
   receipt: (orderId: string) => `receipt-${orderId}`,
   cashoutNotice: (cashoutId: string) => `cashout-${cashoutId}`,
   cashoutPaid: (cashoutId: string) => `cashout-paid-${cashoutId}`,
@@ -179,10 +184,10 @@ export async function requeue(queue: Queue, jobId: string, add: () => Promise<vo
 }
 
 export const jobs = {
-  verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null }, extra: Extra = {}) =>
-    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash, p.depositAddress) }),
-  recheckPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null }, extra: Extra = {}) =>
-    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.recheck(p.txHash, p.depositAddress) }),
+  verifyPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null; logIndex?: number | null }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.verify(p.txHash, p.depositAddress, p.logIndex) }),
+  recheckPayment: (queues: Queues, p: { paymentId: string; txHash: string; depositAddress?: string | null; logIndex?: number | null }, extra: Extra = {}) =>
+    enqueue(queues, 'payment-verify', p, { ...extra, jobId: jobIds.recheck(p.txHash, p.depositAddress, p.logIndex) }),
   sendReceipt: (queues: Queues, orderId: string, extra: Extra = {}) =>
     enqueue(queues, 'email', { kind: 'order-receipt', orderId }, { ...extra, jobId: jobIds.receipt(orderId) }),
   sendCashoutNotice: (queues: Queues, cashoutId: string, extra: Extra = {}) =>

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../infra/config.ts';
-import type { Db } from '../infra/db.ts';
+import type { Asset, Db } from '../infra/db.ts';
 import type { Tx } from '../books/ledger.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { PublicClient } from 'viem';
@@ -8,7 +8,7 @@ import type { RpcBlock } from '../chain/rpc.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { jobs, type Queues } from '../infra/queues.ts';
 import { emitPaymentUnresolved } from '../events/webhooks.ts';
-import { chainRails, railDeliveries, railsReader, type Rail, type RailDelivery, type RailReads } from '../rails/index.ts';
+import { chainRails, railDeliveries, railsReader, type AssetDeliveries, type Rail, type RailReads } from '../rails/index.ts';
 import { depositAddressesAmong, depositMoney, watchedDepositAddresses } from './deposits.ts';
 import { explainInflow } from './inflows.ts';
 
@@ -26,14 +26,23 @@ export type IndexerDeps = { config: AppConfig; db: Db; chain: PublicClient; trac
 export type IndexResult = {
   from: bigint;
   to: bigint;
-  transfers: { paymentId: string; txHash: string; depositAddress: string | null }[];
-  recheck: { paymentId: string; txHash: string; depositAddress: string | null }[];
+  transfers: TransferJob[];
+  recheck: TransferJob[];
   reorgDepth: number;
   /** Set while indexing is halted: why. */
   halted?: string;
   /** Blocks the node is behind the checkpoint (nothing indexed meanwhile). */
   behind?: number;
 };
+
+/** A transfer to verify: the payment and its key (queues.ts names its job by the key). */
+export type TransferJob = { paymentId: string; txHash: string; depositAddress: string | null; logIndex: number | null };
+const transferJob = (p: { id: string; txHash: string; depositAddress: string | null; logIndex: number | null }): TransferJob => ({
+  paymentId: p.id,
+  txHash: p.txHash,
+  depositAddress: p.depositAddress,
+  logIndex: p.logIndex,
+});
 
 /** The id an unexplained inflow is recorded under (where a payment has its transaction hash). */
 export const inflowKey = (blockNumber: bigint, blockHash: string) => `inflow-${blockNumber}-${blockHash.slice(2, 14).toLowerCase()}`;
@@ -60,9 +69,9 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
         await db.payment.deleteMany({ where: { source: 'INFLOW', status: 'UNRESOLVED', blockNumber: { gt: ancestor } } });
         const affected = await db.payment.findMany({
           where: { blockNumber: { gt: ancestor }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] }, source: { not: 'INFLOW' } },
-          select: { id: true, txHash: true, depositAddress: true },
+          select: { id: true, txHash: true, depositAddress: true, logIndex: true },
         });
-        recheck.push(...affected.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })));
+        recheck.push(...affected.map(transferJob));
       },
       async blocks(tx, linked) {
         const recorded = await recordTransfers(tx, rails, linked, receiving);
@@ -91,29 +100,31 @@ export async function indexBlocks(deps: IndexerDeps, opts: { maxBlocks?: number;
 async function recordTransfers(tx: Tx, rails: Rail[], linked: LinkedBlock<RailReads>[], receiving: string): Promise<Pick<IndexResult, 'transfers' | 'recheck'>> {
   const { found, inflows } = await railDeliveries(rails, linked, { receiving, depositAddressesAmong: (addresses: string[]) => depositAddressesAmong(tx, addresses) });
   const { transfers, reopened } = found.length > 0 ? await recordFound(tx, found) : { transfers: [], reopened: [] };
-  for (const { block, amount, depositAddress } of inflows) await recordInflow(tx, block, amount, depositAddress);
+  for (const { block, asset, amount, depositAddress } of inflows) await recordInflow(tx, block, asset, amount, depositAddress);
   const moved = await movedAway(tx, linked);
   return { transfers, recheck: [...reopened, ...moved] };
 }
 
-/** A transfer's key: its hash and the shop's address it reached (payments' unique key). */
-const keyOf = (hash: string, depositAddress: string | null) => `${hash.toLowerCase()}|${depositAddress ?? ''}`;
+/** A transfer's key: its hash, the shop's address it reached and its Transfer log (payments' unique key). */
+const keyOf = (hash: string, depositAddress: string | null, logIndex: number | null) => `${hash.toLowerCase()}|${depositAddress ?? ''}|${logIndex ?? ''}`;
 
-async function recordFound(tx: Tx, found: RailDelivery[]): Promise<{ transfers: IndexResult['transfers']; reopened: IndexResult['recheck'] }> {
+async function recordFound(tx: Tx, found: AssetDeliveries['found']): Promise<{ transfers: IndexResult['transfers']; reopened: IndexResult['recheck'] }> {
   // A transfer already known (reported by its buyer, or indexed before a rewind) is
   // left as it is; only the ones still waiting for verification are handed on.
   const hashes = [...new Set(found.map((t) => t.hash.toLowerCase()))];
-  const wanted = new Set(found.map((t) => keyOf(t.hash, t.depositAddress)));
+  const wanted = new Set(found.map((t) => keyOf(t.hash, t.depositAddress, t.logIndex)));
   await tx.payment.createMany({
     data: found.map(({ block, viaContract, depositAddress, ...t }) => ({
       txHash: t.hash.toLowerCase(),
       depositAddress,
+      logIndex: t.logIndex,
+      asset: t.asset,
       source: 'INDEXED' as const,
       status: 'PENDING' as const,
       viaContract,
       fromAddress: t.from.toLowerCase(),
       payerAddress: t.payer?.toLowerCase() ?? null,
-      valueWei: t.amount.toString(),
+      amount: t.amount.toString(),
       blockNumber: block.number,
       blockHash: block.hash,
     })),
@@ -124,20 +135,20 @@ async function recordFound(tx: Tx, found: RailDelivery[]): Promise<{ transfers: 
   // never mined, untraceable) mined after all, or a contract call that moved nothing in
   // the block the verifier read and moves value in the block a reorganization put in
   // its place. Value that reached the shop is never left behind.
-  const ours = (p: { txHash: string; depositAddress: string | null }) => wanted.has(keyOf(p.txHash, p.depositAddress));
-  const select = { id: true, txHash: true, depositAddress: true } as const;
+  const ours = (p: { txHash: string; depositAddress: string | null; logIndex: number | null }) => wanted.has(keyOf(p.txHash, p.depositAddress, p.logIndex));
+  const select = { id: true, txHash: true, depositAddress: true, logIndex: true } as const;
   const rejected = (await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'REJECTED' }, select })).filter(ours);
   if (rejected.length > 0) {
     await tx.payment.updateMany({ where: { id: { in: rejected.map((p) => p.id) } }, data: { status: 'PENDING', reason: null } });
   }
   const pending = (await tx.payment.findMany({ where: { txHash: { in: hashes }, status: 'PENDING', id: { notIn: rejected.map((p) => p.id) } }, select })).filter(ours);
   return {
-    transfers: pending.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })),
-    reopened: rejected.map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress })),
+    transfers: pending.map(transferJob),
+    reopened: rejected.map(transferJob),
   };
 }
 
-async function recordInflow(tx: Tx, block: RpcBlock, valueWei: bigint, depositAddress: string | null): Promise<void> {
+async function recordInflow(tx: Tx, block: RpcBlock, asset: Asset, amount: bigint, depositAddress: string | null): Promise<void> {
   const txHash = inflowKey(block.number, block.hash);
   // At an order's deposit address it is that order's ETH: kept with it, for an admin to refund.
   const order = depositAddress ? await tx.order.findUnique({ where: { depositAddress }, select: { id: true } }) : null;
@@ -149,7 +160,8 @@ async function recordInflow(tx: Tx, block: RpcBlock, valueWei: bigint, depositAd
         orderId: order?.id ?? null,
         source: 'INFLOW' as const,
         status: 'UNRESOLVED' as const,
-        valueWei: valueWei.toString(),
+        asset,
+        amount: amount.toString(),
         blockNumber: block.number,
         blockHash: block.hash,
         reason: depositAddress
@@ -162,7 +174,7 @@ async function recordInflow(tx: Tx, block: RpcBlock, valueWei: bigint, depositAd
   // Transfers through a contract in this block already found by tracing (a report the
   // verifier traced) explain part of what could not be traced here.
   if (!depositAddress) await explainInflow(tx, block.hash);
-  const left = created.count === 1 ? await tx.payment.findFirst({ where: { depositAddress, txHash } }) : null;
+  const left = created.count === 1 ? await tx.payment.findFirst({ where: { depositAddress, txHash, logIndex: null } }) : null;
   if (left) await emitPaymentUnresolved(tx, left, left.reason ?? '');
 }
 
@@ -173,11 +185,11 @@ async function movedAway(tx: Tx, linked: RpcBlock[]): Promise<IndexResult['reche
   const hashAt = new Map(linked.map((b) => [b.number, b.hash.toLowerCase()]));
   const recorded = await tx.payment.findMany({
     where: { blockNumber: { gte: first.number, lte: last.number }, status: { in: ['PENDING', 'COUNTED', 'UNRESOLVED', 'LATE'] } },
-    select: { id: true, txHash: true, depositAddress: true, blockNumber: true, blockHash: true, source: true },
+    select: { id: true, txHash: true, depositAddress: true, logIndex: true, blockNumber: true, blockHash: true, source: true },
   });
   const stale = recorded.filter((p) => p.blockHash !== null && hashAt.get(p.blockNumber as bigint) !== p.blockHash.toLowerCase());
   await tx.payment.deleteMany({ where: { id: { in: stale.filter((p) => p.source === 'INFLOW').map((p) => p.id) }, status: 'UNRESOLVED' } });
-  return stale.filter((p) => p.source !== 'INFLOW').map((p) => ({ paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress }));
+  return stale.filter((p) => p.source !== 'INFLOW').map(transferJob);
 }
 
 /** One tick of the indexer, with verification queued for what it found and rechecks for what a reorg dropped. */

@@ -19,13 +19,13 @@ export async function refundedAsInflow(tx: Tx, t: MinedTransfer): Promise<{ refu
   // (explainInflow took its value out) and was then refunded on its own is not in it.
   const marked = await tx.payment.findMany({
     where: { explainsInflowOf: t.blockHash, status: 'REFUNDED', source: { not: 'INFLOW' }, depositAddress: null },
-    select: { id: true, valueWei: true },
+    select: { id: true, amount: true },
   });
   const ownRefunds = new Set(
     (await tx.refund.findMany({ where: { source: 'TRANSFER', paymentId: { in: marked.map((p) => p.id) } }, select: { paymentId: true } })).map((r) => r.paymentId),
   );
-  const taken = marked.filter((p) => !ownRefunds.has(p.id)).reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
-  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - taken;
+  const taken = marked.filter((p) => !ownRefunds.has(p.id)).reduce((sum, p) => sum + BigInt(p.amount?.toFixed(0) ?? '0'), 0n);
+  const left = BigInt(inflow.amount?.toFixed(0) ?? '0') - taken;
   if (left < t.valueWei) return null;
   const refund = await tx.refund.findFirst({ where: { paymentId: inflow.id, source: 'TRANSFER' }, select: { id: true } });
   return refund ? { refundId: refund.id } : null;
@@ -52,12 +52,12 @@ export async function explainInflow(tx: Tx, blockHash: string): Promise<void> {
       status: { in: ['COUNTED', 'UNRESOLVED', 'LATE'] },
       OR: [{ explainsInflowOf: null }, { explainsInflowOf: { not: blockHash } }],
     },
-    select: { id: true, valueWei: true },
+    select: { id: true, amount: true },
   });
   if (!inflow || traced.length === 0) return;
-  const explained = traced.reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
-  const left = BigInt(inflow.valueWei?.toFixed(0) ?? '0') - explained;
+  const explained = traced.reduce((sum, p) => sum + BigInt(p.amount?.toFixed(0) ?? '0'), 0n);
+  const left = BigInt(inflow.amount?.toFixed(0) ?? '0') - explained;
   await tx.payment.updateMany({ where: { id: { in: traced.map((p) => p.id) } }, data: { explainsInflowOf: blockHash } });
-  if (left > 0n) await tx.payment.update({ where: { id: inflow.id }, data: { valueWei: new Prisma.Decimal(left.toString()) } });
+  if (left > 0n) await tx.payment.update({ where: { id: inflow.id }, data: { amount: new Prisma.Decimal(left.toString()) } });
   else await tx.payment.delete({ where: { id: inflow.id } });
 }

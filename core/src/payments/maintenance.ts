@@ -17,12 +17,12 @@ export async function sweepPayments(
   db: Db,
   now = new Date(),
   staleMs = 30_000,
-): Promise<{ pending: { id: string; txHash: string; depositAddress: string | null }[]; receipts: string[]; cashouts: string[]; payoutNotices: PayoutTarget[]; checking: string[] }> {
+): Promise<{ pending: { id: string; txHash: string; depositAddress: string | null; logIndex: number | null }[]; receipts: string[]; cashouts: string[]; payoutNotices: PayoutTarget[]; checking: string[] }> {
   const staleBefore = new Date(now.getTime() - staleMs);
   const minuteAgo = new Date(now.getTime() - 60_000);
   // Payment(status, createdAt, id): the pending ones.
-  const pending = await db.$queryRaw<{ id: string; txHash: string; depositAddress: string | null }[]>`
-    SELECT "id", "txHash", "depositAddress" FROM "Payment"
+  const pending = await db.$queryRaw<{ id: string; txHash: string; depositAddress: string | null; logIndex: number | null }[]>`
+    SELECT "id", "txHash", "depositAddress", "logIndex" FROM "Payment"
     WHERE "status" = 'PENDING' AND "updatedAt" < ${staleBefore}
     ORDER BY "updatedAt" LIMIT ${SWEEP}`;
   // x_order_receipt_unsent.

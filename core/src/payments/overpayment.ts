@@ -1,6 +1,6 @@
 import { payoutWallet, type PayoutWalletConfig } from '../books/balances.ts';
 import { centsToString, toCents } from '../contract/money.ts';
-import { Prisma, type Db } from '../infra/db.ts';
+import { Prisma, type Asset, type Db } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
 import { priceToAnswer, usdCentsToWei, weiToUsdCents } from '../rails/eth/amounts.ts';
@@ -21,15 +21,16 @@ import { priceToAnswer, usdCentsToWei, weiToUsdCents } from '../rails/eth/amount
  *   arrived and what its ETH is worth at the price when it is credited: a price locked by
  *   a quote is never a free option on ETH sent beyond the total.
  * Settling takes everything left at once, and records on each transfer what of its own
- * excess was settled (`excessSettledWei`): a transfer counted later, even one mined
+ * excess was settled (`excessSettled`): a transfer counted later, even one mined
  * earlier, never takes the place of one already refunded or credited.
  */
-export type ExcessPart = { paymentId: string; txHash: string; payer: string | null; wei: bigint; cents: bigint };
+/** One transfer's excess, in its own asset (`amount` in that asset's smallest units). */
+export type ExcessPart = { paymentId: string; txHash: string; payer: string | null; asset: Asset; amount: bigint; cents: bigint };
 
 export type Overpayment = {
   /** USD left, as valued when it arrived (its quotes' prices, the day's for a late transfer). */
   cents: bigint;
-  /** The same, in the ETH it arrived as. */
+  /** The same, in the ETH it arrived as (every part is ETH until a token rail is accepted; the order's `overpaidSettledWei` is ETH's). */
   wei: bigint;
   parts: ExcessPart[];
   /** The ETH settled before (keys a credit: it grows with every settlement, so a replay is a no-op). */
@@ -40,10 +41,11 @@ type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; o
 type CountedPayment = {
   id: string;
   txHash: string;
-  excessSettledWei: Prisma.Decimal;
+  excessSettled: Prisma.Decimal;
   orderId: string | null;
   payerAddress: string | null;
-  valueWei: Prisma.Decimal | null;
+  asset: Asset;
+  amount: Prisma.Decimal | null;
   usdValue: Prisma.Decimal | null;
   quoteId: string | null;
 };
@@ -56,7 +58,7 @@ function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePric
   const parts: ExcessPart[] = [];
   for (const p of payments) {
     const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
-    const wei = BigInt(p.valueWei?.toFixed(0) ?? '0');
+    const wei = BigInt(p.amount?.toFixed(0) ?? '0');
     const used = paidCents < due ? paidCents : due;
     due -= used;
     if (paidCents <= used) continue;
@@ -66,28 +68,28 @@ function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePric
       const usedWei = usdCentsToWei(used, priceToAnswer(price.toFixed(8)));
       excessWei = wei > usedWei ? wei - usedWei : 0n;
     } else excessWei = (wei * (paidCents - used)) / paidCents; // a late transfer, valued at the day's price: in proportion
-    if (excessWei > 0n) parts.push({ paymentId: p.id, txHash: p.txHash, payer: p.payerAddress, wei: excessWei, cents: paidCents - used });
+    if (excessWei > 0n) parts.push({ paymentId: p.id, txHash: p.txHash, payer: p.payerAddress, asset: p.asset, amount: excessWei, cents: paidCents - used });
   }
   return parts;
 }
 
 function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
   if (order.status !== 'PAID') return null;
-  const settledOf = new Map(payments.map((p) => [p.id, BigInt(p.excessSettledWei.toFixed(0))]));
+  const settledOf = new Map(payments.map((p) => [p.id, BigInt(p.excessSettled.toFixed(0))]));
   // Settled before it was recorded per transfer: taken from the earliest parts.
   let unassigned = BigInt(order.overpaidSettledWei.toFixed(0)) - [...settledOf.values()].reduce((sum, w) => sum + w, 0n);
   const left: ExcessPart[] = [];
   for (const part of excessParts(order, payments, quotePrices)) {
-    let wei = part.wei - (settledOf.get(part.paymentId) ?? 0n);
+    let wei = part.amount - (settledOf.get(part.paymentId) ?? 0n);
     if (wei < 0n) wei = 0n;
     if (unassigned > 0n) {
       const taken = unassigned < wei ? unassigned : wei;
       unassigned -= taken;
       wei -= taken;
     }
-    if (wei > 0n) left.push({ ...part, wei, cents: (part.cents * wei) / part.wei });
+    if (wei > 0n) left.push({ ...part, amount: wei, cents: (part.cents * wei) / part.amount });
   }
-  const wei = left.reduce((sum, p) => sum + p.wei, 0n);
+  const wei = left.reduce((sum, p) => sum + p.amount, 0n);
   if (wei === 0n) return null;
   return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei, parts: left, settledWei: BigInt(order.overpaidSettledWei.toFixed(0)) };
 }
@@ -99,7 +101,7 @@ export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<M
     db.payment.findMany({
       where: { orderId: { in: orderIds }, status: 'COUNTED' },
       orderBy: [{ blockNumber: 'asc' }, { createdAt: 'asc' }],
-      select: { id: true, txHash: true, excessSettledWei: true, orderId: true, payerAddress: true, valueWei: true, usdValue: true, quoteId: true },
+      select: { id: true, txHash: true, excessSettled: true, orderId: true, payerAddress: true, asset: true, amount: true, usdValue: true, quoteId: true },
     }),
   ]);
   const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
@@ -119,7 +121,7 @@ export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overp
 /** What crediting the overpayment to a balance gives at `answer` (USD per ETH, 8 decimals): per part, the lower value. */
 export function creditCents(over: Pick<Overpayment, 'parts'>, answer: bigint): bigint {
   return over.parts.reduce((sum, p) => {
-    const now = weiToUsdCents(p.wei, answer);
+    const now = weiToUsdCents(p.amount, answer);
     return sum + (now < p.cents ? now : p.cents);
   }, 0n);
 }
@@ -144,7 +146,7 @@ async function lockPaidOrder(tx: Tx, orderId: string) {
 /** Marks everything left of the overpayment settled, on each transfer and on the order (and, for a credit, credited). */
 async function settle(tx: Tx, orderId: string, over: Overpayment, credited: boolean): Promise<void> {
   for (const part of over.parts) {
-    await tx.payment.update({ where: { id: part.paymentId }, data: { excessSettledWei: { increment: new Prisma.Decimal(part.wei.toString()) } } });
+    await tx.payment.update({ where: { id: part.paymentId }, data: { excessSettled: { increment: new Prisma.Decimal(part.amount.toString()) } } });
   }
   const usd = new Prisma.Decimal(centsToString(over.cents));
   const wei = new Prisma.Decimal(over.wei.toString());
@@ -187,7 +189,7 @@ export async function refundOverpayment(
           : 'This overpayment was not sent by a single address: name the wallet to refund',
       );
     }
-    const over = { ...all, parts, cents: parts.reduce((sum, p) => sum + p.cents, 0n), wei: parts.reduce((sum, p) => sum + p.wei, 0n) };
+    const over = { ...all, parts, cents: parts.reduce((sum, p) => sum + p.cents, 0n), wei: parts.reduce((sum, p) => sum + p.amount, 0n) };
     const refundIds: string[] = [];
     for (const part of over.parts) {
       const refund = await tx.refund.create({
@@ -198,7 +200,8 @@ export async function refundOverpayment(
           userId: order.userId,
           wallet: named ?? (part.payer as string),
           walletSource: named ? 'admin' : 'sender',
-          amountWei: new Prisma.Decimal(part.wei.toString()),
+          asset: part.asset,
+          amount: new Prisma.Decimal(part.amount.toString()),
           amountUsd: new Prisma.Decimal(centsToString(part.cents)),
           requestedById: input.actorId,
         },

@@ -46,7 +46,7 @@ export const blockFields = (t: MinedTransfer) => ({
   fromAddress: t.from.toLowerCase(),
   payerAddress: t.payer?.toLowerCase() ?? null,
   viaContract: t.internal,
-  valueWei: new Prisma.Decimal(t.valueWei.toString()),
+  amount: new Prisma.Decimal(t.valueWei.toString()),
   blockNumber: t.blockNumber,
   blockHash: t.blockHash,
   blockTimestamp: t.blockTimestamp,

@@ -28,17 +28,20 @@ export async function recordPaymentReport(
     return { paymentId: p.id, status: p.status };
   };
   // The hash of a deposit to this order's own address: that deposit (the indexer finds it
-  // by its recipient), not a second payment to the receiving address that would fail.
-  const deposit = order.depositAddress ? await db.payment.findFirst({ where: { depositAddress: order.depositAddress, txHash } }) : null;
+  // by its recipient), not a second payment to the receiving address that would fail. A
+  // transaction whose Transfer logs paid it twice is reported on its first.
+  const deposit = order.depositAddress
+    ? await db.payment.findFirst({ where: { depositAddress: order.depositAddress, txHash }, orderBy: { logIndex: { sort: 'asc', nulls: 'first' } } })
+    : null;
   if (deposit) return report(check(deposit));
-  const existing = await db.payment.findFirst({ where: { depositAddress: null, txHash } });
+  const existing = await db.payment.findFirst({ where: { depositAddress: null, txHash, logIndex: null } });
   if (existing) return report(check(existing));
   try {
     const created = await db.$transaction(async (tx) => {
       // New hashes of one order are counted under its row lock, so the cap holds under
       // concurrency; the same hash reported at once by several requests is one report.
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
-      const raced = await tx.payment.findFirst({ where: { depositAddress: null, txHash } });
+      const raced = await tx.payment.findFirst({ where: { depositAddress: null, txHash, logIndex: null } });
       if (raced) return raced;
       const waiting = await tx.paymentReport.count({ where: { orderId, payment: { source: 'REPORTED', status: 'PENDING' } } });
       if (waiting >= config.maxPendingReportsPerOrder) {
@@ -52,7 +55,7 @@ export async function recordPaymentReport(
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
       // A concurrent report of the same hash won the insert.
-      return report(check(await db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash } })));
+      return report(check(await db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash, logIndex: null } })));
     }
     throw err;
   }

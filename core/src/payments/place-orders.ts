@@ -253,8 +253,8 @@ async function writeItems(tx: Tx, accepted: Accepted[], packages: Map<string, Lo
 /** Step 5: the first quote of each order, in one statement. */
 async function writeQuotes(tx: Tx, config: AppConfig, quotes: ReturnType<typeof quoteFields>[], now: Date): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "amountWei", "receivingAddress", "chainId", "createdAt", "expiresAt")
-    SELECT gen_random_uuid(), q."orderId", q."ethUsd", q."usdAmount", q."amountWei", ${config.receivingAddress}, ${config.chainId}, ${now}, q."expiresAt"
+    INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "asset", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
+    SELECT gen_random_uuid(), q."orderId", q."ethUsd", q."usdAmount", q."asset"::"Asset", q."amount", ${config.receivingAddress}, ${config.chainId}, ${now}, q."expiresAt"
     FROM unnest(${quotes.map((q) => q.orderId)}::uuid[], ${quotes.map((q) => q.ethUsd.toFixed())}::numeric[], ${quotes.map((q) => q.usdAmount.toFixed())}::numeric[],
-                ${quotes.map((q) => q.amountWei.toFixed())}::numeric[], ${quotes.map((q) => q.expiresAt.toISOString())}::timestamptz[]) AS q("orderId", "ethUsd", "usdAmount", "amountWei", "expiresAt")`;
+                ${quotes.map((q) => q.asset)}::text[], ${quotes.map((q) => q.amount.toFixed())}::numeric[], ${quotes.map((q) => q.expiresAt.toISOString())}::timestamptz[]) AS q("orderId", "ethUsd", "usdAmount", "asset", "amount", "expiresAt")`;
 }

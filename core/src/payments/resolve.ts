@@ -81,7 +81,7 @@ export async function claimTransfer(
   const { db, chain } = deps;
   const order = await db.order.findUnique({ where: { id: claim.orderId }, select: { userId: true, status: true } });
   if (!order || order.userId !== claim.userId || order.status === 'DELETED') throw notFound('Order not found');
-  let payment = await db.payment.findFirst({ where: { depositAddress: null, txHash: claim.txHash } });
+  let payment = await db.payment.findFirst({ where: { depositAddress: null, txHash: claim.txHash, logIndex: null } });
   if (!payment || payment.source === 'INFLOW') throw notFound('The shop has not seen this transaction reach its address (yet)');
   if (payment.status === 'PENDING') {
     // Not mined as far as the shop knows: nothing to ask the node for (a claim costs the

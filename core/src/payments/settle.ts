@@ -48,7 +48,7 @@ function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | nu
   // held back for days must not pick the better of two prices.
   const sentInside = (q: LockedOrder['quotes'][number]) =>
     seenPendingAt !== null && open(q, seenPendingAt.getTime()) && mined <= q.expiresAt.getTime() + graceMs;
-  const exact = order.quotes.find((q) => q.amountWei.toFixed(0) === t.valueWei.toString() && (open(q, mined) || sentInside(q)));
+  const exact = order.quotes.find((q) => q.amount.toFixed(0) === t.valueWei.toString() && (open(q, mined) || sentInside(q)));
   return exact ?? order.quotes.filter((q) => open(q, mined)).at(-1) ?? null;
 }
 

@@ -33,7 +33,7 @@ export async function noteWaitingTransfer(
   await db.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId);
     if (!payment || payment.status !== 'PENDING') return;
-    const data: Prisma.PaymentUncheckedUpdateInput = { fromAddress: seen.from.toLowerCase(), valueWei: new Prisma.Decimal(seen.valueWei.toString()) };
+    const data: Prisma.PaymentUncheckedUpdateInput = { fromAddress: seen.from.toLowerCase(), amount: new Prisma.Decimal(seen.valueWei.toString()) };
     if (seen.pending && !payment.seenPendingAt) data.seenPendingAt = now;
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
     const tag = tagOf(seen.valueWei);
@@ -111,7 +111,8 @@ export async function refundTransfer(
         userId: order?.userId ?? null,
         wallet,
         walletSource: input.wallet ? 'admin' : 'sender',
-        amountWei: payment.valueWei ?? new Prisma.Decimal(0),
+        asset: payment.asset,
+        amount: payment.amount ?? new Prisma.Decimal(0),
         amountUsd: payment.usdValue,
         requestedById: input.actorId,
       },

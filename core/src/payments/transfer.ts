@@ -5,6 +5,7 @@ import type { Logger } from '../infra/logger.ts';
 import { indexerHalt } from '../chain/cursor.ts';
 import type { Tracer } from '../chain/trace.ts';
 import { notFinalReason } from '../chain/transfer-reader.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 import { paymentRail, type MinedTransfer, type TransferReading } from '../rails/index.ts';
 import { depositSenders } from './deposits.ts';
 import { UNTRACEABLE } from './reasons.ts';
@@ -22,8 +23,12 @@ export type PaymentReading = { state: 'halted'; reason: string } | TransferReadi
 
 type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer; logger: Logger };
 
-/** The transfer a payment stands for: its transaction, and the order's deposit address it reached (null: the receiving address). */
-export type PaymentKey = { txHash: string; depositAddress: string | null };
+/**
+ * The transfer a payment stands for: its transaction, the order's deposit address it
+ * reached (null: the receiving address) and the token Transfer log that delivered it (null:
+ * a value transfer); and the asset, whose rail reads it.
+ */
+export type PaymentKey = { txHash: string; depositAddress: string | null; logIndex: number | null; asset: AssetCode };
 
 /** The shop's address a payment was sent to: its order's deposit address, or the receiving address. */
 export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppConfig) => (key.depositAddress ?? config.receivingAddress).toLowerCase();
@@ -31,9 +36,9 @@ export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppCo
 export async function readPaymentTransfer({ db, chain, config, tracer, logger }: Deps, key: PaymentKey): Promise<PaymentReading> {
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
-  const rail = paymentRail({ config, chain, tracer, logger });
+  const rail = paymentRail({ config, chain, tracer, logger }, key.asset);
   const read = rail.readTransfer(key.txHash, addressOf(key, config), depositSenders(db, config.depositFactoryAddress));
-  const [halted, reading] = await Promise.allSettled([indexerHalt(db), read]);
+  const [halted, reading] = await Promise.allSettled([indexerHalt(db, config.chainId), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };
   if (reading.status === 'rejected') throw reading.reason;

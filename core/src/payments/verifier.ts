@@ -85,7 +85,7 @@ export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = n
     if (payment.blockHash !== t.blockHash) {
       // Re-mined delivering another amount (an internal payment depends on the state it
       // ran against): it is a new transfer, verified from the start.
-      if (payment.valueWei !== null && payment.valueWei.toFixed(0) !== t.valueWei.toString()) {
+      if (payment.amount !== null && payment.amount.toFixed(0) !== t.valueWei.toString()) {
         await transferGone(db, payment.id, 'Mined again by a reorganization, delivering another amount; verified again');
         return { state: 'wait', reason: 're-mined with another value', retryInMs: 1_000 };
       }

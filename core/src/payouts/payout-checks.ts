@@ -5,7 +5,7 @@ import type { AppConfig } from '../infra/config.ts';
 import type { Effect } from '../infra/effects.ts';
 import { toCents } from '../contract/money.ts';
 import { formatTime } from '../contract/time.ts';
-import { Prisma } from '../infra/db.ts';
+import { Prisma, type Asset } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { priceToAnswer, usdCentsToWei } from '../rails/eth/amounts.ts';
 import type { PayoutTarget } from '../infra/queues.ts';
@@ -38,7 +38,10 @@ export async function requestPayoutCheck(
   try {
     return await db.$transaction(async (tx) => {
       let wallet: string;
-      let expectedWei: bigint;
+      // What the payout must deliver, in its asset's smallest units: a cashout is paid in
+      // ETH at its price; a refund in the asset it owes back.
+      let asset: Asset = 'ETH';
+      let expected: bigint;
       if (input.kind === 'cashout') {
         await tx.$queryRaw`SELECT "id" FROM "CashoutRequest" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const c = await tx.cashoutRequest.findUnique({ where: { id: input.id } });
@@ -46,14 +49,15 @@ export async function requestPayoutCheck(
         if (c.status === 'HELD') throw conflict(`This cashout waits until ${formatTime(c.holdUntil)}: the wallet is new to the account`);
         if (c.status !== 'REQUESTED' && c.status !== 'NOTIFIED') throw conflict('This cashout request is already settled');
         wallet = c.wallet;
-        expectedWei = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));
+        expected = usdCentsToWei(toCents(c.amountUsd.toFixed(2)), priceToAnswer(c.ethUsd?.toFixed(8) ?? (price as string)));
       } else {
         await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${input.id}::uuid FOR UPDATE`;
         const r = await tx.refund.findUnique({ where: { id: input.id } });
         if (!r) throw notFound('Refund not found');
         if (r.status !== 'REQUESTED') throw conflict('This refund is already paid');
         wallet = r.wallet;
-        expectedWei = BigInt(r.amountWei.toFixed(0));
+        asset = r.asset;
+        expected = BigInt(r.amount.toFixed(0));
       }
       const target = input.kind === 'cashout' ? { cashoutId: input.id } : { refundId: input.id };
       const hold = await payoutHold(tx, input);
@@ -62,7 +66,7 @@ export async function requestPayoutCheck(
       const { counted } = await payoutWorth(tx, input, async () => refundPrice ?? Promise.reject(new Error('no price')));
       await requirePayoutApproval(tx, deps.config, input, counted, wallet, input.actorId);
       const check = await tx.payoutCheck.create({
-        data: { ...target, txHash, wallet, expectedWei: new Prisma.Decimal(expectedWei.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
+        data: { ...target, txHash, wallet, asset, expectedAmount: new Prisma.Decimal(expected.toString()), requestedById: input.actorId, reason: 'Waiting for the worker to read it' },
       });
       return { checkId: check.id, effects: [{ kind: 'payout-check', checkId: check.id }] };
     });

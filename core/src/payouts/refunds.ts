@@ -78,7 +78,7 @@ export async function changeRefundWallet(
     await tx.$queryRaw`SELECT "id" FROM "Refund" WHERE "id" = ${refund.id}::uuid FOR UPDATE`;
     // Once a payout was given for it (even one refused, that may have delivered), the
     // wallet stays: the ETH may be on its way there already.
-    if (await tx.payoutCheck.count({ where: { refundId: refund.id, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }, { holds: true }] } })) {
+    if (await tx.payoutCheck.count({ where: { refundId: refund.id, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredAmount: { gt: 0 } }, { holds: true }] } })) {
       throw conflict('This refund is being paid: its wallet can no longer change');
     }
     const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });

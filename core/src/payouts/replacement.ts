@@ -94,7 +94,7 @@ export async function followReplacement(db: Db, check: CheckRow, sender: Sender,
     const refused = await db.payoutCheck.updateMany({ where: { id: check.id, status: 'CHECKING' }, data: { status: 'REFUSED', reason, holds } });
     return refused.count === 1 ? { state: 'refused', reason, effects: next ? [{ kind: 'payout-check', checkId: next }] : [] } : { state: 'skipped' };
   };
-  const holder = await db.payoutCheck.findFirst({ where: { txHash: replacement, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredWei: { gt: 0 } }] } });
+  const holder = await db.payoutCheck.findFirst({ where: { txHash: replacement, OR: [{ status: { in: ['CHECKING', 'ACCEPTED'] } }, { deliveredAmount: { gt: 0 } }] } });
   if (holder) {
     const sameRequest = holder.cashoutId === check.cashoutId && holder.refundId === check.refundId;
     if (sameRequest) return refuse(`${replacedBy}, which is checked for this request already${held}`);
@@ -116,7 +116,8 @@ export async function followReplacement(db: Db, check: CheckRow, sender: Sender,
           cashoutId: check.cashoutId,
           refundId: check.refundId,
           wallet: check.wallet,
-          expectedWei: check.expectedWei,
+          asset: check.asset,
+          expectedAmount: check.expectedAmount,
           requestedById: check.requestedById,
           fromAddress: sender.fromAddress,
           nonce: sender.nonce,

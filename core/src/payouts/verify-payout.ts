@@ -88,7 +88,7 @@ function verdictsFor(deps: Deps, check: CheckRow, now: Date) {
         data: {
           status: 'REFUSED',
           reason,
-          ...(delivered ? { deliveredWei: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash } : {}),
+          ...(delivered ? { deliveredAmount: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash } : {}),
         },
       });
       return { state: 'refused', reason, effects: [] };
@@ -104,7 +104,7 @@ type Verdicts = ReturnType<typeof verdictsFor>;
 async function readPayout(deps: Deps, check: CheckRow, now: Date): Promise<PayoutVerdict> {
   const { db, chain, config } = deps;
   const v = verdictsFor(deps, check, now);
-  const halt = await indexerHalt(db);
+  const halt = await indexerHalt(db, config.chainId);
   if (halt) return { state: 'wait', reason: `Verification is halted: ${halt.reason}`, retryInMs: config.payoutRecheckMs };
   const hash = check.txHash as Hash;
   const seen: Sender | null = check.fromAddress !== null && check.nonce !== null ? { fromAddress: check.fromAddress, nonce: check.nonce } : null;
@@ -172,7 +172,7 @@ async function deliveredToWallet(
   wallets: string[],
 ): Promise<{ sent: bigint } | { verdict: (v: Verdicts) => Promise<PayoutVerdict> }> {
   const fromShop = (address: string) => deps.config.payoutAddresses.includes(address.toLowerCase());
-  const delivered = await paymentRail(deps).payoutDelivery(tx, wallets, fromShop);
+  const delivered = await paymentRail(deps, check.asset).payoutDelivery(tx, wallets, fromShop);
   if (delivered === null) {
     return {
       verdict: (v) =>
@@ -193,11 +193,11 @@ async function deliveredToWallet(
 async function judgeAmount(deps: Deps, check: CheckRow, delivered: Delivered, v: Verdicts, now: Date): Promise<PayoutVerdict> {
   const { db, config } = deps;
   const earlier = await db.payoutCheck.findMany({
-    where: { id: { not: check.id }, deliveredWei: { gt: 0 }, status: 'REFUSED', ...(check.cashoutId ? { cashoutId: check.cashoutId } : { refundId: check.refundId }) },
-    select: { deliveredWei: true },
+    where: { id: { not: check.id }, deliveredAmount: { gt: 0 }, status: 'REFUSED', ...(check.cashoutId ? { cashoutId: check.cashoutId } : { refundId: check.refundId }) },
+    select: { deliveredAmount: true },
   });
-  const before = earlier.reduce((sum, c) => sum + BigInt(c.deliveredWei?.toFixed(0) ?? '0'), 0n);
-  const expected = BigInt(check.expectedWei.toFixed(0));
+  const before = earlier.reduce((sum, c) => sum + BigInt(c.deliveredAmount?.toFixed(0) ?? '0'), 0n);
+  const expected = BigInt(check.expectedAmount.toFixed(0));
   const low = (expected * BigInt(10_000 - config.payoutToleranceBps)) / 10_000n;
   const high = (expected * BigInt(10_000 + config.payoutToleranceBps)) / 10_000n;
   const sent = delivered.wei;
@@ -222,7 +222,7 @@ async function acceptPayout(db: Db, checkId: string, delivered: Delivered, note:
     await tx.$queryRaw`SELECT "id" FROM ${table} WHERE "id" = ${target.id}::uuid FOR UPDATE`;
     const claimed = await tx.payoutCheck.updateMany({
       where: { id: checkId, status: 'CHECKING' },
-      data: { status: 'ACCEPTED', reason: note, deliveredWei: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash },
+      data: { status: 'ACCEPTED', reason: note, deliveredAmount: new Prisma.Decimal(delivered.wei.toString()), blockNumber: delivered.blockNumber, blockHash: delivered.blockHash },
     });
     if (claimed.count !== 1) return { state: 'skipped' } as const;
     const paid = { status: 'PAID' as const, payoutTxHash: check.txHash, paidAt: now };
@@ -254,7 +254,8 @@ function refundEventData(r: {
   paymentId: string | null;
   userId: string | null;
   wallet: string;
-  amountWei: Prisma.Decimal;
+  asset: string;
+  amount: Prisma.Decimal;
   amountUsd: Prisma.Decimal | null;
   status: string;
   payoutTxHash: string | null;
@@ -266,7 +267,10 @@ function refundEventData(r: {
     paymentId: r.paymentId,
     userId: r.userId,
     wallet: r.wallet,
-    amountWei: r.amountWei.toFixed(0),
+    // Kept for the webhook's existing readers: the amount in wei when the refund is ETH.
+    amountWei: r.asset === 'ETH' ? r.amount.toFixed(0) : null,
+    asset: r.asset,
+    amount: r.amount.toFixed(0),
     amountUsd: r.amountUsd?.toFixed(2) ?? null,
     status: r.status,
     payoutTxHash: r.payoutTxHash,

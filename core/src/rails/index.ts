@@ -3,9 +3,10 @@ import type { BlockReader, LinkedBlock } from '../chain/follower.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createEthRail } from './eth/index.ts';
-import type { Rail, RailDeliveries, RailShop, RailWatch } from './types.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
+import type { AssetDeliveries, Rail, RailShop, RailWatch } from './types.ts';
 
-export type { MinedTransfer, PayoutDelivery, Rail, RailDeliveries, RailDelivery, RailInflow, RailShop, RailWatch, TransferReading } from './types.ts';
+export type { AssetDeliveries, MinedTransfer, PayoutDelivery, Rail, RailDeliveries, RailDelivery, RailInflow, RailShop, RailWatch, TransferReading } from './types.ts';
 
 type RailDeps = { config: { chainId: number }; chain: PublicClient; tracer: Tracer; logger: Logger };
 
@@ -18,10 +19,10 @@ export function chainRails(deps: RailDeps): Rail[] {
 }
 
 /**
- * The rail a payment was made on. Every payment is in ETH until payments name their
- * asset (the next step of docs/architecture.md, "Rails").
+ * The rail a payment (or a refund, a payout) was made on: its asset column's, on the
+ * configured chain. An asset the chain has no rail for is an error, never read as ETH.
  */
-export function paymentRail(deps: RailDeps, asset = 'ETH'): Rail {
+export function paymentRail(deps: RailDeps, asset: AssetCode): Rail {
   const rail = chainRails(deps).find((r) => r.asset === asset);
   if (!rail) throw new Error(`no rail for ${asset} on chain ${deps.config.chainId}`);
   return rail;
@@ -54,16 +55,16 @@ export function railsReader(rails: Rail[], watchOf: () => Promise<RailWatch>): B
   };
 }
 
-/** What every rail read reaching the shop in `linked`, rail after rail. */
-export async function railDeliveries(rails: Rail[], linked: LinkedBlock<RailReads>[], shop: RailShop): Promise<RailDeliveries> {
-  const all: RailDeliveries = { found: [], inflows: [] };
+/** What every rail read reaching the shop in `linked`, rail after rail, each in its rail's asset. */
+export async function railDeliveries(rails: Rail[], linked: LinkedBlock<RailReads>[], shop: RailShop): Promise<AssetDeliveries> {
+  const all: AssetDeliveries = { found: [], inflows: [] };
   for (const [i, rail] of rails.entries()) {
     const own = await rail.deliveries(
       linked.map((b) => ({ ...b, read: b.read[i] })),
       shop,
     );
-    all.found.push(...own.found);
-    all.inflows.push(...own.inflows);
+    all.found.push(...own.found.map((d) => ({ ...d, asset: rail.asset })));
+    all.inflows.push(...own.inflows.map((i) => ({ ...i, asset: rail.asset })));
   }
   return all;
 }

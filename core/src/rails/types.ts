@@ -3,6 +3,7 @@ import type { BlockRun, LinkedBlock } from '../chain/follower.ts';
 import type { RpcBlock } from '../chain/rpc.ts';
 import type { OwnMoney, OwnSenders } from '../chain/trace.ts';
 import type { MinedTransaction } from '../chain/transfer-reader.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 
 /**
  * A rail is one asset on one chain (`eth@1`; `usdc@1` next): everything the shop must
@@ -15,8 +16,8 @@ import type { MinedTransaction } from '../chain/transfer-reader.ts';
 export type Rail<R = unknown> = {
   /** `<asset>@<chain id>`, lower case: `eth@1`. */
   id: string;
-  /** The asset's code as buyers and the books name it: `ETH`. */
-  asset: string;
+  /** The asset's code as buyers and the books name it (the database's `Asset`): `ETH`. */
+  asset: AssetCode;
   chainId: number;
   /** Smallest units per whole one: 10^decimals (18 for ETH). */
   decimals: number;
@@ -111,6 +112,8 @@ export type RailDelivery = {
   payer: string | null;
   /** In the rail's smallest units. */
   amount: bigint;
+  /** The token `Transfer` log that delivered it (with the hash, the payment's key); null for a value transfer. */
+  logIndex: number | null;
   viaContract: boolean;
   depositAddress: string | null;
   block: RpcBlock;
@@ -120,3 +123,6 @@ export type RailDelivery = {
 export type RailInflow = { block: RpcBlock; amount: bigint; depositAddress: string | null };
 
 export type RailDeliveries = { found: RailDelivery[]; inflows: RailInflow[] };
+
+/** What every rail of a chain delivered, each named by its asset (`Rail.asset`). */
+export type AssetDeliveries = { found: (RailDelivery & { asset: AssetCode })[]; inflows: (RailInflow & { asset: AssetCode })[] };

@@ -41,7 +41,7 @@ export async function checkChain(
     checked.chain = 'not checked: chain checks left out';
     return;
   }
-  const halt = await indexerHalt(deps.db);
+  const halt = await indexerHalt(deps.db, deps.config.chainId);
   if (halt) {
     checked.chain = `not checked: indexing is halted (${halt.reason})`;
     return;

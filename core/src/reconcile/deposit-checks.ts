@@ -55,7 +55,7 @@ type ReadBlock = { number: bigint; hash: Hash };
 
 export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, checked: Record<string, number | string>): Promise<void> {
   const { db } = deps;
-  const onChain = scope.chain && !(await indexerHalt(db));
+  const onChain = scope.chain && !(await indexerHalt(db, deps.config.chainId));
   const again = (key: string) => scope.recheck.flatMap((d) => (DEPOSIT_CHECKS.includes(d.check as never) && d.ids[key] ? [d.ids[key]] : []));
 
   let head: Promise<bigint> | null = null;
@@ -86,7 +86,7 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
  * checkpoint, so every deposit mined by then is recorded. Null before any block.
  */
 async function readBlock(deps: Deps): Promise<ReadBlock | null> {
-  const [cursor, head] = await Promise.all([readCursor(deps.db), deps.chain.getBlockNumber({ cacheTime: 0 })]);
+  const [cursor, head] = await Promise.all([readCursor(deps.db, deps.config.chainId), deps.chain.getBlockNumber({ cacheTime: 0 })]);
   const confirmed = head - BigInt(deps.config.paymentConfirmations - 1);
   const n = cursor && cursor.blockNumber < confirmed ? cursor.blockNumber : confirmed;
   if (n < 0n) return null;
@@ -106,7 +106,7 @@ const booksOf = (db: Db, at: ReadBlock, addresses: string[]) => db.$queryRaw<Add
     SELECT p."depositAddress" AS address,
            (SELECT o."id"::text FROM "Order" o WHERE o."depositAddress" = p."depositAddress") AS "orderId",
            COALESCE(SUM(${heldWei('p')}) FILTER (WHERE p."blockNumber" <= ${at.number}), 0) AS recorded,
-           COUNT(*) FILTER (WHERE p."blockNumber" <= ${at.number} AND p."valueWei" IS NULL) AS unvalued,
+           COUNT(*) FILTER (WHERE p."blockNumber" <= ${at.number} AND p."amount" IS NULL) AS unvalued,
            EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                    WHERE i."address" = p."depositAddress"
                      AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS "inFlight"
@@ -150,7 +150,7 @@ async function checkBalances(deps: Deps, at: ReadBlock, addresses: string[], add
  * keeping the state all wait.
  */
 export async function depositBooksDisagree(deps: Deps, address: string, block: bigint | null): Promise<string | null> {
-  const halt = await indexerHalt(deps.db);
+  const halt = await indexerHalt(deps.db, deps.config.chainId);
   if (halt) return `indexing is halted (${halt.reason})`;
   const at = await readBlock(deps);
   if (!at || (block !== null && at.number < block)) return `the indexer has not passed block ${block} yet`;

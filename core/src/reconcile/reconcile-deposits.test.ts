@@ -45,7 +45,7 @@ async function deposit(to: Address, sent: bigint, recorded = sent) {
   const tx = await chain.sendAndWait(ANVIL_ACCOUNTS[0], to, sent);
   const receipt = await chain.wallet.getTransactionReceipt({ hash: tx });
   return db().payment.create({
-    data: { txHash: tx.toLowerCase(), depositAddress: to, source: 'INDEXED', status: 'UNRESOLVED', valueWei: D(recorded), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash },
+    data: { txHash: tx.toLowerCase(), depositAddress: to, source: 'INDEXED', status: 'UNRESOLVED', amount: D(recorded), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash },
   });
 }
 
@@ -90,7 +90,7 @@ describe('deposit addresses against the chain', () => {
     await deposit(a, 3n * MILLI); // a top-up
     // Another address swept in full: its ETH left (not checked against the chain), its deposits marked.
     const b = newAddress();
-    const swept = await db().payment.create({ data: { txHash: hash(), depositAddress: b, source: 'INDEXED', status: 'COUNTED', valueWei: D(7n * MILLI), blockNumber: 1n, blockHash: hash() } });
+    const swept = await db().payment.create({ data: { txHash: hash(), depositAddress: b, source: 'INDEXED', status: 'COUNTED', amount: D(7n * MILLI), blockNumber: 1n, blockHash: hash() } });
     const s = await sweep({ [b]: 7n * MILLI });
     await db().payment.update({ where: { id: swept.id }, data: { sweepId: s.id } });
     // A deposit not mined yet (in the mempool) is not expected on chain.
@@ -135,7 +135,7 @@ describe('deposit addresses against the chain', () => {
 
     const b = newAddress();
     const p = await deposit(b, 4n * MILLI, 1n);
-    await db().payment.update({ where: { id: p.id }, data: { valueWei: null } });
+    await db().payment.update({ where: { id: p.id }, data: { amount: null } });
     expect(about(await audit(), b)).toEqual([]);
   });
 });
@@ -144,12 +144,12 @@ describe('sweeps against their items, their deposits and the chain', () => {
   it("'sweep-mismatch': a total that is not its items', an item that is not its deposits, a deposit outside its items", async () => {
     const a = newAddress();
     const b = newAddress();
-    const pa = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', valueWei: D(5n * MILLI), blockNumber: 1n, blockHash: hash() } });
-    const pb = await db().payment.create({ data: { txHash: hash(), depositAddress: b, source: 'INDEXED', status: 'COUNTED', valueWei: D(2n * MILLI), blockNumber: 1n, blockHash: hash() } });
+    const pa = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(5n * MILLI), blockNumber: 1n, blockHash: hash() } });
+    const pb = await db().payment.create({ data: { txHash: hash(), depositAddress: b, source: 'INDEXED', status: 'COUNTED', amount: D(2n * MILLI), blockNumber: 1n, blockHash: hash() } });
     // The sweep flushed 5 mETH from `a` and 3 from `b`, and says it moved 9; only `a`'s deposit is marked so far.
     const s = await sweep({ [a]: 5n * MILLI, [b]: 3n * MILLI }, { sweptWei: 9n * MILLI });
     await db().payment.update({ where: { id: pa.id }, data: { sweepId: s.id } });
-    const stray = await db().payment.create({ data: { txHash: hash(), depositAddress: newAddress(), source: 'INDEXED', status: 'COUNTED', valueWei: D(1n), blockNumber: 1n, blockHash: hash(), sweepId: s.id } });
+    const stray = await db().payment.create({ data: { txHash: hash(), depositAddress: newAddress(), source: 'INDEXED', status: 'COUNTED', amount: D(1n), blockNumber: 1n, blockHash: hash(), sweepId: s.id } });
 
     const found = about(await audit(), s.id);
     expect(found.map((d) => d.message).sort()).toEqual([
@@ -166,14 +166,14 @@ describe('sweeps against their items, their deposits and the chain', () => {
     await db().payment.delete({ where: { id: stray.id } });
     await db().depositSweep.update({ where: { id: s.id }, data: { sweptWei: D(8n * MILLI) } });
     expect(about(await audit(), s.id).map((d) => d.message)).toEqual(['The sweep flushed 0.003 ETH from the deposit address but the deposits it marked there add up to 0.002 ETH']);
-    await db().payment.update({ where: { id: pb.id }, data: { valueWei: D(3n * MILLI) } });
+    await db().payment.update({ where: { id: pb.id }, data: { amount: D(3n * MILLI) } });
     expect(about(await audit(), s.id)).toEqual([]);
   });
 
   it("'sweep-unconfirmed': a deposit marked swept by a sweep that failed", async () => {
     const a = newAddress();
     const s = await sweep({ [a]: MILLI }, { status: 'FAILED' });
-    const p = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', valueWei: D(MILLI), blockNumber: 1n, blockHash: hash(), sweepId: s.id } });
+    const p = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(MILLI), blockNumber: 1n, blockHash: hash(), sweepId: s.id } });
     expect(about(await audit(), s.id)).toEqual([
       { check: 'sweep-unconfirmed', message: 'The deposit is marked swept by a sweep that is FAILED, not CONFIRMED', ids: { paymentId: p.id, sweepId: s.id, txHash: p.txHash } },
     ]);
@@ -202,16 +202,16 @@ describe('sweeps against their items, their deposits and the chain', () => {
     await orderAt(a);
     // Before: 4 mETH recorded and moved by the sweep. Then, in the sweep's transaction, 5
     // mETH deposited: 2 before the flush (moved by it), 3 after (still at the address).
-    const before = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', valueWei: D(4n * MILLI), blockNumber: 1n, blockHash: hash() } });
+    const before = await db().payment.create({ data: { txHash: hash(), depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(4n * MILLI), blockNumber: 1n, blockHash: hash() } });
     const own = await deposit(a, 3n * MILLI, 5n * MILLI);
     const s = await sweep({ [a]: 6n * MILLI }, { at: { blockNumber: own.blockNumber!, blockHash: own.blockHash!, txHash: own.txHash } });
     await db().payment.update({ where: { id: before.id }, data: { sweepId: s.id } });
-    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(2n * MILLI) } });
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarly: D(2n * MILLI) } });
     expect(about(await audit(), a)).toEqual([]);
     // Without the part it moved, both sides are off by it.
-    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(0) } });
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarly: D(0) } });
     expect(about(await audit(), a).map((d) => d.check).sort()).toEqual(['deposit-missing', 'sweep-mismatch']);
-    await db().payment.update({ where: { id: own.id }, data: { flushedEarlyWei: D(2n * MILLI) } });
+    await db().payment.update({ where: { id: own.id }, data: { flushedEarly: D(2n * MILLI) } });
   });
 
   it("'sweep-off-chain': a confirmed sweep whose block a reorganisation dropped", async () => {
@@ -259,7 +259,7 @@ describe('the scheduled run', () => {
     await db().$executeRaw`UPDATE "Payment" SET "updatedAt" = now() - interval '3 days' WHERE "depositAddress" = ${busy}`;
     const again = await runReconciliation(env.runtime, { scope: 'changes', blockWindow: 'all' });
     expect(again.discrepancies.map((d) => d.ids.address)).toContain(busy);
-    await db().$executeRaw`UPDATE "Payment" SET "valueWei" = ${D(MILLI)} WHERE "depositAddress" = ${busy}`;
+    await db().$executeRaw`UPDATE "Payment" SET "amount" = ${D(MILLI)} WHERE "depositAddress" = ${busy}`;
     const fixed = await runReconciliation(env.runtime, { scope: 'changes', blockWindow: 'all' });
     expect(fixed.discrepancies.map((d) => d.ids.address)).not.toContain(busy);
 

@@ -40,9 +40,9 @@ describe('the reconciler', () => {
   it('ETH recorded twice: an inflow refunded while a transfer through a contract in the same block was counted', async () => {
     const { db } = env.runtime;
     const block = `0x${randomBytes(32).toString('hex')}`;
-    const inflow = await db.payment.create({ data: { txHash: `inflow-7-${block.slice(2, 14)}`, source: 'INFLOW', status: 'REFUNDED', valueWei: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
+    const inflow = await db.payment.create({ data: { txHash: `inflow-7-${block.slice(2, 14)}`, source: 'INFLOW', status: 'REFUNDED', amount: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
     // Not counted toward an order here (that would raise other checks): waiting for an admin.
-    const traced = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'UNRESOLVED', viaContract: true, valueWei: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
+    const traced = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'UNRESOLVED', viaContract: true, amount: new Prisma.Decimal('1000'), blockNumber: 7n, blockHash: block } });
     expect(await found('inflow-also-traced')).toEqual([expect.objectContaining({ ids: { inflowId: inflow.id, paymentId: traced.id } })]);
     // Once its value was taken out of that inflow, it is the same ETH no more.
     await db.payment.update({ where: { id: traced.id }, data: { explainsInflowOf: block } });
@@ -55,8 +55,8 @@ describe('the reconciler', () => {
     const u = await user();
     const cashout = await db.cashoutRequest.create({ data: { userId: u.id, wallet: ANVIL_ACCOUNTS[2], amountUsd: new Prisma.Decimal('1'), status: 'PAID', payoutTxHash: `0x${'12'.repeat(32)}` } });
     expect(await found('payout-unverified')).toEqual([{ check: 'payout-unverified', message: 'The cashout is PAID without a payout transaction the worker accepted', ids: { cashoutId: cashout.id } }]);
-    const payment = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'REFUNDED', valueWei: new Prisma.Decimal('1000') } });
-    const refund = await db.refund.create({ data: { source: 'TRANSFER', paymentId: payment.id, wallet: ANVIL_ACCOUNTS[2], walletSource: 'sender', amountWei: new Prisma.Decimal('2000') } });
+    const payment = await db.payment.create({ data: { txHash: `0x${randomBytes(32).toString('hex')}`, source: 'INDEXED', status: 'REFUNDED', amount: new Prisma.Decimal('1000') } });
+    const refund = await db.refund.create({ data: { source: 'TRANSFER', paymentId: payment.id, wallet: ANVIL_ACCOUNTS[2], walletSource: 'sender', amount: new Prisma.Decimal('2000') } });
     expect(await found('refund-transfer')).toEqual([expect.objectContaining({ ids: { refundId: refund.id } })]);
     const order = await db.order.create({ data: { userId: u.id, status: 'EXPIRED', itemsPrice: new Prisma.Decimal('1'), totalPrice: new Prisma.Decimal('1'), stockReserved: false, overpaidSettledUsd: new Prisma.Decimal('5') } });
     expect((await found('overpayment-settled')).map((d) => d.message)).toEqual([

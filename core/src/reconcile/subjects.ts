@@ -95,7 +95,7 @@ export async function checkOrders(db: Db, ids: string[], add: Add): Promise<void
            COALESCE(r.usd, 0) AS refunded, COALESCE(r.wei, 0) AS "refundedWei",
            COALESCE((SELECT SUM(l."amount") FROM "LedgerEntry" l WHERE l."orderId" = o."id" AND l."kind" = 'OVERPAYMENT_CREDIT'), 0) AS credited
     FROM "Order" o
-    LEFT JOIN LATERAL (SELECT SUM(r."amountUsd") AS usd, SUM(r."amountWei") AS wei, COUNT(*) AS n FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT') r ON true
+    LEFT JOIN LATERAL (SELECT SUM(r."amountUsd") AS usd, SUM(r."amount") AS wei, COUNT(*) AS n FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT') r ON true
     WHERE ${inBatch('o."id"', ids)} AND (o."overpaidSettledWei" > 0 OR o."overpaidSettledUsd" > 0 OR r.n > 0)`;
   for (const o of overpaid) {
     const settled = dec(o.settled);
@@ -156,16 +156,16 @@ export async function checkCashouts(db: Db, ids: string[], add: Add): Promise<vo
 /** A PAID refund names an accepted payout; a transfer's refund is its whole value and the transfer is REFUNDED. */
 export async function checkRefunds(db: Db, ids: string[], add: Add): Promise<void> {
   if (ids.length === 0) return;
-  const refunds = await db.$queryRaw<{ id: string; source: string; status: string; amountWei: Prisma.Decimal; valueWei: Prisma.Decimal | null; paymentStatus: string | null; verified: boolean }[]>`
-    SELECT r."id", r."source"::text AS source, r."status"::text AS status, r."amountWei", p."valueWei", p."status"::text AS "paymentStatus",
+  const refunds = await db.$queryRaw<{ id: string; source: string; status: string; amount: Prisma.Decimal; paid: Prisma.Decimal | null; asset: string; paymentStatus: string | null; verified: boolean }[]>`
+    SELECT r."id", r."source"::text AS source, r."status"::text AS status, r."amount", r."asset"::text AS asset, p."amount" AS paid, p."status"::text AS "paymentStatus",
            COALESCE((SELECT true FROM "PayoutCheck" k WHERE k."refundId" = r."id" AND k."status" = 'ACCEPTED' AND lower(k."txHash") = lower(r."payoutTxHash") LIMIT 1), false) AS verified
     FROM "Refund" r LEFT JOIN "Payment" p ON p."id" = r."paymentId"
     WHERE ${inBatch('r."id"', ids)}`;
   for (const r of refunds) {
     if (r.status === 'PAID' && !r.verified) add('payout-unverified', 'The refund is PAID without a payout transaction the worker accepted', { refundId: r.id });
     if (r.source !== 'TRANSFER') continue;
-    if (r.paymentStatus !== 'REFUNDED' || r.valueWei === null || !dec(r.valueWei).eq(r.amountWei)) {
-      add('refund-transfer', `A refund of ${dec(r.amountWei).toFixed(0)} wei does not match its transfer (${r.paymentStatus ?? 'missing'}, ${r.valueWei === null ? '?' : dec(r.valueWei).toFixed(0)} wei)`, { refundId: r.id });
+    if (r.paymentStatus !== 'REFUNDED' || r.paid === null || !dec(r.paid).eq(r.amount)) {
+      add('refund-transfer', `A refund of ${dec(r.amount).toFixed(0)} (${r.asset}'s smallest units) does not match its transfer (${r.paymentStatus ?? 'missing'}, ${r.paid === null ? '?' : dec(r.paid).toFixed(0)})`, { refundId: r.id });
     }
   }
 }

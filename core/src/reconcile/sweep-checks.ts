@@ -13,7 +13,7 @@ import { inBatch, type Add } from './subjects.ts';
  * confirmed. Each batch of sweep ids is four reads: the sweeps (their primary key, the
  * batch's id range bounding the scan), their items (DepositSweepItem(sweepId)), the
  * deposits they marked, summed by sweep and address (Payment(sweepId)), and the deposits of
- * their own transactions they moved part of (x_payment_transfer, by hash).
+ * their own transactions they moved part of (x_payment_transfer_log, by hash).
  */
 
 type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
@@ -48,11 +48,11 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
       FROM "Payment" p WHERE ${inBatch('p."sweepId"', ids)}
       GROUP BY p."sweepId", p."depositAddress"`,
     // The part of a deposit of a sweep's own transaction that its flush moved early (the
-    // deposit not marked by it): x_payment_transfer, by the sweep's hash.
+    // deposit not marked by it): x_payment_transfer_log, by the sweep's hash.
     db.$queryRaw<{ sweepId: string; address: string; wei: Prisma.Decimal }[]>`
-      SELECT s."id"::text AS "sweepId", p."depositAddress" AS address, SUM(p."flushedEarlyWei") AS wei
+      SELECT s."id"::text AS "sweepId", p."depositAddress" AS address, SUM(p."flushedEarly") AS wei
       FROM "DepositSweep" s JOIN "Payment" p ON p."txHash" = s."txHash"
-      WHERE ${inBatch('s."id"', ids)} AND p."depositAddress" IS NOT NULL AND p."flushedEarlyWei" > 0 AND p."status" <> 'REJECTED' AND p."sweepId" IS DISTINCT FROM s."id"
+      WHERE ${inBatch('s."id"', ids)} AND p."depositAddress" IS NOT NULL AND p."flushedEarly" > 0 AND p."status" <> 'REJECTED' AND p."sweepId" IS DISTINCT FROM s."id"
       GROUP BY s."id", p."depositAddress"`,
   ]);
   const byId = new Map(sweeps.map((s) => [s.id, s]));

@@ -53,7 +53,7 @@ describe('admins resolve transfers that belong to no order', () => {
     const refund = await kit.db.refund.findUniqueOrThrow({ where: { id: res.body.refundId } });
     // Reporting a hash never attributes it: the refund belongs to no order or buyer.
     expect(refund).toMatchObject({ source: 'TRANSFER', wallet: payer.toLowerCase(), walletSource: 'sender', status: 'REQUESTED', orderId: null, userId: null });
-    expect(refund.amountWei.toFixed(0)).toBe((2n * 10n ** 16n).toString());
+    expect(refund.amount.toFixed(0)).toBe((2n * 10n ** 16n).toString());
     expect((await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe('REFUNDED');
     // Once: a second request, or an assignment, is refused.
     expect((await asAdmin.post(`/api/admin/payments/${payment.id}/refund`).send({})).status).toBe(409);

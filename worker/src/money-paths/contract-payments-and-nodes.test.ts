@@ -99,7 +99,7 @@ describe('a batch: one transaction paying the shop twice', () => {
     await kit.runIndexer();
     const payment = await kit.waitForPayment(hash, ['UNRESOLVED', 'COUNTED', 'LATE']);
     expect(payment).toMatchObject({ status: 'UNRESOLVED', reason: SEVERAL_CALLS, viaContract: true });
-    expect(payment.valueWei?.toFixed(0)).toBe((a.amountWei + b.amountWei).toString());
+    expect(payment.amount?.toFixed(0)).toBe((a.amountWei + b.amountWei).toString());
     expect([await kit.orderStatus(a.id), await kit.orderStatus(b.id)]).toEqual(['PENDING_PAYMENT', 'PENDING_PAYMENT']);
     // Nobody paid it alone: no refund to "the sender" by default, an admin names the wallet.
     expect((await (await kit.as(admin)).post(`/api/admin/payments/${payment.id}/refund`).send({})).status).toBe(409);
@@ -184,7 +184,7 @@ describe('the verifier and the indexer seeing a block differently (a node that g
     const hash = await wallet.pay(kit.receiving, order.amountWei);
     await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW', status: 'UNRESOLVED' } });
-    expect(inflow.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    expect(inflow.amount?.toFixed(0)).toBe(order.amountWei.toString());
     await kit.report(buyer, order.id, hash);
     const row = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(await verifyPayment(tracing(), row.id)).toMatchObject({ status: 'COUNTED' });
@@ -249,7 +249,7 @@ describe('a transfer through a contract mined again by a reorganization', () => 
     await kit.chain.test.request({ method: 'anvil_reorg' as never, params: [2, [[take, 0], [raw, 1]]] as never });
     await kit.runIndexer();
     const payment = await kit.waitForPayment(sweep, ['UNRESOLVED', 'LATE']);
-    expect(payment.valueWei?.toFixed(0)).toBe((order.amountWei - order.amountWei / 2n).toString());
+    expect(payment.amount?.toFixed(0)).toBe((order.amountWei - order.amountWei / 2n).toString());
     expect(await kit.orderStatus(order.id)).not.toBe('PAID');
   });
 });

@@ -168,7 +168,7 @@ describe('a deposit address per order', () => {
     await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: untraced.depositAddress } });
     expect(inflow).toMatchObject({ source: 'INFLOW', status: 'UNRESOLVED', orderId: untraced.id });
-    expect(inflow.valueWei?.toFixed(0)).toBe(roundOf(untraced.amountWei).toString());
+    expect(inflow.amount?.toFixed(0)).toBe(roundOf(untraced.amountWei).toString());
     expect(inflow.reason).toMatch(/through a contract the node could not trace; an admin will refund it/);
     expect(await kit.orderStatus(untraced.id)).toBe('PENDING_PAYMENT');
     // The shop refunds it to a wallet it names (nobody can sign for it).

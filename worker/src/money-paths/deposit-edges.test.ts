@@ -101,7 +101,7 @@ describe('deposit addresses at the edges', () => {
     await runDepositSweeper(kit.workerRuntime);
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: order.depositAddress } });
     expect(inflow).toMatchObject({ source: 'INFLOW', status: 'UNRESOLVED', orderId: order.id });
-    expect(inflow.valueWei?.toFixed(0)).toBe(value.toString());
+    expect(inflow.amount?.toFixed(0)).toBe(value.toString());
     expect(inflow.reason).toMatch(/after its watch ended/);
     const again = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
     expect(again.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress))).toEqual([]);
@@ -197,7 +197,7 @@ describe('a deposit, its sweep and a top-up in one transaction', () => {
     // The shop sees one deposit of the sum (one row per transaction and address); the flush moved all but the last wei.
     const deposit = await kit.db.payment.findFirstOrThrow({ where: { txHash: hash.toLowerCase(), depositAddress: order.depositAddress } });
     expect(deposit).toMatchObject({ status: 'COUNTED', orderId: order.id });
-    expect(deposit.valueWei?.toFixed(0)).toBe((rest + 1n).toString());
+    expect(deposit.amount?.toFixed(0)).toBe((rest + 1n).toString());
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(1n);
 
     // The sweeper finds the flush, follows it to CONFIRMED: it moved 5 finney and all of the deposit but its last wei.
@@ -209,10 +209,10 @@ describe('a deposit, its sweep and a top-up in one transaction', () => {
     const sweep = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() }, include: { items: true } });
     expect(sweep.status).toBe('CONFIRMED');
     expect(sweep.items[0]?.sweptWei?.toFixed(0)).toBe((5n * FINNEY + rest).toString());
-    expect((await inflowsAt(order.depositAddress)).map((p) => [p.status, p.valueWei?.toFixed(0)]), 'nothing of the counted deposit is refundable').toEqual([]);
+    expect((await inflowsAt(order.depositAddress)).map((p) => [p.status, p.amount?.toFixed(0)]), 'nothing of the counted deposit is refundable').toEqual([]);
     // The deposit stays unswept for its last wei, still at the address (dust: left there).
     const after = await kit.db.payment.findUniqueOrThrow({ where: { id: deposit.id } });
-    expect({ sweepId: after.sweepId, flushedEarly: after.flushedEarlyWei.toFixed(0) }).toEqual({ sweepId: null, flushedEarly: rest.toString() });
+    expect({ sweepId: after.sweepId, flushedEarly: after.flushedEarly.toFixed(0) }).toEqual({ sweepId: null, flushedEarly: rest.toString() });
     const report = await reconcile(kit.workerRuntime, { blockWindow: 'all' });
     expect(report.discrepancies.filter((d) => Object.values(d.ids ?? {}).includes(order.depositAddress) || d.ids?.sweepId === sweep.id)).toEqual([]);
   });

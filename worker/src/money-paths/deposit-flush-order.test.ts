@@ -67,7 +67,7 @@ const findingsOn = async (...ids: string[]) =>
 
 /** Its deposits and inflows: [source, value, swept by] each. */
 const booksAt = async (address: string) =>
-  (await kit.db.payment.findMany({ where: { depositAddress: address }, orderBy: { blockNumber: 'asc' }, include: { sweep: { select: { txHash: true } } } })).map((p) => [p.source, p.valueWei?.toFixed(0), p.sweep?.txHash ?? null]);
+  (await kit.db.payment.findMany({ where: { depositAddress: address }, orderBy: { blockNumber: 'asc' }, include: { sweep: { select: { txHash: true } } } })).map((p) => [p.source, p.amount?.toFixed(0), p.sweep?.txHash ?? null]);
 
 /** A client like `chain` whose `method` throws `err` while `when` says so. */
 function failing<K extends keyof PublicClient>(chain: PublicClient, method: K, when: (args: unknown) => boolean, err: Error): PublicClient {
@@ -229,7 +229,7 @@ describe('refunding an inflow at a deposit address checks its books then (MEDIUM
       const halted = await refund();
       expect([halted.status, halted.body.message]).toEqual([409, expect.stringMatching(/halted/)]);
     } finally {
-      await resumeIndexer(kit.db);
+      await resumeIndexer(kit.db, kit.env.config.chainId);
     }
     // Less at the address than its books (what ETH recorded twice looks like; set by hand
     // here): refused, though the reconciler's latest run was clean.

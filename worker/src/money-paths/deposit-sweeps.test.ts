@@ -401,7 +401,7 @@ describe('what a run reads', () => {
         INSERT INTO "DepositSweepItem" ("id", "sweepId", "address", "expectedWei", "sweptWei")
         SELECT gen_random_uuid(), ('00000000-0000-4000-8000-' || lpad(to_hex((g - 1) / 10 + 1), 12, '0'))::uuid, ${address('g')}, 1, 1 FROM generate_series(1, ${HISTORY}) g`);
       await client.query(`
-        INSERT INTO "Payment" ("id", "txHash", "depositAddress", "sweepId", "source", "status", "valueWei", "blockNumber", "updatedAt")
+        INSERT INTO "Payment" ("id", "txHash", "depositAddress", "sweepId", "source", "status", "amount", "blockNumber", "updatedAt")
         SELECT gen_random_uuid(), '0xd' || lpad(to_hex(g), 63, '0'), ${address('g')},
                CASE WHEN g <= ${HISTORY} THEN ('00000000-0000-4000-8000-' || lpad(to_hex((g - 1) / 10 + 1), 12, '0'))::uuid END,
                'INDEXED', 'COUNTED', 10000000000000000, g, now()

@@ -48,7 +48,7 @@ const findingsOn = async (...ids: string[]) =>
   (await reconcile(kit.workerRuntime, { blockWindow: 'all' })).discrepancies.filter((d) => Object.values(d.ids ?? {}).some((v) => ids.includes(v)));
 
 const inflowsAt = async (address: string) =>
-  (await kit.db.payment.findMany({ where: { depositAddress: address, source: 'INFLOW' } })).reduce((s, p) => s + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
+  (await kit.db.payment.findMany({ where: { depositAddress: address, source: 'INFLOW' } })).reduce((s, p) => s + BigInt(p.amount?.toFixed(0) ?? '0'), 0n);
 
 describe('deposits nobody saw, around sweeps', () => {
   it("a stranger's flush, then a larger deposit through a contract: the stranger's sweep is recorded and all of the new ETH is the order's inflow", async () => {
@@ -157,7 +157,7 @@ describe('a sweep is confirmed only once the indexer has passed its block', () =
       expect(halted.status).toBe('SENT');
       expect(halted.reason).toContain('confirmed once the indexer runs again');
     } finally {
-      await resumeIndexer(kit.db);
+      await resumeIndexer(kit.db, kit.env.config.chainId);
     }
     await runDepositSweeper(kit.workerRuntime);
     const sweep = await kit.db.depositSweep.findUniqueOrThrow({ where: { id: waiting.id }, include: { payments: true } });

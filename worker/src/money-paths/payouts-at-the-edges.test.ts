@@ -67,7 +67,7 @@ describe('refunds and payouts at the edges', () => {
       expect(counted.usdValue?.toFixed(2)).toBe('30.00');
       const refund = await asAdmin.post('/api/admin/refunds').send({ orderId: order.id });
       expect(refund.status).toBe(201);
-      expect(refund.body).toEqual([expect.objectContaining({ amountWei: counted.valueWei!.toFixed(0), amountUsd: 30 })]);
+      expect(refund.body).toEqual([expect.objectContaining({ amountWei: counted.amount!.toFixed(0), amountUsd: 30 })]);
     } finally {
       await setEthUsdPrice(kit.env.anvil!.rpcUrl, '3000');
     }
@@ -141,7 +141,8 @@ describe('refunds and payouts at the edges', () => {
     await kit.db.cashoutRequest.update({ where: { id: legacy.cashout.id }, data: { status: 'PAID', payoutTxHash: hash } });
     const dir = readdirSync(path.join(REPO_ROOT, 'prisma/migrations')).find((d) => d.endsWith('_payouts_refunds_webhooks'))!;
     const sql = readFileSync(path.join(REPO_ROOT, 'prisma/migrations', dir, 'migration.sql'), 'utf8');
-    const backfill = sql.slice(sql.indexOf('INSERT INTO "PayoutCheck"'));
+    // Its columns as a later migration renamed them (assets_and_chains: amounts in the asset's smallest units).
+    const backfill = sql.slice(sql.indexOf('INSERT INTO "PayoutCheck"')).replaceAll('"expectedWei"', '"expectedAmount"').replaceAll('"deliveredWei"', '"deliveredAmount"');
     await kit.db.$executeRawUnsafe(backfill);
     expect((await reconcile(kit.workerRuntime)).discrepancies.filter((d) => d.ids.cashoutId === legacy.cashout.id)).toEqual([]);
     const fresh = await cashoutOf(kit, 'Legacy Lou again', ANVIL_ACCOUNTS[0]);
@@ -151,7 +152,7 @@ describe('refunds and payouts at the edges', () => {
     await kit.db.cashoutRequest.update({ where: { id: fresh.cashout.id }, data: { createdAt: new Date(Date.now() + 10 * 60_000) } });
     await kit.markPayoutPaid(admin, 'cashouts', fresh.cashout.id, hash);
     expect((await kit.payoutVerdict('cashout', fresh.cashout.id)).reason).toBe('It was mined before this payout was requested: it cannot be its payout');
-    await kit.db.payoutCheck.create({ data: { txHash: hash.toLowerCase(), cashoutId: legacy.cashout.id, wallet: ANVIL_ACCOUNTS[0], expectedWei: '10000000000000000', status: 'ACCEPTED' } });
+    await kit.db.payoutCheck.create({ data: { txHash: hash.toLowerCase(), cashoutId: legacy.cashout.id, wallet: ANVIL_ACCOUNTS[0], expectedAmount: '10000000000000000', status: 'ACCEPTED' } });
     await kit.db.cashoutRequest.update({ where: { id: fresh.cashout.id }, data: { createdAt: new Date() } });
     const ok = await pay(kit, treasury, ANVIL_ACCOUNTS[0], 10n ** 16n);
     await kit.markPayoutPaid(admin, 'cashouts', fresh.cashout.id, ok);

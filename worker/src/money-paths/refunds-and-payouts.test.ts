@@ -82,7 +82,7 @@ describe('refunds and verified payouts', () => {
     const lateRes = await asAdmin.post(`/api/admin/payments/${latePayment.id}/refund`).send({});
     expect(lateRes.status).toBe(201);
     const lateRefund = (await kit.db.refund.findUniqueOrThrow({ where: { id: lateRes.body.refundId } }));
-    expect(lateRefund.amountWei.toFixed(0)).toBe(latePayment.valueWei!.toFixed(0));
+    expect(lateRefund.amount.toFixed(0)).toBe(latePayment.amount!.toFixed(0));
     // The late transfer no longer waits for an assignment; the buyer sees both refunds on their orders.
     expect((await asAdmin.post(`/api/admin/payments/${latePayment.id}/assign`).send({ orderId: late.id })).status).toBe(409);
     expect((await (await kit.as(buyer)).get(`/api/orders/${late.id}`)).body.refunds).toEqual([expect.objectContaining({ _id: lateRefund.id, status: 'REQUESTED' })]);
@@ -110,7 +110,7 @@ describe('refunds and verified payouts', () => {
     const reused = await kit.markPayoutPaid(admin, 'refunds', lateRefund.id, good);
     expect(reused.status).toBe(409);
     expect(reused.body.message).toBe('This transaction already pays a payout (or part of one)');
-    const lateGood = await pay(treasury, payer, BigInt(lateRefund.amountWei.toFixed(0)));
+    const lateGood = await pay(treasury, payer, BigInt(lateRefund.amount.toFixed(0)));
     expect((await kit.markPayoutPaid(admin, 'refunds', lateRefund.id, lateGood)).status).toBe(202);
     expect((await kit.payoutVerdict('refund', lateRefund.id)).status).toBe('ACCEPTED');
     expect(await kit.db.payment.findUniqueOrThrow({ where: { id: latePayment.id } })).toMatchObject({ status: 'REFUNDED', reason: `Refunded in ${lateGood.toLowerCase()}` });

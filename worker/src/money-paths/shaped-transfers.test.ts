@@ -56,7 +56,7 @@ describe("a batch that carries another wallet's payment", () => {
     await kit.runIndexer();
     const payment = await kit.waitForPayment(hash, ['UNRESOLVED', 'COUNTED', 'LATE']);
     expect(payment.status).toBe('UNRESOLVED');
-    expect(payment.valueWei?.toFixed(0)).toBe((ROUND + 1n).toString());
+    expect(payment.amount?.toFixed(0)).toBe((ROUND + 1n).toString());
 
     const theft = await claim(thiefUser, thiefOrder.id, hash, thief);
     expect(theft.status).toBe(409);
@@ -131,10 +131,10 @@ describe('an overpayment', () => {
     const asBuyer = await kit.as(buyer);
     const res = await asBuyer.post(`/api/orders/${order.id}/overpayment`).send({ action: 'refund' });
     expect(res.status).toBe(200);
-    const refunds = await kit.db.refund.findMany({ where: { orderId: order.id }, orderBy: { amountWei: 'desc' } });
+    const refunds = await kit.db.refund.findMany({ where: { orderId: order.id }, orderBy: { amount: 'desc' } });
     expect(refunds.map((r) => r.wallet.toLowerCase())).toEqual([buyerWallet.toLowerCase(), stranger.toLowerCase()]);
-    expect(BigInt(refunds[0]!.amountWei.toFixed(0))).toBeGreaterThanOrEqual(ROUND);
-    expect(refunds[1]!.amountWei.toFixed(0)).toBe(cents.toString());
+    expect(BigInt(refunds[0]!.amount.toFixed(0))).toBeGreaterThanOrEqual(ROUND);
+    expect(refunds[1]!.amount.toFixed(0)).toBe(cents.toString());
     // The stranger can redirect its own few cents, never the buyer's refund.
     const signature = await kit.chain.wallet.signMessage({ account: stranger, message: refundWalletMessage(refunds[0]!.id, stranger) });
     expect((await asBuyer.put(`/api/refunds/${refunds[0]!.id}/wallet`).send({ wallet: stranger, signature })).status).toBe(403);
@@ -195,8 +195,8 @@ describe('an overpayment', () => {
     expect((await asBuyer.put(`/api/orders/${order.id}/claim`).send({ txHash: early, signature })).status).toBe(200);
     expect((await asBuyer.post(`/api/orders/${order.id}/overpayment`).send({ action: 'refund' })).status).toBe(200);
     const refunds = await kit.db.refund.findMany({ where: { orderId: order.id } });
-    expect(refunds.filter((r) => r.wallet.toLowerCase() === stranger.toLowerCase()).map((r) => r.amountWei.toFixed(0))).toEqual([cents.toString()]);
-    const toBuyer = refunds.filter((r) => r.wallet.toLowerCase() === buyerWallet.toLowerCase()).reduce((sum, r) => sum + BigInt(r.amountWei.toFixed(0)), 0n);
+    expect(refunds.filter((r) => r.wallet.toLowerCase() === stranger.toLowerCase()).map((r) => r.amount.toFixed(0))).toEqual([cents.toString()]);
+    const toBuyer = refunds.filter((r) => r.wallet.toLowerCase() === buyerWallet.toLowerCase()).reduce((sum, r) => sum + BigInt(r.amount.toFixed(0)), 0n);
     // All the buyer sent beyond the total came back to the buyer: both transfers, less the total.
     const due = (2500n * 10n ** 24n + 300_000_000_000n - 1n) / 300_000_000_000n;
     expect(toBuyer).toBe(ROUND + order.amountWei - due);
@@ -415,7 +415,7 @@ describe('value that moves only in another version of a block', () => {
     await kit.chain.test.request({ method: 'anvil_reorg' as never, params: [1, [[fund, 0], [raw, 0]]] as never });
     await kit.runIndexer();
     const payment = await kit.waitForPayment(sweep, ['COUNTED', 'UNRESOLVED', 'LATE']);
-    expect(payment.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    expect(payment.amount?.toFixed(0)).toBe(order.amountWei.toString());
     await kit.waitForStatus(order.id, 'PAID');
   });
 
@@ -446,7 +446,7 @@ describe('value that moves only in another version of a block', () => {
     const hash: Hash = await wallet.pay(kit.receiving, order.amountWei);
     await kit.runIndexer({ tracer: createTracer(kit.workerRuntime.chain, 'off') });
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW', status: 'UNRESOLVED' } });
-    expect(inflow.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    expect(inflow.amount?.toFixed(0)).toBe(order.amountWei.toString());
     expect((await (await kit.as(admin)).post(`/api/admin/payments/${inflow.id}/refund`).send({ wallet: wallet.address })).status).toBe(201);
     // The buyer reports the hash; the worker's node traces it: the same ETH is being refunded.
     await kit.report(buyer, order.id, hash);

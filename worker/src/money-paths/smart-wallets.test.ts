@@ -37,7 +37,7 @@ describe('a smart-contract wallet (the node traces)', () => {
     await kit.waitForStatus(order.id, 'PAID');
     const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
     expect(payment).toMatchObject({ status: 'COUNTED', source: 'INDEXED', fromAddress: wallet.address.toLowerCase(), orderId: order.id });
-    expect(payment.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    expect(payment.amount?.toFixed(0)).toBe(order.amountWei.toString());
   });
 
   it('pays an order whose buyer reported the hash: the verifier traces the transaction', async () => {
@@ -78,7 +78,7 @@ describe('a smart-contract wallet, on a node that cannot trace', () => {
     expect(reported.reason).toMatch(/cannot trace/);
     const inflow = await kit.db.payment.findFirstOrThrow({ where: { source: 'INFLOW' } });
     expect(inflow).toMatchObject({ status: 'UNRESOLVED', blockNumber: receipt.blockNumber, blockHash: receipt.blockHash });
-    expect(inflow.valueWei?.toFixed(0)).toBe(order.amountWei.toString());
+    expect(inflow.amount?.toFixed(0)).toBe(order.amountWei.toString());
     const asAdmin = await kit.as(admin);
     const listed = (await asAdmin.get('/api/admin/payments')).body as { _id: string; source: string; valueWei: string }[];
     expect(listed).toContainEqual(expect.objectContaining({ _id: inflow.id, source: 'INFLOW', valueWei: order.amountWei.toString() }));

@@ -96,7 +96,7 @@ describe('the indexer', () => {
       const result = await indexBlocks(wrongNode);
       expect(result.halted).toMatch(/^The node at ETH_RPC_URL follows another chain \(genesis 0x[0-9a-f]{64}\) than the one this shop has indexed/);
       expect(result.recheck).toEqual([]);
-      expect((await indexerHalt(kit.db))?.reason).toMatch(/nothing was unpaid/);
+      expect((await indexerHalt(kit.db, kit.env.config.chainId))?.reason).toMatch(/nothing was unpaid/);
       // Halted means halted, whichever node the next tick talks to.
       expect((await kit.runIndexer()).halted).toBeTruthy();
       const payment = await kit.db.payment.findFirstOrThrow({ where: { depositAddress: null, txHash: hash.toLowerCase() } });
@@ -107,7 +107,7 @@ describe('the indexer', () => {
     } finally {
       await other.stop();
     }
-    expect(await resumeIndexer(kit.db)).toBe(true);
+    expect(await resumeIndexer(kit.db, kit.env.config.chainId)).toBe(true);
     const resumed = await kit.runIndexer();
     expect(resumed.halted).toBeUndefined();
     expect(await kit.orderStatus(order.id)).toBe('PAID');
@@ -125,7 +125,7 @@ describe('the indexer', () => {
     expect(result.recheck).toEqual([]);
     expect(await kit.orderStatus(order.id)).toBe('PAID');
 
-    await resumeIndexer(kit.db, { acceptReorg: true });
+    await resumeIndexer(kit.db, kit.env.config.chainId, { acceptReorg: true });
     const accepted = await kit.runIndexer();
     expect(accepted.reorgDepth).toBeGreaterThan(3);
     await kit.waitForStatus(order.id, 'VERIFYING');

@@ -83,7 +83,7 @@ describe('e-mail', () => {
       // The transfer that paid it, as the e-mail reads it (no chain behind it: it leaves with the test).
       const txHash = `0x${'5e'.repeat(32)}`;
       const payment = await kit.db.payment.create({
-        data: { orderId: order.id, txHash, source: 'INDEXED', status: 'COUNTED', valueWei: new Prisma.Decimal('16666666666666667'), usdValue: new Prisma.Decimal('50'), fromAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' },
+        data: { orderId: order.id, txHash, source: 'INDEXED', status: 'COUNTED', amount: new Prisma.Decimal('16666666666666667'), usdValue: new Prisma.Decimal('50'), fromAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906' },
       });
       await jobs.sendReceipt(kit.env.runtime.queues, order.id);
       await waitFor('the receipt', async () => smtp.messages.length > 0);

@@ -87,11 +87,11 @@ async function payoutNotice(
     const what = r.source === 'OVERPAYMENT' ? `the overpayment of order ${orderReference(r.orderId!)}` : r.orderId ? `your transfer for order ${orderReference(r.orderId)}` : 'your transfer';
     mail = {
       to: user.email,
-      subject: `Refund of ${formatEth(r.amountWei.toFixed(0))} ETH sent`,
+      subject: `Refund of ${formatEth(r.amount.toFixed(0))} ETH sent`,
       text: [
         `Hello ${user.name},`,
         '',
-        `We refunded ${what}: ${formatEth(r.amountWei.toFixed(0))} ETH was sent to ${r.wallet} on ${config.network.name}.`,
+        `We refunded ${what}: ${formatEth(r.amount.toFixed(0))} ETH was sent to ${r.wallet} on ${config.network.name}.`,
         `Transaction: ${r.payoutTxHash}`,
         ...profile,
       ].join('\n'),
@@ -117,13 +117,13 @@ async function receiptMail(runtime: Runtime, orderId: string, logger: Logger): P
       items: true,
       user: true,
       // The transfers that paid it (an order is paid by one, or a few when the first fell short).
-      payments: { where: { status: 'COUNTED' }, select: { txHash: true, valueWei: true, source: true }, orderBy: { createdAt: 'asc' }, take: 20 },
+      payments: { where: { status: 'COUNTED' }, select: { txHash: true, amount: true, source: true }, orderBy: { createdAt: 'asc' }, take: 20 },
     },
   });
   if (!order || order.status !== 'PAID' || order.receiptSentAt) return { skipped: true };
   const lines = order.items.map((i) => `- ${i.name}: ${i.qty} x $${i.price.toFixed(2)} = $${centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))}`);
   const transfers = order.payments.filter((p) => p.source !== 'INFLOW');
-  const paidWei = order.payments.reduce((sum, p) => sum + BigInt(p.valueWei?.toFixed(0) ?? '0'), 0n);
+  const paidWei = order.payments.reduce((sum, p) => sum + BigInt(p.amount?.toFixed(0) ?? '0'), 0n);
   const txLines = transfers.flatMap((p) => {
     const link = explorerTxUrl(config.network, p.txHash);
     return [`Transaction: ${p.txHash}`, ...(link ? [`  ${link}`] : [])];

@@ -51,10 +51,10 @@ beforeAll(async () => {
       INSERT INTO "SecurityNotice" ("id", "userId", "kind", "email", "createdAt")
       SELECT gen_random_uuid(), ${user}, 'PASSWORD_CHANGED', 'history@example.com', now() - interval '10 minutes' FROM generate_series(1, 2) g`);
     await client.query(`
-      INSERT INTO "Refund" ("id", "source", "userId", "wallet", "walletSource", "amountWei", "status", "paidAt", "createdAt", "updatedAt")
+      INSERT INTO "Refund" ("id", "source", "userId", "wallet", "walletSource", "amount", "status", "paidAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), 'OVERPAYMENT', ${user}, '0x0000000000000000000000000000000000000001', 'sender', 1, 'PAID', now() - interval '1 hour', now() - interval '2 hours', now() FROM generate_series(1, 2) g`);
     await client.query(`
-      INSERT INTO "PayoutCheck" ("id", "txHash", "refundId", "wallet", "expectedWei", "status", "updatedAt")
+      INSERT INTO "PayoutCheck" ("id", "txHash", "refundId", "wallet", "expectedAmount", "status", "updatedAt")
       SELECT gen_random_uuid(), '0x' || lpad('1', 64, 'b'), r."id", r."wallet", 1, 'CHECKING', now() FROM "Refund" r WHERE r."paidNoticeSentAt" IS NULL AND r."status" = 'PAID' LIMIT 1`);
     await client.query(`
       INSERT INTO "WebhookEvent" ("id", "type", "subject", "payload") SELECT 'msg_open' || g, 'order.paid', 'order:open-' || (g % 2), '{}'::jsonb FROM generate_series(1, 4) g`);

@@ -17,7 +17,7 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   const notices = await unsentNotices(runtime.db, now, 500);
   let requeued = 0;
   for (const p of pending) {
-    if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash, p.depositAddress), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress }))) requeued++;
+    if (await requeue(runtime.queues['payment-verify'], jobIds.verify(p.txHash, p.depositAddress, p.logIndex), () => jobs.verifyPayment(runtime.queues, { paymentId: p.id, txHash: p.txHash, depositAddress: p.depositAddress, logIndex: p.logIndex }))) requeued++;
   }
   // The outbox's relay: what a change recorded and no hand-off queued (effects.ts).
   const unsent: Effect[] = [

@@ -55,9 +55,13 @@ describe('retention', () => {
     }
 
     const head = 10_000n;
-    await db.chainCursor.create({ data: { id: 'receiving-address', blockNumber: head, blockHash: '0x01' } });
+    const { chainId } = kit.env.config;
+    await db.chainCursor.create({ data: { chainId, blockNumber: head, blockHash: '0x01' } });
     const keep = BigInt(Math.max(Number(INDEXED_BLOCK_WINDOW), kit.env.config.finalityDepth));
-    await db.indexedBlock.createMany({ data: Array.from({ length: 300 }, (_, i) => ({ number: head - BigInt(i), hash: `0x${i}`, parentHash: `0x${i + 1}` })) });
+    await db.indexedBlock.createMany({ data: Array.from({ length: 300 }, (_, i) => ({ chainId, number: head - BigInt(i), hash: `0x${i}`, parentHash: `0x${i + 1}` })) });
+    // Another chain's blocks at the same heights, a chain with no checkpoint: kept.
+    const other = chainId + 1;
+    await db.indexedBlock.createMany({ data: Array.from({ length: 3 }, (_, i) => ({ chainId: other, number: head - 299n + BigInt(i), hash: `0xa${i}`, parentHash: `0xa${i + 1}` })) });
 
     // Security notices: sent long ago (go), never sent and long given up (go), sent lately (stay).
     const notice = (createdAt: Date, sentAt: Date | null) => db.securityNotice.create({ data: { userId: user.id, kind: 'PASSWORD_CHANGED', email: user.email, createdAt, sentAt } });
@@ -91,10 +95,11 @@ describe('retention', () => {
     expect(runs.map((r) => r.scope)).toEqual(['audit', 'changes', 'changes', 'changes']);
     expect(result.reconciliationRuns).toBe(2);
 
-    const blocks = await db.indexedBlock.findMany({ select: { number: true }, orderBy: { number: 'asc' } });
+    const blocks = await db.indexedBlock.findMany({ where: { chainId }, select: { number: true }, orderBy: { number: 'asc' } });
     expect(blocks[0]?.number).toBe(head - keep);
     expect(blocks).toHaveLength(Number(keep) + 1);
     expect(result.indexedBlocks).toBe(300 - Number(keep) - 1);
+    expect(await db.indexedBlock.count({ where: { chainId: other } }), "another chain's blocks at the same heights").toBe(3);
 
     expect((await db.securityNotice.findMany({ select: { id: true } })).map((n) => n.id)).toEqual([recentNotice.id]);
     expect(result.securityNotices).toBe(2);

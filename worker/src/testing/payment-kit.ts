@@ -52,7 +52,7 @@ export async function createPaymentKit(
 
   async function waitForPayment(txHash: string, statuses: string[], timeoutMs = WAIT_LIMIT_MS) {
     return waitFor(`payment ${txHash} in ${statuses.join('/')}`, async () => {
-      const p = await db.payment.findFirst({ where: { depositAddress: null, txHash: txHash.toLowerCase() } });
+      const p = await db.payment.findFirst({ where: { depositAddress: null, txHash: txHash.toLowerCase(), logIndex: null } });
       return p && statuses.includes(p.status) ? p : null;
     }, timeoutMs);
   }

@@ -335,7 +335,7 @@ describe('cashouts counted per admin and per package', () => {
 describe('large refunds', () => {
   async function refundRow(amountUsd: string, walletSource: 'sender' | 'admin', requestedById: string) {
     return kit.db.refund.create({
-      data: { source: 'TRANSFER', wallet: WALLET, walletSource, amountWei: new Prisma.Decimal('100000000000000000'), amountUsd: new Prisma.Decimal(amountUsd), requestedById },
+      data: { source: 'TRANSFER', wallet: WALLET, walletSource, amount: new Prisma.Decimal('100000000000000000'), amountUsd: new Prisma.Decimal(amountUsd), requestedById },
     });
   }
   const audit = (admin: TestUser) => ({ actor: { id: admin.id, email: admin.email }, ip: null, userAgent: null });

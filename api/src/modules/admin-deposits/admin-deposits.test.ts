@@ -30,7 +30,7 @@ const hash = () => `0x${randomBytes(32).toString('hex')}`;
 async function deposit(to: Address, wei: bigint, status: 'UNRESOLVED' | 'REJECTED' = 'UNRESOLVED') {
   const tx = await chain.sendAndWait(ANVIL_ACCOUNTS[0], to, wei);
   const receipt = await chain.wallet.getTransactionReceipt({ hash: tx });
-  return kit.db.payment.create({ data: { txHash: tx.toLowerCase(), depositAddress: to, source: 'INDEXED', status, valueWei: D(wei), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } });
+  return kit.db.payment.create({ data: { txHash: tx.toLowerCase(), depositAddress: to, source: 'INDEXED', status, amount: D(wei), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } });
 }
 
 /** A sweep sent `hoursAgo`; a confirmed one at a real block, its one address's deposit marked swept. */
@@ -57,7 +57,7 @@ async function sweep(hoursAgo: number, status: 'SENT' | 'CONFIRMED' | 'FAILED', 
     },
   });
   if (status === 'CONFIRMED') {
-    await kit.db.payment.create({ data: { txHash: hash(), depositAddress: address, sweepId: s.id, source: 'INDEXED', status: 'UNRESOLVED', valueWei: D(wei), blockNumber: 1n, blockHash: hash() } });
+    await kit.db.payment.create({ data: { txHash: hash(), depositAddress: address, sweepId: s.id, source: 'INDEXED', status: 'UNRESOLVED', amount: D(wei), blockNumber: 1n, blockHash: hash() } });
   }
   return s;
 }

@@ -36,14 +36,14 @@ beforeAll(async () => {
       INSERT INTO "DepositSweepItem" ("id", "sweepId", "address", "expectedWei", "sweptWei")
       SELECT gen_random_uuid(), s."id", '0xd' || lpad(to_hex(s."nonce"), 39, '0'), s."expectedWei", s."sweptWei" FROM "DepositSweep" s`);
     await client.query(`
-      INSERT INTO "Payment" ("id", "txHash", "depositAddress", "sweepId", "source", "status", "valueWei", "blockNumber", "createdAt", "updatedAt")
+      INSERT INTO "Payment" ("id", "txHash", "depositAddress", "sweepId", "source", "status", "amount", "blockNumber", "createdAt", "updatedAt")
       SELECT gen_random_uuid(), '0xa' || lpad(to_hex(g), 63, '0'), '0xd' || lpad(to_hex(1 + g % ${OLD_SWEEPS}), 39, '0'),
              ('00000000-0000-4000-8000-' || lpad(to_hex(1 + g % ${OLD_SWEEPS}), 12, '0'))::uuid, 'INDEXED', 'COUNTED', 1000000000000000, g,
              now() - interval '60 days', now() - interval '60 days'
       FROM generate_series(1, ${HISTORY}) g`);
     // The open work: three deposits waiting at two addresses, one sweep sent, two of the last month.
     await client.query(`
-      INSERT INTO "Payment" ("id", "txHash", "depositAddress", "source", "status", "valueWei", "blockNumber", "createdAt", "updatedAt")
+      INSERT INTO "Payment" ("id", "txHash", "depositAddress", "source", "status", "amount", "blockNumber", "createdAt", "updatedAt")
       VALUES (gen_random_uuid(), '0xb1', '0x' || repeat('e', 40), 'INDEXED', 'COUNTED', 1000, 1, now(), now()),
              (gen_random_uuid(), '0xb2', '0x' || repeat('e', 40), 'INDEXED', 'PENDING', 2000, 2, now(), now()),
              (gen_random_uuid(), '0xb3', '0x' || repeat('f', 40), 'INDEXED', 'LATE', 4000, 3, now(), now())`);

@@ -18,7 +18,7 @@ const amount = (wei: bigint) => ({ wei: wei.toString(), eth: formatEth(wei) });
 /** Deposits not yet swept: what of them is still at the addresses (less what a flush in a deposit's own transaction moved early), and how many addresses. */
 export async function unsweptDeposits(db: Db): Promise<{ wei: bigint; addresses: number }> {
   const [row] = await db.$queryRaw<{ wei: Prisma.Decimal | null; addresses: number }[]>`
-    SELECT SUM("valueWei" - "flushedEarlyWei") AS wei, COUNT(DISTINCT "depositAddress")::int AS addresses FROM "Payment"
+    SELECT SUM("amount" - "flushedEarly") AS wei, COUNT(DISTINCT "depositAddress")::int AS addresses FROM "Payment"
     WHERE "depositAddress" IS NOT NULL AND "sweepId" IS NULL AND "status" <> 'REJECTED'`;
   return { wei: weiOf(row?.wei), addresses: row?.addresses ?? 0 };
 }

@@ -40,7 +40,7 @@ async function payByHand(orderId: string, n: number) {
   const payment = await kit.db.payment.create({
     data: {
       txHash: hash(n), orderId, source: 'INDEXED', status: 'COUNTED', fromAddress: PAYER, payerAddress: PAYER,
-      valueWei: new Prisma.Decimal('18333333333333333'), usdValue: new Prisma.Decimal('55.00'), blockNumber: 123n, blockHash: hash(n + 1),
+      amount: new Prisma.Decimal('18333333333333333'), usdValue: new Prisma.Decimal('55.00'), blockNumber: 123n, blockHash: hash(n + 1),
       confirmations: 3, quoteId: quote.id,
     },
   });
@@ -50,7 +50,7 @@ async function payByHand(orderId: string, n: number) {
     data: { status: 'PAID', paidAt, expiresAt: new Date(paidAt.getTime() + 30 * 86_400_000), paidUsd: new Prisma.Decimal('55.00'), overpaidUsd: new Prisma.Decimal('5.00'), overpaidSettledUsd: new Prisma.Decimal('5.00'), overpaidSettledWei: new Prisma.Decimal('1666666666666666') },
   });
   const refund = await kit.db.refund.create({
-    data: { source: 'OVERPAYMENT', paymentId: payment.id, orderId, userId: buyer.id, wallet: PAYER, walletSource: 'sender', amountWei: new Prisma.Decimal('1666666666666666'), amountUsd: new Prisma.Decimal('5.00'), status: 'PAID', payoutTxHash: hash(n + 2), paidAt },
+    data: { source: 'OVERPAYMENT', paymentId: payment.id, orderId, userId: buyer.id, wallet: PAYER, walletSource: 'sender', amount: new Prisma.Decimal('1666666666666666'), amountUsd: new Prisma.Decimal('5.00'), status: 'PAID', payoutTxHash: hash(n + 2), paidAt },
   });
   const endpoint = await kit.db.webhookEndpoint.create({ data: { url: 'https://hooks.example.com/shop', secret: 'whsec_test', events: ['order.paid'] } });
   const event = await kit.db.webhookEvent.create({ data: { id: `msg_${n}`, type: 'order.paid', subject: `order:${orderId}`, payload: {} } });
@@ -91,7 +91,7 @@ describe('the admin order page read (GET /api/admin/orders/:id)', () => {
       total: 1,
       items: [
         expect.objectContaining({
-          txHash: hash(1000), status: 'COUNTED', source: 'INDEXED', order: orderId, from: PAYER, payer: PAYER, usdValue: 55, valueWei: '18333333333333333',
+          txHash: hash(1000), status: 'COUNTED', source: 'INDEXED', order: orderId, from: PAYER, payer: PAYER, usdValue: 55, valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333',
           blockNumber: '123', blockHash: hash(1001), confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, reportedOnly: false,
         }),
       ],

@@ -44,7 +44,7 @@ beforeAll(async () => {
     await client.query(`UPDATE "Order" SET "status" = 'PAID' WHERE "status" IN ('EXPIRED', 'LATE') AND "createdAt" > now() - interval '365 days'`);
     // A transfer no order took, seen now.
     const transfer = await client.query<{ id: string }>(`
-      INSERT INTO "Payment" ("id", "txHash", "source", "status", "valueWei", "blockNumber", "createdAt", "updatedAt")
+      INSERT INTO "Payment" ("id", "txHash", "source", "status", "amount", "blockNumber", "createdAt", "updatedAt")
       VALUES (gen_random_uuid(), '0x' || repeat('7', 64), 'INDEXED', 'UNRESOLVED', 1000, 99999999, now(), now()) RETURNING "id"`);
     transferId = transfer.rows[0]!.id;
     someOrder = (await client.query<{ id: string }>(`SELECT "id" FROM "Order" ORDER BY "createdAt" LIMIT 1 OFFSET 5000`)).rows[0]!.id;

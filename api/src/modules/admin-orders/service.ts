@@ -32,7 +32,7 @@ const REPORTS_READ = 200;
 const newestFirst = [{ createdAt: 'desc' }, { id: 'desc' }] as const;
 
 function quoteJson(q: Prisma.PaymentQuoteGetPayload<object>): AdminOrderQuoteJson {
-  const wei = q.amountWei.toFixed(0);
+  const wei = q.amount.toFixed(0);
   return {
     _id: q.id,
     ethUsd: q.ethUsd.toFixed(8),

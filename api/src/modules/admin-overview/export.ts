@@ -112,7 +112,7 @@ function payments(db: Db, range: DayRange): ExportSpec<PaymentRow> {
     toLines: async (rows) =>
       rows.map((p) => [
         p.id, iso(p.createdAt), p.txHash, p.status, p.source, ref(p.orderId), p.orderId ?? '', p.fromAddress ?? '',
-        p.valueWei?.toFixed(0) ?? '', usd(p.usdValue), p.blockNumber?.toString() ?? '', iso(p.blockTimestamp), text(p.reason),
+        p.amount?.toFixed(0) ?? '', usd(p.usdValue), p.blockNumber?.toString() ?? '', iso(p.blockTimestamp), text(p.reason),
       ]),
   };
 }

@@ -49,7 +49,7 @@ async function order(key: string, o: { createdAt: string; status: 'PAID' | 'PEND
     await kit.db.payment.create({
       data: {
         txHash: `0x${tx.toString(16).padStart(64, '0')}`, orderId: created.id, source: 'INDEXED', status: 'COUNTED', usdValue: new Prisma.Decimal(usd),
-        valueWei: new Prisma.Decimal('1000000000000000'), blockNumber: BigInt(tx), blockHash: `0x${'b'.repeat(63)}${tx % 10}`, createdAt: new Date(o.paidAt ?? o.createdAt),
+        amount: new Prisma.Decimal('1000000000000000'), blockNumber: BigInt(tx), blockHash: `0x${'b'.repeat(63)}${tx % 10}`, createdAt: new Date(o.paidAt ?? o.createdAt),
       },
     });
   }
@@ -200,8 +200,8 @@ describe('GET /api/admin/overview', () => {
     // Open work is counted whatever the range.
     await kit.db.payment.createMany({
       data: [
-        { txHash: `0x${'e1'.repeat(32)}`, source: 'INFLOW', status: 'UNRESOLVED', valueWei: 1, createdAt: new Date('2025-01-01T00:00:00Z') },
-        { txHash: `0x${'e2'.repeat(32)}`, source: 'INDEXED', status: 'LATE', valueWei: 1 },
+        { txHash: `0x${'e1'.repeat(32)}`, source: 'INFLOW', status: 'UNRESOLVED', amount: 1, createdAt: new Date('2025-01-01T00:00:00Z') },
+        { txHash: `0x${'e2'.repeat(32)}`, source: 'INDEXED', status: 'LATE', amount: 1 },
         { txHash: `0x${'e3'.repeat(32)}`, source: 'REPORTED', status: 'PENDING' },
       ],
     });

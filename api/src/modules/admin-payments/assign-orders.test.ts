@@ -45,7 +45,7 @@ async function unresolvedTransfer() {
   transferSeq += 1;
   return kit.db.payment.create({
     data: {
-      txHash: hash(transferSeq), source: 'INDEXED', status: 'UNRESOLVED', fromAddress: PAYER, payerAddress: PAYER, valueWei: new Prisma.Decimal('10000000000000000'),
+      txHash: hash(transferSeq), source: 'INDEXED', status: 'UNRESOLVED', fromAddress: PAYER, payerAddress: PAYER, amount: new Prisma.Decimal('10000000000000000'),
       blockNumber: 1_000_000n + BigInt(transferSeq), blockHash: hash(1000 + transferSeq), confirmations: 3, reason: 'No open order carries this tag',
     },
   });

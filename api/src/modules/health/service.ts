@@ -26,7 +26,7 @@ export function describeFailure(err: unknown, timeoutMs: number): string {
 
 async function checkChain({ chain, config, db }: AppDeps): Promise<Check> {
   const timeoutMs = config.healthTimeoutMs;
-  const halt = await indexerHalt(db).catch(() => null);
+  const halt = await indexerHalt(db, config.chainId).catch(() => null);
   try {
     const [chainId, blockNumber] = await withTimeout(Promise.all([chain.getChainId(), chain.getBlockNumber()]), timeoutMs);
     const detail: Record<string, unknown> = { chainId, blockNumber: blockNumber.toString() };

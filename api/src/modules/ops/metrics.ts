@@ -100,7 +100,7 @@ export function createMetrics(deps: AppDeps) {
   });
   stateGauge(
     { name: 'shop_indexer_halted', help: '1 while indexing and payment verification are halted (another chain, or a rewind deeper than FINALITY_DEPTH)', source: 'database' },
-    async (g) => g.set((await indexerHalt(deps.db)) ? 1 : 0),
+    async (g) => g.set((await indexerHalt(deps.db, deps.config.chainId)) ? 1 : 0),
   );
   stateGauge(
     {

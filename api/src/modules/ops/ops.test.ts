@@ -115,7 +115,7 @@ describe('a halted indexer', () => {
   it('shows in health (503, the chain degraded, the reason for admins) and in metrics', async () => {
     const { db } = kit;
     await db.chainCursor.create({
-      data: { id: 'receiving-address', blockNumber: 1n, blockHash: '0x01', haltedAt: new Date(), haltReason: 'The node at ETH_RPC_URL follows another chain.' },
+      data: { chainId: 1, blockNumber: 1n, blockHash: '0x01', haltedAt: new Date(), haltReason: 'The node at ETH_RPC_URL follows another chain.' },
     });
     try {
       const guest = await request(kit.app).get('/api/health');

@@ -64,7 +64,7 @@ async function payByHand(orderId: string, n: number, settledUsd: '5.00' | '0.00'
   const payment = await kit.db.payment.create({
     data: {
       txHash: hash(n), orderId, source: 'INDEXED', status: 'COUNTED', fromAddress: PAYER, payerAddress: PAYER,
-      valueWei: new Prisma.Decimal('18333333333333333'), usdValue: new Prisma.Decimal('55.00'), blockNumber: 123n, blockHash: hash(n + 1),
+      amount: new Prisma.Decimal('18333333333333333'), usdValue: new Prisma.Decimal('55.00'), blockNumber: 123n, blockHash: hash(n + 1),
       confirmations: 3, quoteId: quote.id,
     },
   });
@@ -79,7 +79,7 @@ async function payByHand(orderId: string, n: number, settledUsd: '5.00' | '0.00'
   });
   const refund = settled
     ? await kit.db.refund.create({
-        data: { source: 'OVERPAYMENT', paymentId: payment.id, orderId, userId: buyer.id, wallet: PAYER, walletSource: 'sender', amountWei: new Prisma.Decimal('1666666666666666'), amountUsd: new Prisma.Decimal('5.00'), status: 'PAID', payoutTxHash: hash(n + 2), paidAt },
+        data: { source: 'OVERPAYMENT', paymentId: payment.id, orderId, userId: buyer.id, wallet: PAYER, walletSource: 'sender', amount: new Prisma.Decimal('1666666666666666'), amountUsd: new Prisma.Decimal('5.00'), status: 'PAID', payoutTxHash: hash(n + 2), paidAt },
       })
     : null;
   return { payment, refund, quote };
@@ -110,7 +110,7 @@ describe("the buyer's view of an order", () => {
     expect(page).toStrictEqual({
       ...base,
       quote: {
-        ethUsd: '3000.00000000', amountWei: quote.amountWei.toFixed(0), amountEth: '0.016667', usdAmount: 50, receivingAddress: kit.env.config.receivingAddress, chainId: 1,
+        ethUsd: '3000.00000000', amountWei: quote.amount.toFixed(0), amountEth: '0.016667', usdAmount: 50, receivingAddress: kit.env.config.receivingAddress, chainId: 1,
         expiresAt: quote.expiresAt.toISOString(), depositAddress: order.depositAddress,
       },
       payments: [],
@@ -130,14 +130,14 @@ describe("the buyer's view of an order", () => {
     const settled = await payByHand(settledId, 3000, '5.00');
     await payByHand(openId, 4000, '0.00');
     const as = await kit.as(buyer);
-    const PAYMENT = ['txHash', 'status', 'confirmations', 'requiredConfirmations', 'reason', 'valueWei', 'usdValue'];
+    const PAYMENT = ['txHash', 'status', 'confirmations', 'requiredConfirmations', 'reason', 'valueWei', 'asset', 'amount', 'usdValue'];
     const PAID = [...ORDER, ...ORDERED_ITEMS, 'quote', 'payments', ...PAYMENT.map((k) => `payments[].${k}`)];
 
     const paid = (await as.get(`/api/orders/${settledId}`).expect(200)).body;
     expect(keyPaths(paid)).toEqual([...PAID, 'overpayment', 'refunds', ...[...REFUND, 'createdAt', 'paidAt'].map((k) => `refunds[].${k}`)]);
     expect(paid).toMatchObject({
       status: 'PAID', isPaid: true, paidAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-31T12:00:00.000Z', paidUsd: 55, quote: null,
-      payments: [{ txHash: hash(3000), status: 'COUNTED', confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, valueWei: '18333333333333333', usdValue: 55 }],
+      payments: [{ txHash: hash(3000), status: 'COUNTED', confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333', usdValue: 55 }],
       overpayment: null,
       refunds: [{ _id: settled.refund!.id, source: 'OVERPAYMENT', order: settledId, txHash: hash(3000), wallet: PAYER, amountUsd: 5, status: 'PAID', payoutTxHash: hash(3002), paidAt: '2026-03-01T12:00:00.000Z' }],
     });
@@ -181,7 +181,7 @@ describe("the admin's view of an order", () => {
     await kit.db.webhookDelivery.create({ data: { eventId: event.id, endpointId: endpoint.id, subject: event.subject, seq: event.seq, status: 'DELIVERED', attempts: 1, lastStatus: 200, deliveredAt: new Date() } });
 
     const body = (await (await kit.as(admin)).get(`/api/admin/orders/${orderId}`).expect(200)).body;
-    const PAYMENT = ['_id', 'txHash', 'status', 'source', 'order', 'from', 'valueWei', 'usdValue', 'blockNumber', 'reason', 'refund', 'createdAt', 'confirmations', 'requiredConfirmations', 'blockHash', 'payer', 'reportedOnly'];
+    const PAYMENT = ['_id', 'txHash', 'status', 'source', 'order', 'from', 'valueWei', 'asset', 'amount', 'usdValue', 'blockNumber', 'reason', 'refund', 'createdAt', 'confirmations', 'requiredConfirmations', 'blockHash', 'payer', 'reportedOnly'];
     const DELIVERY = keyPaths(body.deliveries.items[0]);
     expect(DELIVERY.slice(-3)).toEqual(['endpoint', 'endpoint._id', 'endpoint.url']);
     expect(keyPaths(body)).toEqual([
@@ -204,7 +204,7 @@ describe("the admin's view of an order", () => {
       items: [{ name: 'Gold Package', image: '/images/gold.svg', price: 25, qty: 2, product: productId, dailyCredit: 1.5, durationDays: 30 }],
       buyer: { _id: buyer.id, name: 'Bea Buyer', email: buyer.email, deleted: false },
       quotes: {
-        items: [{ _id: quote.id, ethUsd: '3000.00000000', usdAmount: 50, amountWei: quote.amountWei.toFixed(0), amountEth: formatEth(quote.amountWei.toFixed(0), 6), createdAt: time, expiresAt: quote.expiresAt.toISOString() }],
+        items: [{ _id: quote.id, ethUsd: '3000.00000000', usdAmount: 50, amountWei: quote.amount.toFixed(0), amountEth: formatEth(quote.amount.toFixed(0), 6), createdAt: time, expiresAt: quote.expiresAt.toISOString() }],
         total: 1,
       },
       payments: { items: [{ _id: payment.id, txHash: hash(6000), confirmations: 3, blockHash: hash(6001), payer: PAYER, reportedOnly: false }], total: 1 },

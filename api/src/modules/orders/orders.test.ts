@@ -60,7 +60,7 @@ describe('placing orders', () => {
     const orderId = placed.body._id as string;
     // The highest tag: over half a millionth of an ETH below the quoted 0.007 ETH.
     const quote = await kit.db.paymentQuote.findFirstOrThrow({ where: { orderId } });
-    await kit.db.paymentQuote.update({ where: { id: quote.id }, data: { amountWei: new Prisma.Decimal('7000999999999000') } });
+    await kit.db.paymentQuote.update({ where: { id: quote.id }, data: { amount: new Prisma.Decimal('7000999999999000') } });
     const buyerView = await (await kit.as(alice)).get(`/api/orders/${orderId}`);
     const adminView = await (await kit.as(admin)).get(`/api/admin/orders/${orderId}`);
     expect(buyerView.body.quote.amountEth).toBe('0.007000');

@@ -19,7 +19,7 @@ const orderInclude = {
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
 function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
-  const wei = BigInt(q.amountWei.toFixed(0));
+  const wei = BigInt(q.amount.toFixed(0));
   return {
     ethUsd: q.ethUsd.toFixed(8),
     amountWei: wei.toString(),
@@ -78,7 +78,9 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
         : unresolved
           ? (p.reason ?? "The amount sent does not match this order's quote; an admin will resolve it")
           : p.reason,
-      valueWei: elsewhere ? null : (p.valueWei?.toFixed(0) ?? null),
+      valueWei: elsewhere || p.asset !== 'ETH' ? null : (p.amount?.toFixed(0) ?? null),
+      asset: p.asset,
+      amount: elsewhere ? null : (p.amount?.toFixed(0) ?? null),
       usdValue: elsewhere || p.usdValue === null ? null : usdNumber(p.usdValue),
     };
   });

@@ -58,8 +58,8 @@ export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: Appr
       user: user ? { _id: user.id, name: user.name, email: user.email } : null,
       wallet: r.wallet,
       walletSource: r.walletSource as RefundJson['walletSource'],
-      amountWei: r.amountWei.toFixed(0),
-      amountEth: formatEth(r.amountWei.toFixed(0)),
+      amountWei: r.amount.toFixed(0),
+      amountEth: formatEth(r.amount.toFixed(0)),
       amountUsd: r.amountUsd ? usdNumber(r.amountUsd) : null,
       status: r.status,
       payoutTxHash: r.payoutTxHash,
@@ -83,7 +83,7 @@ function toOverpaymentJson(over: Overpayment, answer: bigint | null): Overpaymen
     eth: formatEth(over.wei),
     from: soleSender(over),
     refundable: over.parts.some((p) => p.payer !== null),
-    parts: over.parts.map((p) => ({ txHash: p.txHash, from: p.payer, wei: p.wei.toString(), eth: formatEth(p.wei), usd: usdOf(p.cents) })),
+    parts: over.parts.map((p) => ({ txHash: p.txHash, from: p.payer, wei: p.amount.toString(), eth: formatEth(p.amount), usd: usdOf(p.cents) })),
   };
 }
 

@@ -19,13 +19,13 @@ export async function ethDeliveries(linked: LinkedBlock<EthBlockRead>[], shop: R
     const { read } = block;
     for (const tx of block.transactions) {
       if (tx.to && tx.to.toLowerCase() === receiving && tx.from.toLowerCase() !== receiving) {
-        found.push({ hash: tx.hash, from: tx.from, payer: tx.from, amount: hexToBigInt(tx.value), viaContract: false, depositAddress: null, block });
+        found.push({ hash: tx.hash, from: tx.from, payer: tx.from, amount: hexToBigInt(tx.value), logIndex: null, viaContract: false, depositAddress: null, block });
       }
     }
-    for (const t of read.internal) found.push({ hash: t.hash, from: t.from, payer: t.payer, amount: t.valueWei, viaContract: true, depositAddress: null, block });
+    for (const t of read.internal) found.push({ hash: t.hash, from: t.from, payer: t.payer, amount: t.valueWei, logIndex: null, viaContract: true, depositAddress: null, block });
     if (read.inflowWei > 0n) inflows.push({ block, amount: read.inflowWei, depositAddress: null });
     for (const w of read.watched) {
-      for (const t of w.internal) found.push({ hash: t.hash, from: t.from, payer: null, amount: t.valueWei, viaContract: true, depositAddress: w.address, block });
+      for (const t of w.internal) found.push({ hash: t.hash, from: t.from, payer: null, amount: t.valueWei, logIndex: null, viaContract: true, depositAddress: w.address, block });
       if (w.inflowWei > 0n) inflows.push({ block, amount: w.inflowWei, depositAddress: w.address });
     }
   }
@@ -33,7 +33,7 @@ export async function ethDeliveries(linked: LinkedBlock<EthBlockRead>[], shop: R
   const deposits = candidates.length > 0 ? await shop.depositAddressesAmong(candidates.map(({ t }) => t.to as string)) : new Set<string>();
   for (const { t, block } of candidates) {
     const to = (t.to as string).toLowerCase();
-    if (deposits.has(to)) found.push({ hash: t.hash, from: t.from, payer: null, amount: hexToBigInt(t.value), viaContract: false, depositAddress: to, block });
+    if (deposits.has(to)) found.push({ hash: t.hash, from: t.from, payer: null, amount: hexToBigInt(t.value), logIndex: null, viaContract: false, depositAddress: to, block });
   }
   return { found, inflows };
 }

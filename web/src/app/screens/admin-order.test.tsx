@@ -20,7 +20,7 @@ function makeDetail(over: Partial<AdminOrderDetailJson> = {}): AdminOrderDetailJ
     quotes: { items: [{ _id: 'q1', ethUsd: '3000.00000000', usdAmount: 50, amountWei: '16666666666666666', amountEth: '0.016667', createdAt: '2026-03-04T10:00:00.000Z', expiresAt: '2026-03-04T10:15:00.000Z' }], total: 1 },
     payments: {
       items: [{
-        _id: 'pay1', txHash: TX, status: 'COUNTED', source: 'INDEXED', order: ID, from: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', valueWei: '18333333333333333', usdValue: 55,
+        _id: 'pay1', txHash: TX, status: 'COUNTED', source: 'INDEXED', order: ID, from: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333', usdValue: 55,
         blockNumber: '123', reason: null, refund: null, createdAt: '2026-03-04T10:04:00.000Z', confirmations: 14, requiredConfirmations: 12, blockHash: null, payer: null, reportedOnly: false,
       }],
       total: 1,

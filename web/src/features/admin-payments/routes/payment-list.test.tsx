@@ -19,7 +19,7 @@ const payment: AdminPaymentJson = {
   source: 'INDEXED',
   order: null,
   from: SENDER,
-  valueWei: '12345678900000000',
+  valueWei: '12345678900000000', asset: 'ETH', amount: '12345678900000000',
   usdValue: 37.04,
   blockNumber: '123',
   reason: 'No open order carries this tag',

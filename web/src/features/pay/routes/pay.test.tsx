@@ -198,7 +198,7 @@ describe('PayPage', () => {
       paidUsd: 10,
       quote: { ...base.quote!, usdAmount: 11, amountWei: '3666666666666790', amountEth: '0.003667' },
       payments: [
-        { txHash: `0x${'12'.repeat(32)}`, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '3333333333333457', usdValue: 10, },
+        { txHash: `0x${'12'.repeat(32)}`, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '3333333333333457', asset: 'ETH', amount: '3333333333333457', usdValue: 10, },
       ],
     }));
     renderPay();
@@ -306,7 +306,7 @@ describe('PayPage', () => {
       'GET /api/orders/o1': () =>
         reported
           ? unpaidOrder({ status: 'PAID', isPaid: true, paidUsd: 21, quote: null, payments: [
-              { txHash: HASH, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '7000000000000123', usdValue: 21 },
+              { txHash: HASH, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: '7000000000000123', asset: 'ETH', amount: '7000000000000123', usdValue: 21 },
             ] })
           : unpaidOrder(),
       'GET /api/crypto/eth-price': { price: '3000.00', updatedAt: new Date().toISOString() },
@@ -336,8 +336,8 @@ describe('PayPage', () => {
       unpaidOrder({
         status: 'VERIFYING',
         payments: [
-          { txHash: HASH, status: 'PENDING', confirmations: 3, requiredConfirmations: 12, reason: null, valueWei: null, usdValue: null },
-          { txHash: `0x${'cd'.repeat(32)}`, status: 'REJECTED', confirmations: 0, requiredConfirmations: 12, reason: 'The transaction failed on chain', valueWei: null, usdValue: null },
+          { txHash: HASH, status: 'PENDING', confirmations: 3, requiredConfirmations: 12, reason: null, valueWei: null, asset: 'ETH', amount: null, usdValue: null },
+          { txHash: `0x${'cd'.repeat(32)}`, status: 'REJECTED', confirmations: 0, requiredConfirmations: 12, reason: 'The transaction failed on chain', valueWei: null, asset: 'ETH', amount: null, usdValue: null },
         ],
       }),
     );
