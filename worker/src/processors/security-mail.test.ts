@@ -126,7 +126,10 @@ describe('security e-mails', () => {
       const job = await worker.queues['payment-sweep'].getJob(again.id!);
       return (await job?.isCompleted()) ? job : null;
     });
-    expect(done.returnvalue).toMatchObject({ notices: 0 });
+    // What it hands on is not counted here: on a slow machine this file's earlier notices may be a minute old and
+    // still unsent. Whatever it handed on has run once the e-mail queue is idle, and this user got one letter.
+    expect(done.returnvalue).toHaveProperty('notices');
+    await waitForQueueIdle(worker.queues.email, 'the e-mail jobs to finish');
     expect(smtp.messages.filter((m) => recipients(m) === user.email)).toHaveLength(1);
   });
 });
