@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil } from '../../../scripts/lib/anvil.ts';
 import { ANVIL_ACCOUNTS, anvilDriver } from '../../../scripts/testing/chain.ts';
 import { createTestEnv, type TestEnv } from '../../../scripts/testing/test-env.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createChainClient } from './public-client.ts';
 import { followChain, type BlockReader, type FollowerDeps, type LinkedBlock } from './follower.ts';
+import { resumeIndexer } from './cursor.ts';
 import { isRetryable, InvalidRpcAnswer } from './errors.ts';
 import { blockWithTransactions } from './rpc.ts';
 
@@ -97,6 +99,36 @@ describe('the block follower', () => {
     expect(await db.chainCursor.findUnique({ where: { chainId: own } })).toMatchObject({ blockNumber: head + 3n });
     await db.indexedBlock.deleteMany({ where: { chainId: other } });
     await db.chainCursor.delete({ where: { chainId: other } });
+  });
+
+  it('a shop that follows one chain does not start on another when CHAIN_ID and ETH_RPC_URL both move to it (DESIGN: records the genesis hash and refuses another); an operator may resume it', async () => {
+    // The shop's checkpoint on its chain, with that chain's genesis.
+    await follow();
+    expect(await env.runtime.db.chainCursor.findUnique({ where: { chainId: env.config.chainId } })).not.toBeNull();
+    // A node of another chain (another genesis, another chain id), and a configuration that names it
+    // (a staging .env deployed against the production database).
+    const other = await startAnvil({ genesisTimestamp: 1_600_000_000 });
+    const otherId = env.config.chainId + 2000;
+    try {
+      const base = createChainClient(other.rpcUrl);
+      const client = new Proxy(base, {
+        get(target, prop, receiver) {
+          if (prop === 'getChainId') return async () => otherId;
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      const outcome = await followChain({ ...deps, chain: client, config: { ...env.config, chainId: otherId } }, reader, { async blocks() {} });
+      // Its checkpoint starts halted, saying why; nothing of that chain is read until an operator resumes it.
+      expect(outcome).toMatchObject({ state: 'halted', reason: `This database follows chain ${env.config.chainId}; chain ${otherId} (CHAIN_ID and ETH_RPC_URL) is not followed until an operator resumes it.` });
+      expect(await env.runtime.db.indexedBlock.count({ where: { chainId: otherId } })).toBe(0);
+      expect(await resumeIndexer(env.runtime.db, otherId)).toBe(true);
+      const otherDeps = { ...deps, chain: client, config: { ...env.config, chainId: otherId } };
+      expect((await followChain(otherDeps, reader, { async blocks() {} })).state).not.toBe('halted');
+    } finally {
+      await other.stop();
+      await env.runtime.db.indexedBlock.deleteMany({ where: { chainId: otherId } });
+      await env.runtime.db.chainCursor.deleteMany({ where: { chainId: otherId } });
+    }
   });
 
   it('halts for an operator on a rewind deeper than FINALITY_DEPTH, and says so from then on', async () => {

@@ -181,9 +181,17 @@ async function startingCursor(deps: FollowerDeps, head: bigint, start: bigint | 
     chain.getChainId(),
   ]);
   if (chainId !== config.chainId) throw new Error(`The node at ETH_RPC_URL serves chain id ${chainId}, not ${config.chainId}`);
+  // A database that already follows another chain does not start on this one by itself: CHAIN_ID and
+  // ETH_RPC_URL moved together (a staging configuration against this database) would otherwise have
+  // that chain's coins pay this shop's orders. Its checkpoint starts halted; an operator who means it
+  // resumes it (npm run indexer:resume).
+  const followed = await db.chainCursor.findFirst({ where: { chainId: { not: chainId } }, select: { chainId: true } });
+  const halt = followed
+    ? { haltedAt: new Date(), haltReason: `This database follows chain ${followed.chainId}; chain ${chainId} (CHAIN_ID and ETH_RPC_URL) is not followed until an operator resumes it.` }
+    : {};
   const created = await db.chainCursor.upsert({
     where: { chainId },
-    create: { chainId, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string, genesisHash: genesis.hash },
+    create: { chainId, blockNumber: startBlock.number as bigint, blockHash: startBlock.hash as string, genesisHash: genesis.hash, ...halt },
     update: {},
   });
   identityChecked.add(chain);
@@ -206,6 +214,7 @@ export async function followChain<T>(
   if (stored?.haltedAt) return { state: 'halted', reason: stored.haltReason ?? 'halted', at: stored.blockNumber };
   const head = await chain.getBlockNumber({ cacheTime: 0 });
   let cursor = await startingCursor(deps, head, opts.startBlock);
+  if (cursor.haltedAt) return { state: 'halted', reason: cursor.haltReason ?? 'halted', at: cursor.blockNumber };
   const atCursor = head >= cursor.blockNumber ? await chain.getBlock({ blockNumber: cursor.blockNumber }).catch(() => null) : null;
   const onCursor = atCursor?.hash === cursor.blockHash;
   if (!identityChecked.has(chain) || !onCursor) {

@@ -51,6 +51,20 @@ describe('the payment key (txHash, depositAddress, logIndex)', () => {
     expect(await env.runtime.db.payment.count({ where: { txHash: tx } })).toBe(3);
   });
 
+  it('refuses a token transfer recorded without its log beside the same transfer with it (log null and log 0 are one Transfer counted twice)', async () => {
+    // Review of issue 37 step 2: a buyer's report knows only the hash, never the log. If a
+    // token payment can be keyed with a null log, the report's row and the indexer's row
+    // (log 0) are two payments of one Transfer, each verified by readTransfer's sum.
+    const tx = hex(32);
+    const address = hex(20);
+    await transfer(tx, address, 0);
+    const withoutLog = env.runtime.db.payment.create({
+      data: { txHash: tx, depositAddress: address, logIndex: null, asset: 'USDC', source: 'REPORTED', status: 'PENDING', amount: new Prisma.Decimal(1_000_000) },
+    });
+    expect(await refused(withoutLog)).not.toBe('accepted');
+    expect(await env.runtime.db.payment.count({ where: { txHash: tx } })).toBe(1);
+  });
+
   it("names each log's verification job apart, and a value transfer's as before logs were keyed", () => {
     const tx = hex(32);
     const address = hex(20);

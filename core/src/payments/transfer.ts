@@ -37,7 +37,7 @@ export async function readPaymentTransfer({ db, chain, config, tracer, logger }:
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
   const rail = paymentRail({ config, chain, tracer, logger }, key.asset);
-  const read = rail.readTransfer(key.txHash, addressOf(key, config), depositSenders(db, config.depositFactoryAddress));
+  const read = rail.readTransfer(key.txHash, addressOf(key, config), depositSenders(db, config.depositFactoryAddress), key.logIndex);
   const [halted, reading] = await Promise.allSettled([indexerHalt(db, config.chainId), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };

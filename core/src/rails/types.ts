@@ -39,9 +39,11 @@ export type Rail<R = unknown> = {
   /**
    * One transaction, and what it delivered to `address` in this rail. Calls made by
    * `ownSenders` (the shop's deposit forwarders flushing a sweep) deliver the shop's own
-   * money, never a payment: left out.
+   * money, never a payment: left out. `logIndex`: the one Transfer log a token payment is
+   * (a payment is keyed by it: one transaction's two logs are two payments, each its own
+   * amount, never the transaction's sum twice); a value transfer has none.
    */
-  readTransfer(hash: string, address: string, ownSenders?: OwnSenders): Promise<TransferReading>;
+  readTransfer(hash: string, address: string, ownSenders?: OwnSenders, logIndex?: number | null): Promise<TransferReading>;
   /**
    * What a payout transaction of the shop's delivered to `wallets` in this rail, and how
    * much of it the shop sent (`fromShop`: one of its payout addresses); null when the node

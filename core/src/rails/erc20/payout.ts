@@ -17,8 +17,9 @@ export async function tokenPayoutDelivery(
   wallets: string[],
   fromShop: (address: string) => boolean,
 ): Promise<PayoutDelivery | null> {
-  const logs = await receiptTransferLogs(chain, token, tx.hash);
-  if (!logs) return null;
+  const receipt = await receiptTransferLogs(chain, token, tx.hash);
+  if (!receipt) return null;
+  const { logs } = receipt;
   const to = new Set(wallets.map((w) => w.toLowerCase()));
   let toWallet = 0n;
   let sent = 0n;

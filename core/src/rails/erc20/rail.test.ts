@@ -1,4 +1,4 @@
-import { erc20Abi, parseAbi, TransactionReceiptNotFoundError, type Address, type Hash } from 'viem';
+import { erc20Abi, numberToHex, parseAbi, TransactionReceiptNotFoundError, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilInstance } from '../../../../scripts/lib/anvil.ts';
 import { installPriceFeedMock } from '../../../../scripts/lib/price-feed-mock.ts';
@@ -245,5 +245,53 @@ describe('payoutDelivery: a payout in the token, read from its Transfer log', ()
     const receipt = await chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     expect(receipt.status).toBe('reverted');
     expect(await usdtRail.payoutDelivery({ hash, from: alice, to: USDT.address, value: 0n }, [bob.toLowerCase()], () => true)).toEqual({ toWallet: 0n, sent: 0n });
+  });
+});
+
+/**
+ * A payment is keyed by its Transfer log (payments/transfer.ts passes the key's logIndex to
+ * the rail's readTransfer): what verification credits once this rail is in chainRails.
+ */
+describe('a payment keyed by its Transfer log', () => {
+  it('credits each log’s payment its own log’s amount: two logs to one deposit address are their sum once, not twice', async () => {
+    const { block } = await inOneBlock(async () => [
+      await chain.wallet.writeContract({ account: bob, chain: null, address: batch, abi: batchAbi, functionName: 'send', args: [USDC.address, [depositA, depositA], [usdt(1n), usdt(3n)]] }),
+    ]);
+    // The indexer records two payments, (hash, depositA, log i) and (hash, depositA, log j).
+    const found = await deliveriesIn(usdcRail, block);
+    expect(found.map((d) => [d.depositAddress, d.amount])).toEqual([
+      [depositA, usdt(1n)],
+      [depositA, usdt(3n)],
+    ]);
+    // Each is verified by reading its own log of its transaction for its address, as readPaymentTransfer does with the payment's key.
+    const credited: (bigint | string)[] = [];
+    for (const d of found) {
+      const reading = await usdcRail.readTransfer(d.hash, d.depositAddress as string, undefined, d.logIndex);
+      credited.push(reading.state === 'mined' ? reading.transfer.valueWei : reading.state);
+    }
+    // 4 USDC arrived; crediting each payment the transaction's sum counts 8.
+    expect(credited).toEqual([usdt(1n), usdt(3n)]);
+  });
+
+  it('reads the Transfer logs of the receipt it judged: a second read served from another block (a replica on another fork) is not taken', async () => {
+    const hash = await sendToken(USDC, alice, depositA, usdt(8n));
+    await chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    let served = 0;
+    const forked = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop !== 'getTransactionReceipt') return Reflect.get(target, prop, receiver) as unknown;
+        return async (args: { hash: Hash }) => {
+          const receipt = await target.getTransactionReceipt(args);
+          if (served++ === 0) return receipt;
+          // The same transaction in another block of another fork, its Transfer worth 100 times as much.
+          const otherBlock = `0x${'cd'.repeat(32)}` as Hash;
+          return { ...receipt, blockHash: otherBlock, logs: receipt.logs.map((l) => ({ ...l, blockHash: otherBlock, data: numberToHex(usdt(800n), { size: 32 }) })) };
+        };
+      },
+    }) as unknown as PublicClient;
+    const rail = createTokenRail({ config: { chainId: 1 }, chain: forked }, USDC);
+    const reading = await rail.readTransfer(hash, depositA);
+    // Judged (mined, confirmations, canonical) on the first receipt; its amount must be that receipt's, or nothing yet.
+    expect(reading.state === 'mined' ? reading.transfer.valueWei : usdt(8n)).toBe(usdt(8n));
   });
 });
