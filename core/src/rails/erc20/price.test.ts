@@ -50,7 +50,10 @@ describe('tokenUsdPrice', () => {
     // A wider tolerance takes it back.
     expect((await tokenUsdPrice({ ...deps, config: { stablecoinPegToleranceBps: 300 } }, USDC)).pegged).toBe(true);
     await setEthUsdPrice(anvil.rpcUrl, '1.0101', { feedAddress: USDC.usdFeed });
-    expect((await tokenUsdPrice(deps, USDC)).reason).toBe('USDC is off its dollar peg (1.0101); pay in ETH or another asset');
+    const above = await tokenUsdPrice(deps, USDC);
+    expect(above.reason).toBe('USDC is off its dollar peg (1.0101); pay in ETH or another asset');
+    // Above its peg a token is still worth a dollar to the shop (its issuer redeems it for one): never credited more.
+    expect(tokenToUsdCents(100_000_000n, above)).toBe(10_000n);
   });
 
   it('refuses a stale or broken feed as the ETH price is refused (PriceUnavailableError naming the feed), with a token feed’s day-long heartbeat', async () => {

@@ -74,9 +74,12 @@ export function usdCentsToTokenAmount(cents: bigint, token: Pick<Token, 'decimal
 
 /**
  * What `amount` (smallest units) is worth in USD cents, rounded DOWN (a payment is never
- * worth more than sent): at face value on the peg, at the feed's price off it.
+ * worth more than sent): at face value on the peg, at the feed's price below it, and never
+ * above a dollar (a token above its peg is still redeemed by its issuer for one dollar:
+ * whoever sends it then is not credited more).
  */
 export function tokenToUsdCents(amount: bigint, price: Pick<TokenUsd, 'decimals' | 'answer' | 'feedDecimals' | 'pegged'>): bigint {
-  const perToken = price.pegged ? 10n ** BigInt(price.feedDecimals) : price.answer;
+  const dollar = 10n ** BigInt(price.feedDecimals);
+  const perToken = price.pegged || price.answer > dollar ? dollar : price.answer;
   return (amount * perToken * 100n) / (10n ** BigInt(price.decimals) * 10n ** BigInt(price.feedDecimals));
 }
