@@ -50,6 +50,31 @@ export const quoteJson = z.object({
 });
 export type QuoteJson = z.infer<typeof quoteJson>;
 
+/**
+ * What the shop asks now in one asset it accepts (`quotes` of an order): ETH by a tagged
+ * amount to the receiving address (or any amount to the deposit address), a token
+ * (USDC, USDT) by any `transfer` of it to the order's deposit address.
+ */
+export const assetQuoteJson = z.object({
+  asset: assetJson,
+  /** What to send, in the asset's smallest units. */
+  amount: unitsString,
+  decimals: z.number().int(),
+  /** The token contract whose `transfer` pays; null for ETH (a value transfer). */
+  tokenAddress: z.string().nullable(),
+  /** Where the wallet sends it: the receiving address for ETH, the order's deposit address for a token. */
+  payTo: z.string(),
+  depositAddress: z.string().nullable(),
+  receivingAddress: z.string(),
+  chainId: z.number().int(),
+  usdAmount: money,
+  expiresAt: isoTime,
+});
+export type AssetQuoteJson = z.infer<typeof assetQuoteJson>;
+/** An asset the shop accepts but does not offer for this order now, and why (its token off its peg, its price feed silent). */
+export const assetNotOfferedJson = z.object({ asset: assetJson, reason: z.string() });
+export type AssetNotOfferedJson = z.infer<typeof assetNotOfferedJson>;
+
 export const paymentJson = z.object({
   txHash: z.string(),
   status: z.enum(PAYMENT_STATUSES),
@@ -74,6 +99,10 @@ export const orderJson = z.object({
   quote: quoteJson.nullable().optional(),
   /** Set when no quote could be issued because the price feed is unavailable. */
   quoteError: z.string().optional(),
+  /** One quote per asset offered now (ETH first, as `quote`); absent once nothing is due. */
+  quotes: z.array(assetQuoteJson).optional(),
+  /** Assets the shop accepts that this order is not offered now, each with its reason. */
+  quotesNotOffered: z.array(assetNotOfferedJson).optional(),
   payments: z.array(paymentJson).optional(),
   /** What a paid order received beyond its total and the buyer has not refunded or credited yet. */
   overpayment: overpaymentJson.nullable().optional(),
