@@ -76,6 +76,8 @@ const env: NodeJS.ProcessEnv = {
   ETH_RPC_URL: rpcUrl,
   ...(wsUrl ? { ETH_WS_URL: wsUrl } : {}),
   ...(depositFactory ? { DEPOSIT_FACTORY_ADDRESS: depositFactory } : {}),
+  // The local chain carries mock USDC and USDT at their mainnet addresses: all three are taken.
+  ...(localChain && !process.env.ACCEPTED_ASSETS ? { ACCEPTED_ASSETS: 'ETH,USDC,USDT' } : {}),
   // The local shop sweeps its deposit addresses: anvil's well-known dev account #8 pays the
   // gas (not #0, the dev wallet, nor #1, the receiving address). Only on the chain started
   // here, outside production: elsewhere the operator sets SWEEPER_PRIVATE_KEY or

@@ -1,8 +1,9 @@
 import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { shopNetwork } from '../contract/network.ts';
+import { MAINNET_CHAIN_ID, shopNetwork } from '../contract/network.ts';
 import { ETH_ADDRESS } from '../contract/wallet.ts';
+import { ASSETS, type AssetCode } from '../contract/json-parts.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in
@@ -83,6 +84,14 @@ const schema = z
     // A stablecoin within this many basis points of a dollar (its Chainlink feed) counts one
     // token as one dollar; off it, no new quotes in it. At most 10%: beyond that it is no peg.
     STABLECOIN_PEG_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(100),
+    // The assets buyers may pay in (docs/architecture.md, "Rails"): ETH always, and the
+    // pinned tokens of core/src/contract/tokens.ts named here. Comma-separated.
+    ACCEPTED_ASSETS: z
+      .string()
+      .trim()
+      .default('ETH')
+      .transform((v) => [...new Set(v.split(',').map((a) => a.trim().toUpperCase()).filter(Boolean))])
+      .pipe(z.array(z.enum(ASSETS)).refine((a) => a.includes('ETH'), 'must include ETH (for example ETH,USDC,USDT)')),
     PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
     PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
@@ -171,6 +180,13 @@ const schema = z
     }
   })
   .superRefine((env, ctx) => {
+    // The tokens' contracts and feeds are pinned on Ethereum mainnet (contract/tokens.ts) and the local chain that copies it.
+    const tokens = env.ACCEPTED_ASSETS.filter((a) => a !== 'ETH');
+    if (tokens.length > 0 && env.CHAIN_ID !== MAINNET_CHAIN_ID) {
+      ctx.addIssue({ code: 'custom', path: ['ACCEPTED_ASSETS'], message: `${tokens.join(' and ')} are pinned on Ethereum mainnet (chain id 1) only, not chain ${env.CHAIN_ID}` });
+    }
+  })
+  .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.EXPLORER_URL?.startsWith('http:')) {
       ctx.addIssue({ code: 'custom', path: ['EXPLORER_URL'], message: 'must be an https:// URL in production' });
     }
@@ -247,6 +263,8 @@ function chainConfig(env: Env, dev: boolean) {
     priceMaxAgeSeconds: env.PRICE_MAX_AGE_SECONDS,
     priceCacheSeconds: env.PRICE_CACHE_SECONDS,
     stablecoinPegToleranceBps: env.STABLECOIN_PEG_TOLERANCE_BPS,
+    /** ETH first, then the accepted tokens in the order they were named. */
+    acceptedAssets: ['ETH', ...env.ACCEPTED_ASSETS.filter((a) => a !== 'ETH')] as AssetCode[],
     paymentConfirmations: env.PAYMENT_CONFIRMATIONS ?? (dev ? 1 : 12),
     quoteTtlSeconds: env.QUOTE_TTL_SECONDS,
     paymentWindowMinutes: env.PAYMENT_WINDOW_MINUTES,
