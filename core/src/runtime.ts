@@ -3,6 +3,7 @@ import type { AppConfig } from './infra/config.ts';
 import { createChainClient } from './chain/public-client.ts';
 import { createTracer, type Tracer } from './chain/trace.ts';
 import { createPriceSource, type PriceSource } from './rails/eth/price.ts';
+import { createAssetPrices, type AssetPrices } from './rails/prices.ts';
 import { createFactoryTrust, type FactoryTrust } from './deposits/factory-trust.ts';
 import { createDb, type Db } from './infra/db.ts';
 import { createLogger, type Logger } from './infra/logger.ts';
@@ -21,6 +22,8 @@ export type Runtime = {
   tracer: Tracer;
   /** The ETH price (the Chainlink feed, shared through Redis). */
   prices: PriceSource;
+  /** Every accepted asset's price as the money rules take it (rails/prices.ts): quotes, late transfers, credits. */
+  assetPrices: AssetPrices;
   /** Whether the deposit factory's addresses are handed out (its code checked; `start()` it in the api and the worker). */
   depositFactory: FactoryTrust;
   close(): Promise<void>;
@@ -41,6 +44,7 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
   const chain = createChainClient(config.ethRpcUrl);
   const tracer = createTracer(chain, config.chainTracing);
   const depositFactory = createFactoryTrust({ config, chain, logger });
+  const prices = createPriceSource({ config, redis, chain });
   return {
     config,
     logger,
@@ -49,7 +53,8 @@ export function createRuntime(config: AppConfig, name: 'api' | 'worker' | 'scrip
     queues,
     chain,
     tracer,
-    prices: createPriceSource({ config, redis, chain }),
+    prices,
+    assetPrices: createAssetPrices({ config, chain, prices }),
     depositFactory,
     async close() {
       depositFactory.stop();

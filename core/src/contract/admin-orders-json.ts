@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminPaymentJson } from './cashouts-json.ts';
 import { orderAmountsJson, orderItemJson, orderStateJson } from './orders-json.ts';
-import { isoTime, money, weiString } from './json-parts.ts';
+import { assetJson, isoTime, money, unitsString, weiString } from './json-parts.ts';
 import { ORDER_STATUSES } from './orders.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
 import { webhookDeliveryStateJson } from './webhooks-json.ts';
@@ -9,11 +9,19 @@ import { webhookDeliveryStateJson } from './webhooks-json.ts';
 /** One of an order's quotes: the price its ETH amount was locked at. */
 export const adminOrderQuoteJson = z.object({
   _id: z.string(),
-  ethUsd: z.string(),
+  /** What it asks in: ETH, or a token paid to the order's deposit address. */
+  asset: assetJson,
+  /** Smallest units of the asset, and for people ("25.00 USDC", "0.008333 ETH"). */
+  amount: unitsString,
+  amountText: z.string(),
+  /** USD per whole unit of the asset, 8 decimals (1.00000000 for a stablecoin on its peg). */
+  unitUsd: z.string(),
   usdAmount: money,
-  amountWei: weiString,
+  /** The same for an ETH quote (null for a token's). */
+  ethUsd: z.string().nullable(),
+  amountWei: weiString.nullable(),
   /** 6 decimals. */
-  amountEth: z.string(),
+  amountEth: z.string().nullable(),
   createdAt: isoTime,
   expiresAt: isoTime,
 });

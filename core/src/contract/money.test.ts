@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEth, roundMoney, termCredit, toCents } from './money.ts';
+import { formatAsset, formatEth, roundMoney, termCredit, toCents } from './money.ts';
 
 describe('money', () => {
   it("says what a package pays over its term in exact cents (the admin's form, the package page)", () => {
@@ -53,5 +53,14 @@ describe('payment link', async () => {
     expect(paymentLink(quote)).toBe('ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8@1?value=8333000000123456');
     expect(exactEth(quote.amountWei)).toBe('0.008333000000123456');
     expect(exactEth(10n ** 18n)).toBe('1');
+  });
+});
+
+describe('formatAsset', () => {
+  it('writes ETH to 6 decimals and a token to its own, exactly', () => {
+    expect(formatAsset('ETH', 1_234_567_890_123_456_789n)).toBe('1.234567 ETH');
+    expect(formatAsset('USDC', '25000000')).toBe('25.00 USDC');
+    expect(formatAsset('USDT', 1n)).toBe('0.000001 USDT');
+    expect(formatAsset('USDC', 1_234_500_000n)).toBe('1234.50 USDC');
   });
 });

@@ -1,3 +1,5 @@
+import type { AssetCode } from './json-parts.ts';
+import { assetDecimals } from './tokens.ts';
 /**
  * Exact decimal helpers for USD amounts as strings/numbers with at most 2 decimals.
  * Rounding is half up, on integer cents, never on binary floats.
@@ -104,4 +106,20 @@ export function paymentLink(quote: { receivingAddress: string; chainId: number; 
  */
 export function usdNumber(amount: { toFixed(decimalPlaces: number): string }): number {
   return Number(amount.toFixed(2));
+}
+
+/**
+ * An amount of any asset for people, with its code: ETH to 6 decimals, cut (formatEth);
+ * a token to its own decimals with at least two, trailing zeros dropped ("25.00 USDC",
+ * "0.000001 USDT"). Exact: bigint digits, never a float.
+ */
+export function formatAsset(asset: AssetCode, amount: bigint | string): string {
+  if (asset === 'ETH') return `${formatEth(amount)} ETH`;
+  const value = typeof amount === 'bigint' ? amount : BigInt(amount);
+  const decimals = assetDecimals(asset);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = abs / 10n ** BigInt(decimals);
+  const frac = (abs % 10n ** BigInt(decimals)).toString().padStart(decimals, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${negative ? '-' : ''}${whole}.${frac} ${asset}`;
 }

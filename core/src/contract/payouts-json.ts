@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REFUND_STATUSES } from './payouts.ts';
 import { payoutApprovalJson } from './approvals-json.ts';
-import { isoTime, money, personWithEmailJson, weiString } from './json-parts.ts';
+import { assetJson, isoTime, money, personWithEmailJson, unitsString, weiString } from './json-parts.ts';
 
 export const payoutCheckJson = z.object({
   txHash: z.string(),
@@ -41,16 +41,17 @@ export const refundJson = z.object({
 export type RefundJson = z.infer<typeof refundJson>;
 
 /** One transfer's part of an overpayment: a refund of it goes back to the address that paid that transfer. */
-export const overpaymentPartJson = z.object({ txHash: z.string(), from: z.string().nullable(), wei: weiString, eth: z.string(), usd: money });
+/** One transfer's excess, in its own asset (`amount`, smallest units); `wei` and `eth` for an ETH part only. */
+export const overpaymentPartJson = z.object({ txHash: z.string(), from: z.string().nullable(), asset: assetJson, amount: unitsString, wei: weiString.nullable(), eth: z.string().nullable(), usd: money });
 export type OverpaymentPartJson = z.infer<typeof overpaymentPartJson>;
 
 /** An order's overpayment and what is left of it to refund or credit (GET /api/admin/refunds/overpaid, order JSON). */
 export const overpaymentJson = z.object({
   /** USD left to settle, as valued when it arrived. */
   usd: money,
-  /** What adding it to the balance gives now: per transfer, the lower of that value and its ETH at today's price (null while no price can be read). */
+  /** What adding it to the balance gives now: per transfer, the lower of that value and its asset's at today's price (null while a price cannot be read). */
   creditUsd: money.nullable(),
-  /** What is left in the ETH it arrived as (a refund sends back exactly this). */
+  /** What is left of its ETH parts, in the ETH they arrived as (a refund sends back exactly this); a token part is in `parts`. */
   wei: weiString,
   eth: z.string(),
   /** The one address all of it goes back to, or null when it came from several (or from none alone). */

@@ -64,3 +64,8 @@ export function tokenBySymbol(symbol: TokenSymbol): Token {
   if (!token) throw new Error(`no token ${symbol}`);
   return token;
 }
+
+/** Smallest units per whole one of an asset, as a power of ten: ETH's 18 (wei), a token's pinned decimals. */
+export function assetDecimals(asset: 'ETH' | TokenSymbol): number {
+  return asset === 'ETH' ? 18 : tokenBySymbol(asset).decimals;
+}

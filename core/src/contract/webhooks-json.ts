@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks.ts';
-import { ASSETS, isoTime } from './json-parts.ts';
+import { ASSETS, assetJson, isoTime } from './json-parts.ts';
 
 export const webhookEndpointJson = z.object({
   _id: z.string(),
@@ -99,7 +99,7 @@ const order = { order: webhookOrderData };
 export const WEBHOOK_EVENT_DATA = {
   'order.paid': z.object({ ...order, /** Counts the times this order became paid (a reorganization can take it back). */ paidVersion: z.number().int() }),
   'order.underpaid': z.object({ ...order, /** What is still due, USD. */ dueUsd: z.string() }),
-  'order.late': z.object({ ...order, payment: z.object({ txHash: z.string(), valueWei: z.string(), reason: z.string() }).optional() }),
+  'order.late': z.object({ ...order, payment: z.object({ txHash: z.string(), valueWei: z.string().nullable(), asset: assetJson, amount: z.string(), reason: z.string() }).optional() }),
   'order.expired': z.object(order),
   'order.cancelled': z.object(order),
   'payment.unresolved': z.object({ payment: webhookPaymentData }),

@@ -1,5 +1,7 @@
 export * from '../rails/eth/amounts.ts';
 export * from '../rails/eth/price.ts';
+export * from '../rails/prices.ts';
+export * from '../rails/value.ts';
 export * from './settle.ts';
 export * from './transfer-states.ts';
 export * from './inflows.ts';

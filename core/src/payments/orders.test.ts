@@ -6,7 +6,7 @@ import { waitForLockWait } from '../../../scripts/testing/waits.ts';
 import { Prisma } from '../infra/db.ts';
 import { createPriceSource, PriceUnavailableError } from '../rails/eth/price.ts';
 import { createOrderDesk } from './order-desk.ts';
-import { openQuote } from './quotes.ts';
+import { openQuotes } from './quotes.ts';
 import { deleteOrder } from './order-closing.ts';
 import { createProduct } from './stock.ts';
 
@@ -25,11 +25,11 @@ describe('quotes', () => {
     const { id: orderId } = await createOrderDesk(kit.env.runtime).place(buyer.id, { orderedItems: [{ _id: product.id, qty: 1 }], itemsPrice: '20.00', totalPrice: '20.00' });
     // The first quote lapsed; while the new price is read, the order's payment is counted.
     await kit.db.paymentQuote.updateMany({ where: { orderId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const quote = await openQuote(kit.db, kit.env.config, orderId, async () => {
+    const { quotes } = await openQuotes(kit.db, kit.env.config, orderId, async (asset) => {
       await kit.db.order.update({ where: { id: orderId }, data: { status: 'UNDERPAID', paidUsd: new Prisma.Decimal('15.00') } });
-      return kit.env.runtime.prices.current();
+      return kit.env.runtime.assetPrices.forQuote(asset);
     });
-    expect(quote?.usdAmount.toFixed(2)).toBe('5.00');
+    expect(quotes.map((q) => [q.asset, q.usdAmount.toFixed(2)])).toEqual([['ETH', '5.00']]);
     // Set back: this order has no transfer behind the paid amount.
     await kit.db.order.update({ where: { id: orderId }, data: { status: 'PENDING_PAYMENT', paidUsd: new Prisma.Decimal('0') } });
   });

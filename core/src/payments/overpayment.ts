@@ -3,7 +3,9 @@ import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Asset, type Db } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
-import { priceToAnswer, usdCentsToWei, weiToUsdCents } from '../rails/eth/amounts.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
+import { priceToAnswer } from '../rails/eth/amounts.ts';
+import { unitsToUsdCents, usdCentsToUnits } from '../rails/value.ts';
 
 /**
  * What a paid order received beyond its total, and the buyer's (or an admin's) one way
@@ -30,14 +32,15 @@ export type ExcessPart = { paymentId: string; txHash: string; payer: string | nu
 export type Overpayment = {
   /** USD left, as valued when it arrived (its quotes' prices, the day's for a late transfer). */
   cents: bigint;
-  /** The same, in the ETH it arrived as (every part is ETH until a token rail is accepted; the order's `overpaidSettledWei` is ETH's). */
+  /** The ETH parts' sum (the order's `overpaidSettledWei` and `overpaidCreditedWei` count ETH only; a token part is settled on its transfer). */
   wei: bigint;
   parts: ExcessPart[];
-  /** The ETH settled before (keys a credit: it grows with every settlement, so a replay is a no-op). */
-  settledWei: bigint;
+  /** The USD settled before (keys a credit: it grows with every settlement, whatever its asset, so a replay is a no-op). */
+  settledCents: bigint;
 };
 
 type OverpaidOrder = { id: string; status: string; totalPrice: Prisma.Decimal; overpaidUsd: Prisma.Decimal; overpaidSettledUsd: Prisma.Decimal; overpaidSettledWei: Prisma.Decimal };
+const ethSum = (parts: Pick<ExcessPart, 'asset' | 'amount'>[]) => parts.reduce((sum, p) => sum + (p.asset === 'ETH' ? p.amount : 0n), 0n);
 type CountedPayment = {
   id: string;
   txHash: string;
@@ -52,23 +55,23 @@ type CountedPayment = {
 
 const overpaidOrderFields = { id: true, status: true, totalPrice: true, overpaidUsd: true, overpaidSettledUsd: true, overpaidSettledWei: true } as const;
 
-/** Each counted transfer's ETH beyond what was due, in chain order. */
+/** Each counted transfer's amount beyond what was due, in its own asset, in chain order. */
 function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): ExcessPart[] {
   let due = toCents(order.totalPrice.toFixed(2));
   const parts: ExcessPart[] = [];
   for (const p of payments) {
     const paidCents = toCents((p.usdValue ?? new Prisma.Decimal(0)).toFixed(2));
-    const wei = BigInt(p.amount?.toFixed(0) ?? '0');
+    const amount = BigInt(p.amount?.toFixed(0) ?? '0');
     const used = paidCents < due ? paidCents : due;
     due -= used;
     if (paidCents <= used) continue;
     const price = p.quoteId ? quotePrices.get(p.quoteId) : undefined;
-    let excessWei: bigint;
+    let excess: bigint;
     if (price) {
-      const usedWei = usdCentsToWei(used, priceToAnswer(price.toFixed(8)));
-      excessWei = wei > usedWei ? wei - usedWei : 0n;
-    } else excessWei = (wei * (paidCents - used)) / paidCents; // a late transfer, valued at the day's price: in proportion
-    if (excessWei > 0n) parts.push({ paymentId: p.id, txHash: p.txHash, payer: p.payerAddress, asset: p.asset, amount: excessWei, cents: paidCents - used });
+      const usedUnits = usdCentsToUnits(p.asset, used, priceToAnswer(price.toFixed(8)));
+      excess = amount > usedUnits ? amount - usedUnits : 0n;
+    } else excess = (amount * (paidCents - used)) / paidCents; // a late transfer, valued at the day's price: in proportion
+    if (excess > 0n) parts.push({ paymentId: p.id, txHash: p.txHash, payer: p.payerAddress, asset: p.asset, amount: excess, cents: paidCents - used });
   }
   return parts;
 }
@@ -76,22 +79,21 @@ function excessParts(order: OverpaidOrder, payments: CountedPayment[], quotePric
 function computeOverpayment(order: OverpaidOrder, payments: CountedPayment[], quotePrices: Map<string, Prisma.Decimal>): Overpayment | null {
   if (order.status !== 'PAID') return null;
   const settledOf = new Map(payments.map((p) => [p.id, BigInt(p.excessSettled.toFixed(0))]));
-  // Settled before it was recorded per transfer: taken from the earliest parts.
-  let unassigned = BigInt(order.overpaidSettledWei.toFixed(0)) - [...settledOf.values()].reduce((sum, w) => sum + w, 0n);
+  // ETH settled before it was recorded per transfer: taken from the earliest ETH parts.
+  let unassigned = BigInt(order.overpaidSettledWei.toFixed(0)) - payments.reduce((sum, p) => sum + (p.asset === 'ETH' ? (settledOf.get(p.id) ?? 0n) : 0n), 0n);
   const left: ExcessPart[] = [];
   for (const part of excessParts(order, payments, quotePrices)) {
     let wei = part.amount - (settledOf.get(part.paymentId) ?? 0n);
     if (wei < 0n) wei = 0n;
-    if (unassigned > 0n) {
+    if (unassigned > 0n && part.asset === 'ETH') {
       const taken = unassigned < wei ? unassigned : wei;
       unassigned -= taken;
       wei -= taken;
     }
     if (wei > 0n) left.push({ ...part, amount: wei, cents: (part.cents * wei) / part.amount });
   }
-  const wei = left.reduce((sum, p) => sum + p.amount, 0n);
-  if (wei === 0n) return null;
-  return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei, parts: left, settledWei: BigInt(order.overpaidSettledWei.toFixed(0)) };
+  if (left.length === 0) return null;
+  return { cents: left.reduce((sum, p) => sum + p.cents, 0n), wei: ethSum(left), parts: left, settledCents: toCents(order.overpaidSettledUsd.toFixed(2)) };
 }
 
 /** The overpayments of several orders, read in three queries (admins' list of overpaid orders). */
@@ -104,8 +106,8 @@ export async function overpaymentsOf(db: Db | Tx, orderIds: string[]): Promise<M
       select: { id: true, txHash: true, excessSettled: true, orderId: true, payerAddress: true, asset: true, amount: true, usdValue: true, quoteId: true },
     }),
   ]);
-  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, ethUsd: true } });
-  const prices = new Map(quotes.map((q) => [q.id, q.ethUsd]));
+  const quotes = await db.paymentQuote.findMany({ where: { id: { in: payments.flatMap((p) => (p.quoteId ? [p.quoteId] : [])) } }, select: { id: true, unitUsd: true } });
+  const prices = new Map(quotes.map((q) => [q.id, q.unitUsd]));
   const out = new Map<string, Overpayment>();
   for (const order of orders) {
     const over = computeOverpayment(order, payments.filter((p) => p.orderId === order.id), prices);
@@ -118,10 +120,10 @@ export async function overpaymentOf(db: Db | Tx, orderId: string): Promise<Overp
   return (await overpaymentsOf(db, [orderId])).get(orderId) ?? null;
 }
 
-/** What crediting the overpayment to a balance gives at `answer` (USD per ETH, 8 decimals): per part, the lower value. */
-export function creditCents(over: Pick<Overpayment, 'parts'>, answer: bigint): bigint {
+/** What crediting the overpayment to a balance gives at `answerOf` (today's price of each part's asset, 8 decimals): per part, the lower value. */
+export function creditCents(over: Pick<Overpayment, 'parts'>, answerOf: (asset: AssetCode) => bigint): bigint {
   return over.parts.reduce((sum, p) => {
-    const now = weiToUsdCents(p.amount, answer);
+    const now = unitsToUsdCents(p.asset, p.amount, answerOf(p.asset));
     return sum + (now < p.cents ? now : p.cents);
   }, 0n);
 }
@@ -149,7 +151,7 @@ async function settle(tx: Tx, orderId: string, over: Overpayment, credited: bool
     await tx.payment.update({ where: { id: part.paymentId }, data: { excessSettled: { increment: new Prisma.Decimal(part.amount.toString()) } } });
   }
   const usd = new Prisma.Decimal(centsToString(over.cents));
-  const wei = new Prisma.Decimal(over.wei.toString());
+  const wei = new Prisma.Decimal(ethSum(over.parts).toString());
   await tx.order.update({
     where: { id: orderId },
     data: {
@@ -189,7 +191,7 @@ export async function refundOverpayment(
           : 'This overpayment was not sent by a single address: name the wallet to refund',
       );
     }
-    const over = { ...all, parts, cents: parts.reduce((sum, p) => sum + p.cents, 0n), wei: parts.reduce((sum, p) => sum + p.amount, 0n) };
+    const over = { ...all, parts, cents: parts.reduce((sum, p) => sum + p.cents, 0n), wei: ethSum(parts) };
     const refundIds: string[] = [];
     for (const part of over.parts) {
       const refund = await tx.refund.create({
@@ -216,17 +218,21 @@ export async function refundOverpayment(
 
 /**
  * The buyer turns what is left of an order's overpayment into active balance: per part,
- * the lower of its value when it arrived and its ETH's value at `currentAnswer` (read
- * before the transaction: a network call).
+ * the lower of its value when it arrived and its asset's value at `currentAnswer` (read
+ * before the transaction, for the assets its parts are in: network calls).
  */
-export async function creditOverpayment(db: Db, input: { orderId: string; userId: string; currentAnswer: () => Promise<bigint> }): Promise<{ credited: string }> {
-  const answer = await input.currentAnswer();
+export async function creditOverpayment(db: Db, input: { orderId: string; userId: string; currentAnswer: (asset: AssetCode) => Promise<bigint> }): Promise<{ credited: string }> {
+  const seen = await overpaymentOf(db, input.orderId);
+  const answers = new Map<AssetCode, bigint>();
+  for (const asset of new Set(seen?.parts.map((p) => p.asset) ?? [])) answers.set(asset, await input.currentAnswer(asset));
   return db.$transaction(async (tx) => {
     const order = await lockPaidOrder(tx, input.orderId);
     if (order.userId !== input.userId) throw notFound('Order not found');
     const over = await overpaymentOf(tx, order.id);
     if (!over) throw conflict('This order has no overpayment left to add to your balance');
-    const amount = centsToString(creditCents(over, answer));
+    // A part in an asset not priced above arrived meanwhile: the buyer asks again.
+    if (over.parts.some((p) => !answers.has(p.asset))) throw conflict('This overpayment changed while it was being credited; please try again');
+    const amount = centsToString(creditCents(over, (asset) => answers.get(asset) as bigint));
     const posted = await postEntries(tx, [
       {
         userId: order.userId,
@@ -235,11 +241,11 @@ export async function creditOverpayment(db: Db, input: { orderId: string; userId
         kind: 'OVERPAYMENT_CREDIT',
         reference: `order:${order.id}`,
         // One credit per settled state: the order's lock serializes them, the key makes a replay a no-op.
-        idempotencyKey: `overpayment-credit:${order.id}:${over.settledWei}`,
+        idempotencyKey: `overpayment-credit:${order.id}:usd${over.settledCents}`,
       },
     ]);
     // Never settled without its credit.
-    if (!posted) throw new Error(`overpayment credit of order ${order.id} at ${over.settledWei} wei settled was posted already`);
+    if (!posted) throw new Error(`overpayment credit of order ${order.id} at ${over.settledCents} cents settled was posted already`);
     await settle(tx, order.id, over, true);
     return { credited: amount };
   });

@@ -107,7 +107,7 @@ export async function placeOrders(deps: PlaceOrderDeps, requests: OrderRequest[]
       return;
     }
     const items = await writeItems(tx, accepted, packages);
-    const quotes = accepted.map((o) => quoteFields(config, { id: o.id, paymentTag: tagged.get(o.id)!.paymentTag!, cents: o.totalCents, paymentDeadline }, price, now));
+    const quotes = accepted.map((o) => quoteFields(config, { id: o.id, paymentTag: tagged.get(o.id)!.paymentTag!, cents: o.totalCents, paymentDeadline }, 'ETH', price, now));
     await writeQuotes(tx, config, quotes, now);
     await writeReservations(tx, accepted.map((o) => ({ orderId: o.id, lines: o.lines })));
     const itemsOf = (id: string) => items.filter((i) => i.orderId === id).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -253,8 +253,8 @@ async function writeItems(tx: Tx, accepted: Accepted[], packages: Map<string, Lo
 /** Step 5: the first quote of each order, in one statement. */
 async function writeQuotes(tx: Tx, config: AppConfig, quotes: ReturnType<typeof quoteFields>[], now: Date): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "asset", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
-    SELECT gen_random_uuid(), q."orderId", q."ethUsd", q."usdAmount", q."asset"::"Asset", q."amount", ${config.receivingAddress}, ${config.chainId}, ${now}, q."expiresAt"
-    FROM unnest(${quotes.map((q) => q.orderId)}::uuid[], ${quotes.map((q) => q.ethUsd.toFixed())}::numeric[], ${quotes.map((q) => q.usdAmount.toFixed())}::numeric[],
-                ${quotes.map((q) => q.asset)}::text[], ${quotes.map((q) => q.amount.toFixed())}::numeric[], ${quotes.map((q) => q.expiresAt.toISOString())}::timestamptz[]) AS q("orderId", "ethUsd", "usdAmount", "asset", "amount", "expiresAt")`;
+    INSERT INTO "PaymentQuote" ("id", "orderId", "unitUsd", "usdAmount", "asset", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
+    SELECT gen_random_uuid(), q."orderId", q."unitUsd", q."usdAmount", q."asset"::"Asset", q."amount", ${config.receivingAddress}, ${config.chainId}, ${now}, q."expiresAt"
+    FROM unnest(${quotes.map((q) => q.orderId)}::uuid[], ${quotes.map((q) => q.unitUsd.toFixed())}::numeric[], ${quotes.map((q) => q.usdAmount.toFixed())}::numeric[],
+                ${quotes.map((q) => q.asset)}::text[], ${quotes.map((q) => q.amount.toFixed())}::numeric[], ${quotes.map((q) => q.expiresAt.toISOString())}::timestamptz[]) AS q("orderId", "unitUsd", "usdAmount", "asset", "amount", "expiresAt")`;
 }

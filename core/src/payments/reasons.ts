@@ -20,3 +20,5 @@ export const MINED_BEFORE_ORDER = 'Mined before the order was placed; an admin w
 export const ORDER_DELETED = 'Its order was deleted; an admin will assign or refund it';
 export const LONG_AFTER_WINDOW = "Sent to this order's deposit address long after its payment window closed: it no longer pays the order; an admin will refund it";
 export const ORDER_CANCELLED = 'Its order was cancelled; an admin will refund it';
+/** A token sent to the receiving address: a token pays by the order's deposit address, so it names no order. */
+export const tokenToReceiving = (asset: string) => `${asset} sent to the shop's receiving address names no order (a ${asset} payment goes to the order's deposit address); an admin will assign or refund it`;

@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import { requireSignature } from '../chain/signatures.ts';
 import type { Tracer } from '../chain/trace.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 import type { Db, PaymentSource, PaymentStatus } from '../infra/db.ts';
 import type { Effect } from '../infra/effects.ts';
 import { claimMessage } from '../contract/wallet.ts';
@@ -17,7 +18,7 @@ import { verifyPayment } from './verifier.ts';
  * verification and counts it through the same settlement: confirmations, chain, the
  * receiving address, mined after the order was placed, stock all or nothing.
  */
-type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: () => Promise<bigint> };
+type Deps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: (asset: AssetCode) => Promise<bigint> };
 
 /** A transfer delivered in several calls, or with ETH that passed through its caller: nobody can sign for it. */
 export const NO_SINGLE_PAYER =

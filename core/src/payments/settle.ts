@@ -5,11 +5,13 @@ import { Prisma, type Db } from '../infra/db.ts';
 import { postEntries, type Tx } from '../books/ledger.ts';
 import { noteSecurityChange } from '../accounts/security-notices.ts';
 import { emitEvent, emitPaymentUnresolved, orderEventData } from '../events/webhooks.ts';
-import { priceToAnswer, tagOf, weiToUsdCents } from '../rails/eth/amounts.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
+import { priceToAnswer } from '../rails/eth/amounts.ts';
+import { tagIn, unitsToUsdCents } from '../rails/value.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
 import { dueCents, isPayable } from './order-states.ts';
 import { blockFields, lockInflow, lockOrder, lockOrderIds, lockPayment, refreshOrderStatus, type LockedOrder } from './payment-locks.ts';
-import { DUST, LONG_AFTER_WINDOW, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS } from './reasons.ts';
+import { DUST, LONG_AFTER_WINDOW, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS, tokenToReceiving } from './reasons.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';
 
@@ -40,7 +42,7 @@ const QUOTE_SLACK_MS = 60_000;
  * that quote was open, or seen in the mempool while it was open and mined later), else
  * any quote open when it was mined; null when no quote covers it (a late transfer).
  */
-function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | null, graceMs: number) {
+function quoteFor(order: LockedOrder, asset: AssetCode, t: MinedTransfer, seenPendingAt: Date | null, graceMs: number) {
   const open = (q: LockedOrder['quotes'][number], at: number) => q.createdAt.getTime() - QUOTE_SLACK_MS <= at && at <= q.expiresAt.getTime();
   const mined = t.blockTimestamp.getTime();
   // Sent inside the quote (seen in the mempool while it was open) and mined within the
@@ -48,8 +50,10 @@ function quoteFor(order: LockedOrder, t: MinedTransfer, seenPendingAt: Date | nu
   // held back for days must not pick the better of two prices.
   const sentInside = (q: LockedOrder['quotes'][number]) =>
     seenPendingAt !== null && open(q, seenPendingAt.getTime()) && mined <= q.expiresAt.getTime() + graceMs;
-  const exact = order.quotes.find((q) => q.amount.toFixed(0) === t.valueWei.toString() && (open(q, mined) || sentInside(q)));
-  return exact ?? order.quotes.filter((q) => open(q, mined)).at(-1) ?? null;
+  // Only a quote in the transfer's own asset prices it: a USDC amount is never valued at ETH's price.
+  const quotes = order.quotes.filter((q) => q.asset === asset);
+  const exact = quotes.find((q) => q.amount.toFixed(0) === t.valueWei.toString() && (open(q, mined) || sentInside(q)));
+  return exact ?? quotes.filter((q) => open(q, mined)).at(-1) ?? null;
 }
 
 /**
@@ -62,16 +66,18 @@ export async function settleTransfer(
   db: Db,
   config: AppConfig,
   /** `claim`: the assignment is a buyer's claim, which pays only an order its buyer could still pay (or a paid one: an overpayment). */
-  input: { paymentId: string; transfer: MinedTransfer; currentAnswer: () => Promise<bigint>; assignTo?: string; claim?: boolean; now?: Date },
+  /** `currentAnswer`: today's price of an asset as valuations take it (rails/prices.ts, AssetPrices.valuation). */
+  input: { paymentId: string; transfer: MinedTransfer; currentAnswer: (asset: AssetCode) => Promise<bigint>; assignTo?: string; claim?: boolean; now?: Date },
 ): Promise<CountOutcome> {
   const now = input.now ?? new Date();
   const { transfer: t } = input;
-  // A late transfer is valued at today's price: read before the transaction (a network call).
+  // A late transfer is valued at today's price of its asset: read before the transaction (a network call).
   let current: bigint | undefined;
-  const currentAnswer = async () => (current ??= await input.currentAnswer());
+  let asset: AssetCode | undefined;
+  const currentAnswer = async () => (current ??= await input.currentAnswer(asset as AssetCode));
   for (let pass = 0; pass < 2; pass++) {
     const needPrice = pass === 1;
-    const result = await db.$transaction(async (tx): Promise<CountOutcome | 'need-price'> => {
+    const result = await db.$transaction(async (tx): Promise<CountOutcome | { priceOf: AssetCode }> => {
       // Its block's inflow first (as the indexer takes it), then the payments explaining it
       // may touch with this one, in id order: see refundedAsInflow and explainInflow.
       if (t.internal) {
@@ -85,10 +91,11 @@ export async function settleTransfer(
       const outcome = await decide(tx, { config, input, now, needPrice, current });
       // Found by tracing: if its block's inflow was recorded while it could not be traced,
       // it explains part of it, in the same transaction (never both counted and refundable).
-      if (t.internal && outcome !== 'need-price' && outcome.kind !== 'refused' && outcome.kind !== 'already') await explainInflow(tx, t.blockHash);
+      if (t.internal && !('priceOf' in outcome) && outcome.kind !== 'refused' && outcome.kind !== 'already') await explainInflow(tx, t.blockHash);
       return outcome;
     });
-    if (result !== 'need-price') return result;
+    if (!('priceOf' in result)) return result;
+    asset = result.priceOf;
     await currentAnswer();
   }
   throw new Error('unreachable: the price was read');
@@ -104,7 +111,7 @@ type Ctx = {
 };
 
 /** What happens to the transfer, under its payment's lock (and its orders'). */
-async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | 'need-price'> {
+async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | { priceOf: AssetCode }> {
   const { input } = ctx;
   const { transfer: t, assignTo } = input;
   const payment = await lockPayment(tx, input.paymentId);
@@ -124,7 +131,8 @@ async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | 'need-price'> {
   if (assignTo && payment.blockHash && payment.blockHash !== t.blockHash) {
     return { kind: 'refused', reason: 'This transfer moved to another block since it was read; try again' };
   }
-  const tag = tagOf(t.valueWei);
+  // A token's amount carries no tag: 0.
+  const tag = tagIn(payment.asset, t.valueWei);
   // Sent to an order's deposit address: that order's, whatever the amount (no tag needed).
   const byAddress = !assignTo && payment.depositAddress !== null;
   // Several calls' values summed carry the sum of their tags: never taken as one order's.
@@ -158,11 +166,13 @@ async function judge(
   payment: NonNullable<Awaited<ReturnType<typeof lockPayment>>>,
   order: LockedOrder | null,
   unresolved: (reason: string) => Promise<CountOutcome>,
-): Promise<CountOutcome | 'need-price'> {
+): Promise<CountOutcome | { priceOf: AssetCode }> {
   const { config, input, now, needPrice, current } = ctx;
   const { transfer: t, assignTo } = input;
   // A batch's calls carry no one order's tag; to a deposit address they are its order's all the same.
   if (!assignTo && payment.depositAddress === null && t.calls > 1) return unresolved(SEVERAL_CALLS);
+  // A token sent to the receiving address names no order (a token pays by the order's deposit address).
+  if (!assignTo && payment.depositAddress === null && payment.asset !== 'ETH') return unresolved(tokenToReceiving(payment.asset));
   if (!order) return assignTo ? { kind: 'refused', reason: 'Order not found' } : unresolved(NO_MATCHING_ORDER);
   if (order.status === 'DELETED') return unresolved(assignTo ? 'This order was deleted' : ORDER_DELETED);
   // A buyer's claim is no way to revive an order at the price it was placed at.
@@ -180,11 +190,11 @@ async function judge(
     return unresolved(assignTo ? 'This transfer was mined before the order was placed' : MINED_BEFORE_ORDER);
   }
 
-  const quote = quoteFor(order, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
+  const quote = quoteFor(order, payment.asset, t, payment.seenPendingAt, config.mempoolGraceMinutes * 60_000);
   const late = !quote && !assignTo;
-  if (!quote && !needPrice && current === undefined) return 'need-price';
-  const answer = quote ? priceToAnswer(quote.ethUsd.toFixed(8)) : (current as bigint);
-  const usdCents = weiToUsdCents(t.valueWei, answer);
+  if (!quote && !needPrice && current === undefined) return { priceOf: payment.asset };
+  const answer = quote ? priceToAnswer(quote.unitUsd.toFixed(8)) : (current as bigint);
+  const usdCents = unitsToUsdCents(payment.asset, t.valueWei, answer);
   // Dust (anyone can send a few wei carrying a buyer's tag): it pays nothing, and moves no order.
   if (usdCents === 0n && !assignTo) return unresolved(DUST);
   const fields = { ...blockFields(t), orderId: order.id, usdValue: new Prisma.Decimal(centsToString(usdCents)), quoteId: quote?.id ?? null };
@@ -195,7 +205,7 @@ async function judge(
     await tx.payment.update({ where: { id: payment.id }, data: { ...fields, status: 'LATE', reason } });
     if (order.status !== 'PAID' && order.status !== 'LATE') {
       const updated = await tx.order.update({ where: { id: order.id }, data: { status: 'LATE' } });
-      await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: t.valueWei.toString(), reason } });
+      await emitEvent(tx, 'order.late', `order:${order.id}`, { ...orderEventData(updated), payment: { txHash: payment.txHash, valueWei: payment.asset === 'ETH' ? t.valueWei.toString() : null, asset: payment.asset, amount: t.valueWei.toString(), reason } });
     }
     return { kind: 'late', orderId: order.id, reason };
   };

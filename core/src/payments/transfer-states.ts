@@ -1,7 +1,8 @@
 import { centsToString, toCents } from '../contract/money.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { postEntries } from '../books/ledger.ts';
-import { priceToAnswer, tagOf, weiToUsdCents } from '../rails/eth/amounts.ts';
+import { priceToAnswer } from '../rails/eth/amounts.ts';
+import { tagIn, unitsToUsdCents } from '../rails/value.ts';
 import { explainInflow } from './inflows.ts';
 import { isPayable } from './order-states.ts';
 import { lockOrder, lockPayment, refreshOrderStatus } from './payment-locks.ts';
@@ -36,7 +37,7 @@ export async function noteWaitingTransfer(
     const data: Prisma.PaymentUncheckedUpdateInput = { fromAddress: seen.from.toLowerCase(), amount: new Prisma.Decimal(seen.valueWei.toString()) };
     if (seen.pending && !payment.seenPendingAt) data.seenPendingAt = now;
     if (seen.block) Object.assign(data, { blockNumber: seen.block.number, blockHash: seen.block.hash, confirmations: seen.block.confirmations });
-    const tag = tagOf(seen.valueWei);
+    const tag = tagIn(payment.asset, seen.valueWei);
     // A deposit is its address's order's (the indexer finds it mined, never in the mempool).
     const order = payment.orderId
       ? null
@@ -47,8 +48,8 @@ export async function noteWaitingTransfer(
           : null;
     const reportedFor = async (orderId: string) => (await tx.paymentReport.count({ where: { paymentId, orderId } })) > 0;
     // Dust carrying the tag holds no order open (nor keeps it from being cancelled).
-    const latest = order?.quotes.at(-1);
-    const dust = latest ? weiToUsdCents(seen.valueWei, priceToAnswer(latest.ethUsd.toFixed(8))) === 0n : false;
+    const latest = order?.quotes.filter((q) => q.asset === payment.asset).at(-1);
+    const dust = latest ? unitsToUsdCents(payment.asset, seen.valueWei, priceToAnswer(latest.unitUsd.toFixed(8))) === 0n : false;
     if (order && !dust && isPayable(order.status) && (!seen.pending || (await reportedFor(order.id)))) {
       data.orderId = order.id;
       if (order.status !== 'VERIFYING') await tx.order.update({ where: { id: order.id }, data: { status: 'VERIFYING' } });

@@ -4,6 +4,7 @@ import type { Db } from '../infra/db.ts';
 import type { Effect } from '../infra/effects.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Tracer } from '../chain/trace.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
 import { settleTransfer } from './settle.ts';
 import { followBlock, noteWaitingTransfer, rejectTransfer, transferGone } from './transfer-states.ts';
@@ -15,7 +16,7 @@ import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts'
  * row lock. The order is the one whose tag the value carries; a report only said where
  * to look.
  */
-export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: () => Promise<bigint> };
+export type VerifyDeps = { config: AppConfig; db: Db; chain: PublicClient; tracer: Tracer; logger: Logger; currentAnswer: (asset: AssetCode) => Promise<bigint> };
 
 export type VerifyResult =
   | { state: 'final'; status: 'COUNTED' | 'REJECTED' | 'UNRESOLVED' | 'LATE' | 'REFUNDED'; orderId?: string; effects?: Effect[]; reason?: string }

@@ -5,7 +5,7 @@ import type { Processor } from '../worker-manager.ts';
 /** One job per transfer (reported or indexed): verify it on chain, count it, or wait. */
 export const paymentVerify: Processor<'payment-verify'> = async (job, { runtime, logger, token }) => {
   const log = logger.child({ payment_id: job.data.paymentId, tx_hash: job.data.txHash });
-  const result = await verifyPayment({ ...runtime, logger: log, currentAnswer: runtime.prices.answer }, job.data.paymentId);
+  const result = await verifyPayment({ ...runtime, logger: log, currentAnswer: runtime.assetPrices.valuation }, job.data.paymentId);
   if (result.state === 'wait') {
     log.debug({ msg: 'payment not final yet', reason: result.reason });
     // While a block watcher shares the head, it wakes the job when its block comes; the

@@ -1,5 +1,6 @@
 import { deleteBlockedReason, notFound, Prisma, type Db, type Runtime } from '@shop/core';
 import {
+  formatAsset,
   formatEth,
   orderAmountsView,
   orderLineView,
@@ -22,7 +23,7 @@ import { latestCheck, overpaymentJson, refundRowsJson, type ApprovalView } from 
  * Order (primary key), OrderItem(orderId), PaymentQuote(orderId, expiresAt),
  * Payment(orderId) and PaymentReport(orderId), Refund(orderId), WebhookDelivery(subject, seq).
  */
-type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices'>;
+type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices' | 'assetPrices'>;
 
 /** The newest this many of each list are shown; an order rarely has more than a few. */
 export const DETAIL_CAP = { quotes: 20, payments: 50, refunds: 50, deliveries: 50 } as const;
@@ -32,13 +33,18 @@ const REPORTS_READ = 200;
 const newestFirst = [{ createdAt: 'desc' }, { id: 'desc' }] as const;
 
 function quoteJson(q: Prisma.PaymentQuoteGetPayload<object>): AdminOrderQuoteJson {
-  const wei = q.amount.toFixed(0);
+  const amount = q.amount.toFixed(0);
+  const eth = q.asset === 'ETH';
   return {
     _id: q.id,
-    ethUsd: q.ethUsd.toFixed(8),
+    asset: q.asset,
+    amount,
+    amountText: formatAsset(q.asset, amount),
+    unitUsd: q.unitUsd.toFixed(8),
     usdAmount: usdNumber(q.usdAmount),
-    amountWei: wei,
-    amountEth: formatEth(wei),
+    ethUsd: eth ? q.unitUsd.toFixed(8) : null,
+    amountWei: eth ? amount : null,
+    amountEth: eth ? formatEth(amount) : null,
     createdAt: q.createdAt.toISOString(),
     expiresAt: q.expiresAt.toISOString(),
   };
@@ -105,7 +111,7 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
   const payments = await orderPayments(db, orderId, refundedPaymentIds, config.paymentConfirmations);
   const overpaid = order.status === 'PAID' && order.overpaidUsd.gt(order.overpaidSettledUsd);
   const [overpayment, refunds, deliveries] = await Promise.all([
-    overpaid ? overpaymentJson(db, orderId, await deps.prices.answerOrNull()) : null,
+    overpaid ? overpaymentJson(db, orderId, deps.assetPrices.valuationOrNull) : null,
     refundRowsJson(db, refundRows, approvals),
     orderDeliveries(db, [`order:${orderId}`, ...payments.ids.map((id) => `payment:${id}`)]),
   ]);

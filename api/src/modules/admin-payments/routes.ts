@@ -32,7 +32,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
     const { orderId } = parseBody(assignPaymentBody, req.body);
     // By its id or by the reference people see (ORD-…).
     const order = await orderIdFor(deps.db, orderId);
-    const result = await assignTransfer({ ...deps, currentAnswer: deps.prices.answer }, id, order);
+    const result = await assignTransfer({ ...deps, currentAnswer: deps.assetPrices.valuation }, id, order);
     await audited(req, deps.db, { action: 'payment.assign', subject: { type: 'payment', id }, after: { orderId: order, status: result.status, orderStatus: result.orderStatus } });
     await handOn(deps.queues, result.effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
     res.json({ status: result.status, orderStatus: result.orderStatus });

@@ -81,7 +81,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
   router.put('/:id/claim', requireUser, ...claimLimits, async (req, res) => {
     const orderId = parseId(req.params.id, 'Order');
     const { txHash, signature } = parseBody(claimPaymentBody, req.body);
-    const result = await claimTransfer({ ...deps, currentAnswer: deps.prices.answer }, {
+    const result = await claimTransfer({ ...deps, currentAnswer: deps.assetPrices.valuation }, {
       userId: req.user!.id,
       orderId,
       txHash,
@@ -98,7 +98,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const { action } = parseBody(overpaymentBody, req.body);
     const user = req.user!;
     if (action === 'balance') {
-      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.prices.answer });
+      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.assetPrices.valuation });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
       const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });

@@ -1,5 +1,5 @@
-import { deleteBlockedReason, openQuote, PRICE_UNAVAILABLE, PriceUnavailableError, Prisma, type Db, type Quote, type Runtime } from '@shop/core';
-import { formatEth, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { deleteBlockedReason, openQuotes, PRICE_UNAVAILABLE, Prisma, tokenNeedsDepositAddress, type Db, type OpenQuotes, type Quote, type Runtime } from '@shop/core';
+import { assetDecimals, formatEth, tokenBySymbol, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type AssetQuoteJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { ordersWithReference } from './order-lookup.ts';
@@ -10,7 +10,7 @@ import { overpaymentJson, refundsJson } from '../payouts/service.ts';
  * quotes, expiry, deletion) live in core (payments/); an order's own fields are mapped
  * by core's one order mapper (contract/order-views.ts), which every view starts from.
  */
-type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices' | 'depositFactory'>;
+type Deps = Pick<Runtime, 'config' | 'db' | 'redis' | 'chain' | 'prices' | 'assetPrices' | 'depositFactory'>;
 
 const orderInclude = {
   items: { orderBy: { id: 'asc' } },
@@ -21,7 +21,7 @@ type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
   const wei = BigInt(q.amount.toFixed(0));
   return {
-    ethUsd: q.ethUsd.toFixed(8),
+    ethUsd: q.unitUsd.toFixed(8),
     amountWei: wei.toString(),
     // The tag sits below the 6th decimal, where every shown ETH amount is cut.
     amountEth: formatEth(wei),
@@ -30,6 +30,22 @@ function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
     chainId: q.chainId,
     expiresAt: q.expiresAt.toISOString(),
     depositAddress,
+  };
+}
+
+/** A quote in any asset: a token is paid to the order's deposit address, ETH (by its tag) to the receiving address. */
+function assetQuoteJson(q: Quote, depositAddress: string | null): AssetQuoteJson {
+  return {
+    asset: q.asset,
+    amount: q.amount.toFixed(0),
+    decimals: assetDecimals(q.asset),
+    tokenAddress: q.asset === 'ETH' ? null : tokenBySymbol(q.asset).address,
+    payTo: q.asset === 'ETH' ? q.receivingAddress : (depositAddress as string),
+    depositAddress,
+    receivingAddress: q.receivingAddress,
+    chainId: q.chainId,
+    usdAmount: usdNumber(q.usdAmount),
+    expiresAt: q.expiresAt.toISOString(),
   };
 }
 
@@ -48,14 +64,10 @@ async function findVisibleOrder(db: Db, viewer: { id: string; isAdmin: boolean }
 export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: boolean }, orderId: string): Promise<OrderJson> {
   const { db, config } = deps;
   const order = await findVisibleOrder(db, viewer, orderId);
-  let quote: Quote | null = null;
-  let quoteError: string | undefined;
-  try {
-    quote = await openQuote(db, config, order.id, deps.prices.current);
-  } catch (err) {
-    if (!(err instanceof PriceUnavailableError)) throw err;
-    quoteError = PRICE_UNAVAILABLE;
-  }
+  const open: OpenQuotes = await openQuotes(db, config, order.id, deps.assetPrices.forQuote);
+  const quote = open.quotes.find((q) => q.asset === 'ETH') ?? null;
+  // ETH's price is the one the shop cannot quote without: said as before (`quoteError`).
+  const quoteError = open.notOffered.find((n) => n.asset === 'ETH' && n.reason === PRICE_UNAVAILABLE)?.reason;
   const fresh = await db.order.findUniqueOrThrow({ where: { id: order.id }, include: orderInclude });
   // The order's transfers and those its buyer reported for it: the reported ids first
   // (PaymentReport(orderId)), then one read by either key. A `reports: { some }` inside
@@ -85,13 +97,23 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
-  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, await deps.prices.answerOrNull()) : null, refundsJson(db, { orderId: order.id })]);
+  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, deps.assetPrices.valuationOrNull) : null, refundsJson(db, { orderId: order.id })]);
   // The order's deposit address is shown while it is the trusted factory's (never a refused factory's, nor an old one's).
   const deposit = fresh.depositAddress && deps.depositFactory.depositAddressOf(fresh.id) === fresh.depositAddress ? fresh.depositAddress : null;
   return {
     ...orderView(fresh),
     quote: quote ? quoteJson(quote, deposit) : null,
     ...(quoteError ? { quoteError } : {}),
+    // A token's quote needs the deposit address the buyer is shown: none while the factory is not trusted.
+    ...(open.quotes.length > 0 || open.notOffered.length > 0
+      ? {
+          quotes: open.quotes.filter((q) => q.asset === 'ETH' || deposit).map((q) => assetQuoteJson(q, deposit)),
+          quotesNotOffered: [
+            ...open.notOffered,
+            ...open.quotes.filter((q) => q.asset !== 'ETH' && !deposit).map((q) => ({ asset: q.asset, reason: tokenNeedsDepositAddress(q.asset) })),
+          ],
+        }
+      : {}),
     payments: paymentsJson,
     overpayment,
     refunds,

@@ -38,8 +38,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   router.get('/overpaid', async (req, res) => {
     const page = pageQuery(req);
     const rows = await service.overpaidPage(deps.db, page);
-    const answer = await deps.prices.answerOrNull();
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, answer));
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, deps.assetPrices.valuationOrNull));
   });
   router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createRefundBody, req.body);

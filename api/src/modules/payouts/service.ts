@@ -1,6 +1,6 @@
 import { creditCents, overpaymentOf, overpaymentsOf, payoutApprovalStates, Prisma, refundWorth, soleSender, type AppConfig, type Db, type Overpayment } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
-import { formatEth, REFUND_STATUSES, usdNumber, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
+import { formatEth, REFUND_STATUSES, type AssetCode, usdNumber, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
 
@@ -74,22 +74,40 @@ export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: Appr
 
 const usdOf = (cents: bigint) => Number(cents) / 100;
 
-/** `answer`: today's price (USD per ETH, 8 decimals), null while none can be read. */
-function toOverpaymentJson(over: Overpayment, answer: bigint | null): OverpaymentJson {
+/** Today's price of an asset as a credit values it (Runtime.assetPrices.valuationOrNull), null while none can be read. */
+export type Valuation = (asset: AssetCode) => Promise<bigint | null>;
+
+/** Each asset the overpayments' parts are in, priced once. */
+async function pricesOf(overs: Overpayment[], valuation: Valuation): Promise<(asset: AssetCode) => bigint | null> {
+  const answers = new Map<AssetCode, bigint | null>();
+  for (const asset of new Set(overs.flatMap((o) => o.parts.map((p) => p.asset)))) answers.set(asset, await valuation(asset));
+  return (asset) => answers.get(asset) ?? null;
+}
+
+function toOverpaymentJson(over: Overpayment, answerOf: (asset: AssetCode) => bigint | null): OverpaymentJson {
+  const priced = over.parts.every((p) => answerOf(p.asset) !== null);
   return {
     usd: usdOf(over.cents),
-    creditUsd: answer === null ? null : usdOf(creditCents(over, answer)),
+    creditUsd: priced ? usdOf(creditCents(over, (asset) => answerOf(asset) as bigint)) : null,
     wei: over.wei.toString(),
     eth: formatEth(over.wei),
     from: soleSender(over),
     refundable: over.parts.some((p) => p.payer !== null),
-    parts: over.parts.map((p) => ({ txHash: p.txHash, from: p.payer, wei: p.amount.toString(), eth: formatEth(p.amount), usd: usdOf(p.cents) })),
+    parts: over.parts.map((p) => ({
+      txHash: p.txHash,
+      from: p.payer,
+      asset: p.asset,
+      amount: p.amount.toString(),
+      wei: p.asset === 'ETH' ? p.amount.toString() : null,
+      eth: p.asset === 'ETH' ? formatEth(p.amount) : null,
+      usd: usdOf(p.cents),
+    })),
   };
 }
 
-export async function overpaymentJson(db: Db, orderId: string, answer: bigint | null): Promise<OverpaymentJson | null> {
+export async function overpaymentJson(db: Db, orderId: string, valuation: Valuation): Promise<OverpaymentJson | null> {
   const over = await overpaymentOf(db, orderId);
-  return over ? toOverpaymentJson(over, answer) : null;
+  return over ? toOverpaymentJson(over, await pricesOf([over], valuation)) : null;
 }
 
 /**
@@ -106,8 +124,9 @@ export function overpaidPage(db: Db, page: PageQuery) {
 }
 
 /** Paid orders with overpayment left to refund or credit. */
-export async function overpaidOrders(db: Db, orders: Awaited<ReturnType<typeof overpaidPage>>, answer: bigint | null): Promise<OverpaidOrderJson[]> {
+export async function overpaidOrders(db: Db, orders: Awaited<ReturnType<typeof overpaidPage>>, valuation: Valuation): Promise<OverpaidOrderJson[]> {
   const overs = await overpaymentsOf(db, orders.map((o) => o.id));
+  const answerOf = await pricesOf([...overs.values()], valuation);
   return orders.flatMap((o): OverpaidOrderJson[] => {
     const over = overs.get(o.id);
     if (!over) return [];
@@ -117,7 +136,7 @@ export async function overpaidOrders(db: Db, orders: Awaited<ReturnType<typeof o
         user: { _id: o.user.id, name: o.user.name, email: o.user.email },
         totalPrice: usdNumber(o.totalPrice),
         paidUsd: usdNumber(o.paidUsd),
-        overpayment: toOverpaymentJson(over, answer),
+        overpayment: toOverpaymentJson(over, answerOf),
         paidAt: o.paidAt?.toISOString() ?? null,
       },
     ];

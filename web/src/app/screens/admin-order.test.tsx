@@ -17,7 +17,7 @@ function makeDetail(over: Partial<AdminOrderDetailJson> = {}): AdminOrderDetailJ
     itemsPrice: 50, totalPrice: 50, paidUsd: 55, overpaidUsd: 5, overpaidSettledUsd: 5,
     items: [{ name: 'Gold Package', image: '/images/gold.svg', price: 25, qty: 2, product: 'p1', dailyCredit: 1.5, durationDays: 30 }],
     buyer: { _id: 'u1', name: 'Bea Buyer', email: 'bea@example.com', deleted: false },
-    quotes: { items: [{ _id: 'q1', ethUsd: '3000.00000000', usdAmount: 50, amountWei: '16666666666666666', amountEth: '0.016667', createdAt: '2026-03-04T10:00:00.000Z', expiresAt: '2026-03-04T10:15:00.000Z' }], total: 1 },
+    quotes: { items: [{ _id: 'q1', asset: 'ETH', amount: '16666666666666666', amountText: '0.016666 ETH', unitUsd: '3000.00000000', ethUsd: '3000.00000000', usdAmount: 50, amountWei: '16666666666666666', amountEth: '0.016667', createdAt: '2026-03-04T10:00:00.000Z', expiresAt: '2026-03-04T10:15:00.000Z' }], total: 1 },
     payments: {
       items: [{
         _id: 'pay1', txHash: TX, status: 'COUNTED', source: 'INDEXED', order: ID, from: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333', usdValue: 55,

@@ -87,7 +87,7 @@ export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
         <ul className="flex flex-col gap-2 text-sm">
           {quotes.items.map((q) => (
             <li key={q._id} className="flex flex-col gap-0.5">
-              <span className="tabular-nums">{`${q.amountEth} ETH for ${formatUsd(q.usdAmount)} at $${Number(q.ethUsd).toFixed(2)} per ETH`}</span>
+              <span className="tabular-nums">{`${q.amountText} for ${formatUsd(q.usdAmount)} at $${Number(q.unitUsd).toFixed(2)} per ${q.asset}`}</span>
               <span className="text-xs text-muted-foreground">{`${formatTime(q.createdAt)} until ${formatTime(q.expiresAt)}`}</span>
             </li>
           ))}

@@ -32,7 +32,7 @@ const overpaid: OverpaidOrderJson = {
   user: { _id: 'u1', name: 'Alice Buyer', email: 'alice@example.com' },
   totalPrice: 21,
   paidUsd: 24,
-  overpayment: { usd: 3, creditUsd: 3, wei: '1000000000000000', eth: '0.001000', from: SENDER, refundable: true, parts: [{ txHash: `0x${'ab'.repeat(32)}`, from: SENDER, wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
+  overpayment: { usd: 3, creditUsd: 3, wei: '1000000000000000', eth: '0.001000', from: SENDER, refundable: true, parts: [{ txHash: `0x${'ab'.repeat(32)}`, from: SENDER, asset: 'ETH', amount: '1000000000000000', wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
   paidAt: '2026-05-06T11:00:00.000Z',
 };
 

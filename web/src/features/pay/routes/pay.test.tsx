@@ -442,7 +442,7 @@ describe('PayPage', () => {
         payments: [],
         overpayment: credited
           ? null
-          : { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: RECEIVING, refundable: true, parts: [{ txHash: HASH, from: RECEIVING, wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
+          : { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: RECEIVING, refundable: true, parts: [{ txHash: HASH, from: RECEIVING, asset: 'ETH', amount: '1000000000000000', wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
         refunds: [
           {
             _id: 'r1',

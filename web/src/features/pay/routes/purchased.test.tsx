@@ -42,7 +42,7 @@ describe('PurchasedPage', () => {
         paidUsd: 24,
         quote: null,
         payments: [],
-        overpayment: { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: PAYER, refundable: true, parts: [{ txHash: HASH, from: PAYER, wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
+        overpayment: { usd: 3, creditUsd: 2.5, wei: '1000000000000000', eth: '0.001000', from: PAYER, refundable: true, parts: [{ txHash: HASH, from: PAYER, asset: 'ETH', amount: '1000000000000000', wei: '1000000000000000', eth: '0.001000', usd: 3 }] },
       }),
       'POST /api/orders/o1/overpayment': { message: 'Added to your active balance: $2.50.' },
     });
