@@ -36,8 +36,15 @@ export function formatAssetAmount(units: bigint | string, asset: AssetCode, deci
   }
 }
 
+type PaymentUnits = { asset: AssetCode; amount: string | null; valueWei: string | null };
+
+/** What a payment brought, in its asset's smallest units: its `amount` (an ETH payment's wei where only that is known); null while not known. */
+export function paymentUnits(payment: PaymentUnits): string | null {
+  return payment.amount ?? (payment.asset === 'ETH' ? payment.valueWei : null);
+}
+
 /** What a payment brought, in its asset ('25.00 USDC'); '—' while it is not known. */
-export function paymentAmount(payment: { asset: AssetCode; amount: string | null; valueWei: string | null }): string {
-  const units = payment.amount ?? (payment.asset === 'ETH' ? payment.valueWei : null);
+export function paymentAmount(payment: PaymentUnits): string {
+  const units = paymentUnits(payment);
   return units === null ? '—' : formatAssetAmount(units, payment.asset);
 }
