@@ -57,7 +57,9 @@ export function PayWith({ options, value, onChange }: PayWithProps) {
         <ul className="flex flex-col gap-1 text-xs text-muted-foreground">
           {notOffered.map(({ asset, reason }) => (
             <li key={asset}>
-              <span className="font-medium">{asset}:</span> <span id={reasonId(asset)}>{reason}</span>
+              {/* The asset is named once: by the reason when it names it ('USDT is off its peg…'), else before it. */}
+              {reason?.includes(asset) ? null : <span className="font-medium">{asset}: </span>}
+              <span id={reasonId(asset)}>{reason}</span>
             </li>
           ))}
         </ul>
