@@ -64,6 +64,9 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const [picked, setPicked] = useState<AssetCode>('ETH');
   const offered = options.filter((o) => o.reason === null).map((o) => o.asset);
   const asset = offered.length === 0 || offered.includes(picked) ? picked : offered[0]!;
+  // A choice the api stops offering (a token off its peg) gives way for good: the page
+  // does not switch back under the buyer's hand when it returns.
+  if (asset !== picked) setPicked(asset);
   const chosen = chosenQuote(order, asset);
   const quote = chosen?.quote ?? null;
   const token = chosen && chosen.asset !== 'ETH' ? chosen.quote : undefined;

@@ -390,6 +390,29 @@ describe('PayPage', () => {
       expect(api.sent('PUT /api/orders/o1/purchased').map((r) => r.body)).toEqual([{ txHash: HASH }]);
     });
 
+    it('goes back to ETH when the chosen token is no longer offered, says why, and stays there', async () => {
+      const offPeg = 'USDC is off its peg (1 USDC = USD $0.96): not offered now';
+      let usdcOffered = true;
+      mockShop(() => {
+        const order = tokenOrder();
+        return usdcOffered ? order : { ...order, quotes: order.quotes!.slice(0, 1), quotesNotOffered: [...order.quotesNotOffered!, { asset: 'USDC', reason: offPeg }] };
+      });
+      renderPay();
+      await chooseUsdc();
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (25.00 USDC)' })).toBeInTheDocument();
+      usdcOffered = false;
+      // The page follows the order: the next read no longer offers USDC.
+      const group = screen.getByRole('radiogroup', { name: 'Pay with' });
+      await waitFor(() => expect(within(group).getByRole('radio', { name: 'USDC' })).toBeDisabled());
+      expect(within(group).getByRole('radio', { name: 'USDC' })).toHaveAccessibleDescription(offPeg);
+      expect(within(group).getByRole('radio', { name: 'ETH' })).toBeChecked();
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (0.008333 ETH)' })).toBeInTheDocument();
+      // Offered again, it is there to choose; the page does not switch back by itself.
+      usdcOffered = true;
+      await waitFor(() => expect(within(group).getByRole('radio', { name: 'USDC' })).toBeEnabled());
+      expect(within(group).getByRole('radio', { name: 'ETH' })).toBeChecked();
+    });
+
     it('lists each payment with its asset and amount, on the way and on the receipt', async () => {
       const usdcPayment = { txHash: HASH, confirmations: 3, requiredConfirmations: 12, reason: null, valueWei: null, asset: 'USDC' as const, amount: '25000000', usdValue: 25 };
       mockShop(() => tokenOrder({ status: 'VERIFYING', payments: [{ ...usdcPayment, status: 'PENDING' }] }));
