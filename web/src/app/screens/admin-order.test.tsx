@@ -61,6 +61,17 @@ describe('AdminOrderPage', () => {
     expect(within(actions).getByText('Delete Order: Paid orders cannot be deleted.')).toBeInTheDocument();
   });
 
+  it('shows each transfer in its asset: a USDC payment reads 25.00 USDC beside its USD value', async () => {
+    signIn({ isAdmin: true });
+    const base = makeDetail();
+    const usdc = { ...base.payments.items[0]!, _id: 'pay2', txHash: `0x${'ef'.repeat(32)}`, valueWei: null, asset: 'USDC' as const, amount: '25000000', usdValue: 25 };
+    mockApi({ [`GET /api/admin/orders/${ID}`]: makeDetail({ payments: { items: [base.payments.items[0]!, usdc], total: 2 } }) });
+    renderApp(`/admin/order/${ID}`);
+    const transfers = await screen.findByRole('region', { name: 'Transfers' });
+    expect(within(transfers).getByText('25.00 USDC (USD $25.00)')).toBeInTheDocument();
+    expect(within(transfers).getByText('0.018333 ETH (USD $55.00)')).toBeInTheDocument();
+  });
+
   it("deletes an unpaid order after confirming, with 'Order deleted!', and goes back to the list", async () => {
     signIn({ isAdmin: true });
     const unpaid = makeDetail({ status: 'PENDING_PAYMENT', isPaid: false, payments: { items: [], total: 0 }, refunds: { items: [], total: 0 }, actions: { canDelete: true, deleteBlockedReason: null, canRefundOverpayment: false } });

@@ -10,11 +10,11 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { paymentAmount } from '@/lib/asset-amount';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDay, formatUsd } from '@/lib/format';
 import { useAssignPayment } from '../api/assign-payment';
 import { useAssignableOrders } from '../api/get-assignable-orders';
-import { ethValue } from './eth-value';
 import { ShortHex } from './short-hex';
 
 /** One open order the server offers, with the button that assigns the transfer to it. */
@@ -81,7 +81,7 @@ export function AssignDialog({ payment, open, onOpenChange }: { payment: AdminPa
         <DialogHeader>
           <DialogTitle>Assign transfer</DialogTitle>
           <DialogDescription>
-            {ethValue(payment.valueWei)}
+            {paymentAmount(payment)}
             {payment.usdValue !== null ? ` (${formatUsd(payment.usdValue)})` : ''} in <ShortHex value={payment.txHash} />, from <ShortHex value={payment.from} />.
             Name the order it pays, or find the buyer&apos;s open orders.
           </DialogDescription>

@@ -1,11 +1,6 @@
-import { formatEth } from '@shop/core/contract';
+import { formatAssetAmount } from '@/lib/asset-amount';
 
-/** '0.012346 ETH' for a wei amount, '—' without one. */
+/** '0.012346 ETH' for a wei amount (a sweep, its gas), '—' without one. A transfer reads in its own asset: `paymentAmount`. */
 export function ethValue(valueWei: string | null): string {
-  if (!valueWei) return '—';
-  try {
-    return `${formatEth(valueWei)} ETH`;
-  } catch {
-    return valueWei;
-  }
+  return valueWei ? formatAssetAmount(valueWei, 'ETH') : '—';
 }

@@ -1,8 +1,8 @@
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, FullHex, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
+import { paymentAmount } from '@/lib/asset-amount';
 import { formatTime, formatUsd } from '@/lib/format';
-import { ethValue } from './eth-value';
 import { PaymentActions } from './payment-actions';
 
 type Payment = AdminOrderDetailJson['payments']['items'][number];
@@ -21,7 +21,7 @@ function Transfer({ payment }: { payment: Payment }) {
       <DetailList
         items={[
           ['Transaction', <FullHex key="tx" value={payment.txHash} />],
-          ['Value', `${ethValue(payment.valueWei)}${payment.usdValue !== null ? ` (${formatUsd(payment.usdValue)})` : ''}`],
+          ['Value', `${paymentAmount(payment)}${payment.usdValue !== null ? ` (${formatUsd(payment.usdValue)})` : ''}`],
           ['Confirmations', confirmed],
           ['Block', payment.blockNumber ?? '—'],
           ['From', <FullHex key="from" value={payment.from} />],

@@ -85,6 +85,16 @@ describe('PaymentListPage', () => {
     expect(within(row).getByText('2026-05-06')).toBeInTheDocument();
   });
 
+  it('lists a token transfer in its asset, and the assign dialog names it so', async () => {
+    const usdc: AdminPaymentJson = { ...payment, valueWei: null, asset: 'USDC', amount: '25000000', usdValue: 25 };
+    renderList([usdc], { 'GET /api/admin/payments/pay1/orders': [] });
+    const row = await firstRow();
+    expect(within(row).getByText('25.00 USDC')).toBeInTheDocument();
+    expect(within(row).getByText('USD $25.00')).toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: 'Assign' }));
+    expect(await screen.findByRole('dialog', { name: 'Assign transfer' })).toHaveTextContent('25.00 USDC (USD $25.00)');
+  });
+
   it('assigns a transfer to an order by its reference and reports the order status', async () => {
     const { sent } = renderList([payment], {
       'GET /api/admin/payments/pay1/orders': [],

@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { ChevronDown, Copy, Landmark } from 'lucide-react';
-import { getAddress } from 'viem';
 import type { QuoteJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { copyToClipboard } from '@/lib/clipboard';
+import { formatAssetAmount } from '@/lib/asset-amount';
 import { cn } from '@/lib/utils';
+import { checksummed, type TokenQuote } from '../payment-request';
 import { PaymentQr } from './payment-qr';
 
 /**
@@ -16,19 +17,11 @@ function depositLink(depositAddress: string, chainId: number): string {
 }
 
 type ExchangePayProps = {
-  quote: QuoteJson;
+  /** The ETH quote, or the chosen token's: the panel asks for its amount in its asset. */
+  quote: QuoteJson | TokenQuote;
   /** Told when the panel opens or closes: while it is open, its code is the only one on the page. */
   onOpenChange?: (open: boolean) => void;
 };
-
-/** The address as wallets and exchanges show it, checksummed (EIP-55): a mistyped letter is caught by the app it is pasted in. */
-function checksummed(address: string): string {
-  try {
-    return getAddress(address);
-  } catch {
-    return address;
-  }
-}
 
 /**
  * Paying from an exchange: the order's own deposit address. An exchange's withdrawal loses
@@ -42,6 +35,8 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
   const [open, setOpen] = useState(false);
   if (!quote.depositAddress) return null;
   const address = checksummed(quote.depositAddress);
+  const token = 'asset' in quote ? quote : undefined;
+  const amount = 'asset' in quote ? formatAssetAmount(quote.amount, quote.asset, quote.decimals) : `${quote.amountEth} ETH`;
   const toggle = () => {
     setOpen(!open);
     onOpenChange?.(!open);
@@ -66,7 +61,7 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
       {open ? (
         <div id={panelId} className="flex flex-col gap-3 border-t p-3 text-sm">
           {/* One text node: the sentence is found whole, as a buyer reads it. */}
-          <h3 className="font-semibold">{`Paying from an exchange? Send at least ${quote.amountEth} ETH to this address`}</h3>
+          <h3 className="font-semibold">{`Paying from an exchange? Send at least ${amount} to this address`}</h3>
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
             {/* On a phone too: an exchange app can read the code from a screenshot, and it is the page's only code. */}
             <PaymentQr uri={depositLink(address, quote.chainId)} label="QR code of the deposit address" testId="deposit-qr" />
@@ -92,7 +87,11 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
               the same address.
             </li>
             <li>More arrives: the order is paid; add the extra to your balance from this order's page, or ask the shop to refund it to a wallet you name (an exchange's wallet is not yours to refund to).</li>
-            <li>Ethereum network only: send ETH on Ethereum mainnet, not a token and not another network.</li>
+            <li className="wrap-anywhere">
+              {token
+                ? `Ethereum network only: send ${token.asset} on Ethereum mainnet (the token at ${checksummed(token.tokenAddress)}), not another token and not another network.`
+                : 'Ethereum network only: send ETH on Ethereum mainnet, not a token and not another network.'}
+            </li>
             <li>
               Sent after the price lock ends: it is valued at the price when it arrives. It pays the order if it still covers the total;
               otherwise the shop resolves it with you.

@@ -1,23 +1,30 @@
 import { Printer } from 'lucide-react';
-import { formatEth, orderReference, type OrderJson } from '@shop/core/contract';
+import { orderReference, type AssetCode, type OrderJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatAssetAmount, paymentAmount, paymentUnits } from '@/lib/asset-amount';
 import { daysLeft, formatTime, formatDay, formatMoney } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 
-/** The ETH that paid the order: its counted transfers, summed exactly in wei. */
-export function paidWei(order: OrderJson): bigint {
-  return (order.payments ?? []).filter((p) => p.status === 'COUNTED' && p.valueWei).reduce((sum, p) => sum + BigInt(p.valueWei!), 0n);
+/** What paid the order in each asset: its counted transfers, summed exactly in their smallest units ('0.007000 ETH', '25.00 USDC'). */
+export function paidAmounts(order: OrderJson): string[] {
+  const sums = new Map<AssetCode, bigint>();
+  for (const p of order.payments ?? []) {
+    const units = paymentUnits(p);
+    if (p.status !== 'COUNTED' || units === null) continue;
+    sums.set(p.asset, (sums.get(p.asset) ?? 0n) + BigInt(units));
+  }
+  return [...sums].filter(([, sum]) => sum > 0n).map(([asset, sum]) => formatAssetAmount(sum, asset));
 }
 
 /**
  * A paid order as a receipt: what was bought (quantity, unit price, line total, daily
- * credit and term), the total, what was paid in USD and in ETH and by which
+ * credit and term), the total, what was paid in USD and in each asset and by which
  * transactions. Printed with the browser's own print (a print stylesheet, not a PDF
  * library: see docs/decisions.md); the page's header, footer and buttons are left out.
  */
 export function OrderReceipt({ order }: { order: OrderJson }) {
-  const wei = paidWei(order);
+  const paid = paidAmounts(order);
   const counted = (order.payments ?? []).filter((p) => p.status === 'COUNTED');
   return (
     <Card role="region" aria-label="Receipt" className="print:border-0 print:shadow-none">
@@ -73,7 +80,11 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
           <dt className="text-muted-foreground">Paid</dt>
           <dd className="text-right tabular-nums">
             ${formatMoney(order.paidUsd)} USD
-            {wei > 0n ? <span className="block text-muted-foreground">{formatEth(wei)} ETH</span> : null}
+            {paid.map((amount) => (
+              <span key={amount} className="block text-muted-foreground">
+                {amount}
+              </span>
+            ))}
           </dd>
           {order.expiresAt ? (
             <>
@@ -93,8 +104,9 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
                 <li key={p.txHash} className="grid gap-0.5">
                   <code className="break-all font-mono text-xs">{p.txHash}</code>
                   <span className="text-xs text-muted-foreground">
-                    {p.valueWei ? `${formatEth(p.valueWei)} ETH` : ''}
-                    {p.usdValue !== null ? ` · $${formatMoney(p.usdValue)} USD` : ''}
+                    {[paymentAmount(p), p.usdValue !== null ? `$${formatMoney(p.usdValue)} USD` : null]
+                      .filter((part) => part !== null && part !== '—')
+                      .join(' · ')}
                   </span>
                 </li>
               ))}

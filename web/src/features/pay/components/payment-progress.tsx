@@ -2,6 +2,7 @@ import { centsToString, toCents, type OrderJson, type PaymentJson } from '@shop/
 import { CircleAlert, CircleCheck, Clock } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
+import { paymentAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 
 /** The pay page's line for one reported or discovered transfer. */
@@ -43,11 +44,15 @@ function PaymentRow({ payment }: { payment: PaymentJson }) {
   const Icon = payment.status === 'COUNTED' ? CircleCheck : payment.status === 'REJECTED' ? CircleAlert : Clock;
   const tone =
     payment.status === 'COUNTED' ? 'text-success' : payment.status === 'REJECTED' ? 'text-destructive' : 'text-muted-foreground';
+  const amount = paymentAmount(payment);
   return (
     <li className="flex flex-col gap-0.5 py-2 text-sm">
-      <code className="font-mono text-xs" title={payment.txHash}>
-        {shortHash(payment.txHash)}
-      </code>
+      <span className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <code className="font-mono text-xs" title={payment.txHash}>
+          {shortHash(payment.txHash)}
+        </code>
+        {amount === '—' ? null : <span className="font-medium tabular-nums">{amount}</span>}
+      </span>
       <span className={`flex items-center gap-1.5 ${tone}`}>
         <Icon aria-hidden="true" className="size-4 shrink-0" />
         {paymentStateText(payment)}

@@ -1,16 +1,45 @@
+import type { ReactNode } from 'react';
 import { Smartphone } from 'lucide-react';
 import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
+import { formatAssetAmount } from '@/lib/asset-amount';
+import { tokenPaymentLink, type TokenQuote } from '../payment-request';
 import { PaymentQr } from './payment-qr';
+
+/** The EIP-681 request of a quote and what to say about its amount. */
+function phoneRequest(quote: QuoteJson | TokenQuote): { link: string; send: ReactNode } {
+  if ('asset' in quote) {
+    // A token goes to the order's own address: no tag, so no exact amount to insist on.
+    return {
+      link: tokenPaymentLink(quote),
+      send: (
+        <>
+          It sends <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset, quote.decimals)}</strong> to this
+          order&apos;s own address: any {quote.asset} sent there counts for this order.
+        </>
+      ),
+    };
+  }
+  return {
+    link: paymentLink(quote),
+    send: (
+      <>
+        Send <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the shop
+        which order it pays.
+      </>
+    ),
+  };
+}
 
 /**
  * Paying from a phone wallet: the quote as an EIP-681 payment request, as a QR code to
- * scan (drawn by qrcode.react) and as a link to open. The exact value in wei carries the
- * order's tag, so the text asks for the amount to be sent exactly. The page follows the
- * order by itself: the shop's indexer finds the transfer without a report.
+ * scan (drawn by qrcode.react) and as a link to open. ETH's exact value in wei carries the
+ * order's tag, so the text asks for the amount to be sent exactly; a token's request is
+ * its `transfer` to the order's deposit address. The page follows the order by itself:
+ * the shop's indexer finds the transfer without a report.
  */
-export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJson; primary: boolean; withQrCode?: boolean }) {
-  const link = paymentLink(quote);
+export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJson | TokenQuote; primary: boolean; withQrCode?: boolean }) {
+  const { link, send } = phoneRequest(quote);
   const network = useShopNetwork();
   // A wallet app reads only the chain id (EIP-681): on a test shop, say which network it is.
   const testNetwork = network?.testNetwork ? (
@@ -27,10 +56,7 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
           <Smartphone aria-hidden="true" className="size-4" />
           Or pay from another wallet app
         </h3>
-        <p>
-          Send <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
-          shop which order it pays.
-        </p>
+        <p>{send}</p>
         {testNetwork}
         <a href={link} className="w-fit font-medium underline underline-offset-4">
           Open the payment request in a wallet app
@@ -48,9 +74,7 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
         <PaymentQr uri={link} label="QR code of the payment request" testId="payment-qr" />
         <div className="flex min-w-0 flex-col gap-2 text-sm">
           <p>
-            Scan the code with your wallet app, or open the payment request on this device. Send{' '}
-            <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the
-            shop which order it pays.
+            Scan the code with your wallet app, or open the payment request on this device. {send}
           </p>
           {testNetwork}
           <a href={link} className="w-fit font-medium underline underline-offset-4">

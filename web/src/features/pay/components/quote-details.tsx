@@ -3,8 +3,10 @@ import { CircleAlert } from 'lucide-react';
 import { useEthPrice } from '@/api/get-eth-price';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
+import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 import { formatDuration } from '../hooks/use-now';
+import { checksummed, type TokenQuote } from '../payment-request';
 
 /** SPEC.md /order/{id}: 'Provider error.' when the request never got an answer, else the error's text. */
 function ethPriceErrorMessage(error: unknown): string {
@@ -39,9 +41,18 @@ type QuoteDetailsProps = {
   secondsLeft: number | undefined;
 };
 
+/** How long the quote holds: a countdown, then the page waits for the next quote. */
+function TimeLeft({ secondsLeft }: { secondsLeft: number | undefined }) {
+  const expired = secondsLeft === 0;
+  return (
+    <dd className={`text-right tabular-nums ${expired ? 'text-destructive' : ''}`} aria-live="polite">
+      {secondsLeft === undefined ? '—' : expired ? 'Expired, getting a new quote…' : `${formatDuration(secondsLeft)} left`}
+    </dd>
+  );
+}
+
 /** The locked price and the exact amount to send, with the time the lock has left. */
 export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
-  const expired = secondsLeft === 0;
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
       <dt className="text-muted-foreground">Amount</dt>
@@ -49,13 +60,28 @@ export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
       <dt className="text-muted-foreground">Locked price</dt>
       <dd className="text-right tabular-nums">USD ${formatMoney(quote.ethUsd)} / ETH</dd>
       <dt className="text-muted-foreground">Price lock</dt>
-      <dd className={`text-right tabular-nums ${expired ? 'text-destructive' : ''}`} aria-live="polite">
-        {secondsLeft === undefined
-          ? '—'
-          : expired
-            ? 'Expired, getting a new quote…'
-            : `${formatDuration(secondsLeft)} left`}
-      </dd>
+      <TimeLeft secondsLeft={secondsLeft} />
+    </dl>
+  );
+}
+
+/**
+ * A token's quote: the amount in the token, what it is worth, the order's deposit address
+ * the wallet sends it to (no tag: the address says which order it pays), and how long the
+ * quote holds.
+ */
+export function TokenQuoteDetails({ quote, secondsLeft }: { quote: TokenQuote; secondsLeft: number | undefined }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
+      <dt className="text-muted-foreground">Amount</dt>
+      <dd className="text-right font-medium tabular-nums">{formatAssetAmount(quote.amount, quote.asset, quote.decimals)}</dd>
+      <dt className="text-muted-foreground">Value</dt>
+      <dd className="text-right tabular-nums">USD ${formatMoney(quote.usdAmount)}</dd>
+      <dt className="text-muted-foreground">Send to</dt>
+      {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}
+      <dd className="text-right font-mono text-xs break-all">{checksummed(quote.payTo)}</dd>
+      <dt className="text-muted-foreground">Quote</dt>
+      <TimeLeft secondsLeft={secondsLeft} />
     </dl>
   );
 }

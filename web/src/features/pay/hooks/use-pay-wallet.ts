@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import type { Address } from 'viem';
-import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain } from 'wagmi';
+import { erc20Abi, type Address } from 'viem';
+import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain, useWriteContract } from 'wagmi';
 import type { QuoteJson } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
-import { findWalletConnector, hasBrowserWallet, requiredChainId, SHOP_CHAINS } from '@/lib/wagmi';
+import { findWalletConnector, hasBrowserWallet, requiredChainId, SHOP_CHAINS, type ShopChainId } from '@/lib/wagmi';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
+import type { TokenQuote } from '../payment-request';
 import {
   CONNECT_METAMASK,
   INSTALL_METAMASK,
@@ -18,9 +19,9 @@ import {
 
 /**
  * The wallet side of the pay page: connect (MetaMask, or the dev wallet in development),
- * switch to mainnet and send the quoted amount. Failures become the SPEC.md texts, kept
- * in `error` for the one alert beside the Pay button: one message per failure, no toast
- * on top of it.
+ * switch to mainnet and send the quoted amount (ETH, or a token's `transfer`). Failures
+ * become the SPEC.md texts, kept in `error` for the one alert beside the Pay button: one
+ * message per failure, no toast on top of it.
  */
 /** One toast for a connected wallet: a second connection replaces it, and it leaves with the page. */
 const WALLET_CONNECTED_TOAST = 'wallet-connected';
@@ -32,6 +33,7 @@ export function usePayWallet() {
   const disconnect = useDisconnect();
   const switchChain = useSwitchChain();
   const sendTransaction = useSendTransaction();
+  const writeContract = useWriteContract();
   const [error, setError] = useState<string>();
   // 'Success Pay' follows within seconds on a fast chain: the connection's news is not
   // carried onto it, over the hash the buyer came to read.
@@ -95,16 +97,17 @@ export function usePayWallet() {
   };
 
   /**
-   * Sends exactly the quoted wei on the quote's own chain (the server's, never a default
-   * while the shop's config loads); resolves to the transaction hash, or undefined on failure.
+   * Sends what a quote asks on the quote's own chain (the server's, never a default while
+   * the shop's config loads), once a wallet is connected on it; resolves to the
+   * transaction hash, or undefined on failure (the message is `error`).
    */
-  const pay = async (quote: QuoteJson): Promise<`0x${string}` | undefined> => {
+  const send = async (chainId: number, submit: (chainId: ShopChainId) => Promise<`0x${string}`>) => {
     setError(undefined);
     if (!isConnected) {
       fail(CONNECT_METAMASK);
       return undefined;
     }
-    const quoteChainId = SHOP_CHAINS.find((c) => c.id === quote.chainId)?.id;
+    const quoteChainId = SHOP_CHAINS.find((c) => c.id === chainId)?.id;
     if (quoteChainId === undefined) {
       fail(UNKNOWN_QUOTE_CHAIN);
       return undefined;
@@ -114,16 +117,30 @@ export function usePayWallet() {
       return undefined;
     }
     try {
-      return await sendTransaction.mutateAsync({
-        to: quote.receivingAddress as Address,
-        value: BigInt(quote.amountWei),
-        chainId: quoteChainId,
-      });
+      return await submit(quoteChainId);
     } catch (e) {
       fail(isChainMismatch(e) ? SWITCH_NETWORK : `Payment Error: ${walletErrorMessage(e)}`);
       return undefined;
     }
   };
+
+  /** ETH: exactly the quoted wei (its last digits are the order's tag) to the receiving address. */
+  const pay = (quote: QuoteJson) =>
+    send(quote.chainId, (chainId) =>
+      sendTransaction.mutateAsync({ to: quote.receivingAddress as Address, value: BigInt(quote.amountWei), chainId }),
+    );
+
+  /** A token: its ERC-20 `transfer` of the quoted amount to the order's deposit address (`payTo`). */
+  const payToken = (quote: TokenQuote) =>
+    send(quote.chainId, (chainId) =>
+      writeContract.mutateAsync({
+        address: quote.tokenAddress as Address,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [quote.payTo as Address, BigInt(quote.amount)],
+        chainId,
+      }),
+    );
 
   return {
     address: isConnected ? connection.address : undefined,
@@ -134,7 +151,7 @@ export function usePayWallet() {
     error: error === SWITCH_NETWORK ? undefined : error,
     isConnecting: connect.isPending,
     isSwitching: switchChain.isPending,
-    isSending: sendTransaction.isPending,
+    isSending: sendTransaction.isPending || writeContract.isPending,
     connectMetaMask,
     ensureConnected,
     connectDevWallet,
@@ -144,6 +161,7 @@ export function usePayWallet() {
     },
     switchToMainnet,
     pay,
+    payToken,
   };
 }
 

@@ -2,31 +2,38 @@ import { useContext, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck } from 'lucide-react';
 import { WagmiContext, WagmiProvider } from 'wagmi';
-import type { OrderJson } from '@shop/core/contract';
+import type { AssetCode, OrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
 import { useReportPayment } from '../api/report-payment';
 import { ClaimTransfer } from '../components/claim-transfer';
 import { ExchangePay } from '../components/exchange-pay';
 import { OrderRefunds } from '../components/order-refunds';
+import { PayWith } from '../components/pay-with';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
-import { LiveEthPrice, QuoteDetails } from '../components/quote-details';
+import { LiveEthPrice, QuoteDetails, TokenQuoteDetails } from '../components/quote-details';
 import { WalletError, WalletSection } from '../components/wallet-section';
 import { paidTxHash, useFollowPayment } from '../hooks/use-follow-payment';
 import { secondsUntil, useNow } from '../hooks/use-now';
 import { usePayWallet, type PayWallet } from '../hooks/use-pay-wallet';
+import { chosenQuote, payOptions, type TokenQuote } from '../payment-request';
 import { isMobileDevice } from '../wallet-messages';
 
-/** SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)'; an underpaid order pays its shortfall. */
-export function payButtonLabel(order: OrderJson): string {
-  const quote = order.quote;
+/**
+ * SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)', or the chosen token's amount
+ * ('Pay 25.00 USD (25.00 USDC)'); an underpaid order pays its shortfall.
+ */
+export function payButtonLabel(order: OrderJson, token?: TokenQuote): string {
+  const quote = token ?? order.quote;
   const usd = formatMoney(order.status === 'UNDERPAID' && quote ? quote.usdAmount : order.totalPrice);
-  return quote ? `Pay ${usd} USD (${quote.amountEth} ETH)` : `Pay ${usd} USD`;
+  if (token) return `Pay ${usd} USD (${formatAssetAmount(token.amount, token.asset, token.decimals)})`;
+  return order.quote ? `Pay ${usd} USD (${order.quote.amountEth} ETH)` : `Pay ${usd} USD`;
 }
 
 function PaidNotice({ order, sentHash }: { order: OrderJson; sentHash: string | undefined }) {
@@ -52,7 +59,17 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const now = useNow();
   useFollowPayment(order, sentHash);
 
-  const quote = order.quote ?? null;
+  // 'Pay with': ETH first; the buyer's choice holds while the api still offers it.
+  const options = payOptions(order);
+  const [picked, setPicked] = useState<AssetCode>('ETH');
+  const offered = options.filter((o) => o.reason === null).map((o) => o.asset);
+  const asset = offered.length === 0 || offered.includes(picked) ? picked : offered[0]!;
+  // A choice the api stops offering (a token off its peg) gives way for good: the page
+  // does not switch back under the buyer's hand when it returns.
+  if (asset !== picked) setPicked(asset);
+  const chosen = chosenQuote(order, asset);
+  const quote = chosen?.quote ?? null;
+  const token = chosen && chosen.asset !== 'ETH' ? chosen.quote : undefined;
   const secondsLeft = secondsUntil(quote?.expiresAt, now);
   const sentAndWaiting =
     sentHash !== undefined &&
@@ -66,11 +83,11 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const [exchangeOpen, setExchangeOpen] = useState(false);
 
   const onPay = async () => {
-    if (!quote) return;
-    const hash = await wallet.pay(quote);
+    if (!chosen) return;
+    const hash = chosen.asset === 'ETH' ? await wallet.pay(chosen.quote) : await wallet.payToken(chosen.quote);
     if (!hash) return;
     setSentHash(hash);
-    // The transfer is on its way either way: the chain indexer attributes it by its tag.
+    // The transfer is on its way either way: the chain indexer attributes it (by its tag, or its deposit address).
     // A failed report shows once, as the alert below.
     report.mutate(hash);
   };
@@ -86,8 +103,10 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
         {order.isPaid ? <PaidNotice order={order} sentHash={sentHash} /> : null}
         {canPay ? (
           <>
-            <LiveEthPrice />
-            {quote ? <QuoteDetails quote={quote} secondsLeft={secondsLeft} /> : null}
+            {options.length > 1 ? <PayWith options={options} value={asset} onChange={setPicked} /> : null}
+            {token ? null : <LiveEthPrice />}
+            {chosen?.asset === 'ETH' ? <QuoteDetails quote={chosen.quote} secondsLeft={secondsLeft} /> : null}
+            {token ? <TokenQuoteDetails quote={token} secondsLeft={secondsLeft} /> : null}
             {order.quoteError ? <ErrorAlert error={order.quoteError} /> : null}
             {/* Without a browser wallet on a desktop, the phone is the way to pay: shown first. */}
             {quote && noBrowserWallet ? <PhonePay quote={quote} primary withQrCode={!exchangeOpen} /> : null}
@@ -111,7 +130,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             onClick={() => void onPay()}
             disabled={!quote || secondsLeft === 0 || wallet.isSending || sentAndWaiting}
           >
-            {payButtonLabel(order)}
+            {payButtonLabel(order, token)}
           </Button>
         </CardFooter>
       ) : null}

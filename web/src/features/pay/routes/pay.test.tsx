@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { getAddress } from 'viem';
 import { WagmiProvider } from 'wagmi';
 import { describe, expect, it, vi } from 'vitest';
-import { refundWalletMessage, type OrderJson, type RefundJson } from '@shop/core/contract';
+import { refundWalletMessage, tokenBySymbol, type AssetQuoteJson, type OrderJson, type RefundJson } from '@shop/core/contract';
 import { ETH_PRICE_REFRESH_MS } from '@/api/get-eth-price';
 import { createWagmiConfig } from '@/lib/wagmi';
 import { addToCart, getCart } from '@/stores/cart-store';
@@ -272,6 +272,160 @@ describe('PayPage', () => {
       expect(within(exchange).getByText('Paying from an exchange? Send at least 0.003667 ETH to this address')).toBeInTheDocument();
       expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
       expect(screen.getByText('Underpaid: $11.00 still due')).toBeInTheDocument();
+    });
+  });
+
+  describe("'Pay with' a token", () => {
+    const DEPOSIT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+    const USDC = tokenBySymbol('USDC').address;
+    const USDT_OFF_PEG = 'USDT is off its peg (1 USDT = USD $0.97): not offered now';
+
+    /** An order of $25 offered in ETH and USDC; USDT accepted but off its peg. */
+    function tokenOrder(overrides: Partial<OrderJson> = {}): OrderJson {
+      const base = unpaidOrder({ itemsPrice: 25, totalPrice: 25 });
+      const quote = { ...base.quote!, usdAmount: 25, amountWei: '8333333333333456', amountEth: '0.008333', depositAddress: DEPOSIT };
+      const eth: AssetQuoteJson = {
+        asset: 'ETH',
+        amount: quote.amountWei,
+        decimals: 18,
+        tokenAddress: null,
+        payTo: RECEIVING,
+        depositAddress: DEPOSIT,
+        receivingAddress: RECEIVING,
+        chainId: 1,
+        usdAmount: 25,
+        expiresAt: quote.expiresAt,
+      };
+      const usdc: AssetQuoteJson = { ...eth, asset: 'USDC', amount: '25000000', decimals: 6, tokenAddress: USDC, payTo: DEPOSIT };
+      return { ...base, quote, quotes: [eth, usdc], quotesNotOffered: [{ asset: 'USDT', reason: USDT_OFF_PEG }], ...overrides };
+    }
+
+    async function chooseUsdc() {
+      const group = await screen.findByRole('radiogroup', { name: 'Pay with' });
+      await userEvent.click(within(group).getByRole('radio', { name: 'USDC' }));
+      expect(within(group).getByRole('radio', { name: 'USDC' })).toBeChecked();
+    }
+
+    it("asks 'Pay with' as a radio group, ETH chosen first; an asset not offered is disabled with its reason", async () => {
+      mockShop(() => tokenOrder());
+      renderPay();
+      const group = await screen.findByRole('radiogroup', { name: 'Pay with' });
+      expect(within(group).getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['ETH', 'USDC', 'USDT']);
+      expect(within(group).getByRole('radio', { name: 'ETH' })).toBeChecked();
+      expect(within(group).getByRole('radio', { name: 'USDC' })).toBeEnabled();
+      const usdt = within(group).getByRole('radio', { name: 'USDT' });
+      expect(usdt).toBeDisabled();
+      expect(usdt).toHaveAccessibleDescription(USDT_OFF_PEG);
+      expect(within(group).getByText(USDT_OFF_PEG)).toBeInTheDocument();
+      // ETH reads as it always has.
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (0.008333 ETH)' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute('href', `ethereum:${RECEIVING}@1?value=8333333333333456`);
+    });
+
+    it('shows no choice when the order has no per-asset quotes: the ETH quote as before', async () => {
+      mockShop();
+      renderPay();
+      expect(await screen.findByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' })).toBeInTheDocument();
+      expect(screen.queryByRole('radiogroup', { name: 'Pay with' })).not.toBeInTheDocument();
+    });
+
+    it("shows the chosen token's amount, its address and its EIP-681 transfer request", async () => {
+      mockShop(() => tokenOrder());
+      renderPay();
+      await chooseUsdc();
+      const details = screen.getByText('Send to').closest('dl')!;
+      expect(within(details).getByText('25.00 USDC')).toBeInTheDocument();
+      expect(within(details).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(within(details).getByText(/^1[45]:\d\d left$/)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (25.00 USDC)' })).toBeInTheDocument();
+      const phone = screen.getByRole('region', { name: 'Pay from a phone wallet' });
+      expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute(
+        'href',
+        `ethereum:${USDC}@1/transfer?address=${DEPOSIT}&uint256=25000000`,
+      );
+      expect(within(phone).getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+      expect(within(phone).queryByText(/exactly/)).not.toBeInTheDocument();
+    });
+
+    it("asks 'Paying from an exchange?' for the chosen token's amount, to the deposit address", async () => {
+      mockShop(() => tokenOrder());
+      renderPay();
+      await chooseUsdc();
+      const exchange = screen.getByRole('region', { name: 'Pay from an exchange' });
+      await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
+      expect(within(exchange).getByText('Paying from an exchange? Send at least 25.00 USDC to this address')).toBeInTheDocument();
+      expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
+      expect(within(exchange).getByText(/Ethereum network only: send USDC on Ethereum mainnet/)).toBeInTheDocument();
+    });
+
+    it("choosing USDC sends the token's transfer(deposit address, amount) to its contract, reports the hash and lands on 'Success Pay'", async () => {
+      const wallet = createFakeEthereum();
+      vi.stubGlobal('ethereum', wallet.provider);
+      let reported = false;
+      const api = mockApi({
+        'GET /api/orders/o1': () =>
+          reported
+            ? tokenOrder({ status: 'PAID', isPaid: true, paidUsd: 25, quote: null, quotes: undefined, quotesNotOffered: undefined, payments: [
+                { txHash: HASH, status: 'COUNTED', confirmations: 12, requiredConfirmations: 12, reason: null, valueWei: null, asset: 'USDC', amount: '25000000', usdValue: 25 },
+              ] })
+            : tokenOrder(),
+        'GET /api/crypto/eth-price': { price: '3000.00', updatedAt: new Date().toISOString() },
+        'PUT /api/orders/o1/purchased': () => {
+          reported = true;
+          return reply(202, { status: 'VERIFYING' });
+        },
+      });
+      const { router } = renderPay();
+      await connectWallet(wallet.account);
+      await chooseUsdc();
+      await userEvent.click(screen.getByRole('button', { name: 'Pay 25.00 USD (25.00 USDC)' }));
+
+      await waitFor(() => expect(router.state.location.pathname).toBe('/order/o1/purchased'));
+      expect(router.state.location.search).toBe(`?tx=${HASH}`);
+      expect(await screen.findByText('Success Pay')).toBeInTheDocument();
+      expect(wallet.sent).toHaveLength(1);
+      expect(wallet.sent[0]!.to!.toLowerCase()).toBe(USDC.toLowerCase());
+      expect(BigInt(wallet.sent[0]!.value ?? '0x0')).toBe(0n);
+      expect(wallet.tokenTransfers).toEqual([{ token: wallet.sent[0]!.to, to: DEPOSIT, amount: 25_000_000n }]);
+      expect(api.sent('PUT /api/orders/o1/purchased').map((r) => r.body)).toEqual([{ txHash: HASH }]);
+    });
+
+    it('goes back to ETH when the chosen token is no longer offered, says why, and stays there', async () => {
+      const offPeg = 'USDC is off its peg (1 USDC = USD $0.96): not offered now';
+      let usdcOffered = true;
+      mockShop(() => {
+        const order = tokenOrder();
+        return usdcOffered ? order : { ...order, quotes: order.quotes!.slice(0, 1), quotesNotOffered: [...order.quotesNotOffered!, { asset: 'USDC', reason: offPeg }] };
+      });
+      renderPay();
+      await chooseUsdc();
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (25.00 USDC)' })).toBeInTheDocument();
+      usdcOffered = false;
+      // The page follows the order: the next read no longer offers USDC.
+      const group = screen.getByRole('radiogroup', { name: 'Pay with' });
+      await waitFor(() => expect(within(group).getByRole('radio', { name: 'USDC' })).toBeDisabled());
+      expect(within(group).getByRole('radio', { name: 'USDC' })).toHaveAccessibleDescription(offPeg);
+      expect(within(group).getByRole('radio', { name: 'ETH' })).toBeChecked();
+      expect(screen.getByRole('button', { name: 'Pay 25.00 USD (0.008333 ETH)' })).toBeInTheDocument();
+      // Offered again, it is there to choose; the page does not switch back by itself.
+      usdcOffered = true;
+      await waitFor(() => expect(within(group).getByRole('radio', { name: 'USDC' })).toBeEnabled());
+      expect(within(group).getByRole('radio', { name: 'ETH' })).toBeChecked();
+    });
+
+    it('lists each payment with its asset and amount, on the way and on the receipt', async () => {
+      const usdcPayment = { txHash: HASH, confirmations: 3, requiredConfirmations: 12, reason: null, valueWei: null, asset: 'USDC' as const, amount: '25000000', usdValue: 25 };
+      mockShop(() => tokenOrder({ status: 'VERIFYING', payments: [{ ...usdcPayment, status: 'PENDING' }] }));
+      const { unmount } = renderPay();
+      const progress = await screen.findByRole('list', { name: 'Payments' });
+      expect(within(progress).getByText('25.00 USDC')).toBeInTheDocument();
+      unmount();
+
+      mockShop(() => makeOrder({ _id: 'o1', totalPrice: 25, paidUsd: 25, quote: null, payments: [{ ...usdcPayment, status: 'COUNTED', confirmations: 12 }] }));
+      renderPay();
+      const receipt = await screen.findByRole('region', { name: 'Receipt' });
+      expect(within(receipt).getAllByText('25.00 USDC').length).toBeGreaterThan(0);
+      expect(within(receipt).getByText('25.00 USDC · $25.00 USD')).toBeInTheDocument();
     });
   });
 

@@ -1,4 +1,4 @@
-import { hexToString, type Hex } from 'viem';
+import { decodeFunctionData, erc20Abi, hexToString, type Hex } from 'viem';
 import { vi } from 'vitest';
 
 type Listener = (...args: unknown[]) => void;
@@ -14,6 +14,9 @@ export type FakeEthereumOptions = {
   signMessage?: (message: string) => string;
 };
 
+/** An ERC-20 `transfer` the wallet was asked to send: the token contract, the recipient and the amount in the token's smallest units. */
+export type SentTokenTransfer = { token: string; to: string; amount: bigint };
+
 /** A signature of the right shape; the fake wallet does not really sign. */
 export const FAKE_SIGNATURE = `0x${'5a'.repeat(65)}`;
 
@@ -27,6 +30,8 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
   let connected = false;
   const listeners = new Map<string, Set<Listener>>();
   const sent: Record<string, string>[] = [];
+  /** The sent transactions whose data is an ERC-20 `transfer(to, amount)`, decoded. */
+  const tokenTransfers: SentTokenTransfer[] = [];
   /** The messages (as text) it was asked to sign, and by which address. */
   const signed: { message: string; address: string }[] = [];
 
@@ -57,6 +62,8 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
       case 'eth_sendTransaction': {
         const tx = (params as [Record<string, string>])[0];
         sent.push(tx);
+        const transfer = decodeTokenTransfer(tx);
+        if (transfer) tokenTransfers.push(transfer);
         return (options.sendTransaction ?? (() => `0x${'ab'.repeat(32)}`))(tx);
       }
       case 'personal_sign': {
@@ -81,10 +88,23 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
       listeners.get(event)?.delete(listener);
     },
   };
-  return { provider, account, sent, signed, request };
+  return { provider, account, sent, tokenTransfers, signed, request };
 }
 
 /** A wallet error as EIP-1193 providers throw it. */
 export function rpcError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
+}
+
+/** The ERC-20 `transfer` a transaction calls, or undefined when its data is anything else (a plain value transfer has none). */
+function decodeTokenTransfer(tx: Record<string, string>): SentTokenTransfer | undefined {
+  if (!tx.data || !tx.to) return undefined;
+  try {
+    const call = decodeFunctionData({ abi: erc20Abi, data: tx.data as Hex });
+    if (call.functionName !== 'transfer') return undefined;
+    const [to, amount] = call.args;
+    return { token: tx.to, to, amount };
+  } catch {
+    return undefined;
+  }
 }
