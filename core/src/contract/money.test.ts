@@ -62,5 +62,8 @@ describe('formatAsset', () => {
     expect(formatAsset('USDC', '25000000')).toBe('25.00 USDC');
     expect(formatAsset('USDT', 1n)).toBe('0.000001 USDT');
     expect(formatAsset('USDC', 1_234_500_000n)).toBe('1234.50 USDC');
+    expect(formatAsset('USDT', '24999999')).toBe('24.999999 USDT');
+    expect(formatAsset('USDC', '0')).toBe('0.00 USDC');
+    expect(formatAsset('USDC', '123456789012345678901234567890')).toBe('123456789012345678901234.56789 USDC');
   });
 });

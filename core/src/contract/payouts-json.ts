@@ -23,9 +23,14 @@ export const refundJson = z.object({
   wallet: z.string(),
   /** sender (the address that paid), admin (an admin named it), claim (the sender signed for it). */
   walletSource: z.enum(['sender', 'admin', 'claim']),
-  amountWei: weiString,
+  /** What it pays back, in the asset the transfer arrived in (smallest units), and for people ("25.00 USDC"). */
+  asset: assetJson,
+  amount: unitsString,
+  amountText: z.string(),
+  /** The same for an ETH refund (null for a token's). */
+  amountWei: weiString.nullable(),
   /** 6 decimals. */
-  amountEth: z.string(),
+  amountEth: z.string().nullable(),
   amountUsd: money.nullable(),
   status: z.enum(REFUND_STATUSES),
   payoutTxHash: z.string().nullable(),
@@ -40,7 +45,7 @@ export const refundJson = z.object({
 });
 export type RefundJson = z.infer<typeof refundJson>;
 
-/** One transfer's part of an overpayment: a refund of it goes back to the address that paid that transfer. */
+/** One transfer's part of an overpayment, in its own asset: a refund of it goes back to the address that paid that transfer. */
 /** One transfer's excess, in its own asset (`amount`, smallest units); `wei` and `eth` for an ETH part only. */
 export const overpaymentPartJson = z.object({ txHash: z.string(), from: z.string().nullable(), asset: assetJson, amount: unitsString, wei: weiString.nullable(), eth: z.string().nullable(), usd: money });
 export type OverpaymentPartJson = z.infer<typeof overpaymentPartJson>;

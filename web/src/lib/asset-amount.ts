@@ -1,36 +1,13 @@
-import { formatEth, tokenBySymbol, type AssetCode } from '@shop/core/contract';
+import { formatAsset, type AssetCode } from '@shop/core/contract';
 
 // How an amount on chain reads with its asset: '0.007000 ETH', '25.00 USDC'. The one place
 // the web app turns an asset's smallest units into text; a receipt, the payment lists and
 // the pay page all call it. Integer arithmetic on the units, never a float.
 
-/** The asset's decimals: 18 for ETH, a token's as pinned in the contract (tokens.ts). */
-export function assetDecimals(asset: AssetCode): number {
-  return asset === 'ETH' ? 18 : tokenBySymbol(asset).decimals;
-}
-
-/**
- * Smallest units as a decimal with every significant digit and at least 2 places:
- * 25000000 at 6 decimals is '25.00', 24999999 is '24.999999'. Nothing is cut or rounded:
- * a token amount has no tag in its digits, so what reads is what moves.
- */
-export function formatUnitsAmount(units: bigint | string, decimals: number): string {
-  const value = typeof units === 'bigint' ? units : BigInt(units);
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const scale = 10n ** BigInt(decimals);
-  const whole = abs / scale;
-  const frac = decimals > 0 ? (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '') : '';
-  return `${negative ? '-' : ''}${whole}.${frac.padEnd(2, '0')}`;
-}
-
-/**
- * An amount in its asset: ETH as every ETH amount reads (`formatEth`: 6 decimals, cut, so a
- * tagged quote and the transfer that paid it read the same), a token with its decimals.
- */
-export function formatAssetAmount(units: bigint | string, asset: AssetCode, decimals = assetDecimals(asset)): string {
+/** An amount in its asset (core's `formatAsset`: ETH to 6 decimals, cut; a token to its own decimals); the raw units if they are not a number. */
+export function formatAssetAmount(units: bigint | string, asset: AssetCode): string {
   try {
-    return `${asset === 'ETH' ? formatEth(units) : formatUnitsAmount(units, decimals)} ${asset}`;
+    return formatAsset(asset, units);
   } catch {
     return `${String(units)} ${asset}`;
   }

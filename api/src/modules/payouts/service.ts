@@ -1,6 +1,6 @@
 import { creditCents, overpaymentOf, overpaymentsOf, payoutApprovalStates, Prisma, refundWorth, soleSender, type AppConfig, type Db, type Overpayment } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
-import { formatEth, REFUND_STATUSES, type AssetCode, usdNumber, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
+import { formatAsset, formatEth, REFUND_STATUSES, type AssetCode, usdNumber, type OverpaidOrderJson, type OverpaymentJson, type PayoutCheckJson, type RefundJson } from '@shop/core/contract';
 
 /** The JSON of refunds, payout checks and overpayments, for admins and for the buyer's order. */
 
@@ -58,8 +58,11 @@ export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: Appr
       user: user ? { _id: user.id, name: user.name, email: user.email } : null,
       wallet: r.wallet,
       walletSource: r.walletSource as RefundJson['walletSource'],
-      amountWei: r.amount.toFixed(0),
-      amountEth: formatEth(r.amount.toFixed(0)),
+      asset: r.asset,
+      amount: r.amount.toFixed(0),
+      amountText: formatAsset(r.asset, r.amount.toFixed(0)),
+      amountWei: r.asset === 'ETH' ? r.amount.toFixed(0) : null,
+      amountEth: r.asset === 'ETH' ? formatEth(r.amount.toFixed(0)) : null,
       amountUsd: r.amountUsd ? usdNumber(r.amountUsd) : null,
       status: r.status,
       payoutTxHash: r.payoutTxHash,

@@ -29,7 +29,7 @@ function makeDetail(over: Partial<AdminOrderDetailJson> = {}): AdminOrderDetailJ
     refunds: {
       items: [{
         _id: 'r1', source: 'OVERPAYMENT', order: ID, txHash: TX, user: { _id: 'u1', name: 'Bea Buyer', email: 'bea@example.com' }, wallet: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
-        walletSource: 'sender', amountWei: '1666666666666666', amountEth: '0.001667', amountUsd: 5, status: 'PAID', payoutTxHash: PAYOUT, check: null, heldBy: null, createdAt: '2026-03-05T00:00:00.000Z', paidAt: '2026-03-05T01:00:00.000Z',
+        walletSource: 'sender', asset: 'ETH', amount: '1666666666666666', amountText: '0.001666 ETH', amountWei: '1666666666666666', amountEth: '0.001667', amountUsd: 5, status: 'PAID', payoutTxHash: PAYOUT, check: null, heldBy: null, createdAt: '2026-03-05T00:00:00.000Z', paidAt: '2026-03-05T01:00:00.000Z',
       }],
       total: 1,
     },

@@ -16,7 +16,7 @@ function Refund({ refund }: { refund: RefundJson }) {
       </div>
       <DetailList
         items={[
-          ['Amount', `${refund.amountEth} ETH${refund.amountUsd !== null ? ` (${formatUsd(refund.amountUsd)})` : ''}`],
+          ['Amount', `${refund.amountText}${refund.amountUsd !== null ? ` (${formatUsd(refund.amountUsd)})` : ''}`],
           ['Wallet', <FullHex key="wallet" value={refund.wallet} />],
           ['Refunded transfer', <FullHex key="tx" value={refund.txHash} />],
           ['Payout', refund.payoutTxHash ? <FullHex key="payout" value={refund.payoutTxHash} /> : <PayoutState key="payout" status={refund.status} payoutTxHash={null} check={refund.check} />],

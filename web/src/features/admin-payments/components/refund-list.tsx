@@ -48,7 +48,7 @@ const REFUND_COLUMNS: ColumnDef<RefundJson>[] = [
     ),
     meta: { className: 'max-w-48 whitespace-normal' },
   },
-  { accessorKey: 'amountEth', header: 'ETH', meta: { className: 'tabular-nums' } },
+  { accessorKey: 'amountText', header: 'AMOUNT', meta: { className: 'tabular-nums' } },
   {
     id: 'usd',
     header: 'USD',

@@ -227,7 +227,7 @@ describe('CashoutListPage', () => {
     const section = await screen.findByRole('region', { name: 'Refunds' });
     const table = await within(section).findByRole('table', { name: 'Refunds' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers.slice(0, 9)).toEqual(['DATE', 'SOURCE', 'ORDER', 'BUYER', 'WALLET', 'ETH', 'USD', 'STATUS', 'PAYOUT']);
+    expect(headers.slice(0, 9)).toEqual(['DATE', 'SOURCE', 'ORDER', 'BUYER', 'WALLET', 'AMOUNT', 'USD', 'STATUS', 'PAYOUT']);
 
     const [open, paid] = rows('Refunds');
     expect(within(open!).getByText('2026-05-08')).toBeInTheDocument();

@@ -36,7 +36,7 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
   if (!quote.depositAddress) return null;
   const address = checksummed(quote.depositAddress);
   const token = 'asset' in quote ? quote : undefined;
-  const amount = 'asset' in quote ? formatAssetAmount(quote.amount, quote.asset, quote.decimals) : `${quote.amountEth} ETH`;
+  const amount = 'asset' in quote ? formatAssetAmount(quote.amount, quote.asset) : `${quote.amountEth} ETH`;
   const toggle = () => {
     setOpen(!open);
     onOpenChange?.(!open);

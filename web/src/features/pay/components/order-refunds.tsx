@@ -28,7 +28,7 @@ export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
           {refunds.map((refund) => (
             <li key={refund._id} className="flex flex-col gap-1 py-2 text-sm">
               <div className="flex items-center justify-between gap-2">
-                <span className="font-medium tabular-nums">{refund.amountEth} ETH</span>
+                <span className="font-medium tabular-nums">{refund.amountText}</span>
                 <StatusBadge status={refund.status} />
               </div>
               <span className="text-muted-foreground">

@@ -14,7 +14,7 @@ function phoneRequest(quote: QuoteJson | TokenQuote): { link: string; send: Reac
       link: tokenPaymentLink(quote),
       send: (
         <>
-          It sends <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset, quote.decimals)}</strong> to this
+          It sends <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset)}</strong> to this
           order&apos;s own address: any {quote.asset} sent there counts for this order.
         </>
       ),

@@ -74,7 +74,7 @@ export function TokenQuoteDetails({ quote, secondsLeft }: { quote: TokenQuote; s
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
       <dt className="text-muted-foreground">Amount</dt>
-      <dd className="text-right font-medium tabular-nums">{formatAssetAmount(quote.amount, quote.asset, quote.decimals)}</dd>
+      <dd className="text-right font-medium tabular-nums">{formatAssetAmount(quote.amount, quote.asset)}</dd>
       <dt className="text-muted-foreground">Value</dt>
       <dd className="text-right tabular-nums">USD ${formatMoney(quote.usdAmount)}</dd>
       <dt className="text-muted-foreground">Send to</dt>

@@ -32,7 +32,7 @@ import { isMobileDevice } from '../wallet-messages';
 export function payButtonLabel(order: OrderJson, token?: TokenQuote): string {
   const quote = token ?? order.quote;
   const usd = formatMoney(order.status === 'UNDERPAID' && quote ? quote.usdAmount : order.totalPrice);
-  if (token) return `Pay ${usd} USD (${formatAssetAmount(token.amount, token.asset, token.decimals)})`;
+  if (token) return `Pay ${usd} USD (${formatAssetAmount(token.amount, token.asset)})`;
   return order.quote ? `Pay ${usd} USD (${order.quote.amountEth} ETH)` : `Pay ${usd} USD`;
 }
 
