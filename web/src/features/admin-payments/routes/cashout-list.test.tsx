@@ -240,7 +240,7 @@ describe('CashoutListPage', () => {
     expect(within(open!).getByText('Bob Buyer')).toBeInTheDocument();
     expect(within(open!).getByText(BUYER)).toBeInTheDocument();
     expect(within(open!).getByText('The sender')).toBeInTheDocument();
-    expect(within(open!).getByText('0.001000')).toBeInTheDocument();
+    expect(within(open!).getByText('0.001000 ETH')).toBeInTheDocument();
     expect(within(open!).getByText('USD $3.00')).toBeInTheDocument();
     expect(within(open!).getByText('Waiting to be paid')).toBeInTheDocument();
 
