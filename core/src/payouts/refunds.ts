@@ -8,6 +8,7 @@ import { refundTransfer } from '../payments/transfer-states.ts';
 import { openFindingNames } from '../reconcile/reconcile.ts';
 import { depositBooksDisagree } from '../reconcile/deposit-checks.ts';
 import type { Deps } from './types.ts';
+import { refuseBlockedWallet, screeningRefunds } from './issuer-blocklist.ts';
 
 /**
  * An admin refunds a transfer no order took (UNRESOLVED, LATE, or ETH no transaction
@@ -40,7 +41,7 @@ export async function refundPayment(
     if (disagree) throw conflict(`The books of this deposit address cannot be shown to agree now: ${disagree}. Refund it once they do`);
   }
   const wallet = input.wallet ? await payoutWallet(db, config, input.wallet) : undefined;
-  const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, afterCreate);
+  const outcome = await refundTransfer(db, { paymentId: input.paymentId, wallet, actorId: input.actorId }, screeningRefunds(chain, afterCreate));
   if (outcome === 'missing') throw notFound('Payment not found');
   if (outcome === 'explained') throw conflict('This ETH turned out to be a transfer through a contract, found by tracing its block: see that transfer');
   if (outcome === 'not-refundable') throw conflict('Only unresolved or late transfers can be refunded');
@@ -84,6 +85,7 @@ export async function changeRefundWallet(
     const current = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
     if (current.status !== 'REQUESTED') throw conflict('This refund was paid already');
     if (current.wallet.toLowerCase() === wallet.toLowerCase()) return;
+    await refuseBlockedWallet(chain, current.asset, wallet);
     // A payout the admin sent to the former wallet before it changed (mined by `head`) still pays it.
     await tx.refund.update({
       where: { id: refund.id },

@@ -62,7 +62,7 @@ describe('refunds and verified payouts', () => {
     const answer = 3000n * 10n ** 8n;
     const dueWei = (2500n * 10n ** 24n + answer - 1n) / answer;
     const overWei = over.amountWei + 5n * FINNEY - dueWei;
-    const part = { txHash: overHash.toLowerCase(), from: payer.toLowerCase(), wei: overWei.toString(), eth: formatEth(overWei), usd: 15 };
+    const part = { txHash: overHash.toLowerCase(), from: payer.toLowerCase(), asset: 'ETH', amount: overWei.toString(), wei: overWei.toString(), eth: formatEth(overWei), usd: 15 };
     expect(detail.body.overpayment).toEqual({ usd: 15, creditUsd: 15, wei: overWei.toString(), eth: formatEth(overWei), from: payer.toLowerCase(), refundable: true, parts: [part] });
     // A transfer with the order's tag mined after its quote lapsed, worth far less than due: LATE.
     const late = await kit.placeOrder(buyer);

@@ -175,6 +175,55 @@ describe('paying in USDC', () => {
   });
 });
 
+describe('money out in USDC', () => {
+  const treasury = ANVIL_ACCOUNTS[5]; // the shop's payout wallet (DEV_PAYOUT_ADDRESS)
+  const wallet = ANVIL_ACCOUNTS[7];
+
+  async function overpaid(): Promise<{ id: string }> {
+    const order = await kit.placeOrder(buyer);
+    await orderDetail(order.id);
+    await sendToken(USDC, exchange, order.depositAddress, usd(30));
+    await kit.waitForStatus(order.id, 'PAID');
+    return order;
+  }
+
+  it('an overpayment is refunded in USDC, its payout verified from its Transfer log', async () => {
+    const order = await overpaid();
+    const detail = await orderDetail(order.id);
+    expect(detail.overpayment).toMatchObject({ usd: 5, wei: '0', parts: [{ asset: 'USDC', amount: '5000000', wei: null, usd: 5 }] });
+    const admin = await kit.createUser({ name: 'Refunding admin', isAdmin: true });
+    const created = await (await kit.as(admin)).post('/api/admin/refunds').send({ orderId: order.id, wallet });
+    expect(created.status).toBe(201);
+    const refund = await kit.db.refund.findFirstOrThrow({ where: { orderId: order.id } });
+    expect({ asset: refund.asset, amount: refund.amount.toFixed(0), wallet: refund.wallet.toLowerCase() }).toEqual({ asset: 'USDC', amount: '5000000', wallet: wallet.toLowerCase() });
+    // ETH's worth of the same number is no payout of it.
+    const inEth = await kit.chain.sendAndWait(treasury, wallet, 5_000_000n);
+    expect((await kit.markPayoutPaid(admin, 'refunds', refund.id, inEth)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', refund.id)).status).toBe('REFUSED');
+    const paid = await sendToken(USDC, treasury, wallet, usd(5));
+    expect((await kit.markPayoutPaid(admin, 'refunds', refund.id, paid)).status).toBe(202);
+    expect((await kit.payoutVerdict('refund', refund.id)).status).toBe('ACCEPTED');
+    expect((await kit.db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe('PAID');
+    const listed = (await (await kit.as(admin)).get('/api/admin/refunds')).body.find((r: { _id: string }) => r._id === refund.id);
+    expect(listed).toMatchObject({ asset: 'USDC', amount: '5000000', amountText: '5.00 USDC', amountWei: null });
+  });
+
+  it('a refund to an address the issuer blocks is refused with a message, and nothing is created', async () => {
+    const order = await overpaid();
+    const blocked = ANVIL_ACCOUNTS[8];
+    await kit.chain.wallet.writeContract({ account: owner, chain: null, address: USDC.address, abi: parseAbi(['function blacklist(address)']), functionName: 'blacklist', args: [blocked] });
+    const admin = await kit.createUser({ name: 'Careful admin', isAdmin: true });
+    const refused = await (await kit.as(admin)).post('/api/admin/refunds').send({ orderId: order.id, wallet: blocked });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`${blocked} is on the USDC issuer's blocklist: USDC sent there cannot arrive. Name another wallet for this refund`);
+    expect(await kit.db.refund.count({ where: { orderId: order.id } })).toBe(0);
+    expect((await orderDetail(order.id)).overpayment).toMatchObject({ usd: 5 });
+    // Another wallet is refunded as usual; the buyer may also take it as balance.
+    const credited = await (await kit.as(buyer)).post(`/api/orders/${order.id}/overpayment`).send({ action: 'balance' });
+    expect(credited.body).toEqual({ message: '$5.00 added to your active balance' });
+  });
+});
+
 describe('a stablecoin off its peg', () => {
   it('is not quoted (the order says why), and what arrives without a quote is valued at its feed, for an admin', async () => {
     const rpcUrl = kit.env.anvil!.rpcUrl;

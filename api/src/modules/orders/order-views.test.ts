@@ -30,10 +30,10 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 const ORDER = ['_id', 'user', 'status', 'isPaid', 'createdAt', 'paidAt', 'expiresAt', 'paymentDeadline', 'itemsPrice', 'totalPrice', 'paidUsd'];
 const ITEM = ['name', 'image', 'price', 'qty', 'product', 'dailyCredit', 'durationDays'];
 const ORDERED_ITEMS = ['orderedItems', ...[...ITEM, 'creditEndsAt'].map((k) => `orderedItems[].${k}`)];
-const OVERPAYMENT_PARTS = ['parts', 'parts[].txHash', 'parts[].from', 'parts[].wei', 'parts[].eth', 'parts[].usd'];
+const OVERPAYMENT_PARTS = ['parts', 'parts[].txHash', 'parts[].from', 'parts[].asset', 'parts[].amount', 'parts[].wei', 'parts[].eth', 'parts[].usd'];
 const OVERPAYMENT = ['overpayment', ...['usd', 'creditUsd', 'wei', 'eth', 'from', 'refundable', ...OVERPAYMENT_PARTS].map((k) => `overpayment.${k}`)];
 const REFUND = [
-  '_id', 'source', 'order', 'txHash', 'user', 'user._id', 'user.name', 'user.email', 'wallet', 'walletSource', 'amountWei', 'amountEth', 'amountUsd', 'status', 'payoutTxHash',
+  '_id', 'source', 'order', 'txHash', 'user', 'user._id', 'user.name', 'user.email', 'wallet', 'walletSource', 'asset', 'amount', 'amountText', 'amountWei', 'amountEth', 'amountUsd', 'status', 'payoutTxHash',
   // A refund paid by hand: no payout check (an object when there is one).
   'check', 'heldBy',
 ];
@@ -105,7 +105,8 @@ describe("the buyer's view of an order", () => {
 
     const page = (await as.get(`/api/orders/${order.id}`).expect(200)).body;
     const QUOTE = ['quote', ...['ethUsd', 'amountWei', 'amountEth', 'usdAmount', 'receivingAddress', 'chainId', 'expiresAt', 'depositAddress'].map((k) => `quote.${k}`)];
-    expect(keyPaths(page)).toEqual([...ORDER, ...ORDERED_ITEMS, ...QUOTE, 'payments', 'overpayment', 'refunds']);
+    const QUOTES = ['quotes', ...['asset', 'amount', 'decimals', 'tokenAddress', 'payTo', 'depositAddress', 'receivingAddress', 'chainId', 'usdAmount', 'expiresAt'].map((k) => `quotes[].${k}`), 'quotesNotOffered'];
+    expect(keyPaths(page)).toEqual([...ORDER, ...ORDERED_ITEMS, ...QUOTE, ...QUOTES, 'payments', 'overpayment', 'refunds']);
     const quote = await kit.db.paymentQuote.findFirstOrThrow({ where: { orderId: order.id } });
     expect(page).toStrictEqual({
       ...base,
@@ -113,6 +114,14 @@ describe("the buyer's view of an order", () => {
         ethUsd: '3000.00000000', amountWei: quote.amount.toFixed(0), amountEth: '0.016667', usdAmount: 50, receivingAddress: kit.env.config.receivingAddress, chainId: 1,
         expiresAt: quote.expiresAt.toISOString(), depositAddress: order.depositAddress,
       },
+      // The shop takes ETH alone here (ACCEPTED_ASSETS): one quote, the same one.
+      quotes: [
+        {
+          asset: 'ETH', amount: quote.amount.toFixed(0), decimals: 18, tokenAddress: null, payTo: kit.env.config.receivingAddress, depositAddress: order.depositAddress,
+          receivingAddress: kit.env.config.receivingAddress, chainId: 1, usdAmount: 50, expiresAt: quote.expiresAt.toISOString(),
+        },
+      ],
+      quotesNotOffered: [],
       payments: [],
       overpayment: null,
       refunds: [],
@@ -147,7 +156,7 @@ describe("the buyer's view of an order", () => {
     expect(open.overpayment).toStrictEqual({
       // Credited now: the lower of its value when it came and its ETH at today's price (rounded down).
       usd: 5, creditUsd: 4.99, wei: '1666666666666666', eth: '0.001666', from: PAYER, refundable: true,
-      parts: [{ txHash: hash(4000), from: PAYER, wei: '1666666666666666', eth: '0.001666', usd: 5 }],
+      parts: [{ txHash: hash(4000), from: PAYER, asset: 'ETH', amount: '1666666666666666', wei: '1666666666666666', eth: '0.001666', usd: 5 }],
     });
   });
 });
@@ -189,7 +198,7 @@ describe("the admin's view of an order", () => {
       'itemsPrice', 'totalPrice', 'paidUsd', 'overpaidUsd', 'overpaidSettledUsd',
       'items', ...ITEM.map((k) => `items[].${k}`),
       'buyer', 'buyer._id', 'buyer.name', 'buyer.email', 'buyer.deleted',
-      'quotes', 'quotes.items', ...['_id', 'ethUsd', 'usdAmount', 'amountWei', 'amountEth', 'createdAt', 'expiresAt'].map((k) => `quotes.items[].${k}`), 'quotes.total',
+      'quotes', 'quotes.items', ...['_id', 'asset', 'amount', 'amountText', 'unitUsd', 'usdAmount', 'ethUsd', 'amountWei', 'amountEth', 'createdAt', 'expiresAt'].map((k) => `quotes.items[].${k}`), 'quotes.total',
       'payments', 'payments.items', ...PAYMENT.map((k) => `payments.items[].${k}`), 'payments.total',
       'overpayment',
       'refunds', 'refunds.items', ...[...REFUND, 'approval', 'approval.needed', 'approval.current', 'createdAt', 'paidAt'].map((k) => `refunds.items[].${k}`), 'refunds.total',

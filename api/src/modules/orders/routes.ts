@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment } from '@shop/core';
+import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment, screeningRefunds } from '@shop/core';
 import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderView, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -101,7 +101,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
       const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.assetPrices.valuation });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
-      const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id });
+      const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id }, screeningRefunds(deps.chain));
       const sent = refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid';
       res.json({ message: left > 0 ? `${sent}. Part of it was not sent by a single address: the shop will refund it to a wallet you name` : sent });
     }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { askRefundApprovals, changeRefundWallet, handOn, refundOverpayment, requestPayoutCheck, withdrawPayoutCheck } from '@shop/core';
+import { askRefundApprovals, changeRefundWallet, handOn, refundOverpayment, requestPayoutCheck, screeningRefunds, withdrawPayoutCheck } from '@shop/core';
 import { createRefundBody, markPaidBody, refundWalletBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
@@ -45,9 +45,9 @@ export function adminRefundRoutes(deps: AppDeps): Router {
     // A large refund waits for a second admin: asked for in the creating transaction.
     const price = await deps.prices.price().catch(() => null);
     const actor = signedInActor(req, body.approvalReason);
-    const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, (tx, ids) =>
+    const { refundIds } = await refundOverpayment(deps.db, deps.config, { orderId: body.orderId.toLowerCase(), wallet: body.wallet, actorId: req.user!.id }, screeningRefunds(deps.chain, (tx, ids) =>
       askRefundApprovals(tx, deps.config, actor, ids, price),
-    );
+    ));
     // One refund per transfer that overpaid, each to its own sender (unless a wallet is named).
     const created = await service.refundsJson(deps.db, { id: { in: refundIds } });
     await audited(req, deps.db, {
