@@ -210,7 +210,7 @@ describe('money out in USDC', () => {
 
   it('a refund to an address the issuer blocks is refused with a message, and nothing is created', async () => {
     const order = await overpaid();
-    const blocked = ANVIL_ACCOUNTS[8];
+    const blocked = ANVIL_ACCOUNTS[9];
     await kit.chain.wallet.writeContract({ account: owner, chain: null, address: USDC.address, abi: parseAbi(['function blacklist(address)']), functionName: 'blacklist', args: [blocked] });
     const admin = await kit.createUser({ name: 'Careful admin', isAdmin: true });
     const refused = await (await kit.as(admin)).post('/api/admin/refunds').send({ orderId: order.id, wallet: blocked });
