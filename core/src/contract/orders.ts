@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { intInRange, txHash, usdAmount } from './common.ts';
+import { assetJson } from './json-parts.ts';
 
 export const createOrderBody = z.object({
   orderedItems: z
@@ -9,7 +10,8 @@ export const createOrderBody = z.object({
   totalPrice: usdAmount,
 });
 
-export const reportPaymentBody = z.object({ txHash });
+/** `asset`: what the wallet sent (ETH unless said): a token's transfer goes to the order's deposit address, found there by the indexer. */
+export const reportPaymentBody = z.object({ txHash, asset: assetJson.optional() });
 
 /** A buyer's claim of a transfer that reached the shop without its order's tag (PUT /api/orders/:id/claim). */
 export const claimPaymentBody = z.object({

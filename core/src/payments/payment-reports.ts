@@ -1,6 +1,7 @@
 import type { AppConfig } from '../infra/config.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import { conflict, notFound } from '../infra/errors.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
 
 /**
  * The buyer reports a transaction hash. It never pays the order: it records the hash
@@ -16,7 +17,9 @@ export async function recordPaymentReport(
   user: { id: string },
   orderId: string,
   txHash: string,
-): Promise<{ paymentId: string; status: string }> {
+  /** What the wallet sent: a token's transfer can only pay the order by its deposit address. */
+  asset: AssetCode = 'ETH',
+): Promise<{ paymentId: string | null; status: string }> {
   const order = await db.order.findUnique({ where: { id: orderId }, select: { userId: true, status: true, depositAddress: true } });
   if (!order || order.userId !== user.id || order.status === 'DELETED') throw notFound('Order not found');
   const check = (p: { id: string; orderId: string | null; status: string }) => {
@@ -34,6 +37,10 @@ export async function recordPaymentReport(
     ? await db.payment.findFirst({ where: { depositAddress: order.depositAddress, txHash }, orderBy: { logIndex: { sort: 'asc', nulls: 'first' } } })
     : null;
   if (deposit) return report(check(deposit));
+  // A token transfer not indexed yet: no payment to the receiving address is made up for it
+  // (one would be rejected, "not sent to the receiving address"). The indexer finds it by
+  // its recipient, the order's deposit address, within a block of its being mined.
+  if (asset !== 'ETH') return { paymentId: null, status: 'PENDING' };
   const existing = await db.payment.findFirst({ where: { depositAddress: null, txHash, logIndex: null } });
   if (existing) return report(check(existing));
   try {

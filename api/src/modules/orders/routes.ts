@@ -70,10 +70,10 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
 
   router.put('/:id/purchased', requireUser, ...reportLimits, async (req, res) => {
     const id = parseId(req.params.id, 'Order');
-    const { txHash } = parseBody(reportPaymentBody, req.body);
-    const result = await recordPaymentReport(db, config, req.user!, id, txHash);
+    const { txHash, asset } = parseBody(reportPaymentBody, req.body);
+    const result = await recordPaymentReport(db, config, req.user!, id, txHash, asset);
     // One job per hash, however often it is reported.
-    if (result.status === 'PENDING') await jobs.verifyPayment(queues, { paymentId: result.paymentId, txHash });
+    if (result.status === 'PENDING' && result.paymentId) await jobs.verifyPayment(queues, { paymentId: result.paymentId, txHash });
     res.status(202).json({ status: result.status });
   });
 

@@ -89,7 +89,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
     setSentHash(hash);
     // The transfer is on its way either way: the chain indexer attributes it (by its tag, or its deposit address).
     // A failed report shows once, as the alert below.
-    report.mutate(hash);
+    report.mutate({ txHash: hash, asset: chosen.asset });
   };
 
   return (

@@ -387,7 +387,7 @@ describe('PayPage', () => {
       expect(wallet.sent[0]!.to!.toLowerCase()).toBe(USDC.toLowerCase());
       expect(BigInt(wallet.sent[0]!.value ?? '0x0')).toBe(0n);
       expect(wallet.tokenTransfers).toEqual([{ token: wallet.sent[0]!.to, to: DEPOSIT, amount: 25_000_000n }]);
-      expect(api.sent('PUT /api/orders/o1/purchased').map((r) => r.body)).toEqual([{ txHash: HASH }]);
+      expect(api.sent('PUT /api/orders/o1/purchased').map((r) => r.body)).toEqual([{ txHash: HASH, asset: 'USDC' }]);
     });
 
     it('goes back to ETH when the chosen token is no longer offered, says why, and stays there', async () => {
