@@ -111,7 +111,7 @@ const booksOf = (db: Db, at: ReadBlock, addresses: string[]) => db.$queryRaw<Add
                    WHERE i."address" = p."depositAddress"
                      AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS "inFlight"
     FROM "Payment" p
-    WHERE p."depositAddress" = ANY(${addresses}::text[]) AND p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
+    WHERE p."depositAddress" = ANY(${addresses}::text[]) AND p."depositAddress" IS NOT NULL AND p."asset" = 'ETH' AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
     GROUP BY p."depositAddress"`;
 
 /** An address's balance against its books: the finding, or null when they agree. */

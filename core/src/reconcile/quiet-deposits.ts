@@ -53,7 +53,7 @@ async function checkBatch(deps: Deps, at: ReadBlock, rows: { address: string; or
     (
       await deps.db.$queryRaw<{ address: string }[]>`
         SELECT DISTINCT "depositAddress" AS address FROM "Payment"
-        WHERE "depositAddress" = ANY(${addresses}::text[]) AND "sweepId" IS NULL AND "status" <> 'REJECTED'
+        WHERE "depositAddress" = ANY(${addresses}::text[]) AND "asset" = 'ETH' AND "sweepId" IS NULL AND "status" <> 'REJECTED'
         UNION
         SELECT i."address" FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
         WHERE i."address" = ANY(${addresses}::text[]) AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))`
