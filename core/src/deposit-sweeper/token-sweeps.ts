@@ -35,8 +35,12 @@ import type { Step, SweeperDeps } from './sweeper.ts';
 export type TokenCandidate = { address: Address; orderId: string; asset: TokenSymbol; recorded: bigint };
 export type TokenHolding = TokenCandidate & { balance: bigint };
 
-/** Gas one more address and token adds to a token sweep: deploying the proxy and its flushToken (bench/token-sweeps.ts measures it). */
-export const GAS_PER_TOKEN_ITEM = 80_000n;
+/**
+ * Gas one more address and token adds to a token sweep: deploying the proxy and its
+ * flushToken, through Multicall3 (`npm run bench -- --only=deposits` measured 57,613 a
+ * USDC deposit more in a batch of 50; bench/RESULTS.md). A balance worth less is dust.
+ */
+export const GAS_PER_TOKEN_ITEM = 60_000n;
 /** This many batches' worth of candidates is read a run, never the history. */
 const CANDIDATE_PAGES = 4;
 
