@@ -63,7 +63,7 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
 
   let head: Promise<bigint> | null = null;
   const sweepChain: SweepChain | null = onChain
-    ? { chain: deps.chain, window: scope.blockWindow, hashes: new Map(), head: () => (head ??= deps.chain.getBlockNumber({ cacheTime: 0 })) }
+    ? { chain: deps.chain, window: scope.blockWindow, hashes: new Map(), head: () => (head ??= deps.chain.getBlockNumber({ cacheTime: 0 })), receiving: deps.config.receivingAddress }
     : null;
   let sweeps = 0;
   const sweepBatches = scope.since ? batchesOf(changedSweeps(db, scope.since), again('sweepId'), scope.batchSize) : keysetBatches(db, 'sweep', scope.batchSize);

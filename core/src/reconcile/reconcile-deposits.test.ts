@@ -195,8 +195,26 @@ describe('tokens at deposit addresses against the chain', () => {
     await db().depositSweep.update({ where: { id: s.id }, data: { kind: 'TOKENS' } });
     await db().depositSweepItem.updateMany({ where: { sweepId: s.id }, data: { asset: 'USDC', expectedAmount: D(25n * USDC), sweptAmount: D(25n * USDC) } });
     await db().payment.update({ where: { id: paid.id }, data: { sweepId: s.id } });
-    const found = (await audit()).filter((d) => d.ids.sweepId === s.id);
+    const found = (await audit()).filter((d) => d.ids.sweepId === s.id && d.check === 'sweep-mismatch');
     expect(found.map((d) => [d.check, d.message])).toEqual([['sweep-mismatch', 'The sweep moved 25 USDC from the deposit address but the USDC deposits it marked there add up to 20 USDC']]);
+  });
+
+  it("'sweep-unproven' in USDC: a confirmed token sweep whose block did not raise the receiving address's USDC by what it says it moved there", async () => {
+    const a = newAddress();
+    const paid = await db().payment.create({ data: { txHash: hash(), logIndex: 1, asset: 'USDC', depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(25n * USDC), blockNumber: 1n, blockHash: hash() } });
+    // Recorded as confirmed at a block where no USDC reached the receiving address.
+    const s = await sweep({ [a]: 0n });
+    await db().depositSweep.update({ where: { id: s.id }, data: { kind: 'TOKENS' } });
+    await db().depositSweepItem.updateMany({ where: { sweepId: s.id }, data: { asset: 'USDC', expectedAmount: D(25n * USDC), sweptAmount: D(25n * USDC) } });
+    await db().payment.update({ where: { id: paid.id }, data: { sweepId: s.id } });
+    const found = (await audit()).filter((d) => d.ids.sweepId === s.id);
+    expect(found).toEqual([
+      {
+        check: 'sweep-unproven',
+        message: expect.stringMatching(/^The receiving address's USDC rose 0 USDC in block \d+ \(with what it sent\), less than the 25 USDC the token sweeps of that block moved there$/),
+        ids: { sweepId: s.id, txHash: s.txHash, asset: 'USDC' },
+      },
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
 import { heldWei } from '../deposit-sweeper/sweeper-marks.ts';
 import { UNPROVEN } from '../deposit-sweeper/sweeper-proof.ts';
 import { readHashes, type BlockHashes } from './chain-checks.ts';
+import { checkTokenArrivals } from './token-sweep-checks.ts';
 import { inBatch, type Add } from './subjects.ts';
 
 /**
@@ -17,7 +18,7 @@ import { inBatch, type Add } from './subjects.ts';
  * their own transactions they moved part of (x_payment_transfer_log, by hash).
  */
 
-type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
+type SweepRow = { id: string; status: string; kind: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
 type ItemRow = { sweepId: string; address: string; sweptWei: Prisma.Decimal | null };
 type MarkedRow = { sweepId: string; address: string | null; wei: Prisma.Decimal | null; ids: string[]; hashes: string[] };
 
@@ -26,7 +27,7 @@ const dec = (d: Prisma.Decimal | string | null) => new Prisma.Decimal(d ?? 0);
 const pair = (sweepId: string, address: string | null) => `${sweepId}|${address ?? ''}`;
 
 /** The chain as the sweep checks read it: the head (asked once, when a sweep needs it) and the window of recent blocks. */
-export type SweepChain = { chain: PublicClient; window: number | 'all'; head: () => Promise<bigint>; hashes: BlockHashes };
+export type SweepChain = { chain: PublicClient; window: number | 'all'; head: () => Promise<bigint>; hashes: BlockHashes; receiving: string };
 
 /**
  * A batch of sweeps: the CONFIRMED ones against their items and deposits ('sweep-mismatch')
@@ -38,7 +39,7 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
   if (ids.length === 0) return 0;
   const [sweeps, items, marked, early] = await Promise.all([
     db.$queryRaw<SweepRow[]>`
-      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
+      SELECT s."id"::text AS id, s."status"::text AS status, s."kind"::text AS kind, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
       FROM "DepositSweep" s WHERE ${inBatch('s."id"', ids)}`,
     db.$queryRaw<ItemRow[]>`
       SELECT i."sweepId"::text AS "sweepId", i."address", i."sweptWei" FROM "DepositSweepItem" i WHERE ${inBatch('i."sweepId"', ids)}`,
@@ -71,6 +72,7 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
   checkMarked(byId, new Set(items.map((i) => pair(i.sweepId, i.address))), marked, add);
   await checkTokenItems(db, ids, byId, add);
   if (chain) await checkOnChain(chain, confirmed, add);
+  if (chain) await checkTokenArrivals(db, chain, confirmed.filter((s) => s.kind === 'TOKENS'), add);
   return sweeps.length;
 }
 
