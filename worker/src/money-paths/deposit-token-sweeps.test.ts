@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIds, jobs, Prisma, readSweeperStatus, type SweepRun } from '@shop/core';
+import { jobIds, jobs, Prisma, readSweeperStatus, recoverDepositToken, type SweepRun } from '@shop/core';
 import { numberToHex, parseGwei, parseUnits, type Address, type Hash } from 'viem';
 import { MULTICALL3_ADDRESS } from '../../../core/src/chain/multicall3.ts';
 import { tokenBySymbol, type TokenSymbol } from '../../../core/src/contract/tokens.ts';
@@ -191,5 +191,14 @@ describe('sweeping tokens from deposit addresses', () => {
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
     expect(await tokenBalance('USDC', order.depositAddress)).toBe(0n);
     expect(await findings()).toEqual([]);
+  });
+
+  it("the operator's token recovery refuses an accepted token whose payments at the address the sweeper sweeps (the books would lose them)", async () => {
+    const order = await expiredOrder(buyer);
+    await tokenDeposit(order, 'USDT', parseUnits('9', 6));
+    await expect(recoverDepositToken(kit.workerRuntime, order.id, tokenBySymbol('USDT').address)).rejects.toThrow(
+      /^Order \S+ has 9 USDT recorded at its deposit address: USDT is accepted, and the deposit sweeper sweeps it \(its payments marked swept\)$/,
+    );
+    expect(await tokenBalance('USDT', order.depositAddress)).toBe(parseUnits('9', 6));
   });
 });
