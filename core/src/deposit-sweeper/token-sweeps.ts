@@ -1,4 +1,4 @@
-import { encodeFunctionData, formatUnits, type Address, type Hex, type PublicClient } from 'viem';
+import { BaseError, encodeFunctionData, ExecutionRevertedError, formatUnits, type Address, type Hex, type PublicClient } from 'viem';
 import type { Db } from '../infra/db.ts';
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.ts';
 import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
@@ -26,6 +26,7 @@ import type { Step, SweeperDeps } from './sweeper.ts';
  * - dust left: a balance worth less than the gas of moving it at the current fee and price;
  * - the fee ceiling and the 24-hour gas budget of ETH sweeps (sweeper-budget.ts), counted
  *   together with them;
+ * - an address whose token will not move (frozen by the issuer) left out of the batch;
  * - one transaction of the gas wallet to Multicall3, whose aggregate3 calls the factory's
  *   recoverToken(salt, token) once for each address and token (none may fail), its row
  *   (kind TOKENS, an item for each address and token) written before it is sent
@@ -70,8 +71,13 @@ export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet, followed
   const dustText = dust.length === 0 ? null : `${dust.length} token deposit${dust.length === 1 ? ' holds' : 's hold'} only dust (${tokensText(dust)}, less than the gas to sweep it)`;
   if (sweepable.length === 0) return { state: 'idle', reason: dustText };
 
+  const { moving, refused } = await movable(deps, wallet, sweepable.slice(0, deps.config.sweepBatchSize));
+  const refusedText = refused.length === 0 ? null : `${refused.length} token deposit${refused.length === 1 ? ' the token refuses to move is' : 's the token refuses to move are'} left (${tokensText(refused)} at ${refused.slice(0, 3).map((h) => h.address.toLowerCase()).join(', ')}${refused.length > 3 ? ', ...' : ''})`;
+  if (moving.length === 0) return { state: 'waiting', reason: `Sweeping tokens waits: ${refusedText}` };
+  const notes = [refusedText, dustText].filter((n): n is string => n !== null);
+
   const plan = await fitBudget(deps, {
-    batch: sweepable.slice(0, deps.config.sweepBatchSize),
+    batch: moving,
     fees,
     sender: wallet.address.toLowerCase(),
     now,
@@ -82,8 +88,31 @@ export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet, followed
   const items = plan.batch.map((h) => ({ address: h.address, asset: h.asset, amount: h.balance }));
   const sent = await sendSweep(deps, wallet, { kind: 'TOKENS', items, data: tokenSweepCalls(plan.batch), gasLimit: plan.gasLimit, worstWei: plan.worstWei, fees, now, lost: followed.lost });
   if ('wait' in sent) return { state: 'waiting', reason: sent.wait };
-  const reason = `Sent token sweep ${sent.txHash} of ${sent.addresses} address${sent.addresses === 1 ? '' : 'es'} (${tokensText(plan.batch)})${dustText ? `; ${dustText}` : ''}`;
+  const reason = [`Sent token sweep ${sent.txHash} of ${sent.addresses} address${sent.addresses === 1 ? '' : 'es'} (${tokensText(plan.batch)})`, ...notes].join('; ');
   return { state: 'sent', reason, sent, fields: { token_tx_hash: sent.txHash, token_items: items.length, token_gas_limit: sent.gasLimit.toString() } };
+}
+
+/**
+ * The batch less what the node says cannot move: a token that froze an address (USDC's
+ * blocklist) makes its recoverToken revert, and with it the whole batch (none may fail).
+ * The batch is estimated whole; when that reverts, each item alone, and those that revert
+ * are left out (logged, and said in the status) until they move again. A node that fails
+ * otherwise fails the run, as for ETH.
+ */
+async function movable(deps: SweeperDeps, wallet: GasWallet, batch: TokenHolding[]): Promise<{ moving: TokenHolding[]; refused: TokenHolding[] }> {
+  const moves = (items: TokenHolding[]) =>
+    gasLimitOf(deps, wallet, tokenSweepCalls(items)).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof BaseError && err.walk((e) => e instanceof ExecutionRevertedError)) return false;
+        throw err;
+      },
+    );
+  if (await moves(batch)) return { moving: batch, refused: [] };
+  const each = await Promise.all(batch.map((h) => moves([h])));
+  const refused = batch.filter((_, i) => !each[i]);
+  for (const h of refused) deps.logger.warn({ msg: 'a token deposit the token refuses to move (a frozen address?) is left out of the token sweep', deposit_address: h.address, asset: h.asset, amount: h.balance.toString() });
+  return { moving: batch.filter((_, i) => each[i]), refused };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobIds, jobs, Prisma, readSweeperStatus, recoverDepositToken, type SweepRun } from '@shop/core';
-import { numberToHex, parseGwei, parseUnits, type Address, type Hash } from 'viem';
+import { numberToHex, parseAbi, parseGwei, parseUnits, type Address, type Hash } from 'viem';
 import { MULTICALL3_ADDRESS } from '../../../core/src/chain/multicall3.ts';
 import { tokenBySymbol, type TokenSymbol } from '../../../core/src/contract/tokens.ts';
 import { balanceOfAbi, quietTransferAbi } from '../../../core/src/rails/erc20/abi.ts';
 import { readCandidates } from '../../../core/src/deposit-sweeper/sweeper-candidates.ts';
 import { reconcile } from '../../../core/src/reconcile/reconcile.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
+import { TOKEN_MOCK_OWNER } from '../../../scripts/lib/token-mocks.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 
@@ -191,6 +192,33 @@ describe('sweeping tokens from deposit addresses', () => {
     expect(await kit.chain.wallet.getBalance({ address: order.depositAddress })).toBe(0n);
     expect(await tokenBalance('USDC', order.depositAddress)).toBe(0n);
     expect(await findings()).toEqual([]);
+  });
+
+  it('a deposit address the token issuer froze (USDC blocklist) is left out of the batch, saying so; the other addresses are swept', async () => {
+    const frozen = await expiredOrder(buyer);
+    const free = await expiredOrder(other);
+    await tokenDeposit(frozen, 'USDC', parseUnits('15', 6));
+    const moving = await tokenDeposit(free, 'USDC', parseUnits('16', 6));
+    const usdc = tokenBySymbol('USDC');
+    await kit.chain.wallet.waitForTransactionReceipt({
+      hash: await kit.chain.wallet.writeContract({ account: TOKEN_MOCK_OWNER, address: usdc.address, abi: parseAbi(['function blacklist(address)']), functionName: 'blacklist', args: [frozen.depositAddress], chain: null }),
+      pollingInterval: 50,
+    });
+
+    const run = await sweepNow();
+    expect(run.tokenSent).toMatchObject({ addresses: 1 });
+    expect(run.reason).toMatch(new RegExp(`Sent token sweep 0x[0-9a-f]{64} of 1 address \\(16 USDC\\); 1 token deposit the token refuses to move is left \\(15 USDC at ${frozen.depositAddress.toLowerCase()}\\)`));
+    await sweepNow();
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: moving.id }, include: { sweep: true } })).sweep?.status).toBe('CONFIRMED');
+    expect(await tokenBalance('USDC', frozen.depositAddress)).toBe(parseUnits('15', 6));
+    // Unfrozen, it goes with the next run.
+    await kit.chain.wallet.waitForTransactionReceipt({
+      hash: await kit.chain.wallet.writeContract({ account: TOKEN_MOCK_OWNER, address: usdc.address, abi: parseAbi(['function unBlacklist(address)']), functionName: 'unBlacklist', args: [frozen.depositAddress], chain: null }),
+      pollingInterval: 50,
+    });
+    expect((await sweepNow()).tokenSent).toMatchObject({ addresses: 1 });
+    await sweepNow();
+    expect(await tokenBalance('USDC', frozen.depositAddress)).toBe(0n);
   });
 
   it("the operator's token recovery refuses an accepted token whose payments at the address the sweeper sweeps (the books would lose them)", async () => {
