@@ -9,6 +9,7 @@ import { DEV_SWEEPER_PRIVATE_KEY, startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { ensureDevDepositFactory } from './lib/deposit-factory.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
+import { installMulticall3 } from './lib/multicall3.ts';
 import { installTokenMocks } from './lib/token-mocks.ts';
 import { ensureServices, withDatabase } from './lib/services.ts';
 
@@ -59,6 +60,8 @@ if (!(await isRpcUp(rpcUrl))) {
     `mock USDC and USDT at their mainnet addresses (${tokens.some((t) => t.minted) ? '10,000 of each minted to anvil accounts #0 to #9' : 'balances kept with the chain'}), ` +
       'their USD feeds at 1.00 (npm run chain:price -- --feed USDC 0.97 to move one)',
   );
+  // The sweeper batches token sweeps through Multicall3, at its mainnet address here too.
+  await installMulticall3(rpcUrl);
   const receiver = (process.env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as Address;
   const factory = await ensureDevDepositFactory({ rpcUrl, from: ANVIL_DEV_ACCOUNTS[0], receiver, statePath: path.join(REPO_ROOT, '.data', 'chain', 'deposit-factory.json') });
   depositFactory = factory.address;

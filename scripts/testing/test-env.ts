@@ -5,6 +5,7 @@ import { createTestDatabase } from '../db/test-database.ts';
 import { startAnvil, type AnvilInstance } from '../lib/anvil.ts';
 import { deployDepositFactory } from '../lib/deposit-factory.ts';
 import { installPriceFeedMock } from '../lib/price-feed-mock.ts';
+import { installMulticall3 } from '../lib/multicall3.ts';
 import { installTokenMocks } from '../lib/token-mocks.ts';
 
 export type TestEnv = {
@@ -28,7 +29,7 @@ export type TestEnvOptions = {
  * template, its own Redis key prefix, and (on request) its own anvil with the price
  * feed mock, mock USDC and USDT at their mainnet addresses with 10,000 of each for every
  * dev account and their USD feeds at 1.00 (scripts/lib/token-mocks.ts: about 0.1 s, no
- * block mined), and, unless `deposits: false`, a deposit factory for the receiving
+ * block mined), Multicall3 at its mainnet address (scripts/lib/multicall3.ts), and, unless `deposits: false`, a deposit factory for the receiving
  * address, so every order gets its deposit address as in a shop that offers them. Call
  * `close()` in afterAll.
  */
@@ -38,6 +39,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   if (anvil) {
     await installPriceFeedMock(anvil.rpcUrl, { priceUsd: opts.ethUsd ?? '3000' });
     await installTokenMocks(anvil.rpcUrl);
+    await installMulticall3(anvil.rpcUrl);
   }
   const receiver = (opts.env?.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`;
   const deploy = opts.depositFactory ?? (async (rpcUrl: string) => (await deployDepositFactory({ rpcUrl, account: ANVIL_DEV_ACCOUNTS[0], receiver })).address);

@@ -146,3 +146,20 @@ export async function balancesAfter(chain: PublicClient, addresses: string[], bl
     throw err;
   }
 }
+
+/**
+ * An ERC-20 balance after a block, asked by the block's hash (EIP-1898): `balanceOf(owner)`
+ * of `token` in eth_call. Null when the node no longer keeps that state, as balanceAfter.
+ */
+export async function tokenBalanceAfter(chain: PublicClient, token: string, owner: string, blockHash: Hash): Promise<bigint | null> {
+  const method = 'eth_call';
+  const data = concatHex(['0x70a08231', encodeAbiParameters([{ type: 'address' }], [owner as Hex])]);
+  try {
+    const answer = parseAnswer(method, callData, await call(chain, method, [{ to: token, data }, { blockHash }]));
+    if (answer.length !== 66) throw new InvalidRpcAnswer(method, `balanceOf answered ${answer.length > 80 ? `${answer.slice(0, 80)}...` : answer}, not one word`);
+    return hexToBigInt(answer);
+  } catch (err) {
+    if (isStateUnavailable(err)) return null;
+    throw err;
+  }
+}

@@ -43,7 +43,7 @@ async function reopen(db: Db, sweep: { id: string; txHash: string; blockHash: st
       data: { status: 'SENT', sweptWei: null, gasUsed: null, feeWei: null, blockNumber: null, blockHash: null, reason },
     });
     if (won.count === 0) return false;
-    await tx.depositSweepItem.updateMany({ where: { sweepId }, data: { sweptWei: null } });
+    await tx.depositSweepItem.updateMany({ where: { sweepId }, data: { sweptWei: null, sweptAmount: null } });
     await tx.$executeRaw`UPDATE "Payment" SET "sweepId" = NULL, "updatedAt" = now() WHERE "sweepId" = ${sweepId}::uuid`;
     // A deposit of its own transaction it moved part of (sweeper-marks.ts) is whole at its address again.
     await tx.$executeRaw`UPDATE "Payment" SET "flushedEarly" = 0, "updatedAt" = now() WHERE "txHash" = ${sweep.txHash.toLowerCase()} AND "depositAddress" IS NOT NULL AND "flushedEarly" > 0`;

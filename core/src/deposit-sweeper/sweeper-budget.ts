@@ -1,6 +1,5 @@
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
-import type { Holding } from './sweeper-candidates.ts';
 import { ethText, gweiText } from './sweeper-wallet.ts';
 
 /**
@@ -15,14 +14,14 @@ import { ethText, gweiText } from './sweeper-wallet.ts';
 const DAY_MS = 24 * 3600_000;
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-export type Plan = { batch: Holding[]; gasLimit: bigint; worstWei: bigint } | { wait: string };
+export type Plan<T> = { batch: T[]; gasLimit: bigint; worstWei: bigint } | { wait: string };
 
-/** Why the fee is too high to sweep now, or null. */
-export function feeAboveCeiling(config: Pick<AppConfig, 'sweepMaxFeePerGasWei'>, fees: Fees, waitingWei: bigint, addresses: number): string | null {
+/** Why the fee is too high to sweep now, or null. `held`: what the addresses waiting hold, as people read it ("0.2 ETH", "25 USDC, 30.5 USDT"). */
+export function feeAboveCeiling(config: Pick<AppConfig, 'sweepMaxFeePerGasWei'>, fees: Fees, held: string, addresses: number): string | null {
   if (fees.maxFeePerGas <= config.sweepMaxFeePerGasWei) return null;
   return (
     `Sweeping waits: the network's fee is ${gweiText(fees.maxFeePerGas)} gwei, above the ceiling of ${gweiText(config.sweepMaxFeePerGasWei)} gwei ` +
-    `(SWEEP_MAX_GAS_PRICE_GWEI); ${addresses} address${addresses === 1 ? '' : 'es'} hold${addresses === 1 ? 's' : ''} ${ethText(waitingWei)} ETH meanwhile`
+    `(SWEEP_MAX_GAS_PRICE_GWEI); ${addresses} address${addresses === 1 ? '' : 'es'} hold${addresses === 1 ? 's' : ''} ${held} meanwhile`
   );
 }
 
@@ -46,12 +45,13 @@ export async function gasSpent(db: Db, sender: string, now: Date, lost: string[]
 /**
  * The largest leading part of `batch` (largest balances first) whose worst case fits what
  * is left of the budget, with its gas limit; or why nothing can go. `gasLimitOf` estimates
- * a sweep of some addresses (with its margin).
+ * a sweep of some addresses (with its margin). ETH and token sweeps share the budget: the
+ * fees of every sweep of the last 24 hours count.
  */
-export async function fitBudget(
+export async function fitBudget<T>(
   deps: { db: Db; config: Pick<AppConfig, 'sweepGasBudgetWei'> },
-  input: { batch: Holding[]; fees: Fees; sender: string; now: Date; lost: string[]; gasLimitOf: (batch: Holding[]) => Promise<bigint> },
-): Promise<Plan> {
+  input: { batch: T[]; fees: Fees; sender: string; now: Date; lost: string[]; gasLimitOf: (batch: T[]) => Promise<bigint> },
+): Promise<Plan<T>> {
   const budget = deps.config.sweepGasBudgetWei;
   const { usedWei, freesAt } = await gasSpent(deps.db, input.sender, input.now, input.lost);
   const left = budget - usedWei;

@@ -6,9 +6,9 @@ import { heldWei } from './sweeper-marks.ts';
 /**
  * Which deposit addresses a sweep may take, and what they hold on chain.
  *
- * An unswept deposit is a Payment with a deposit address, no sweep, not REJECTED (the
+ * An unswept deposit is an ETH Payment with a deposit address, no sweep, not REJECTED (the
  * partial index x_payment_unswept_deposit holds exactly those, so this never reads the
- * history of swept ones). An address is a candidate when all its unswept deposits are
+ * history of swept ones; token deposits are token-sweeps.ts's). An address is a candidate when all its unswept deposits are
  * settled (none PENDING), its order no longer waits for payment, and no sweep on its way
  * (SENT) holds it, but one the node lost. Why the order must be done: once swept, the address has code, and a
  * top-up sent with a plain transfer's 21,000 gas fails there; an order still being paid
@@ -35,7 +35,7 @@ export async function readCandidates(db: Db, limit: number, lost: string[] = [])
     SELECT p."depositAddress" AS address, o."id"::text AS "orderId", COALESCE(SUM(${heldWei('p')}), 0)::text AS recorded, COALESCE(MIN(p."blockNumber"), o."placedAtBlock") AS "fromBlock"
     FROM "Payment" p
     JOIN "Order" o ON o."depositAddress" = p."depositAddress"
-    WHERE p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
+    WHERE p."depositAddress" IS NOT NULL AND p."asset" = 'ETH' AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
       AND o."status"::text <> ALL(${payable}::text[])
       -- Paid, or its payment window over: an order an admin's refund could make payable
       -- again must still take a plain 21,000-gas top-up (a swept address has code).

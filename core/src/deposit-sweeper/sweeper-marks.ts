@@ -17,11 +17,16 @@ import { emitPaymentUnresolved } from '../events/webhooks.ts';
  *
  * What an address holds unswept is always its unswept deposits' `heldWei`: their value
  * less what such a flush moved early (the sweeper's candidates, the unseen check, the
- * reconciler all read it so).
+ * reconciler all read it so). Only ETH deposits hold wei: a token deposit at the same
+ * address is in the token's smallest units, swept by a token sweep (token-sweeps.ts), and
+ * adds nothing to a sum of wei.
  */
 
-/** What of a deposit is still at its address: its value less what a flush in its own transaction moved early. */
-export const heldWei = (alias?: string) => Prisma.raw(alias ? `(${alias}."amount" - ${alias}."flushedEarly")` : `("amount" - "flushedEarly")`);
+/** What of a deposit is still at its address, in wei: its value less what a flush in its own transaction moved early; 0 for a token deposit. */
+export const heldWei = (alias?: string) => {
+  const col = (name: string) => (alias ? `${alias}."${name}"` : `"${name}"`);
+  return Prisma.raw(`(CASE WHEN ${col('asset')} = 'ETH' THEN ${col('amount')} - ${col('flushedEarly')} ELSE 0 END)`);
+};
 
 export type SentSweep = DepositSweep & { items: DepositSweepItem[] };
 export type Mined = { gasUsed: bigint; feeWei: bigint; blockNumber: bigint; blockHash: string };
@@ -39,7 +44,7 @@ const dec = (wei: bigint) => new Prisma.Decimal(wei.toString());
  */
 export async function earlierInBlock(deps: { db: Db; chain: PublicClient }, sweep: SentSweep, receipt: { blockNumber: bigint; blockHash: Hash; transactionIndex: number }): Promise<SameBlock[]> {
   const sameBlock = await deps.db.payment.findMany({
-    where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
+    where: { depositAddress: { in: sweep.items.map((i) => i.address.toLowerCase()) }, asset: 'ETH', sweepId: null, status: { not: 'REJECTED' }, blockNumber: receipt.blockNumber },
     select: { id: true, txHash: true, depositAddress: true, amount: true, flushedEarly: true },
   });
   const earlier: SameBlock[] = [];
@@ -131,13 +136,14 @@ async function recordSweptUnseen(tx: Tx, sweep: { id: string; txHash: string; bl
 }
 
 /**
- * Marks an address's unswept deposits mined before `beforeBlock` (and `alsoIds`, mined
+ * Marks an address's unswept ETH deposits mined before `beforeBlock` (and `alsoIds`, mined
  * earlier in that block) swept by `sweepId`: the caller has the sweep's confirmed Flushed
- * event of this address. Idempotent.
+ * event of this address. A flush moves ETH only: the address's token deposits stay for a
+ * token sweep (token-sweeps.ts). Idempotent.
  */
 export async function markSwept(tx: Tx | Db, sweepId: string, address: string, beforeBlock: bigint, alsoIds: string[] = []): Promise<number> {
   return tx.$executeRaw`
     UPDATE "Payment" SET "sweepId" = ${sweepId}::uuid, "updatedAt" = now()
-    WHERE "depositAddress" = ${address.toLowerCase()} AND "sweepId" IS NULL AND "status" <> 'REJECTED'
+    WHERE "depositAddress" = ${address.toLowerCase()} AND "asset" = 'ETH' AND "sweepId" IS NULL AND "status" <> 'REJECTED'
       AND ("blockNumber" < ${beforeBlock} OR "id" = ANY(${alsoIds}::uuid[]))`;
 }

@@ -98,7 +98,7 @@ async function balanceShortfall(deps: Deps, block: Block): Promise<string | null
   const toItself = read.transactions.filter((t) => t.from.toLowerCase() === receiving && t.to?.toLowerCase() === receiving).reduce((sum, t) => sum + BigInt(t.value), 0n);
   const [recorded] = await deps.db.$queryRaw<{ sum: string | null }[]>`
     SELECT SUM("amount")::text AS sum FROM "Payment"
-    WHERE "blockNumber" = ${block.number} AND lower("blockHash") = ${block.hash.toLowerCase()} AND "depositAddress" IS NULL AND "status" <> 'REJECTED'`;
+    WHERE "blockNumber" = ${block.number} AND lower("blockHash") = ${block.hash.toLowerCase()} AND "depositAddress" IS NULL AND "asset" = 'ETH' AND "status" <> 'REJECTED'`;
   const others = BigInt(recorded?.sum ?? '0') + toItself;
   if (rose >= flushes + others) return null;
   return `${UNPROVEN}: its balance rose ${signed(rose)} ETH in block ${block.number} (with what it sent), less than the ${ethText(flushes)} ETH the deposit addresses flushed there and the ${ethText(others)} ETH of other transfers the indexer recorded in it`;

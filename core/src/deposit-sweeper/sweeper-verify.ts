@@ -5,6 +5,7 @@ import { flushedBy } from '../deposits/abi.ts';
 import { FOREIGN_MARK, recordFoundSweep, unaccountedFlushes, type SweepDeps } from './sweeper-found.ts';
 import { confirmSweep, earlierInBlock, type SentSweep } from './sweeper-marks.ts';
 import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
+import { confirmTokenSweep } from './token-sweep-marks.ts';
 
 /**
  * Following each sweep on its way (SENT) to its end, on chain:
@@ -19,6 +20,8 @@ import { indexerWait, unprovenReason, UNPROVEN } from './sweeper-proof.ts';
  *   same transaction each such address's unswept deposits mined before the sweep (in an
  *   earlier block, or earlier in its block) are marked swept by it (sweeper-marks.ts). An
  *   address with no Flushed event (someone swept it first) marks nothing.
+ * - a token sweep (kind TOKENS): succeeded, CONFIRMED by its tokens' own Transfer logs to
+ *   the receiving address, its token payments marked (token-sweep-marks.ts);
  * - reverted, as deep: FAILED with the reason; its addresses are candidates again.
  * - unknown to the node while its sender has used the nonce for something else, for
  *   DROP_AFTER_MS: DROPPED (it can never be mined); its addresses are candidates again.
@@ -92,6 +95,8 @@ async function followSweep(deps: SweepDeps, sweep: SentSweep, now: Date): Promis
     const failed = await deps.db.depositSweep.updateMany({ where: { id: sweep.id, status: 'SENT' }, data: { ...mined, feeWei: dec(mined.feeWei), status: 'FAILED', reason: withMark(sweep, reason) } });
     return failed.count > 0 ? 'failed' : 'waiting';
   }
+  // A token sweep is shown by its tokens' own Transfer logs (token-sweep-marks.ts).
+  if (sweep.kind === 'TOKENS') return (await confirmTokenSweep(deps.db, sweep, { ...mined, reason: withMark(sweep, null) }, receipt.logs, deps.config.receivingAddress)) ? 'confirmed' : 'waiting';
   const flushed = flushedBy(receipt.logs);
   const unproven = await unprovenReason(deps, sweep, block, flushed);
   if (unproven) return waitSaying(deps, sweep, unproven);
@@ -111,7 +116,7 @@ async function earlierFlushReason(deps: SweepDeps, sweep: SentSweep, receipt: { 
   for (const item of sweep.items) {
     const address = item.address.toLowerCase();
     if ((flushed.get(address) ?? 0n) === 0n) continue;
-    const oldest = await deps.db.payment.aggregate({ where: { depositAddress: address, sweepId: null, status: { not: 'REJECTED' } }, _min: { blockNumber: true } });
+    const oldest = await deps.db.payment.aggregate({ where: { depositAddress: address, asset: 'ETH', sweepId: null, status: { not: 'REJECTED' } }, _min: { blockNumber: true } });
     const from = oldest._min.blockNumber;
     if (from === null || from > receipt.blockNumber) continue;
     const others = await unaccountedFlushes(deps, address, { from, to: receipt.blockNumber, beforeIndex: receipt.transactionIndex, except: sweep.txHash });

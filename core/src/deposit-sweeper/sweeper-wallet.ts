@@ -1,11 +1,13 @@
-import { formatEther, formatGwei, keccak256, numberToHex, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { encodeFunctionData, formatEther, formatGwei, keccak256, numberToHex, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { AppConfig } from '../infra/config.ts';
 import { formatEth } from '../contract/money.ts';
+import { MULTICALL3_ADDRESS, multicall3Abi } from '../chain/multicall3.ts';
 
 /**
  * The sweeper's gas wallet: the account that pays for sweeps and token recoveries. Its
- * only destination is the deposit factory (`send` takes no address), and the factory
+ * only destination is the deposit factory (`send` takes no address; a token sweep's batch
+ * of factory calls goes through Multicall3, which calls the factory), and the factory
  * moves money only to the receiving address it was deployed with, which `factoryProblem`
  * checks before anything is sent.
  *
@@ -16,7 +18,12 @@ import { formatEth } from '../contract/money.ts';
  * signer returns the hash: a crash in between leaves a sweep the next run finds on chain
  * by its Flushed events and adopts (sweeper-adopt.ts).
  */
-export type FactoryCall = { data: Hex; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; nonce: number };
+/**
+ * `data`: one call to the factory, or several, batched through Multicall3's `aggregate3`
+ * (chain/multicall3.ts), each to the factory and none allowed to fail: the wallet's
+ * transactions still only ever call the factory's code, with no value.
+ */
+export type FactoryCall = { data: Hex | Hex[]; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; nonce: number };
 
 export type GasWallet = {
   address: Address;
@@ -34,7 +41,7 @@ export function gasWallet({ config, chain }: Deps): GasWallet | null {
   const factory = config.depositFactoryAddress;
   if (!factory || !config.sweeperAddress) return null;
   const address = config.sweeperAddress as Address;
-  const fields = (call: FactoryCall) => ({ to: factory, data: call.data, value: 0n, gas: call.gas, maxFeePerGas: call.maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas, nonce: call.nonce });
+  const fields = (call: FactoryCall) => ({ ...factoryTransaction(factory as Address, call.data), value: 0n, gas: call.gas, maxFeePerGas: call.maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas, nonce: call.nonce });
   const key = config.sweeperPrivateKey;
   if (key) {
     const account = privateKeyToAccount(key);
@@ -76,6 +83,13 @@ export function gasWallet({ config, chain }: Deps): GasWallet | null {
       return { hash: hash.toLowerCase() as Hash, broadcast: true };
     },
   };
+}
+
+/** The transaction's destination and data for `data`: the factory itself, or Multicall3 calling the factory once for each. */
+export function factoryTransaction(factory: Address, data: Hex | Hex[]): { to: Address; data: Hex } {
+  if (!Array.isArray(data)) return { to: factory, data };
+  const calls = data.map((callData) => ({ target: factory, allowFailure: false, callData }));
+  return { to: MULTICALL3_ADDRESS, data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }) };
 }
 
 /** A node's refusal that will not change on a retry: the transaction never entered a mempool. */

@@ -10,7 +10,8 @@ import { recordUnseenDeposits, waitsForUnseen } from './unseen-deposits.ts';
 import { factoryGave } from '../deposits/addresses.ts';
 import { reopenReorganizedSweeps } from './sweep-reorgs.ts';
 import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
-import { sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
+import { gasLimitOf, sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
+import { sweepTokens } from './token-sweeps.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
 import { followSweeps, type Followed } from './sweeper-verify.ts';
 import { factoryProblem } from '../deposits/factory-check.ts';
@@ -28,23 +29,32 @@ import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
  *    so a sweep someone else sent is recorded even while sweeping is off (no gas wallet);
  * 4. the fee against the ceiling, dust left out, the batch cut to the gas budget
  *    (sweeper-budget.ts);
- * 5. the sweep sent to the factory, its row written first (sweeper-send.ts).
+ * 5. the sweep sent to the factory, its row written first (sweeper-send.ts);
+ * 6. then the accepted tokens at the deposit addresses, the same way: one batch of the
+ *    factory's recoverToken calls through Multicall3, under the same ceiling and budget
+ *    (token-sweeps.ts).
  * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
  * changes. The money only ever goes to the factory, which only pays the receiving address.
  */
 export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; tracer: Tracer; logger: Logger };
 
+type ShownSent = Omit<Sent, 'expectedWei' | 'gasLimit' | 'maxFeePerGas'> & { expectedWei: string; gasLimit: string; maxFeePerGas: string };
+
 export type SweepRun = {
   state: SweeperState;
   reason: string | null;
   followed: Followed;
-  sent?: Omit<Sent, 'expectedWei' | 'gasLimit' | 'maxFeePerGas'> & { expectedWei: string; gasLimit: string; maxFeePerGas: string };
+  /** The ETH sweep sent in this run. */
+  sent?: ShownSent;
+  /** The token sweep sent in this run (token-sweeps.ts). */
+  tokenSent?: ShownSent;
 };
+
+/** What one part of a run (ETH, or tokens) did, and why. */
+export type Step = { state: SweeperState; reason: string | null; fields?: Record<string, unknown>; sent?: Sent };
 
 /** The candidate page: this many batches' worth of addresses is read, never the history. */
 const CANDIDATE_PAGES = 4;
-/** The gas limit over the node's estimate: a batch's state may change a little before it is mined (an address swept by someone else costs less). */
-const GAS_MARGIN_PERCENT = 20n;
 
 export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Promise<SweepRun> {
   await reopenReorganizedSweeps(deps);
@@ -59,10 +69,27 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   const problem = await factoryProblem(deps);
   if (problem) return off ? done('off', off) : done('waiting', `Sweeping refused: ${problem}`);
 
+  const eth = await sweepEth(deps, wallet, followed, now);
+  if (eth.state === 'off' || !wallet) return done('off', eth.reason);
+  // Tokens after ETH, in the same run, under the same ceiling and budget (token-sweeps.ts).
+  const tokens = await sweepTokens(deps, wallet, followed, now);
+  const state = [eth.state, tokens.state].includes('sent') ? 'sent' : [eth.state, tokens.state].includes('waiting') ? 'waiting' : 'idle';
+  const reasons = [eth.reason, tokens.reason].filter((r): r is string => r !== null);
+  const run = await done(state, reasons.length > 0 ? reasons.join('; ') : null, { ...eth.fields, ...tokens.fields });
+  const shown = (sent: Sent) => ({ ...sent, expectedWei: sent.expectedWei.toString(), gasLimit: sent.gasLimit.toString(), maxFeePerGas: sent.maxFeePerGas.toString() });
+  return { ...run, ...(eth.sent ? { sent: shown(eth.sent) } : {}), ...(tokens.sent ? { tokenSent: shown(tokens.sent) } : {}) };
+}
+
+/**
+ * The ETH part of a run: the candidates, their balances and what the books say of them,
+ * the fee, the dust, the budget, the sweep sent to the factory.
+ */
+async function sweepEth(deps: SweeperDeps, wallet: GasWallet | null, followed: Followed, now: Date): Promise<Step> {
+  const off = sweepingOffReason(deps.config);
   const candidates = await readCandidates(deps.db, deps.config.sweepBatchSize * CANDIDATE_PAGES, followed.lost);
   // An address another factory gave (the factory was changed with the receiving address):
   // this factory's sweep would find nothing there and burn its gas every run. Left, and said.
-  const factory = deps.config.depositFactoryAddress;
+  const factory = deps.config.depositFactoryAddress as Address;
   const foreign = candidates.filter((c) => !factoryGave(factory, c.orderId, c.address));
   if (foreign.length > 0) deps.logger.warn({ addresses: foreign.slice(0, 10).map((c) => c.address), count: foreign.length }, 'deposit addresses of another deposit factory hold unswept deposits: sweep them with that factory');
   const holdings = await readHoldings(deps.chain, candidates.filter((c) => !foreign.includes(c)));
@@ -75,16 +102,16 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   const surplus = new Set(holdings.filter(waitsForUnseen).map((h) => h.address.toLowerCase()));
   const more = holdings.filter((h) => h.balanceWei > h.recordedWei).map((h) => h.address.toLowerCase());
   await recordUnseenDeposits(deps, more).catch((err: unknown) => deps.logger.warn({ msg: 'could not look for deposits the indexer did not see', err }));
-  if (off || !wallet) return done('off', off ?? 'Sweeping is off');
+  if (off || !wallet) return { state: 'off', reason: off ?? 'Sweeping is off' };
   const flushedUnseen = await flushedNotRecorded(deps, holdings.filter((h) => !adopted.has(h.address.toLowerCase()) && !surplus.has(h.address.toLowerCase())));
   const held = holdings.filter((h) => h.balanceWei > 0n && !adopted.has(h.address.toLowerCase()) && !surplus.has(h.address.toLowerCase()) && !flushedUnseen.has(h.address.toLowerCase()));
-  if (held.length === 0) return done('idle', null);
+  if (held.length === 0) return { state: 'idle', reason: null };
   const fees: Fees = await deps.chain.estimateFeesPerGas();
   const total = held.reduce((sum, h) => sum + h.balanceWei, 0n);
-  const tooDear = feeAboveCeiling(deps.config, fees, total, held.length);
-  if (tooDear) return done('waiting', tooDear, { max_fee_per_gas_wei: fees.maxFeePerGas.toString() });
+  const tooDear = feeAboveCeiling(deps.config, fees, `${ethText(total)} ETH`, held.length);
+  if (tooDear) return { state: 'waiting', reason: tooDear, fields: { max_fee_per_gas_wei: fees.maxFeePerGas.toString() } };
   const { sweepable, dust } = worthSweeping(held, fees.maxFeePerGas);
-  if (sweepable.length === 0) return done('idle', dustNote(dust));
+  if (sweepable.length === 0) return { state: 'idle', reason: dustNote(dust) };
 
   const plan = await fitBudget(deps, {
     batch: sweepable.slice(0, deps.config.sweepBatchSize),
@@ -92,14 +119,14 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
     sender: wallet.address.toLowerCase(),
     now,
     lost: followed.lost,
-    gasLimitOf: (batch) => gasLimitOf(deps, wallet, batch),
+    gasLimitOf: (batch) => gasLimitOf(deps, wallet, sweepCallData(batch)),
   });
-  if ('wait' in plan) return done('waiting', plan.wait);
-  const sent = await sendSweep(deps, wallet, { ...plan, fees, now, lost: followed.lost });
-  if ('wait' in sent) return done('waiting', sent.wait);
+  if ('wait' in plan) return { state: 'waiting', reason: plan.wait };
+  const items = plan.batch.map((h) => ({ address: h.address, asset: 'ETH' as const, amount: h.balanceWei }));
+  const sent = await sendSweep(deps, wallet, { kind: 'ETH', items, data: sweepCallData(plan.batch), gasLimit: plan.gasLimit, worstWei: plan.worstWei, fees, now, lost: followed.lost });
+  if ('wait' in sent) return { state: 'waiting', reason: sent.wait };
   const reason = `Sent sweep ${sent.txHash} of ${sent.addresses} address${sent.addresses === 1 ? '' : 'es'} (${ethText(sent.expectedWei)} ETH)${dust.length ? `; ${dustNote(dust)}` : ''}`;
-  const run = await done('sent', reason, { tx_hash: sent.txHash, addresses: sent.addresses, expected_wei: sent.expectedWei.toString(), gas_limit: sent.gasLimit.toString() });
-  return { ...run, sent: { ...sent, expectedWei: sent.expectedWei.toString(), gasLimit: sent.gasLimit.toString(), maxFeePerGas: sent.maxFeePerGas.toString() } };
+  return { state: 'sent', reason, sent, fields: { tx_hash: sent.txHash, addresses: sent.addresses, expected_wei: sent.expectedWei.toString(), gas_limit: sent.gasLimit.toString() } };
 }
 
 /**
@@ -116,12 +143,6 @@ async function flushedNotRecorded(deps: SweeperDeps, holdings: Holding[]): Promi
     if (flushes === null || flushes.length > 0) out.add(h.address.toLowerCase());
   }
   return out;
-}
-
-/** The node's estimate of a sweep of `batch` from the gas wallet, with the margin. */
-async function gasLimitOf(deps: SweeperDeps, wallet: GasWallet, batch: Holding[]): Promise<bigint> {
-  const estimate = await deps.chain.estimateGas({ account: wallet.address as Address, to: deps.config.depositFactoryAddress as Address, data: sweepCallData(batch) });
-  return (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n;
 }
 
 const dustNote = (dust: Holding[]) =>

@@ -73,7 +73,7 @@ async function recordOne(deps: Deps, at: { number: bigint; hash: Hash }, h: { ad
              EXISTS (SELECT 1 FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
                      WHERE i."address" = ${h.address} AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS moving
       FROM "Payment" p
-      WHERE p."depositAddress" = ${h.address} AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'`;
+      WHERE p."depositAddress" = ${h.address} AND p."asset" = 'ETH' AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'`;
     // A deposit still being verified, or a sweep on its way: the next run looks again.
     if (!books || Number(books.unsettled) > 0 || books.moving) return false;
     const unseen = h.balance - BigInt(books.recorded ?? '0');

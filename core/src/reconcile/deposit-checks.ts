@@ -6,6 +6,7 @@ import { indexerHalt, readCursor } from '../chain/cursor.ts';
 import { balanceAfter } from '../chain/rpc.ts';
 import { heldWei } from '../deposit-sweeper/sweeper-marks.ts';
 import { checkQuietAddresses } from './quiet-deposits.ts';
+import { checkTokenAddresses } from './token-deposit-checks.ts';
 import { checkSweepBatch, type SweepChain } from './sweep-checks.ts';
 import type { Add } from './subjects.ts';
 
@@ -17,6 +18,8 @@ import type { Add } from './subjects.ts';
  *   transaction moved early: deposit-sweeper/sweeper-marks.ts heldWei): less is 'deposit-missing'
  *   (recorded ETH that is not there), more is 'deposit-unrecorded' (ETH that arrived
  *   unrecorded);
+ * - the same in each token (reconcile/token-deposit-checks.ts): a token deposit is never
+ *   summed as wei, and a token balance the books do not know is 'deposit-unrecorded';
  * - an address with nothing unswept recorded holds nothing (reconcile/quiet-deposits.ts);
  * - the sweeper's records (reconcile/sweep-checks.ts): 'sweep-mismatch', 'sweep-off-chain',
  *   'sweep-unconfirmed', 'sweep-unproven'.
@@ -60,7 +63,7 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
 
   let head: Promise<bigint> | null = null;
   const sweepChain: SweepChain | null = onChain
-    ? { chain: deps.chain, window: scope.blockWindow, hashes: new Map(), head: () => (head ??= deps.chain.getBlockNumber({ cacheTime: 0 })) }
+    ? { chain: deps.chain, window: scope.blockWindow, hashes: new Map(), head: () => (head ??= deps.chain.getBlockNumber({ cacheTime: 0 })), receiving: deps.config.receivingAddress }
     : null;
   let sweeps = 0;
   const sweepBatches = scope.since ? batchesOf(changedSweeps(db, scope.since), again('sweepId'), scope.batchSize) : keysetBatches(db, 'sweep', scope.batchSize);
@@ -71,12 +74,15 @@ export async function checkDeposits(deps: Deps, scope: DepositScope, add: Add, c
   const addressBatches = scope.since ? batchesOf(changedAddresses(db, scope.since), again('address'), scope.batchSize) : keysetBatches(db, 'address', scope.batchSize);
   let at: ReadBlock | null | undefined;
   let addresses = 0;
+  let tokenReads = 0;
   for await (const batch of addressBatches) {
     at ??= await readBlock(deps);
     if (!at) break;
     addresses += await checkBalances(deps, at, batch, add);
+    tokenReads += await checkTokenAddresses(deps, at, batch, { withUnswept: true }, add);
   }
   checked['deposit addresses'] = addresses;
+  checked['token balances at deposit addresses'] = tokenReads;
   // The block is read only once an address is there to check (a shop without deposit addresses asks the node nothing).
   checked['quiet deposit addresses'] = await checkQuietAddresses(deps, async () => (at ??= await readBlock(deps)), scope.since !== undefined, add);
 }
@@ -111,7 +117,7 @@ const booksOf = (db: Db, at: ReadBlock, addresses: string[]) => db.$queryRaw<Add
                    WHERE i."address" = p."depositAddress"
                      AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))) AS "inFlight"
     FROM "Payment" p
-    WHERE p."depositAddress" = ANY(${addresses}::text[]) AND p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
+    WHERE p."depositAddress" = ANY(${addresses}::text[]) AND p."depositAddress" IS NOT NULL AND p."asset" = 'ETH' AND p."sweepId" IS NULL AND p."status" <> 'REJECTED'
     GROUP BY p."depositAddress"`;
 
 /** An address's balance against its books: the finding, or null when they agree. */

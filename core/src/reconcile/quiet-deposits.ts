@@ -5,9 +5,10 @@ import { exactEth } from '../contract/money.ts';
 import { balancesAfter } from '../chain/rpc.ts';
 import { UNSEEN_FLOOR_WEI } from '../deposit-sweeper/unseen-deposits.ts';
 import type { Add } from './subjects.ts';
+import { checkTokenAddresses } from './token-deposit-checks.ts';
 
 /**
- * Deposit addresses with no unswept deposit recorded that hold ETH all the same: it
+ * Deposit addresses with no unswept ETH deposit recorded that hold ETH all the same: it
  * reached them where the indexer does not look (through a contract after the address's
  * watch ended: LATE_PAYMENT_HOURS after its order's window). 'deposit-unrecorded', so an
  * operator sees it. Their balances are read a batch at a time in one eth_call each
@@ -48,18 +49,20 @@ export async function checkQuietAddresses(deps: Deps, blockOf: () => Promise<Rea
 
 async function checkBatch(deps: Deps, at: ReadBlock, rows: { address: string; orderId: string }[], add: Add): Promise<number> {
   const addresses = rows.map((r) => r.address);
-  // Addresses with unswept deposits are compared with them elsewhere; one a sweep is moving is skipped.
+  // Addresses with unswept ETH deposits are compared with them elsewhere; one a sweep is moving is skipped.
   const busy = new Set(
     (
       await deps.db.$queryRaw<{ address: string }[]>`
         SELECT DISTINCT "depositAddress" AS address FROM "Payment"
-        WHERE "depositAddress" = ANY(${addresses}::text[]) AND "sweepId" IS NULL AND "status" <> 'REJECTED'
+        WHERE "depositAddress" = ANY(${addresses}::text[]) AND "asset" = 'ETH' AND "sweepId" IS NULL AND "status" <> 'REJECTED'
         UNION
         SELECT i."address" FROM "DepositSweepItem" i JOIN "DepositSweep" s ON s."id" = i."sweepId"
         WHERE i."address" = ANY(${addresses}::text[]) AND (s."status" = 'SENT' OR (s."status" = 'CONFIRMED' AND (s."blockNumber" IS NULL OR s."blockNumber" > ${at.number})))`
     ).map((r) => r.address),
   );
   const quiet = rows.filter((r) => !busy.has(r.address));
+  // Their tokens, where nothing of any asset is unswept (those with token deposits are deposit-checks.ts's).
+  await checkTokenAddresses(deps, at, addresses, { withUnswept: false }, add);
   const balances = await balancesAfter(deps.chain, quiet.map((r) => r.address), at.hash);
   if (!balances) return 0; // the node no longer keeps that state
   quiet.forEach((r, i) => {

@@ -6,6 +6,8 @@ import { anvilDriver, ANVIL_ACCOUNTS } from '../../../scripts/testing/chain.ts';
 import { Prisma } from '../infra/db.ts';
 import { reconcile, runReconciliation, type Discrepancy } from './reconcile.ts';
 import { newReferralCode } from '../accounts/referral-code.ts';
+import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
+import { quietTransferAbi } from '../rails/erc20/abi.ts';
 
 /**
  * The reconciler checks the deposit addresses against the chain and the sweeper's records
@@ -15,7 +17,8 @@ import { newReferralCode } from '../accounts/referral-code.ts';
 let env: TestEnv;
 let chain: ReturnType<typeof anvilDriver>;
 beforeAll(async () => {
-  env = await createTestEnv({ chain: true });
+  // The tokens accepted: their balances at the deposit addresses are checked too.
+  env = await createTestEnv({ chain: true, env: { ACCEPTED_ASSETS: 'ETH,USDC,USDT' } });
   chain = anvilDriver(env.anvil!.rpcUrl);
 });
 afterAll(async () => {
@@ -137,6 +140,81 @@ describe('deposit addresses against the chain', () => {
     const p = await deposit(b, 4n * MILLI, 1n);
     await db().payment.update({ where: { id: p.id }, data: { amount: null } });
     expect(about(await audit(), b)).toEqual([]);
+  });
+});
+
+/** Sends `sent` of a token (smallest units) to `to` on anvil and records a token deposit of `recorded` for it, as the indexer does. */
+async function tokenDeposit(to: Address, symbol: TokenSymbol, sent: bigint, recorded = sent) {
+  const token = tokenBySymbol(symbol);
+  const tx = await chain.wallet.writeContract({ account: ANVIL_ACCOUNTS[0], address: token.address, abi: quietTransferAbi, functionName: 'transfer', args: [to, sent], chain: null });
+  const receipt = await chain.wallet.waitForTransactionReceipt({ hash: tx, pollingInterval: 50 });
+  const log = receipt.logs.find((l) => l.address.toLowerCase() === token.address.toLowerCase())!;
+  return db().payment.create({
+    data: { txHash: tx.toLowerCase(), logIndex: log.logIndex, asset: symbol, depositAddress: to, source: 'INDEXED', status: 'UNRESOLVED', amount: D(recorded), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash },
+  });
+}
+const USDC = 10n ** 6n;
+
+describe('tokens at deposit addresses against the chain', () => {
+  it('a USDC deposit is checked in USDC, never summed as wei: nothing found while the address holds it', async () => {
+    const a = newAddress();
+    await orderAt(a);
+    await tokenDeposit(a, 'USDC', 25n * USDC);
+    await deposit(a, 2n * MILLI); // ETH beside it, checked in wei
+    expect(about(await audit(), a)).toEqual([]);
+  });
+
+  it("'deposit-missing' in USDC: recorded USDC that is not at the address", async () => {
+    const a = newAddress();
+    const order = await orderAt(a);
+    await tokenDeposit(a, 'USDC', 20n * USDC, 25n * USDC);
+    const found = about(await audit(), a);
+    expect(found).toEqual([
+      {
+        check: 'deposit-missing',
+        message: expect.stringMatching(/^The deposit address holds 20 USDC after block \d+ but its unswept USDC deposits add up to 25 USDC: 5 USDC recorded is not there$/),
+        ids: { address: a, orderId: order.id, asset: 'USDC' },
+      },
+    ]);
+  });
+
+  it("'deposit-unrecorded' in USDT: a token balance at a deposit address the books do not know", async () => {
+    const a = newAddress();
+    const order = await orderAt(a);
+    await chain.wallet.writeContract({ account: ANVIL_ACCOUNTS[0], address: tokenBySymbol('USDT').address, abi: quietTransferAbi, functionName: 'transfer', args: [a, 7n * USDC], chain: null });
+    await chain.mine(1);
+    const found = about(await audit(), a);
+    expect(found.map((d) => [d.check, d.ids])).toEqual([['deposit-unrecorded', { address: a, orderId: order.id, asset: 'USDT' }]]);
+    expect(found[0]!.message).toMatch(/^The deposit address holds 7 USDT after block \d+, 7 USDT more than its unswept USDT deposits \(0 USDT\): USDT arrived that the shop did not record$/);
+  });
+
+  it("'sweep-mismatch' in USDC: a token sweep's item that is not the token deposits it marked", async () => {
+    const a = newAddress();
+    const paid = await db().payment.create({ data: { txHash: hash(), logIndex: 1, asset: 'USDC', depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(20n * USDC), blockNumber: 1n, blockHash: hash() } });
+    const s = await sweep({ [a]: 0n });
+    await db().depositSweep.update({ where: { id: s.id }, data: { kind: 'TOKENS' } });
+    await db().depositSweepItem.updateMany({ where: { sweepId: s.id }, data: { asset: 'USDC', expectedAmount: D(25n * USDC), sweptAmount: D(25n * USDC) } });
+    await db().payment.update({ where: { id: paid.id }, data: { sweepId: s.id } });
+    const found = (await audit()).filter((d) => d.ids.sweepId === s.id && d.check === 'sweep-mismatch');
+    expect(found.map((d) => [d.check, d.message])).toEqual([['sweep-mismatch', 'The sweep moved 25 USDC from the deposit address but the USDC deposits it marked there add up to 20 USDC']]);
+  });
+
+  it("'sweep-unproven' in USDC: a confirmed token sweep whose block did not raise the receiving address's USDC by what it says it moved there", async () => {
+    const a = newAddress();
+    const paid = await db().payment.create({ data: { txHash: hash(), logIndex: 1, asset: 'USDC', depositAddress: a, source: 'INDEXED', status: 'COUNTED', amount: D(25n * USDC), blockNumber: 1n, blockHash: hash() } });
+    // Recorded as confirmed at a block where no USDC reached the receiving address.
+    const s = await sweep({ [a]: 0n });
+    await db().depositSweep.update({ where: { id: s.id }, data: { kind: 'TOKENS' } });
+    await db().depositSweepItem.updateMany({ where: { sweepId: s.id }, data: { asset: 'USDC', expectedAmount: D(25n * USDC), sweptAmount: D(25n * USDC) } });
+    await db().payment.update({ where: { id: paid.id }, data: { sweepId: s.id } });
+    const found = (await audit()).filter((d) => d.ids.sweepId === s.id);
+    expect(found).toEqual([
+      {
+        check: 'sweep-unproven',
+        message: expect.stringMatching(/^The receiving address's USDC rose 0 USDC in block \d+ \(with what it sent\), less than the 25 USDC the token sweeps of that block moved there$/),
+        ids: { sweepId: s.id, txHash: s.txHash, asset: 'USDC' },
+      },
+    ]);
   });
 });
 

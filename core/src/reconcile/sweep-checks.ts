@@ -1,9 +1,11 @@
-import type { PublicClient } from 'viem';
+import { formatUnits, type PublicClient } from 'viem';
 import { Prisma, type Db } from '../infra/db.ts';
 import { exactEth } from '../contract/money.ts';
+import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
 import { heldWei } from '../deposit-sweeper/sweeper-marks.ts';
 import { UNPROVEN } from '../deposit-sweeper/sweeper-proof.ts';
 import { readHashes, type BlockHashes } from './chain-checks.ts';
+import { checkTokenArrivals } from './token-sweep-checks.ts';
 import { inBatch, type Add } from './subjects.ts';
 
 /**
@@ -16,7 +18,7 @@ import { inBatch, type Add } from './subjects.ts';
  * their own transactions they moved part of (x_payment_transfer_log, by hash).
  */
 
-type SweepRow = { id: string; status: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
+type SweepRow = { id: string; status: string; kind: string; txHash: string; sweptWei: Prisma.Decimal | null; blockNumber: bigint | null; blockHash: string | null; reason: string | null };
 type ItemRow = { sweepId: string; address: string; sweptWei: Prisma.Decimal | null };
 type MarkedRow = { sweepId: string; address: string | null; wei: Prisma.Decimal | null; ids: string[]; hashes: string[] };
 
@@ -25,7 +27,7 @@ const dec = (d: Prisma.Decimal | string | null) => new Prisma.Decimal(d ?? 0);
 const pair = (sweepId: string, address: string | null) => `${sweepId}|${address ?? ''}`;
 
 /** The chain as the sweep checks read it: the head (asked once, when a sweep needs it) and the window of recent blocks. */
-export type SweepChain = { chain: PublicClient; window: number | 'all'; head: () => Promise<bigint>; hashes: BlockHashes };
+export type SweepChain = { chain: PublicClient; window: number | 'all'; head: () => Promise<bigint>; hashes: BlockHashes; receiving: string };
 
 /**
  * A batch of sweeps: the CONFIRMED ones against their items and deposits ('sweep-mismatch')
@@ -37,7 +39,7 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
   if (ids.length === 0) return 0;
   const [sweeps, items, marked, early] = await Promise.all([
     db.$queryRaw<SweepRow[]>`
-      SELECT s."id"::text AS id, s."status"::text AS status, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
+      SELECT s."id"::text AS id, s."status"::text AS status, s."kind"::text AS kind, s."txHash", s."sweptWei", s."blockNumber", s."blockHash", s."reason"
       FROM "DepositSweep" s WHERE ${inBatch('s."id"', ids)}`,
     db.$queryRaw<ItemRow[]>`
       SELECT i."sweepId"::text AS "sweepId", i."address", i."sweptWei" FROM "DepositSweepItem" i WHERE ${inBatch('i."sweepId"', ids)}`,
@@ -68,8 +70,51 @@ export async function checkSweepBatch(db: Db, ids: string[], chain: SweepChain |
   const movedEarly = new Map(early.map((e) => [pair(e.sweepId, e.address), e.wei]));
   checkItems(byId, items, new Map(marked.map((m) => [pair(m.sweepId, m.address), m])), movedEarly, add);
   checkMarked(byId, new Set(items.map((i) => pair(i.sweepId, i.address))), marked, add);
+  await checkTokenItems(db, ids, byId, add);
   if (chain) await checkOnChain(chain, confirmed, add);
+  if (chain) await checkTokenArrivals(db, chain, confirmed.filter((s) => s.kind === 'TOKENS'), add);
   return sweeps.length;
+}
+
+type TokenItemRow = { sweepId: string; address: string; asset: string; sweptAmount: Prisma.Decimal | null };
+type TokenMarkedRow = { sweepId: string; address: string | null; asset: string; amount: Prisma.Decimal | null; ids: string[]; hashes: string[] };
+
+/**
+ * A token sweep's items (token-sweep-marks.ts) in their own units: what each item moved of
+ * its token (read from the token's Transfer log) equals the unswept payments in that token
+ * it marked at that address; and a token payment is marked only by a sweep that moved its
+ * token from its address (never by an ETH sweep's flush). Two reads: the batch's token
+ * items and the token payments it marked, by sweep, address and token.
+ */
+async function checkTokenItems(db: Db, ids: string[], sweeps: Map<string, SweepRow>, add: Add): Promise<void> {
+  const [items, marked] = await Promise.all([
+    db.$queryRaw<TokenItemRow[]>`
+      SELECT i."sweepId"::text AS "sweepId", i."address", i."asset"::text AS asset, i."sweptAmount" FROM "DepositSweepItem" i
+      WHERE ${inBatch('i."sweepId"', ids)} AND i."asset" <> 'ETH'`,
+    db.$queryRaw<TokenMarkedRow[]>`
+      SELECT p."sweepId"::text AS "sweepId", p."depositAddress" AS address, p."asset"::text AS asset, SUM(p."amount" - p."flushedEarly") FILTER (WHERE p."status" <> 'REJECTED') AS amount,
+             array_agg(p."id"::text ORDER BY p."id") AS ids, array_agg(p."txHash" ORDER BY p."id") AS hashes
+      FROM "Payment" p WHERE ${inBatch('p."sweepId"', ids)} AND p."asset" <> 'ETH'
+      GROUP BY p."sweepId", p."depositAddress", p."asset"`,
+  ]);
+  const key = (sweepId: string, address: string | null, asset: string) => `${sweepId}|${address ?? ''}|${asset}`;
+  const markedBy = new Map(marked.map((m) => [key(m.sweepId, m.address, m.asset), m]));
+  const units = (v: Prisma.Decimal | null, asset: string) => `${formatUnits(BigInt(dec(v).toFixed(0)), tokenBySymbol(asset as TokenSymbol).decimals)} ${asset}`;
+  for (const i of items) {
+    const sweep = sweeps.get(i.sweepId);
+    if (sweep?.status !== 'CONFIRMED') continue;
+    const ids = { sweepId: i.sweepId, address: i.address, txHash: sweep.txHash, asset: i.asset };
+    const sum = markedBy.get(key(i.sweepId, i.address, i.asset))?.amount ?? null;
+    if (i.sweptAmount === null) add('sweep-mismatch', `The token sweep is CONFIRMED without the ${i.asset} its address moved`, ids);
+    else if (!dec(i.sweptAmount).eq(dec(sum))) {
+      add('sweep-mismatch', `The sweep moved ${units(i.sweptAmount, i.asset)} from the deposit address but the ${i.asset} deposits it marked there add up to ${units(sum, i.asset)}`, ids);
+    }
+  }
+  const moved = new Set(items.map((i) => key(i.sweepId, i.address, i.asset)));
+  for (const m of marked) {
+    if (sweeps.get(m.sweepId)?.status !== 'CONFIRMED' || moved.has(key(m.sweepId, m.address, m.asset))) continue;
+    m.ids.forEach((paymentId, k) => add('sweep-mismatch', `The ${m.asset} deposit is marked swept by a sweep that did not move ${m.asset} from its address`, { paymentId, sweepId: m.sweepId, txHash: m.hashes[k]! }));
+  }
 }
 
 /** A confirmed sweep's total is what its items flushed, each read from its Flushed event. */

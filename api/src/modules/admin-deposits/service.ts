@@ -15,11 +15,11 @@ const DAY_MS = 24 * 3600_000;
 const weiOf = (d: Prisma.Decimal | null | undefined): bigint => BigInt((d ?? new Prisma.Decimal(0)).toFixed(0));
 const amount = (wei: bigint) => ({ wei: wei.toString(), eth: formatEth(wei) });
 
-/** Deposits not yet swept: what of them is still at the addresses (less what a flush in a deposit's own transaction moved early), and how many addresses. */
+/** ETH deposits not yet swept: what of them is still at the addresses (less what a flush in a deposit's own transaction moved early), and how many addresses. */
 export async function unsweptDeposits(db: Db): Promise<{ wei: bigint; addresses: number }> {
   const [row] = await db.$queryRaw<{ wei: Prisma.Decimal | null; addresses: number }[]>`
     SELECT SUM("amount" - "flushedEarly") AS wei, COUNT(DISTINCT "depositAddress")::int AS addresses FROM "Payment"
-    WHERE "depositAddress" IS NOT NULL AND "sweepId" IS NULL AND "status" <> 'REJECTED'`;
+    WHERE "depositAddress" IS NOT NULL AND "asset" = 'ETH' AND "sweepId" IS NULL AND "status" <> 'REJECTED'`;
   return { wei: weiOf(row?.wei), addresses: row?.addresses ?? 0 };
 }
 
