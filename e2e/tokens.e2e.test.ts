@@ -1,6 +1,8 @@
-import { parseEther, type Address, type Hash } from 'viem';
+import { erc20Abi, parseEther, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '@shop/core';
 import { tokenBySymbol } from '@shop/core/contract';
+import { waitFor } from '../scripts/testing/chain.ts';
 import { tokenTransferRequest } from '../core/src/rails/erc20/index.ts';
 import { mintMockToken } from '../scripts/lib/token-mocks.ts';
 import { buyerOnPayPage } from './helpers.ts';
@@ -74,16 +76,50 @@ describe('a buyer who holds dollars on chain', () => {
     expect(paid.payments.map((p) => [p.asset, p.amount?.toFixed(0), p.status, p.payerAddress])).toEqual([['USDT', amount.toString(), 'COUNTED', null]]);
   });
 
-  it('the admin reads both orders in USD, and each transfer in its asset', async () => {
-    const admin = await shop.newPage();
-    await signInThroughUi(admin, ADMIN.email, ADMIN.password);
+  it('a sweep moves both to the receiving address; the admin reads both orders in USD on the overview, and each transfer in its asset', async () => {
     const tokenOrders = await shop.db.order.findMany({ where: { payments: { some: { asset: { in: ['USDC', 'USDT'] } } } }, orderBy: { createdAt: 'asc' } });
     expect(tokenOrders).toHaveLength(2);
-    await admin.goto(`/admin/order/${tokenOrders[0]!.id}`);
-    await admin.getByText(/USDC \(USD \$/).first().waitFor();
-    await shop.screenshot(admin, '94-admin-order-usdc');
-    await admin.goto('/admin/payments');
-    await admin.getByText(/USDT/).first().waitFor();
-    await shop.screenshot(admin, '95-admin-payments-tokens');
+    const addresses = tokenOrders.map((o) => o.depositAddress!);
+    const receiving = shop.env.config.receivingAddress as Address;
+    const balance = (token: typeof USDC, owner: Address) => shop.chain.wallet.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+    const before = { USDC: await balance(USDC, receiving), USDT: await balance(USDT, receiving) };
+    // Runs are asked for (as 'Sweep now' does) until one sweeps the tokens; the worker follows it to CONFIRMED.
+    const sweep = await waitFor(
+      'a token sweep of both deposit addresses confirmed',
+      async () => {
+        await jobs.sweepDeposits(shop.env.runtime.queues);
+        const row = await shop.db.depositSweep.findFirst({ where: { kind: 'TOKENS', items: { some: { address: addresses[0] } } }, include: { items: true } });
+        return row?.status === 'CONFIRMED' && addresses.every((a) => row.items.some((i) => i.address === a)) ? row : null;
+      },
+      60_000,
+      500,
+    );
+    expect(sweep.items.map((i) => i.asset).sort()).toEqual(['USDC', 'USDT']);
+    const paid = await shop.db.payment.findMany({ where: { orderId: { in: tokenOrders.map((o) => o.id) } } });
+    expect(paid.every((p) => p.sweepId === sweep.id)).toBe(true);
+    const amountOf = (asset: string) => paid.filter((p) => p.asset === asset).reduce((sum, p) => sum + BigInt(p.amount!.toFixed(0)), 0n);
+    expect((await balance(USDC, receiving)) - before.USDC).toBe(amountOf('USDC'));
+    expect((await balance(USDT, receiving)) - before.USDT).toBe(amountOf('USDT'));
+    for (const a of addresses) {
+      expect(await balance(USDC, a as Address)).toBe(0n);
+      expect(await balance(USDT, a as Address)).toBe(0n);
+    }
+
+    const admin = await shop.newPage();
+    await signInThroughUi(admin, ADMIN.email, ADMIN.password);
+    await admin.goto('/admin');
+    await admin.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const total = tokenOrders.reduce((sum, o) => sum + Number(o.totalPrice), 0).toFixed(2);
+    const row = admin.getByRole('table', { name: 'Revenue and paid orders per day' }).getByRole('row').filter({ hasText: today });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allInnerTexts()).toEqual([today, `USD $${total}`, '2']);
+    await shop.screenshot(admin, '94-admin-overview-tokens');
+    await admin.goto(`/admin/order/${tokenOrders[1]!.id}`);
+    await admin.getByText(/USDT \(USD \$/).first().waitFor();
+    await shop.screenshot(admin, '95-admin-order-usdt');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await admin.getByText(/USDT \(USD \$/).first().waitFor();
+    await shop.screenshot(admin, '95a-admin-order-usdt-phone');
   });
 });
