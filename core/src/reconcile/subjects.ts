@@ -86,7 +86,8 @@ export async function checkOrders(db: Db, ids: string[], add: Add): Promise<void
     }
   }
 
-  // Settled overpayment: refunds plus credits, never more than was overpaid.
+  // Settled overpayment: refunds plus credits, never more than was overpaid. In USD for every
+  // asset; in wei for ETH's parts (a token part's refund is in its own units, settled on its transfer).
   const overpaid = await db.$queryRaw<
     { id: string; overpaidUsd: Prisma.Decimal; settled: Prisma.Decimal; settledWei: Prisma.Decimal; creditedUsd: Prisma.Decimal; creditedWei: Prisma.Decimal; refunded: Prisma.Decimal; refundedWei: Prisma.Decimal; credited: Prisma.Decimal }[]
   >`
@@ -95,7 +96,7 @@ export async function checkOrders(db: Db, ids: string[], add: Add): Promise<void
            COALESCE(r.usd, 0) AS refunded, COALESCE(r.wei, 0) AS "refundedWei",
            COALESCE((SELECT SUM(l."amount") FROM "LedgerEntry" l WHERE l."orderId" = o."id" AND l."kind" = 'OVERPAYMENT_CREDIT'), 0) AS credited
     FROM "Order" o
-    LEFT JOIN LATERAL (SELECT SUM(r."amountUsd") AS usd, SUM(r."amount") AS wei, COUNT(*) AS n FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT') r ON true
+    LEFT JOIN LATERAL (SELECT SUM(r."amountUsd") AS usd, SUM(r."amount") FILTER (WHERE r."asset" = 'ETH') AS wei, COUNT(*) AS n FROM "Refund" r WHERE r."orderId" = o."id" AND r."source" = 'OVERPAYMENT') r ON true
     WHERE ${inBatch('o."id"', ids)} AND (o."overpaidSettledWei" > 0 OR o."overpaidSettledUsd" > 0 OR r.n > 0)`;
   for (const o of overpaid) {
     const settled = dec(o.settled);

@@ -77,8 +77,12 @@ async function tokenDeposit(order: { id: string; depositAddress: Address }, symb
   await kit.runIndexer();
   const log = receipt.logs.find((l) => l.address.toLowerCase() === token.address.toLowerCase())!;
   const at = { txHash: hash.toLowerCase(), depositAddress: order.depositAddress.toLowerCase(), logIndex: log.logIndex };
+  // Accepted, the indexer records it and the worker verifies it (LATE: the order expired): the sweep reads a settled deposit.
   const found = await kit.db.payment.findFirst({ where: at });
-  if (found) return found;
+  if (found) return waitFor('the token deposit verified', async () => {
+    const p = await kit.db.payment.findFirst({ where: at });
+    return p && p.status !== 'PENDING' ? p : null;
+  });
   return kit.db.payment.create({
     data: {
       ...at,
