@@ -113,7 +113,7 @@ export type OrderJson = z.infer<typeof orderJson>;
 
 /** An order in the admin list: the user as {_id, name} and a summary of its transfers. */
 export const adminOrderJson = orderJson.omit({ payments: true }).extend({
-  payments: z.array(z.object({ txHash: z.string(), status: z.enum(PAYMENT_STATUSES), usdValue: money.nullable() })),
+  payments: z.array(z.object({ txHash: z.string(), status: z.enum(PAYMENT_STATUSES), asset: assetJson, amount: unitsString.nullable(), usdValue: money.nullable() })),
   /** Whether 'Delete Order' applies (decided on the server), and why not when it does not. */
   canDelete: z.boolean(),
   deleteBlockedReason: z.string().nullable(),

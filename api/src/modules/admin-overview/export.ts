@@ -101,7 +101,7 @@ function payments(db: Db, range: DayRange): ExportSpec<PaymentRow> {
   return {
     header: [
       'paymentId', 'createdAt', 'txHash', 'status', 'source', 'orderReference', 'orderId', 'fromAddress',
-      'valueWei', 'usdValue', 'blockNumber', 'blockTimestamp', 'reason',
+      'asset', 'amount', 'valueWei', 'usdValue', 'blockNumber', 'blockTimestamp', 'reason',
     ],
     nextPage: (after) =>
       db.payment.findMany({
@@ -112,7 +112,8 @@ function payments(db: Db, range: DayRange): ExportSpec<PaymentRow> {
     toLines: async (rows) =>
       rows.map((p) => [
         p.id, iso(p.createdAt), p.txHash, p.status, p.source, ref(p.orderId), p.orderId ?? '', p.fromAddress ?? '',
-        p.amount?.toFixed(0) ?? '', usd(p.usdValue), p.blockNumber?.toString() ?? '', iso(p.blockTimestamp), text(p.reason),
+        // What arrived in its own asset's smallest units; `valueWei` the same for ETH only (empty for a token).
+        p.asset, p.amount?.toFixed(0) ?? '', p.asset === 'ETH' ? (p.amount?.toFixed(0) ?? '') : '', usd(p.usdValue), p.blockNumber?.toString() ?? '', iso(p.blockTimestamp), text(p.reason),
       ]),
   };
 }

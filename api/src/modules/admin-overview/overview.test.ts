@@ -289,9 +289,9 @@ describe('the CSV exports', () => {
     const payments = await csvOf('payments', '?from=2026-03-01&to=2026-03-03');
     const inRange = await kit.db.payment.findMany({ where: { createdAt: { gte: new Date('2026-03-01T00:00:00Z'), lt: new Date('2026-03-04T00:00:00Z') } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
     expect(payments.records.map((r) => r.paymentId)).toEqual(inRange.map((p) => p.id));
-    expect(payments.records.map((r) => [r.orderReference, r.usdValue, r.valueWei])).toEqual([
-      [orderReference(ids.first!), '100.00', '1000000000000000'],
-      ...inRange.slice(1).map((p) => [orderReference(p.orderId!), p.usdValue!.toFixed(2), '1000000000000000']),
+    expect(payments.records.map((r) => [r.orderReference, r.usdValue, r.asset, r.amount, r.valueWei])).toEqual([
+      [orderReference(ids.first!), '100.00', 'ETH', '1000000000000000', '1000000000000000'],
+      ...inRange.slice(1).map((p) => [orderReference(p.orderId!), p.usdValue!.toFixed(2), 'ETH', '1000000000000000', '1000000000000000']),
     ]);
 
     const ledger = await csvOf('ledger', '?from=2026-03-01&to=2026-03-03');

@@ -169,13 +169,13 @@ describe("the admin's view of an order", () => {
     const list = (await (await kit.as(admin)).get(`/api/orders?q=${orderReference(orderId)}`).expect(200)).body as unknown[];
     expect(list).toHaveLength(1);
     expect(keyPaths(list[0])).toEqual([
-      '_id', 'user', 'user._id', 'user.name', ...ORDER.slice(2), ...ORDERED_ITEMS, 'payments', 'payments[].txHash', 'payments[].status', 'payments[].usdValue', 'canDelete', 'deleteBlockedReason',
+      '_id', 'user', 'user._id', 'user.name', ...ORDER.slice(2), ...ORDERED_ITEMS, 'payments', 'payments[].txHash', 'payments[].status', 'payments[].asset', 'payments[].amount', 'payments[].usdValue', 'canDelete', 'deleteBlockedReason',
     ]);
     expect(list[0]).toStrictEqual({
       _id: orderId, user: { _id: buyer.id, name: 'Bea Buyer' }, status: 'PAID', isPaid: true, createdAt: order.createdAt.toISOString(), paidAt: '2026-03-01T12:00:00.000Z',
       expiresAt: '2026-03-31T12:00:00.000Z', paymentDeadline: order.paymentDeadline?.toISOString() ?? null, itemsPrice: 50, totalPrice: 50, paidUsd: 55,
       orderedItems: [{ name: 'Gold Package', image: '/images/gold.svg', price: 25, qty: 2, product: productId, dailyCredit: 1.5, durationDays: 30, creditEndsAt: null }],
-      payments: [{ txHash: hash(5000), status: 'COUNTED', usdValue: 55 }],
+      payments: [{ txHash: hash(5000), status: 'COUNTED', asset: 'ETH', amount: '18333333333333333', usdValue: 55 }],
       canDelete: false,
       deleteBlockedReason: 'Paid orders cannot be deleted',
     });

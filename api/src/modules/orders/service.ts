@@ -179,7 +179,7 @@ export async function allOrdersPage(db: Db, filter: OrderFilter, page: PageQuery
   };
   return db.order.findMany({
     where,
-    include: { ...orderInclude, payments: { select: { txHash: true, status: true, usdValue: true } } },
+    include: { ...orderInclude, payments: { select: { txHash: true, status: true, asset: true, amount: true, usdValue: true } } },
     orderBy: keysetOrder('createdAt', 'desc') as Prisma.OrderOrderByWithRelationInput[],
     take: page.limit + 1,
   });
@@ -188,7 +188,7 @@ export async function allOrdersPage(db: Db, filter: OrderFilter, page: PageQuery
 export function adminOrderJson(o: Awaited<ReturnType<typeof allOrdersPage>>[number]): AdminOrderJson {
   return {
     ...orderView(o, { userAsObject: true }),
-    payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, usdValue: p.usdValue ? usdNumber(p.usdValue) : null })),
+    payments: o.payments.map((p) => ({ txHash: p.txHash, status: p.status, asset: p.asset, amount: p.amount?.toFixed(0) ?? null, usdValue: p.usdValue ? usdNumber(p.usdValue) : null })),
     ...deleteAction(o.status),
   };
 }

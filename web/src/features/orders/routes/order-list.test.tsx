@@ -8,7 +8,7 @@ import { renderApp } from '@/testing/render-app';
 const orders = [
   {
     ...makeOrder({ _id: 'o1', user: { _id: 'u1', name: 'Alice Buyer' }, totalPrice: 249.5, isPaid: true }),
-    payments: [{ txHash: `0xabc123def4${'0'.repeat(54)}`, status: 'COUNTED', usdValue: 249.5 }],
+    payments: [{ txHash: `0xabc123def4${'0'.repeat(54)}`, status: 'COUNTED', asset: 'ETH', amount: '83166666666666666', usdValue: 249.5 }],
     canDelete: false,
     deleteBlockedReason: 'Paid orders cannot be deleted',
   },
@@ -42,7 +42,7 @@ describe('OrderListPage', () => {
     expect(within(unpaid!).getByText('Pending payment')).toBeInTheDocument();
     expect(within(unpaid!).getByText('2026-05-06')).toBeInTheDocument();
     // The admin sees each order's transfers.
-    expect(within(paid!).getByTitle(`0xabc123def4${'0'.repeat(54)}`)).toHaveTextContent('0xabc123de… Counted USD $249.50');
+    expect(within(paid!).getByTitle(`0xabc123def4${'0'.repeat(54)}`)).toHaveTextContent('0xabc123de… Counted 0.083166 ETH (USD $249.50)');
     expect(within(unpaid!).getByText('None')).toBeInTheDocument();
   });
 

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { formatAssetAmount } from '@/lib/asset-amount';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderReference, type AdminOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
@@ -35,7 +36,8 @@ function OrderPayments({ payments }: { payments: AdminOrderJson['payments'] }) {
       {payments.map((p) => (
         <li key={p.txHash} title={p.txHash}>
           <span className="font-mono">{`${p.txHash.slice(0, 10)}…`}</span> {statusText(p.status)}
-          {p.usdValue !== null ? ` ${formatUsd(p.usdValue)}` : ''}
+          {p.amount !== null ? ` ${formatAssetAmount(p.amount, p.asset)}` : ''}
+          {p.usdValue !== null ? ` (${formatUsd(p.usdValue)})` : ''}
         </li>
       ))}
     </ul>
