@@ -1,4 +1,5 @@
 import type { AppConfig } from '../infra/config.ts';
+import { assetDecimals } from '../contract/tokens.ts';
 import { Prisma, type Asset, type Db } from '../infra/db.ts';
 import { notFound } from '../infra/errors.ts';
 import type { Tx } from '../books/ledger.ts';
@@ -63,8 +64,13 @@ export async function cashoutsCounted(tx: Tx | Db, ids: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.id, new Prisma.Decimal(r.counted)]));
 }
 
-/** A refund's worth: the USD the shop received for it, else its ETH at `price` (the ETH price, rounded up), else null (cannot be valued). */
+/**
+ * A refund's worth: the USD the shop received for it; else a stablecoin at a dollar a token
+ * (what the shop values one at, at most: rounded up), or its ETH at `price` (the ETH price,
+ * rounded up); else null (cannot be valued).
+ */
 export function refundWorth(r: { amountUsd: Prisma.Decimal | null; asset: Asset; amount: Prisma.Decimal }, price: string | null): PayoutWorth {
   if (r.amountUsd !== null) return r.amountUsd;
+  if (r.asset !== 'ETH') return r.amount.div(new Prisma.Decimal(10).pow(assetDecimals(r.asset))).toDecimalPlaces(2, Prisma.Decimal.ROUND_UP);
   return price && r.asset === 'ETH' ? r.amount.div('1e18').mul(price).toDecimalPlaces(2, Prisma.Decimal.ROUND_UP) : null;
 }

@@ -50,7 +50,7 @@ export async function readPaymentTransfer({ db, chain, config, tracer, logger }:
 }
 
 /** Why a mined transaction moved no value to the shop's `address` (it can never count), or null. */
-export function noValueReason(t: MinedTransfer, config: AppConfig, key: Pick<PaymentKey, 'depositAddress'> = { depositAddress: null }): string | null {
+export function noValueReason(t: MinedTransfer, config: AppConfig, key: Pick<PaymentKey, 'depositAddress'> & { asset?: AssetCode } = { depositAddress: null }): string | null {
   if (t.chainId !== undefined && t.chainId !== config.chainId) return `Not an Ethereum mainnet transaction (chain id ${t.chainId})`;
   if (!t.success) return 'Transaction failed (reverted) on chain';
   if (t.sender.toLowerCase() === config.receivingAddress.toLowerCase()) return "Sent by the shop's own address: its own money, not a payment";
@@ -58,7 +58,7 @@ export function noValueReason(t: MinedTransfer, config: AppConfig, key: Pick<Pay
     if (t.untraced) return UNTRACEABLE;
     return key.depositAddress ? "Not sent to this order's deposit address" : "Not sent to the shop's receiving address";
   }
-  if (t.valueWei === 0n) return 'It moved no ETH to the shop';
+  if (t.valueWei === 0n) return `It moved no ${key.asset ?? 'ETH'} to the shop`;
   return null;
 }
 

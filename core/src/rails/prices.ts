@@ -40,6 +40,15 @@ export type AssetPrices = {
   valuation(asset: AssetCode): Promise<bigint>;
   /** The same, or null while no trustworthy price can be read (for what only shows it). */
   valuationOrNull(asset: AssetCode): Promise<bigint | null>;
+  /**
+   * What an amount of `asset` is worth when it is turned into balance (an overpayment
+   * credited): ETH at today's price, a token at its feed's price even on the peg, never
+   * above a dollar. A token bought a little under a dollar is never credited as a dollar
+   * (balance that can be cashed out as ETH).
+   */
+  market(asset: AssetCode): Promise<bigint>;
+  /** The same, or null while no trustworthy price can be read. */
+  marketOrNull(asset: AssetCode): Promise<bigint | null>;
 };
 
 type Deps = { config: { stablecoinPegToleranceBps: number; priceCacheSeconds: number }; chain: PublicClient; prices: Pick<PriceSource, 'current'> };
@@ -64,6 +73,11 @@ export function createAssetPrices(deps: Deps, now: () => Date = () => new Date()
     if (asset === 'ETH') return (await deps.prices.current()).answer;
     return tokenValuation(await tokenPrice(asset));
   };
+  const market = async (asset: AssetCode): Promise<bigint> => {
+    if (asset === 'ETH') return (await deps.prices.current()).answer;
+    const p = await tokenPrice(asset);
+    return p.answer > ONE_DOLLAR ? ONE_DOLLAR : p.answer;
+  };
   return {
     async forQuote(asset) {
       if (asset === 'ETH') {
@@ -81,13 +95,18 @@ export function createAssetPrices(deps: Deps, now: () => Date = () => new Date()
       return { answer: ONE_DOLLAR, price: answerToPrice(ONE_DOLLAR) };
     },
     valuation,
-    async valuationOrNull(asset) {
-      try {
-        return await valuation(asset);
-      } catch (err) {
-        if (err instanceof PriceUnavailableError) return null;
-        throw err;
-      }
-    },
+    valuationOrNull: (asset) => orNull(valuation(asset)),
+    market,
+    marketOrNull: (asset) => orNull(market(asset)),
   };
+}
+
+/** A price, or null while no trustworthy one can be read. */
+async function orNull(read: Promise<bigint>): Promise<bigint | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof PriceUnavailableError) return null;
+    throw err;
+  }
 }

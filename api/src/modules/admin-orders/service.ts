@@ -111,7 +111,7 @@ export async function adminOrderDetail(deps: Deps, approvals: ApprovalView, orde
   const payments = await orderPayments(db, orderId, refundedPaymentIds, config.paymentConfirmations);
   const overpaid = order.status === 'PAID' && order.overpaidUsd.gt(order.overpaidSettledUsd);
   const [overpayment, refunds, deliveries] = await Promise.all([
-    overpaid ? overpaymentJson(db, orderId, deps.assetPrices.valuationOrNull) : null,
+    overpaid ? overpaymentJson(db, orderId, deps.assetPrices.marketOrNull) : null,
     refundRowsJson(db, refundRows, approvals),
     orderDeliveries(db, [`order:${orderId}`, ...payments.ids.map((id) => `payment:${id}`)]),
   ]);

@@ -98,7 +98,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const { action } = parseBody(overpaymentBody, req.body);
     const user = req.user!;
     if (action === 'balance') {
-      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.assetPrices.valuation });
+      const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.assetPrices.market });
       res.json({ message: `$${credited} added to your active balance` });
     } else {
       const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id }, screeningRefunds(deps.chain));

@@ -97,7 +97,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
-  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, deps.assetPrices.valuationOrNull) : null, refundsJson(db, { orderId: order.id })]);
+  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, deps.assetPrices.marketOrNull) : null, refundsJson(db, { orderId: order.id })]);
   // The order's deposit address is shown while it is the trusted factory's (never a refused factory's, nor an old one's).
   const deposit = fresh.depositAddress && deps.depositFactory.depositAddressOf(fresh.id) === fresh.depositAddress ? fresh.depositAddress : null;
   return {

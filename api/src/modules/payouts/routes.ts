@@ -38,7 +38,7 @@ export function adminRefundRoutes(deps: AppDeps): Router {
   router.get('/overpaid', async (req, res) => {
     const page = pageQuery(req);
     const rows = await service.overpaidPage(deps.db, page);
-    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, deps.assetPrices.valuationOrNull));
+    await sendPage(req, res, page, rows, byCreatedAt, (shown) => service.overpaidOrders(deps.db, shown, deps.assetPrices.marketOrNull));
   });
   router.post('/', requireStepUp, async (req, res) => {
     const body = parseBody(createRefundBody, req.body);

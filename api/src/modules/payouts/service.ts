@@ -77,7 +77,7 @@ export async function refundRowsJson(db: Db, rows: RefundRow[], approvals?: Appr
 
 const usdOf = (cents: bigint) => Number(cents) / 100;
 
-/** Today's price of an asset as a credit values it (Runtime.assetPrices.valuationOrNull), null while none can be read. */
+/** Today's price of an asset as a credit values it (Runtime.assetPrices.marketOrNull), null while none can be read. */
 export type Valuation = (asset: AssetCode) => Promise<bigint | null>;
 
 /** Each asset the overpayments' parts are in, priced once. */

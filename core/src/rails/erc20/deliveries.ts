@@ -19,6 +19,9 @@ export async function tokenDeliveries(linked: LinkedBlock<TokenBlockRead>[], sho
     for (const log of block.read.logs) {
       const toReceiving = log.to === receiving;
       if (!toReceiving && !deposits.has(log.to)) continue;
+      // A Transfer of nothing (anyone may `transferFrom` 0 from anyone, no allowance needed)
+      // delivers nothing and names a sender who never sent: no payment, as a zero-value ETH transaction.
+      if (log.amount === 0n) continue;
       found.push({
         hash: log.txHash,
         logIndex: log.logIndex,
