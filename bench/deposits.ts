@@ -96,7 +96,7 @@ export const depositsBench: Bench = {
       notes: [
         `Anvil (Cancun); the factory deployed by scripts/lib/deposit-factory.ts (${int(factory.gasUsed)} gas, once per shop); each deposit 0.01 ETH from a dev account to its order's address (core/src/deposits/addresses.ts), then swept by a third account: batches of ${BATCHES.join(', ')}; every sweep checked to deliver all of its deposits to the receiving address.`,
         'The published figure is for a minimal forwarder deployed and flushed in one transaction, as here; the marginal row is what a batch adds per deposit, the 21,000 of the transaction shared.',
-        'The time from a deposit\'s last confirmation to PAID is in the payments section (20 deposits beside the 100 tagged payments of the same run).',
+        'The time from a deposit\'s last confirmation to PAID is in the payments section (20 ETH deposits and 40 USDC and USDT deposits beside the 100 tagged payments of the same run).',
         `Token sweeps: 1 USDC from a dev account to each of ${TOKEN_BATCHES.join(', ')} fresh deposit addresses, then one transaction of the gas wallet to Multicall3 whose aggregate3 calls the factory's recoverToken(salt, USDC) for each (core/src/deposit-sweeper/token-sweeps.ts), beside the ETH sweep of as many addresses above; the receiving address holds USDC already. Every token sweep checked to deliver each deposit. Targets: a batch's share per address as for ETH; the marginal at most GAS_PER_TOKEN_ITEM (${int(GAS_PER_TOKEN_ITEM)}), the gas the sweeper's dust rule counts for one more token deposit.`,
       ],
     };

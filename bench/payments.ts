@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import { createRuntime, loadConfig } from '@shop/core';
+import { tokenBySymbol, type TokenSymbol } from '@shop/core/contract';
+import { tokenTransferRequest } from '../core/src/rails/erc20/index.ts';
 import { createApp } from '../api/src/app.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../scripts/testing/chain.ts';
 import { forkTs } from './lib/child.ts';
@@ -21,10 +23,19 @@ import { int, median, ms, percentile } from './lib/stats.ts';
  * pays orders placed through the real api, and reports most hashes as the pay page
  * does; the rest are left for the indexer to find. Another DEPOSITS orders are paid the
  * exchange way: a round amount (no tag) to the order's own deposit address, reported by
- * nobody. It polls the database for PAID.
+ * nobody. Another TOKEN_DEPOSITS orders of each token (USDC, USDT) are paid their token
+ * quote by a `transfer` to the order's deposit address, as a token is always paid: the
+ * USDC hashes reported as the pay page reports a browser wallet's (which only tells the
+ * buyer's page; the indexer finds the transfer), the USDT ones by nobody, as from an
+ * exchange. It polls the database for PAID.
  */
 const PAYMENTS = 100;
 const DEPOSITS = 20;
+/** Per token. */
+const TOKEN_DEPOSITS = 20;
+const TOKENS: readonly TokenSymbol[] = ['USDC', 'USDT'];
+/** The gas limit of a token transfer sent by the benchmark (automine is off: nothing is estimated), above what the mocks' `transfer` to a new holder uses. */
+const TOKEN_TRANSFER_GAS = 100_000;
 const CONFIRMATIONS = 2;
 /** One in this many buyers closes the tab: nothing is reported, the indexer finds it. */
 const UNREPORTED_EVERY = 5;
@@ -38,9 +49,12 @@ const P99_TARGET_MS = 1_000;
 
 type Payment = {
   orderId: string;
-  amountWei: bigint;
+  /** What is sent: ETH, or a token's `transfer` to the deposit address. */
+  asset: 'ETH' | TokenSymbol;
+  /** In the asset's smallest units (wei for ETH). */
+  amount: bigint;
   reported: boolean;
-  /** Paid to this deposit address (a round amount, unreported) instead of the receiving address. */
+  /** Paid to this deposit address (an ETH round amount, unreported; or a token) instead of the receiving address. */
   depositAddress?: string;
   hash?: string;
   block?: bigint;
@@ -54,14 +68,14 @@ const between = (min: number, max: number) => min + Math.random() * (max - min);
 
 export const paymentsBench: Bench = {
   id: 'payments',
-  title: `Payments: last confirmation to PAID (${PAYMENTS} payments and ${DEPOSITS} deposits on anvil, ${CONFIRMATIONS} confirmations)`,
+  title: `Payments: last confirmation to PAID (${PAYMENTS} payments, ${DEPOSITS} deposits and ${TOKEN_DEPOSITS * TOKENS.length} token deposits (${TOKENS.join(', ')}) on anvil, ${CONFIRMATIONS} confirmations)`,
   async run(scope) {
     const env = await createBenchEnv({
       chain: true,
       deposits: true,
       // The worker writes mail to files under NODE_ENV=test; the payment settings it
       // would run with in production are the defaults, except the confirmations.
-      vars: { NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYMENT_CONFIRMATIONS: String(CONFIRMATIONS) },
+      vars: { NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYMENT_CONFIRMATIONS: String(CONFIRMATIONS), ACCEPTED_ASSETS: ['ETH', ...TOKENS].join(',') },
     });
     scope.defer('bench environment', env.close);
     const rpc = jsonRpc(env.anvil!.rpcUrl, 10_000);
@@ -90,24 +104,35 @@ export const paymentsBench: Bench = {
     await waitFor('the first chain-index tick', () => db.chainCursor.findFirst(), 30_000, 50);
 
     const buyer = await createBuyer(db, env.config);
-    const product = await createBenchProduct(db, (PAYMENTS + DEPOSITS) * 2);
+    const total = PAYMENTS + DEPOSITS + TOKEN_DEPOSITS * TOKENS.length;
+    const product = await createBenchProduct(db, total * 2);
     const headers = { 'content-type': 'application/json', cookie: buyer.cookie };
     const payments: Payment[] = [];
-    for (let i = 0; i < PAYMENTS + DEPOSITS; i++) {
+    for (let i = 0; i < total; i++) {
       const placed = await fetch(`${api}/api/orders`, { method: 'POST', headers, body: orderBody(product.id, product.price), signal: AbortSignal.timeout(10_000) });
       if (placed.status !== 201) throw new Error(`POST /api/orders answered ${placed.status}: ${await placed.text()}`);
       const { _id: orderId } = (await placed.json()) as { _id: string };
       const detail = await fetch(`${api}/api/orders/${orderId}`, { headers, signal: AbortSignal.timeout(10_000) });
-      const { quote } = (await detail.json()) as { quote: { amountWei: string; depositAddress?: string | null } | null };
+      const { quote, quotes, quotesNotOffered } = (await detail.json()) as {
+        quote: { amountWei: string; depositAddress?: string | null } | null;
+        quotes?: { asset: string; amount: string; payTo: string }[];
+        quotesNotOffered?: unknown[];
+      };
       if (!quote) throw new Error(`order ${orderId} has no quote`);
-      if (i >= PAYMENTS) {
+      if (i >= PAYMENTS + DEPOSITS) {
+        const asset = TOKENS[Math.floor((i - PAYMENTS - DEPOSITS) / TOKEN_DEPOSITS)] as TokenSymbol;
+        const offered = quotes?.find((q) => q.asset === asset);
+        if (!offered) throw new Error(`order ${orderId} has no ${asset} quote (not offered: ${JSON.stringify(quotesNotOffered)})`);
+        if (offered.payTo !== quote.depositAddress) throw new Error(`order ${orderId}'s ${asset} quote is paid to ${offered.payTo}, not its deposit address`);
+        payments.push({ orderId, asset, amount: BigInt(offered.amount), reported: asset === 'USDC', depositAddress: offered.payTo });
+      } else if (i >= PAYMENTS) {
         if (!quote.depositAddress) throw new Error(`order ${orderId} has no deposit address`);
         // What an exchange sends: the quote without its tag digits (a whole millionth of an ETH, rounded up).
         const amountWei = BigInt(quote.amountWei);
-        payments.push({ orderId, amountWei: amountWei - (amountWei % 10n ** 12n), reported: false, depositAddress: quote.depositAddress });
-      } else payments.push({ orderId, amountWei: BigInt(quote.amountWei), reported: i % UNREPORTED_EVERY !== UNREPORTED_EVERY - 1 });
+        payments.push({ orderId, asset: 'ETH', amount: amountWei - (amountWei % 10n ** 12n), reported: false, depositAddress: quote.depositAddress });
+      } else payments.push({ orderId, asset: 'ETH', amount: BigInt(quote.amountWei), reported: i % UNREPORTED_EVERY !== UNREPORTED_EVERY - 1 });
     }
-    // Deposits interleaved with the others, as they would arrive.
+    // Deposits and tokens interleaved with the others, as they would arrive.
     payments.sort(() => Math.random() - 0.5);
 
     const payers = ANVIL_ACCOUNTS.slice(2);
@@ -118,7 +143,7 @@ export const paymentsBench: Bench = {
     const minedAt = new Map<bigint, number>();
     const dbRoundTrips: number[] = [];
     let stop = false;
-    const hardDeadline = performance.now() + PAYMENTS * PAY_GAP_MS * 1.5 + MISSED_AFTER_MS + 30_000;
+    const hardDeadline = performance.now() + total * PAY_GAP_MS * 1.5 + MISSED_AFTER_MS + 30_000;
     const running = () => !stop && performance.now() < hardDeadline;
     const confirmingBlock = (p: Payment) => (p.block === undefined ? undefined : p.block + BigInt(CONFIRMATIONS - 1));
 
@@ -137,9 +162,15 @@ export const paymentsBench: Bench = {
         const from = payers[i % payers.length] as string;
         const nonce = nonces.get(from) as bigint;
         nonces.set(from, nonce + 1n);
-        p.hash = await rpc.call<string>('eth_sendTransaction', [{ from, to: p.depositAddress ?? RECEIVING_ADDRESS, value: toHex(p.amountWei), gas: toHex(21_000), nonce: toHex(nonce) }]);
+        if (p.asset === 'ETH') {
+          p.hash = await rpc.call<string>('eth_sendTransaction', [{ from, to: p.depositAddress ?? RECEIVING_ADDRESS, value: toHex(p.amount), gas: toHex(21_000), nonce: toHex(nonce) }]);
+        } else {
+          const tx = tokenTransferRequest(tokenBySymbol(p.asset), p.depositAddress as string, p.amount);
+          p.hash = await rpc.call<string>('eth_sendTransaction', [{ from, to: tx.to, data: tx.data, value: toHex(tx.value), gas: toHex(TOKEN_TRANSFER_GAS), nonce: toHex(nonce) }]);
+        }
         if (p.reported) {
-          const res = await fetch(`${api}/api/orders/${p.orderId}/purchased`, { method: 'PUT', headers, body: JSON.stringify({ txHash: p.hash }), signal: AbortSignal.timeout(10_000) });
+          const body = JSON.stringify(p.asset === 'ETH' ? { txHash: p.hash } : { txHash: p.hash, asset: p.asset });
+          const res = await fetch(`${api}/api/orders/${p.orderId}/purchased`, { method: 'PUT', headers, body, signal: AbortSignal.timeout(10_000) });
           if (res.status !== 202) throw new Error(`reporting ${p.hash} answered ${res.status}: ${await res.text()}`);
         }
       }
@@ -151,9 +182,11 @@ export const paymentsBench: Bench = {
         const head = BigInt(await rpc.call<string>('eth_blockNumber'));
         const unknown = payments.filter((p) => p.hash && p.block === undefined);
         if (unknown.length > 0) {
-          const receipts = await rpc.batch<{ blockNumber: string } | null>(unknown.map((p) => ({ method: 'eth_getTransactionReceipt', params: [p.hash] })));
+          const receipts = await rpc.batch<{ blockNumber: string; status: string } | null>(unknown.map((p) => ({ method: 'eth_getTransactionReceipt', params: [p.hash] })));
           receipts.forEach((r, i) => {
-            if (r) (unknown[i] as Payment).block = BigInt(r.blockNumber);
+            const p = unknown[i] as Payment;
+            if (r && r.status !== '0x1') throw new Error(`the ${p.asset} payment ${p.hash} reverted`);
+            if (r) p.block = BigInt(r.blockNumber);
           });
         }
         const now = performance.now();
@@ -208,13 +241,22 @@ export const paymentsBench: Bench = {
     const toPaidReported: number[] = [];
     const toPaidIndexed: number[] = [];
     const toPaidDeposit: number[] = [];
+    const toPaidToken: number[] = [];
+    const toPaidByToken = new Map<TokenSymbol, number[]>(TOKENS.map((t) => [t, []]));
     const bare: number[] = [];
     const bareDeposit: number[] = [];
+    const bareToken: number[] = [];
     let missed = 0;
     for (const p of payments) {
       const at = minedAt.get(confirmingBlock(p) ?? -1n);
       if (at === undefined || p.paidAt === undefined || p.paidAt - at > MISSED_AFTER_MS) {
         missed++;
+        continue;
+      }
+      if (p.asset !== 'ETH') {
+        toPaidToken.push(p.paidAt - at);
+        toPaidByToken.get(p.asset)?.push(p.paidAt - at);
+        if (p.bareSeenAt !== undefined) bareToken.push(p.bareSeenAt - at);
         continue;
       }
       if (p.depositAddress) {
@@ -267,9 +309,23 @@ export const paymentsBench: Bench = {
         pass: percentile(toPaidDeposit, 99) < P99_TARGET_MS,
       },
       {
+        metric: `Token (${TOKENS.join('/')}) last confirmation -> PAID, median`,
+        target: `< ${ms(MEDIAN_TARGET_MS)}`,
+        figure: ms(median(toPaidToken)),
+        baseline: `${ms(median(toPaidDeposit))} (ETH deposits, this run); ${ms(p50)} (tagged ETH payments, this run); ${ms(median(bareToken))} (bare receipt poll)`,
+        pass: median(toPaidToken) < MEDIAN_TARGET_MS,
+      },
+      {
+        metric: `Token (${TOKENS.join('/')}) last confirmation -> PAID, p99`,
+        target: `< ${ms(P99_TARGET_MS)}`,
+        figure: ms(percentile(toPaidToken, 99)),
+        baseline: `${ms(percentile(toPaidDeposit, 99))} (ETH deposits, this run); ${ms(p99)} (tagged ETH payments, this run); ${ms(percentile(bareToken, 99))} (bare receipt poll)`,
+        pass: percentile(toPaidToken, 99) < P99_TARGET_MS,
+      },
+      {
         metric: `Missed (not PAID ${MISSED_AFTER_MS / 1000} s after the confirmation)`,
         target: '0',
-        figure: `${missed} of ${PAYMENTS + DEPOSITS}`,
+        figure: `${missed} of ${total}`,
         baseline: '-',
         pass: missed === 0,
       },
@@ -279,7 +335,10 @@ export const paymentsBench: Bench = {
       `${payments.filter((p) => p.reported).length} hashes reported through PUT /api/orders/:id/purchased as the pay page does (median ${ms(median(toPaidReported))}, p99 ${ms(percentile(toPaidReported, 99))}); ` +
         `${payments.filter((p) => !p.reported && !p.depositAddress).length} left for the indexer (median ${ms(median(toPaidIndexed))}, p99 ${ms(percentile(toPaidIndexed, 99))}); ` +
         `${toPaidDeposit.length} deposits of a round amount to their orders' deposit addresses, found by the indexer by recipient (the first three rows are the ${PAYMENTS} tagged payments only).`,
-      `The worker (NODE_ENV=test, so receipts go to files instead of SMTP; PAYMENT_CONFIRMATIONS=2) otherwise runs with its defaults. It hears of each block by subscription (ETH_WS_URL, anvil's WebSocket endpoint; worker/src/block-watcher.ts): the block queues an index run at once and wakes the payment checks waiting for it, whose retry timers (2 s while a transaction is unmined, 1 s while it lacks confirmations; core/src/payments/verifier.ts) are only the fallback; chain-index also runs every ${env.config.indexerIntervalMs} ms. The PAID poll and the bare receipt poll both run every ${POLL_MS} ms; a database round trip of the poll took ${ms(median(dbRoundTrips))} (median).`,
+      `Token deposits: each order's token quote (GET /api/orders/:id, \`quotes\`) sent by a \`transfer\` to its deposit address from the same dev accounts, found by the indexer in the block's Transfer logs (core/src/rails/erc20/); ` +
+        TOKENS.map((t) => `${t} ${toPaidByToken.get(t)?.length ?? 0} (median ${ms(median(toPaidByToken.get(t) ?? []))}, p99 ${ms(percentile(toPaidByToken.get(t) ?? [], 99))})`).join(', ') +
+        `; the USDC hashes were also reported with PUT /api/orders/:id/purchased as the pay page does, which starts no check of its own for a token. The token rows hold the same targets as the ETH rows; their p99 is a nearest rank, so with ${TOKEN_DEPOSITS * TOKENS.length} transfers it is the slowest of them.`,
+      `The worker (NODE_ENV=test, so receipts go to files instead of SMTP; PAYMENT_CONFIRMATIONS=2; ACCEPTED_ASSETS=${['ETH', ...TOKENS].join(',')}) otherwise runs with its defaults. It hears of each block by subscription (ETH_WS_URL, anvil's WebSocket endpoint; worker/src/block-watcher.ts): the block queues an index run at once and wakes the payment checks waiting for it, whose retry timers (2 s while a transaction is unmined, 1 s while it lacks confirmations; core/src/payments/verifier.ts) are only the fallback; chain-index also runs every ${env.config.indexerIntervalMs} ms. The PAID poll and the bare receipt poll both run every ${POLL_MS} ms; a database round trip of the poll took ${ms(median(dbRoundTrips))} (median).`,
     ];
     return { rows, notes };
   },
