@@ -224,6 +224,27 @@ describe('money out in USDC', () => {
   });
 });
 
+describe('an overpayment in USDC added to the balance', () => {
+  it('is worth what the feed says, even within the peg: a token bought under a dollar never becomes a dollar of balance', async () => {
+    const rpcUrl = kit.env.anvil!.rpcUrl;
+    const order = await kit.placeOrder(buyer);
+    await orderDetail(order.id);
+    await sendToken(USDC, exchange, order.depositAddress, usd(30));
+    await kit.waitForStatus(order.id, 'PAID');
+    // 0.99: within STABLECOIN_PEG_TOLERANCE_BPS (100), so quotes are still a dollar a token.
+    await writeFeedRound(rpcUrl, { feedAddress: USDC.usdFeed, priceUsd: '0.99' });
+    try {
+      expect((await orderDetail(order.id)).overpayment).toMatchObject({ usd: 5, creditUsd: 4.95 });
+      const before = (await kit.db.user.findUniqueOrThrow({ where: { id: buyer.id } })).activeBalance;
+      const credited = await (await kit.as(buyer)).post(`/api/orders/${order.id}/overpayment`).send({ action: 'balance' });
+      expect(credited.body).toEqual({ message: '$4.95 added to your active balance' });
+      expect((await kit.db.user.findUniqueOrThrow({ where: { id: buyer.id } })).activeBalance.minus(before).toFixed(2)).toBe('4.95');
+    } finally {
+      await writeFeedRound(rpcUrl, { feedAddress: USDC.usdFeed, priceUsd: '1.00' });
+    }
+  });
+});
+
 describe('a stablecoin off its peg', () => {
   it('is not quoted (the order says why), and what arrives without a quote is valued at its feed, for an admin', async () => {
     const rpcUrl = kit.env.anvil!.rpcUrl;
