@@ -1,9 +1,10 @@
 import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { MAINNET_CHAIN_ID, shopNetwork } from '../contract/network.ts';
+import { shopNetwork } from '../contract/network.ts';
 import { ETH_ADDRESS } from '../contract/wallet.ts';
-import { ASSETS, type AssetCode } from '../contract/json-parts.ts';
+import type { AssetCode } from '../contract/json-parts.ts';
+import { acceptedAssets, acceptedOnChain } from './config-assets.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in
@@ -33,9 +34,7 @@ export const DEV_PAYOUT_ADDRESS = ANVIL_DEV_ACCOUNTS[5];
 const address = z
   .string()
   .regex(ETH_ADDRESS, 'must be a 0x-prefixed 20-byte hex address');
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits');
 /** An amount of ETH or gwei as written (up to 9 decimals): parsed to wei exactly, never through a float. */
 const decimalAmount = z.string().trim().regex(/^\d{1,9}(\.\d{1,9})?$/, 'must be a non-negative number such as 30 or 0.05');
@@ -84,14 +83,7 @@ const schema = z
     // A stablecoin within this many basis points of a dollar (its Chainlink feed) counts one
     // token as one dollar; off it, no new quotes in it. At most 10%: beyond that it is no peg.
     STABLECOIN_PEG_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(100),
-    // The assets buyers may pay in (docs/architecture.md, "Rails"): ETH always, and the
-    // pinned tokens of core/src/contract/tokens.ts named here. Comma-separated.
-    ACCEPTED_ASSETS: z
-      .string()
-      .trim()
-      .default('ETH')
-      .transform((v) => [...new Set(v.split(',').map((a) => a.trim().toUpperCase()).filter(Boolean))])
-      .pipe(z.array(z.enum(ASSETS)).refine((a) => a.includes('ETH'), 'must include ETH (for example ETH,USDC,USDT)')),
+    ACCEPTED_ASSETS: acceptedAssets,
     PAYMENT_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
     PAYMENT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
@@ -154,11 +146,7 @@ const schema = z
     PAYOUT_RECHECK_MS: z.coerce.number().int().min(100).default(15_000),
     PAYOUT_GIVE_UP_MINUTES: z.coerce.number().int().min(1).default(60),
     // The shop's wallets that pay cashouts and refunds (its multisig too): comma-separated.
-    PAYOUT_ADDRESSES: z
-      .string()
-      .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
-      .pipe(z.array(address).min(1, 'must name at least one address'))
-      .optional(),
+    PAYOUT_ADDRESSES: z.string().transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean)).pipe(z.array(address).min(1, 'must name at least one address')).optional(),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(15_000),
     WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(100).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -179,13 +167,7 @@ const schema = z
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   })
-  .superRefine((env, ctx) => {
-    // The tokens' contracts and feeds are pinned on Ethereum mainnet (contract/tokens.ts) and the local chain that copies it.
-    const tokens = env.ACCEPTED_ASSETS.filter((a) => a !== 'ETH');
-    if (tokens.length > 0 && env.CHAIN_ID !== MAINNET_CHAIN_ID) {
-      ctx.addIssue({ code: 'custom', path: ['ACCEPTED_ASSETS'], message: `${tokens.join(' and ')} are pinned on Ethereum mainnet (chain id 1) only, not chain ${env.CHAIN_ID}` });
-    }
-  })
+  .superRefine(acceptedOnChain)
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.EXPLORER_URL?.startsWith('http:')) {
       ctx.addIssue({ code: 'custom', path: ['EXPLORER_URL'], message: 'must be an https:// URL in production' });
