@@ -76,7 +76,11 @@ export const depositSweepJson = z.object({
   status: z.enum(DEPOSIT_SWEEP_STATUSES),
   /** Deposit addresses in it. */
   items: z.number().int(),
-  /** What the addresses held when it was sent. */
+  /** ETH (a flush of the addresses' ETH) or TOKENS (the accepted tokens at settled orders' addresses). */
+  kind: z.enum(['ETH', 'TOKENS']),
+  /** A token sweep's amounts per token for people ("25.00 USDC, 30.50 USDT"): swept once confirmed, else expected; null for an ETH sweep. */
+  tokens: z.string().nullable(),
+  /** What the addresses held when it was sent (ETH; 0 for a token sweep). */
   expectedWei: weiString,
   /** What they flushed, once confirmed. */
   sweptWei: weiString.nullable(),

@@ -146,6 +146,10 @@ describe('sweeping tokens from deposit addresses', () => {
     expect(await tokenBalance('USDC', first.depositAddress)).toBe(0n);
     expect(await readSweeperStatus(kit.workerRuntime.redis, kit.workerRuntime.config)).toMatchObject({ state: 'idle', reason: null });
     expect(await findings()).toEqual([]);
+    // The operator reads it in its tokens on Admin > Payments, never as 0 ETH.
+    const admin = await kit.createUser({ name: 'Sweep admin', isAdmin: true });
+    const listed = (await (await kit.as(admin)).get('/api/admin/deposits/sweeps')).body.find((s: { _id: string }) => s._id === sweep.id);
+    expect(listed).toMatchObject({ kind: 'TOKENS', tokens: '25.00 USDC, 30.50 USDT', items: 2, status: 'CONFIRMED' });
     console.log(`[deposit-token-sweeps] two addresses' tokens swept in one transaction: ${receipt.gasUsed} gas (limit ${done.gasLimit})`);
   });
 

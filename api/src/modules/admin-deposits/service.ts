@@ -1,5 +1,5 @@
 import { Prisma, weiToUsdCents, type Db, type DepositSweep } from '@shop/core';
-import { centsToString, formatEth, type DepositFactoryJson, type DepositSweepJson, type DepositsSummaryJson, type SweepPeriodJson } from '@shop/core/contract';
+import { centsToString, formatAsset, formatEth, type DepositFactoryJson, type DepositSweepJson, type DepositsSummaryJson, type SweepPeriodJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 
 /**
@@ -84,14 +84,30 @@ export function sweepsPage(db: Db, page: PageQuery): Promise<DepositSweep[]> {
  */
 export async function sweepsJson(db: Db, sweeps: DepositSweep[]): Promise<DepositSweepJson[]> {
   const counts = sweeps.length
-    ? await db.depositSweepItem.groupBy({ by: ['sweepId'], where: { sweepId: { in: sweeps.map((s) => s.id) } }, _count: { _all: true } })
+    ? await db.depositSweepItem.groupBy({
+        by: ['sweepId', 'asset'],
+        where: { sweepId: { in: sweeps.map((s) => s.id) } },
+        _count: { _all: true },
+        _sum: { expectedAmount: true, sweptAmount: true },
+      })
     : [];
-  const items = new Map(counts.map((c) => [c.sweepId, c._count._all]));
+  const items = new Map<string, number>();
+  for (const c of counts) items.set(c.sweepId, (items.get(c.sweepId) ?? 0) + c._count._all);
+  // A token sweep's amounts, per token: what moved once confirmed, else what the addresses held.
+  const tokensOf = (s: DepositSweep) =>
+    s.kind === 'TOKENS'
+      ? counts
+          .filter((c) => c.sweepId === s.id && c.asset !== 'ETH')
+          .map((c) => formatAsset(c.asset, ((s.status === 'CONFIRMED' ? c._sum.sweptAmount : null) ?? c._sum.expectedAmount ?? new Prisma.Decimal(0)).toFixed(0)))
+          .join(', ')
+      : null;
   return sweeps.map((s) => ({
     _id: s.id,
     txHash: s.txHash,
     status: s.status,
     items: items.get(s.id) ?? 0,
+    kind: s.kind,
+    tokens: tokensOf(s),
     expectedWei: s.expectedWei.toFixed(0),
     sweptWei: s.sweptWei?.toFixed(0) ?? null,
     feeWei: s.feeWei?.toFixed(0) ?? null,

@@ -27,6 +27,8 @@ function makeSweep(overrides: Partial<DepositSweepJson> = {}): DepositSweepJson 
     txHash: TX,
     status: 'CONFIRMED',
     items: 3,
+    kind: 'ETH',
+    tokens: null,
     expectedWei: '100000000000000000',
     sweptWei: '100000000000000000',
     feeWei: '1200000000000000',
@@ -134,13 +136,14 @@ describe('the Deposit addresses card', () => {
               makeSweep({ _id: 's2', status: 'SENT', items: 1, expectedWei: '30000000000000000', sweptWei: null, feeWei: null, blockNumber: null }),
               makeSweep(),
               makeSweep({ _id: 's3', status: 'FAILED', sweptWei: null, reason: 'Reverted on chain' }),
+              makeSweep({ _id: 's5', items: 2, kind: 'TOKENS', tokens: '25.00 USDC, 30.50 USDT', expectedWei: '0', sweptWei: '0' }),
             ],
             { Link: `<${next}>; rel="next"` },
           ),
     );
     const table = await within(await card()).findByRole('table', { name: 'Recent sweeps' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['TX HASH', 'STATUS', 'ADDRESSES', 'SWEPT', 'GAS', 'REASON', 'DATE']);
-    const [sent, confirmed, failed] = within(table).getAllByRole('row').slice(1) as HTMLElement[];
+    const [sent, confirmed, failed, tokens] = within(table).getAllByRole('row').slice(1) as HTMLElement[];
     expect(within(sent!).getByText('Sent')).toBeInTheDocument();
     expect(within(sent!).getByText('0.030000 ETH expected')).toBeInTheDocument();
     expect(within(confirmed!).getByTitle(TX)).toBeInTheDocument();
@@ -150,6 +153,9 @@ describe('the Deposit addresses card', () => {
     expect(within(confirmed!).getByText('3').closest('td')).toHaveAttribute('data-label', 'ADDRESSES');
     expect(within(failed!).getByText('Failed')).toBeInTheDocument();
     expect(within(failed!).getByText('Reverted on chain')).toBeInTheDocument();
+    // A token sweep reads in its tokens, never as 0 ETH.
+    expect(within(tokens!).getByText('25.00 USDC, 30.50 USDT')).toBeInTheDocument();
+    expect(within(tokens!).queryByText('0.000000 ETH')).toBeNull();
 
     await userEvent.click(within(await card()).getByRole('button', { name: 'More sweeps' }));
     expect(await within(table).findByText('Dropped')).toBeInTheDocument();

@@ -36,9 +36,15 @@ const SWEEP_COLUMNS: ColumnDef<DepositSweepJson>[] = [
   {
     id: 'swept',
     header: 'SWEPT',
-    // Until it is confirmed, what the addresses held when it was sent.
+    // Until it is confirmed, what the addresses held when it was sent; a token sweep in its tokens.
     cell: ({ row }) =>
-      row.original.sweptWei !== null ? (
+      row.original.tokens !== null ? (
+        row.original.status === 'CONFIRMED' ? (
+          row.original.tokens
+        ) : (
+          <span className="text-muted-foreground">{row.original.tokens} expected</span>
+        )
+      ) : row.original.sweptWei !== null ? (
         ethValue(row.original.sweptWei)
       ) : (
         <span className="text-muted-foreground">{ethValue(row.original.expectedWei)} expected</span>
