@@ -4,6 +4,8 @@ import { numberToHex, parseAbi, parseGwei, parseUnits, type Address, type Hash }
 import { MULTICALL3_ADDRESS } from '../../../core/src/chain/multicall3.ts';
 import { tokenBySymbol, type TokenSymbol } from '../../../core/src/contract/tokens.ts';
 import { balanceOfAbi, quietTransferAbi } from '../../../core/src/rails/erc20/abi.ts';
+import { depositFactoryAbi } from '../../../core/src/deposits/abi.ts';
+import { depositSalt } from '../../../core/src/deposits/addresses.ts';
 import { readCandidates } from '../../../core/src/deposit-sweeper/sweeper-candidates.ts';
 import { reconcile } from '../../../core/src/reconcile/reconcile.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
@@ -25,6 +27,7 @@ import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
 const SWEEPER_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
 const sweeper = ANVIL_ACCOUNTS[8].toLowerCase();
 const exchange = ANVIL_ACCOUNTS[4];
+const stranger = ANVIL_ACCOUNTS[6];
 const FINNEY = 10n ** 15n;
 
 let kit: PaymentKit;
@@ -227,6 +230,29 @@ describe('sweeping tokens from deposit addresses', () => {
     expect((await sweepNow()).tokenSent).toMatchObject({ addresses: 1 });
     await sweepNow();
     expect(await tokenBalance('USDC', frozen.depositAddress)).toBe(0n);
+  });
+
+  it("adopts a token recovery someone else sent (anyone may call the factory's recoverToken): recorded as a token sweep from the USDC's Transfer log, confirmed, the payment marked, the shop paying no gas; the reconciler finds nothing", async () => {
+    const order = await expiredOrder(other);
+    const usdc = await tokenDeposit(order, 'USDC', parseUnits('25', 6));
+    const factory = kit.workerRuntime.config.depositFactoryAddress as Address;
+    const before = await tokenBalance('USDC', kit.receiving);
+    const hash = await kit.chain.wallet.writeContract({ account: stranger, address: factory, abi: depositFactoryAbi, functionName: 'recoverToken', args: [depositSalt(order.id), tokenBySymbol('USDC').address], chain: null });
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(await tokenBalance('USDC', order.depositAddress)).toBe(0n);
+    expect(await tokenBalance('USDC', kit.receiving)).toBe(before + parseUnits('25', 6));
+
+    const run = await sweepNow(); // found by the token's Transfer log and recorded
+    expect(run.tokenSent).toBeUndefined();
+    await sweepNow(); // followed to CONFIRMED, as a sweep the shop sent
+    const found = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() }, include: { items: true, payments: true } });
+    expect(found).toMatchObject({ kind: 'TOKENS', status: 'CONFIRMED', fromAddress: stranger.toLowerCase(), reason: expect.stringMatching(/^Sent by another account: the shop paid no gas/) });
+    expect(found.feeWei?.toFixed(0)).toBe('0');
+    expect(found.sweptWei?.toFixed(0)).toBe('0');
+    expect(found.items.map((i) => [i.address, i.asset, i.expectedAmount?.toFixed(0), i.sweptAmount?.toFixed(0), i.expectedWei.toFixed(0)])).toEqual([[order.depositAddress.toLowerCase(), 'USDC', '25000000', '25000000', '0']]);
+    expect(found.payments.map((p) => p.id)).toEqual([usdc.id]);
+    expect(await kit.db.depositSweep.count({ where: { status: 'SENT' } })).toBe(0);
+    expect(await findings()).toEqual([]);
   });
 
   it("the operator's token recovery refuses an accepted token whose payments at the address the sweeper sweeps (the books would lose them)", async () => {
