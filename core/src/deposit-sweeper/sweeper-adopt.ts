@@ -21,18 +21,21 @@ import { flushLogs, recordFoundSweep, type SweepDeps } from './sweeper-found.ts'
 const ADOPT_PER_RUN = 10;
 
 /**
+ * A random few (ADOPT_PER_RUN) of those to look into: addresses that stay short whatever is
+ * found (an attacker's own deposit made in the flush's own transaction) can never hold the
+ * others back for good.
+ */
+export const someOf = <T>(short: T[]): T[] => (short.length <= ADOPT_PER_RUN ? short : short.map((h) => ({ h, r: Math.random() })).sort((a, b) => a.r - b.r).slice(0, ADOPT_PER_RUN).map((x) => x.h));
+
+/**
  * Looks into the addresses holding less than their unswept deposits; returns those now in
  * a sweep found on chain (not to be swept in this run: that sweep marks their deposits).
  */
 export async function adoptFlushes(deps: SweepDeps, holdings: Holding[]): Promise<Set<string>> {
   const adopted = new Set<string>();
-  // A random few each run: addresses that stay short whatever is found (an attacker's own
-  // deposit made in the flush's own transaction) can never hold the others back for good.
   // Holding less (someone flushed it), or more (someone flushed it and ETH arrived since,
   // unseen: that ETH must not be netted against deposits already moved).
-  const short = holdings.filter((x) => x.balanceWei !== x.recordedWei);
-  const picked = short.length <= ADOPT_PER_RUN ? short : short.map((h) => ({ h, r: Math.random() })).sort((a, b) => a.r - b.r).slice(0, ADOPT_PER_RUN).map((x) => x.h);
-  for (const h of picked) {
+  for (const h of someOf(holdings.filter((x) => x.balanceWei !== x.recordedWei))) {
     try {
       if (await adoptOne(deps, h)) adopted.add(h.address.toLowerCase());
     } catch (err) {

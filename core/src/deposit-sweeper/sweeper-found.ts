@@ -1,4 +1,5 @@
-import type { Hash, PublicClient } from 'viem';
+import type { Hash, PublicClient, Transaction } from 'viem';
+import type { TokenSymbol } from '../contract/tokens.ts';
 import type { AppConfig } from '../infra/config.ts';
 import { Prisma, type Db } from '../infra/db.ts';
 import type { Tracer } from '../chain/trace.ts';
@@ -44,11 +45,16 @@ export const LOG_WINDOW = 10_000n;
 
 /** The Flushed events of `address` from `from` to `to`, asked `window` blocks at a time. */
 export async function flushLogs(chain: PublicClient, address: string, from: bigint, to: bigint | 'latest', window = LOG_WINDOW) {
+  return windowedLogs(chain, from, to, (fromBlock, toBlock) => chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock, toBlock }), window);
+}
+
+/** Logs from `from` to `to` (the latest block: its number read once), `read` asked `window` blocks at a time. */
+export async function windowedLogs<T>(chain: PublicClient, from: bigint, to: bigint | 'latest', read: (fromBlock: bigint, toBlock: bigint) => Promise<T[]>, window = LOG_WINDOW): Promise<T[]> {
   const end = to === 'latest' ? await chain.getBlockNumber({ cacheTime: 0 }) : to;
-  const logs = [];
+  const logs: T[] = [];
   for (let start = from; start <= end; start += window) {
     const stop = start + window - 1n < end ? start + window - 1n : end;
-    logs.push(...(await chain.getLogs({ address: address as Hash, event: flushedEvent, fromBlock: start, toBlock: stop })));
+    logs.push(...(await read(start, stop)));
   }
   return logs;
 }
@@ -65,15 +71,29 @@ export async function recordFoundSweep(deps: SweepDeps, hash: Hash): Promise<boo
   const ours = await factoryDepositAddressesAmong(deps.db, deps.config.depositFactoryAddress, [...flushed.keys()]);
   const items = [...ours].sort().map((address) => ({ address, expectedWei: new Prisma.Decimal((flushed.get(address) ?? 0n).toString()) }));
   if (items.length === 0) return false;
+  return recordFound(deps, tx, { kind: 'ETH', items });
+}
+
+type FoundItem = { address: string; expectedWei: Prisma.Decimal; asset?: TokenSymbol; expectedAmount?: Prisma.Decimal };
+
+/**
+ * Writes a transaction found on chain that moved the shop's deposits as a sweep to follow
+ * (SENT), marked as sent by someone else unless the gas wallet sent it (its fee is then
+ * recorded as 0 on confirmation). Its kind's confirmation rule reads what it moved
+ * (sweeper-verify.ts). False: already recorded (another worker did it first).
+ */
+export async function recordFound(deps: SweepDeps, tx: Transaction, found: { kind: 'ETH' | 'TOKENS'; items: FoundItem[] }): Promise<boolean> {
+  const { items } = found;
   const from = tx.from.toLowerCase();
   const foreign = from !== deps.config.sweeperAddress;
   try {
     await deps.db.depositSweep.create({
       data: {
-        txHash: hash.toLowerCase(),
+        txHash: tx.hash.toLowerCase(),
         fromAddress: from,
         nonce: tx.nonce,
         gasLimit: tx.gas,
+        kind: found.kind,
         maxFeePerGasWei: new Prisma.Decimal((tx.maxFeePerGas ?? tx.gasPrice ?? 0n).toString()),
         expectedWei: items.reduce((sum, i) => sum.plus(i.expectedWei), new Prisma.Decimal(0)),
         reason: foreign ? `${FOREIGN_MARK} (${from}): found on chain` : 'Found on chain: sent by the sweeper, its row not written before (an external signer, a crash)',
@@ -85,6 +105,6 @@ export async function recordFoundSweep(deps: SweepDeps, hash: Hash): Promise<boo
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return false;
     throw err;
   }
-  deps.logger.warn({ msg: 'a sweep the shop did not send emptied its deposit addresses: recorded, and followed like its own', tx_hash: hash, from_address: from, addresses: items.length });
+  deps.logger.warn({ msg: 'a sweep the shop did not send emptied its deposit addresses: recorded, and followed like its own', tx_hash: tx.hash, from_address: from, kind: found.kind, addresses: items.length });
   return true;
 }

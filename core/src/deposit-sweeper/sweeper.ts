@@ -32,7 +32,8 @@ import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
  * 5. the sweep sent to the factory, its row written first (sweeper-send.ts);
  * 6. then the accepted tokens at the deposit addresses, the same way: one batch of the
  *    factory's recoverToken calls through Multicall3, under the same ceiling and budget
- *    (token-sweeps.ts).
+ *    (token-sweeps.ts); a recovery someone else sent is recorded as a token sweep, even
+ *    while sweeping is off (token-adopt.ts).
  * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
  * changes. The money only ever goes to the factory, which only pays the receiving address.
  */
@@ -70,9 +71,10 @@ export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Pr
   if (problem) return off ? done('off', off) : done('waiting', `Sweeping refused: ${problem}`);
 
   const eth = await sweepEth(deps, wallet, followed, now);
+  // Tokens after ETH, in the same run, under the same ceiling and budget (token-sweeps.ts);
+  // with sweeping off, only the recoveries someone else sent are recorded (token-adopt.ts).
+  const tokens = await sweepTokens(deps, eth.state === 'off' ? null : wallet, followed, now);
   if (eth.state === 'off' || !wallet) return done('off', eth.reason);
-  // Tokens after ETH, in the same run, under the same ceiling and budget (token-sweeps.ts).
-  const tokens = await sweepTokens(deps, wallet, followed, now);
   const state = [eth.state, tokens.state].includes('sent') ? 'sent' : [eth.state, tokens.state].includes('waiting') ? 'waiting' : 'idle';
   const reasons = [eth.reason, tokens.reason].filter((r): r is string => r !== null);
   const run = await done(state, reasons.length > 0 ? reasons.join('; ') : null, { ...eth.fields, ...tokens.fields });

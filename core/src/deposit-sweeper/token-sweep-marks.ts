@@ -2,6 +2,7 @@ import type { Log } from 'viem';
 import { Prisma, type Db } from '../infra/db.ts';
 import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
 import { transferLogOf } from '../rails/erc20/logs.ts';
+import type { Tx } from '../books/ledger.ts';
 import type { Mined, SentSweep } from './sweeper-marks.ts';
 
 /**
@@ -18,21 +19,46 @@ import type { Mined, SentSweep } from './sweeper-marks.ts';
  */
 const dec = (v: bigint) => new Prisma.Decimal(v.toString());
 
-/** What each item moved, by `address|asset`, and the index of its first Transfer log. */
-export function tokenMoves(sweep: Pick<SentSweep, 'items'>, logs: readonly Log[], receiving: string): Map<string, { amount: bigint; logIndex: number }> {
-  const moves = new Map<string, { amount: bigint; logIndex: number }>();
-  for (const item of sweep.items) {
-    if (item.asset === 'ETH') continue;
-    const token = tokenBySymbol(item.asset as TokenSymbol).address;
+export type TokenMove = { address: string; asset: TokenSymbol; amount: bigint; logIndex: number };
+
+/**
+ * What the logs show each address moved of each of `assets` to the receiving address, by
+ * `address|asset` (addresses lower case): the pinned token's own Transfer logs only, to the
+ * receiving address only, and the index of the first. The one reading of a token sweep's
+ * moves, for the shop's sweeps and for those found on chain (token-adopt.ts).
+ */
+export function tokenTransfersToReceiving(logs: readonly Log[], assets: readonly TokenSymbol[], receiving: string): Map<string, TokenMove> {
+  const moves = new Map<string, TokenMove>();
+  for (const asset of new Set(assets)) {
+    const token = tokenBySymbol(asset).address;
     for (const log of logs) {
       const t = transferLogOf(token, log);
-      if (!t || t.from !== item.address.toLowerCase() || t.to !== receiving.toLowerCase()) continue;
-      const key = `${item.address.toLowerCase()}|${item.asset}`;
+      if (!t || t.to !== receiving.toLowerCase()) continue;
+      const key = `${t.from}|${asset}`;
       const was = moves.get(key);
-      moves.set(key, { amount: (was?.amount ?? 0n) + t.amount, logIndex: Math.min(was?.logIndex ?? t.logIndex, t.logIndex) });
+      moves.set(key, { address: t.from, asset, amount: (was?.amount ?? 0n) + t.amount, logIndex: Math.min(was?.logIndex ?? t.logIndex, t.logIndex) });
     }
   }
   return moves;
+}
+
+/** What each item moved, by `address|asset`, and the index of its first Transfer log. */
+export function tokenMoves(sweep: Pick<SentSweep, 'items'>, logs: readonly Log[], receiving: string): Map<string, { amount: bigint; logIndex: number }> {
+  const tokenItems = sweep.items.filter((i) => i.asset !== 'ETH');
+  const all = tokenTransfersToReceiving(logs, tokenItems.map((i) => i.asset as TokenSymbol), receiving);
+  const wanted = new Set(tokenItems.map((i) => `${i.address.toLowerCase()}|${i.asset}`));
+  return new Map([...all].filter(([key]) => wanted.has(key)));
+}
+
+/**
+ * Marks swept by `sweepId` the unswept payments in `asset` at `address` mined before the
+ * sweep's Transfer (an earlier block, or an earlier log of its block); how many.
+ */
+export function markTokenPayments(db: Db | Tx, sweepId: string, address: string, asset: string, at: { blockNumber: bigint; logIndex: number }): Promise<number> {
+  return db.$executeRaw`
+    UPDATE "Payment" SET "sweepId" = ${sweepId}::uuid, "updatedAt" = now()
+    WHERE "depositAddress" = ${address.toLowerCase()} AND "asset"::text = ${asset} AND "sweepId" IS NULL AND "status" <> 'REJECTED'
+      AND ("blockNumber" < ${at.blockNumber} OR ("blockNumber" = ${at.blockNumber} AND "logIndex" < ${at.logIndex}))`;
 }
 
 /** CONFIRMED, each item's amount, its payments marked, in one transaction (false: another worker did it). */
@@ -48,10 +74,7 @@ export async function confirmTokenSweep(db: Db, sweep: SentSweep, mined: Mined &
       const move = moves.get(`${item.address.toLowerCase()}|${item.asset}`);
       await tx.depositSweepItem.update({ where: { id: item.id }, data: { sweptWei: dec(0n), sweptAmount: dec(move?.amount ?? 0n) } });
       if (!move || move.amount === 0n) continue;
-      await tx.$executeRaw`
-        UPDATE "Payment" SET "sweepId" = ${sweep.id}::uuid, "updatedAt" = now()
-        WHERE "depositAddress" = ${item.address.toLowerCase()} AND "asset"::text = ${item.asset} AND "sweepId" IS NULL AND "status" <> 'REJECTED'
-          AND ("blockNumber" < ${mined.blockNumber} OR ("blockNumber" = ${mined.blockNumber} AND "logIndex" < ${move.logIndex}))`;
+      await markTokenPayments(tx, sweep.id, item.address, item.asset, { blockNumber: mined.blockNumber, logIndex: move.logIndex });
     }
     return true;
   });

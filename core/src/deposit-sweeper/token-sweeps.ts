@@ -11,6 +11,7 @@ import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
 import { gasLimitOf, sendSweep } from './sweeper-send.ts';
 import type { Followed } from './sweeper-verify.ts';
 import type { GasWallet } from './sweeper-wallet.ts';
+import { adoptTokenRecoveries } from './token-adopt.ts';
 import type { Step, SweeperDeps } from './sweeper.ts';
 
 /**
@@ -22,7 +23,7 @@ import type { Step, SweeperDeps } from './sweeper.ts';
  *   address (the rules of ETH's candidates: sweeping deploys the address's proxy);
  * - swept only where the token's balance there is what the books hold (a balance above it
  *   is a Transfer the indexer has not recorded yet; below, someone recovered it already:
- *   the reconciler names the address);
+ *   recorded as a sweep by its Transfer logs, token-adopt.ts, else the reconciler names it);
  * - dust left: a balance worth less than the gas of moving it at the current fee and price;
  * - the fee ceiling and the 24-hour gas budget of ETH sweeps (sweeper-budget.ts), counted
  *   together with them;
@@ -33,7 +34,14 @@ import type { Step, SweeperDeps } from './sweeper.ts';
  *   (sweeper-send.ts); followed by sweeper-verify.ts and confirmed by the tokens' own
  *   Transfer logs (token-sweep-marks.ts).
  */
-export type TokenCandidate = { address: Address; orderId: string; asset: TokenSymbol; recorded: bigint };
+export type TokenCandidate = {
+  address: Address;
+  orderId: string;
+  asset: TokenSymbol;
+  recorded: bigint;
+  /** The block of its oldest unswept payment in the token, else its order's placement (where a search for its Transfer logs starts). */
+  fromBlock?: bigint | null;
+};
 export type TokenHolding = TokenCandidate & { balance: bigint };
 
 /**
@@ -45,16 +53,18 @@ export const GAS_PER_TOKEN_ITEM = 60_000n;
 /** This many batches' worth of candidates is read a run, never the history. */
 const CANDIDATE_PAGES = 4;
 
-export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet, followed: Followed, now: Date): Promise<Step> {
+/** `wallet` null: sweeping is off, and only the recoveries someone else sent are looked into (token-adopt.ts). */
+export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet | null, followed: Followed, now: Date): Promise<Step> {
   const assets = deps.config.acceptedAssets.filter((a): a is TokenSymbol => a !== 'ETH');
   if (assets.length === 0) return { state: 'idle', reason: null };
   const factory = deps.config.depositFactoryAddress as Address;
   const candidates = (await readTokenCandidates(deps.db, assets, deps.config.sweepBatchSize * CANDIDATE_PAGES, followed.lost)).filter((c) => factoryGave(factory, c.orderId, c.address));
   if (candidates.length === 0) return { state: 'idle', reason: null };
   const holdings = await readTokenHoldings(deps.chain, candidates);
-  for (const h of holdings.filter((x) => x.balance < x.recorded)) {
-    deps.logger.warn({ msg: 'a deposit address holds less of a token than its unswept token payments: not swept (the reconciler names it)', deposit_address: h.address, asset: h.asset, recorded: h.recorded.toString(), balance: h.balance.toString() });
-  }
+  // Less than the books hold there: someone recovered it (anyone may); recorded as a sweep
+  // when the token's Transfer logs show it, even with sweeping off (token-adopt.ts).
+  await adoptTokenRecoveries(deps, holdings.map((h) => ({ ...h, fromBlock: h.fromBlock ?? null })));
+  if (!wallet) return { state: 'off', reason: null };
   const held = holdings.filter((h) => h.balance > 0n && h.balance === h.recorded);
   if (held.length === 0) return { state: 'idle', reason: null };
   const code = await deps.chain.getCode({ address: MULTICALL3_ADDRESS });
@@ -123,8 +133,9 @@ async function movable(deps: SweeperDeps, wallet: GasWallet, batch: TokenHolding
  */
 export async function readTokenCandidates(db: Db, assets: TokenSymbol[], limit: number, lost: string[] = []): Promise<TokenCandidate[]> {
   const payable = [...PAYABLE_STATUSES] as string[];
-  const rows = await db.$queryRaw<{ address: string; orderId: string; asset: TokenSymbol; recorded: string }[]>`
-    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", p."asset"::text AS asset, COALESCE(SUM(p."amount" - p."flushedEarly"), 0)::text AS recorded
+  const rows = await db.$queryRaw<{ address: string; orderId: string; asset: TokenSymbol; recorded: string; fromBlock: bigint | null }[]>`
+    SELECT p."depositAddress" AS address, o."id"::text AS "orderId", p."asset"::text AS asset, COALESCE(SUM(p."amount" - p."flushedEarly"), 0)::text AS recorded,
+      COALESCE(MIN(p."blockNumber"), o."placedAtBlock") AS "fromBlock"
     FROM "Payment" p
     JOIN "Order" o ON o."depositAddress" = p."depositAddress"
     WHERE p."depositAddress" IS NOT NULL AND p."sweepId" IS NULL AND p."status" <> 'REJECTED' AND p."asset"::text = ANY(${assets}::text[])
@@ -137,7 +148,7 @@ export async function readTokenCandidates(db: Db, assets: TokenSymbol[], limit: 
     HAVING bool_and(p."status" <> 'PENDING')
     ORDER BY COALESCE(SUM(p."amount" - p."flushedEarly"), 0) DESC, p."depositAddress", p."asset"
     LIMIT ${limit}`;
-  return rows.map((r) => ({ address: r.address as Address, orderId: r.orderId, asset: r.asset, recorded: BigInt(r.recorded) }));
+  return rows.map((r) => ({ address: r.address as Address, orderId: r.orderId, asset: r.asset, recorded: BigInt(r.recorded), fromBlock: r.fromBlock }));
 }
 
 const READS_AT_ONCE = 20;
