@@ -255,6 +255,35 @@ describe('sweeping tokens from deposit addresses', () => {
     expect(await findings()).toEqual([]);
   });
 
+  it('a reorganization that removes an adopted token recovery reopens it like any sweep: the payment unswept again, the USDC back at the address', async () => {
+    const order = await expiredOrder(buyer);
+    const usdc = await tokenDeposit(order, 'USDC', parseUnits('7', 6));
+    const factory = kit.workerRuntime.config.depositFactoryAddress as Address;
+    const hash = await kit.chain.wallet.writeContract({ account: stranger, address: factory, abi: depositFactoryAbi, functionName: 'recoverToken', args: [depositSalt(order.id), tokenBySymbol('USDC').address], chain: null });
+    await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await sweepNow();
+    await sweepNow();
+    const found = await kit.db.depositSweep.findUniqueOrThrow({ where: { txHash: hash.toLowerCase() } });
+    expect(found.status).toBe('CONFIRMED');
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: usdc.id } })).sweepId).toBe(found.id);
+    expect(await kit.chain.blockNumber()).toBe(found.blockNumber);
+
+    await kit.chain.reorg(1); // the recovery's block is replaced by one without it
+    await sweepNow();
+    const reopened = await kit.db.depositSweep.findUniqueOrThrow({ where: { id: found.id }, include: { items: true } });
+    expect(reopened).toMatchObject({ status: 'SENT', reason: expect.stringMatching(/^Sent by another account: the shop paid no gas\. Its block left the chain in a reorganization; followed again/) });
+    expect(reopened.items.map((i) => i.sweptAmount)).toEqual([null]);
+    expect((await kit.db.payment.findUniqueOrThrow({ where: { id: usdc.id } })).sweepId).toBeNull();
+    expect(await tokenBalance('USDC', order.depositAddress)).toBe(parseUnits('7', 6));
+
+    // Never mined again: lost after a while, and the shop's own token sweep moves the USDC once.
+    await kit.db.depositSweep.update({ where: { id: found.id }, data: { createdAt: new Date(Date.now() - 10 * 60_000) } });
+    for (let i = 0; i < 3; i++) await sweepNow();
+    expect(await tokenBalance('USDC', order.depositAddress)).toBe(0n);
+    const marked = await kit.db.payment.findUniqueOrThrow({ where: { id: usdc.id }, include: { sweep: true } });
+    expect(marked.sweep).toMatchObject({ kind: 'TOKENS', status: 'CONFIRMED', fromAddress: sweeper });
+  });
+
   it("the operator's token recovery refuses an accepted token whose payments at the address the sweeper sweeps (the books would lose them)", async () => {
     const order = await expiredOrder(buyer);
     await tokenDeposit(order, 'USDT', parseUnits('9', 6));
