@@ -36,7 +36,7 @@ async function placeOrder(): Promise<string> {
       [orderId, productId, p.name, p.image, p.price, p.dailyCredit, p.durationDays],
     );
     await client.query(
-      `INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
+      `INSERT INTO "PaymentQuote" ("id", "orderId", "unitUsd", "usdAmount", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
        VALUES (gen_random_uuid(), $1, 3000, $2, 8333333333333333, $3, 1, $4, $5)`,
       [orderId, p.price, receiving, now, new Date(now.getTime() + 15 * 60_000)],
     );

@@ -115,7 +115,7 @@ export function orderSteps(sizes: Sizes, t: Timeline): Step[] {
       table: 'PaymentQuote',
       after: ['plan orders'],
       sql: `
-        INSERT INTO "PaymentQuote" ("id", "orderId", "ethUsd", "usdAmount", "asset", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
+        INSERT INTO "PaymentQuote" ("id", "orderId", "unitUsd", "usdAmount", "asset", "amount", "receivingAddress", "chainId", "createdAt", "expiresAt")
         SELECT uid('quote', o.n * 2 + q.j), o.id, q.eth, q.usd, 'ETH'::"Asset", wei_for(q.usd, q.eth) + o.tag * 1000, '${RECEIVING_ADDRESS}', 1, ts(q.at), ts(q.at + 900)
         FROM plan_order o
         CROSS JOIN LATERAL (
