@@ -167,8 +167,9 @@ export function DepositAddresses() {
           </h2>
         </CardTitle>
         <CardDescription>
-          A buyer paying from an exchange sends to their order&apos;s own address; the sweeper moves that ETH on to the receiving
-          address from its gas wallet.
+          A buyer paying from an exchange, or in a token, sends to their order&apos;s own address; the sweeper moves what arrives
+          there (ETH, and the accepted tokens) on to the receiving address from its gas wallet. The figures below are ETH; a token
+          sweep reads in its tokens.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
