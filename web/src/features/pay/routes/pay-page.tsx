@@ -115,7 +115,8 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
             {quote && !noBrowserWallet ? <PhonePay quote={quote} primary={false} withQrCode={!isMobile && !exchangeOpen} /> : null}
             {/* An exchange's withdrawal carries no tag and no signer: the order's own address pays it. */}
             {quote ? <ExchangePay quote={quote} onOpenChange={setExchangeOpen} /> : null}
-            <ClaimTransfer orderId={order._id} wallet={wallet} />
+            {/* A claim is for ETH that lost its tag; a token to the order's address needs none (any amount is this order's). */}
+            {token ? null : <ClaimTransfer orderId={order._id} wallet={wallet} />}
           </>
         ) : null}
         {report.isError ? <ErrorAlert error={report.error} /> : null}
