@@ -40,9 +40,13 @@ export function isMethodUnsupported(err: unknown): boolean {
   return /(^|\s)-32601(\s|$)|(^|\s)-32004(\s|$)|method not found|unknown method|method .*(does not exist|is not available|not supported|unsupported)|namespace .*(disabled|not enabled)/i.test(text);
 }
 
-/** True for a node's answer that it no longer keeps the state of that block (a pruned node). */
+/**
+ * True for a node's answer that it no longer keeps the state of that block (a pruned node;
+ * anvil restarted from its saved state, which knows the blocks but not their older states:
+ * 'block height is 8 but requested was 6').
+ */
 export function isStateUnavailable(err: unknown): boolean {
-  return /missing trie node|historical state|state (is )?(not available|unavailable)|state .*pruned|pruned|required .*state|state not found|header not found for state/i.test(errorText(err));
+  return /missing trie node|historical state|state (is )?(not available|unavailable)|state .*pruned|pruned|required .*state|state not found|header not found for state|BlockOutOfRangeError/i.test(errorText(err));
 }
 
 /** viem's errors for a node that did not answer or answered with a failure of its own. */
