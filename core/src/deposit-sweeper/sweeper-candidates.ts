@@ -3,6 +3,9 @@ import type { Db } from '../infra/db.ts';
 import { PAYABLE_STATUSES } from '../payments/order-states.ts';
 import { heldWei } from './sweeper-marks.ts';
 
+/** This many batches' worth of candidates is read a run (ETH's and the tokens'), never the history. */
+export const CANDIDATE_PAGES = 4;
+
 /**
  * Which deposit addresses a sweep may take, and what they hold on chain.
  *

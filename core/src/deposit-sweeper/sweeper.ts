@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from 'viem';
 import type { AppConfig } from '../infra/config.ts';
 import type { Tracer } from '../chain/trace.ts';
+import type { PriceSource } from '../rails/eth/price.ts';
 import type { Db } from '../infra/db.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Redis } from '../infra/redis.ts';
@@ -9,7 +10,7 @@ import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
 import { recordUnseenDeposits, waitsForUnseen } from './unseen-deposits.ts';
 import { factoryGave } from '../deposits/addresses.ts';
 import { reopenReorganizedSweeps } from './sweep-reorgs.ts';
-import { readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
+import { CANDIDATE_PAGES, readCandidates, readHoldings, worthSweeping, type Holding } from './sweeper-candidates.ts';
 import { gasLimitOf, sendSweep, sweepCallData, type Sent } from './sweeper-send.ts';
 import { sweepTokens } from './token-sweeps.ts';
 import { sweepingOffReason, writeSweeperStatus, type SweeperState } from './sweeper-status.ts';
@@ -37,7 +38,8 @@ import { ethText, gasWallet, type GasWallet } from './sweeper-wallet.ts';
  * Every run stores its state and why in Redis (sweeper-status.ts) and logs it when it
  * changes. The money only ever goes to the factory, which only pays the receiving address.
  */
-export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; tracer: Tracer; logger: Logger };
+/** `prices`: the process's ETH price (Runtime.prices), read to tell a token deposit's dust. */
+export type SweeperDeps = { config: AppConfig; db: Db; redis: Redis; chain: PublicClient; tracer: Tracer; logger: Logger; prices: Pick<PriceSource, 'answerOrNull'> };
 
 type ShownSent = Omit<Sent, 'expectedWei' | 'gasLimit' | 'maxFeePerGas'> & { expectedWei: string; gasLimit: string; maxFeePerGas: string };
 
@@ -54,8 +56,6 @@ export type SweepRun = {
 /** What one part of a run (ETH, or tokens) did, and why. */
 export type Step = { state: SweeperState; reason: string | null; fields?: Record<string, unknown>; sent?: Sent };
 
-/** The candidate page: this many batches' worth of addresses is read, never the history. */
-const CANDIDATE_PAGES = 4;
 
 export async function runDepositSweeper(deps: SweeperDeps, now = new Date()): Promise<SweepRun> {
   await reopenReorganizedSweeps(deps);

@@ -6,7 +6,7 @@ import { PAYABLE_STATUSES } from '../payments/order-states.ts';
 import { depositFactoryAbi } from '../deposits/abi.ts';
 import { depositSalt, factoryGave } from '../deposits/addresses.ts';
 import { balanceOfAbi } from '../rails/erc20/abi.ts';
-import { createPriceSource } from '../rails/eth/price.ts';
+import { CANDIDATE_PAGES } from './sweeper-candidates.ts';
 import { feeAboveCeiling, fitBudget, type Fees } from './sweeper-budget.ts';
 import { gasLimitOf, sendSweep } from './sweeper-send.ts';
 import type { Followed } from './sweeper-verify.ts';
@@ -50,8 +50,6 @@ export type TokenHolding = TokenCandidate & { balance: bigint };
  * USDC deposit more in a batch of 50; bench/RESULTS.md). A balance worth less is dust.
  */
 export const GAS_PER_TOKEN_ITEM = 60_000n;
-/** This many batches' worth of candidates is read a run, never the history. */
-const CANDIDATE_PAGES = 4;
 
 /** `wallet` null: sweeping is off, and only the recoveries someone else sent are looked into (token-adopt.ts). */
 export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet | null, followed: Followed, now: Date): Promise<Step> {
@@ -73,7 +71,7 @@ export async function sweepTokens(deps: SweeperDeps, wallet: GasWallet | null, f
   const fees: Fees = await deps.chain.estimateFeesPerGas();
   const tooDear = feeAboveCeiling(deps.config, fees, tokensText(held), new Set(held.map((h) => h.address)).size);
   if (tooDear) return { state: 'waiting', reason: tooDear, fields: { max_fee_per_gas_wei: fees.maxFeePerGas.toString() } };
-  const ethUsd = await createPriceSource(deps).answerOrNull();
+  const ethUsd = await deps.prices.answerOrNull();
   if (ethUsd === null) return { state: 'waiting', reason: 'Sweeping tokens waits: the ETH price cannot be read, so dust cannot be told apart' };
   const floorOf = (asset: TokenSymbol) => dustFloor(fees.maxFeePerGas, ethUsd, tokenBySymbol(asset).decimals);
   const sweepable = held.filter((h) => h.balance >= floorOf(h.asset)).sort((a, b) => (a.balance === b.balance ? 0 : a.balance > b.balance ? -1 : 1));

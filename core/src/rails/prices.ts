@@ -4,7 +4,7 @@ import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
 import { answerToPrice } from './eth/amounts.ts';
 import type { PriceSource } from './eth/price.ts';
 import { PriceUnavailableError, tokenPriceUnavailable, tokenUsdPrice, type TokenUsd } from './erc20/price.ts';
-import { PRICE_DECIMALS } from './value.ts';
+import { PRICE_ONE } from './value.ts';
 
 /**
  * The price of every asset the shop takes, as the money rules use it (one source per
@@ -38,8 +38,6 @@ export type AssetPrices = {
   forQuote(asset: AssetCode): Promise<AssetPrice>;
   /** The answer an amount of `asset` arriving now is valued at (a late transfer, a credit); PriceUnavailableError without a trustworthy one. */
   valuation(asset: AssetCode): Promise<bigint>;
-  /** The same, or null while no trustworthy price can be read (for what only shows it). */
-  valuationOrNull(asset: AssetCode): Promise<bigint | null>;
   /**
    * What an amount of `asset` is worth when it is turned into balance (an overpayment
    * credited): ETH at today's price, a token at its feed's price even on the peg, never
@@ -53,7 +51,7 @@ export type AssetPrices = {
 
 type Deps = { config: { stablecoinPegToleranceBps: number; priceCacheSeconds: number }; chain: PublicClient; prices: Pick<PriceSource, 'current'> };
 
-const ONE_DOLLAR = 10n ** BigInt(PRICE_DECIMALS);
+const ONE_DOLLAR = PRICE_ONE;
 
 export function createAssetPrices(deps: Deps, now: () => Date = () => new Date()): AssetPrices {
   const kept = new Map<TokenSymbol, { at: number; read: Promise<TokenUsd> }>();
@@ -95,7 +93,6 @@ export function createAssetPrices(deps: Deps, now: () => Date = () => new Date()
       return { answer: ONE_DOLLAR, price: answerToPrice(ONE_DOLLAR) };
     },
     valuation,
-    valuationOrNull: (asset) => orNull(valuation(asset)),
     market,
     marketOrNull: (asset) => orNull(market(asset)),
   };

@@ -9,7 +9,8 @@ import { quoteAmountWei, tagOf } from './eth/amounts.ts';
  * formula at 18 decimals; a stablecoin on its peg is valued at an answer of exactly 1e8.
  */
 export const PRICE_DECIMALS = 8;
-const PRICE_ONE = 10n ** BigInt(PRICE_DECIMALS);
+/** A dollar (or one unit of any price) as an answer: 10^8. */
+export const PRICE_ONE = 10n ** BigInt(PRICE_DECIMALS);
 
 /** `amount` (smallest units of `asset`) in USD cents at `answer`, rounded DOWN: a payment is never worth more than sent. */
 export function unitsToUsdCents(asset: AssetCode, amount: bigint, answer: bigint): bigint {
