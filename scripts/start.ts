@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import { describeSeedAdmin, seed } from '../prisma/seed.ts';
 import { migrate } from './db/migrate.ts';
 import { isRpcUp } from './lib/anvil.ts';
-import { DEV_SWEEPER_PRIVATE_KEY, startDevChain } from './lib/dev-chain.ts';
+import { DEV_RELAY_PRIVATE_KEY, DEV_SWEEPER_PRIVATE_KEY, startDevChain } from './lib/dev-chain.ts';
 import { REPO_ROOT } from './lib/paths.ts';
 import { ensureDevDepositFactory } from './lib/deposit-factory.ts';
 import { installPriceFeedMock } from './lib/price-feed-mock.ts';
@@ -67,6 +67,7 @@ if (!(await isRpcUp(rpcUrl))) {
   depositFactory = factory.address;
   log(`deposit factory ${factory.deployed ? 'deployed' : 'kept'} at ${factory.address} (orders' deposit addresses, swept to ${receiver})`);
   if (!process.env.SWEEPER_PRIVATE_KEY && !process.env.SWEEPER_ADDRESS) log('the deposit sweeper pays its gas from anvil account #8 (SWEEPER_PRIVATE_KEY, a dev key)');
+  if (!process.env.RELAY_PRIVATE_KEY && !process.env.RELAY_ADDRESS) log("buyers' signed USDC payments are sent from anvil account #9 (RELAY_PRIVATE_KEY, a dev key)");
 } else {
   log(`using the Ethereum node at ${rpcUrl}`);
 }
@@ -87,6 +88,10 @@ const env: NodeJS.ProcessEnv = {
   // SWEEPER_ADDRESS, or sweeping is off.
   ...(localChain && (process.env.NODE_ENV ?? 'development') !== 'production' && !process.env.SWEEPER_PRIVATE_KEY && !process.env.SWEEPER_ADDRESS
     ? { SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY }
+    : {}),
+  // And sends buyers' signed USDC payments from anvil's dev account #9, its own wallet (not the sweeper's).
+  ...(localChain && (process.env.NODE_ENV ?? 'development') !== 'production' && !process.env.RELAY_PRIVATE_KEY && !process.env.RELAY_ADDRESS
+    ? { RELAY_PRIVATE_KEY: DEV_RELAY_PRIVATE_KEY }
     : {}),
 };
 const config = loadConfig(env);

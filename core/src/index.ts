@@ -36,3 +36,4 @@ export * from './accounts/two-factor.ts';
 export * from './approvals/index.ts';
 export * from './accounts/passkeys.ts';
 export * from './deposit-sweeper/index.ts';
+export * from './relay/index.ts';

@@ -23,6 +23,8 @@ import { startAnvil, type AnvilInstance } from './anvil.ts';
  */
 /** Anvil's dev account #8 (0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f): a published key, the deposit sweeper's gas wallet on a local chain only. */
 export const DEV_SWEEPER_PRIVATE_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+/** Anvil's dev account #9 (0xa0Ee7A142d267C1f36714E4a8F75612F20a79720): a published key, the relay's wallet for buyers' signed USDC payments, on a local chain only. */
+export const DEV_RELAY_PRIVATE_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 
 export type DevChain = AnvilInstance & { statePath: string; databaseReset: boolean };
 

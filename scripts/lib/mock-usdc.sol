@@ -17,9 +17,11 @@ pragma solidity ^0.8.20;
 ///    and authorizationState, with mainnet's typehashes and EIP-712 domain (name
 ///    "USD Coin", version "2", the chain id, this address), computed per call as
 ///    FiatTokenV2_2 does; messages as mainnet's.
+///  - V2_2's `bytes signature` overload of transferWithAuthorization, which the shop's
+///    relay sends: a key's 65-byte signature, or a smart-contract wallet's checked by its
+///    ERC-1271 isValidSignature (as V2_2's SignatureChecker does).
 /// Left out: the proxy and its admin, minters and mint/burn (the installer writes
-/// balances), pause, rescue, EIP-2612 permit, the `bytes signature` overloads and
-/// ERC-1271 signers of V2_2 (only v, r, s from an EOA here), the check of a signature's
+/// balances), pause, rescue, EIP-2612 permit, the other `bytes signature` overloads, the check of a signature's
 /// `s` and `v` (mainnet's ECRecover refuses malleable ones), and the blacklist kept in the
 /// balance's high bit (a mapping here).
 contract MockUSDC {
@@ -150,6 +152,27 @@ contract MockUSDC {
         _transfer(from, to, value);
     }
 
+    /// V2_2's overload: the signature as bytes, from a key or a smart-contract wallet (ERC-1271).
+    function transferWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes memory signature
+    ) external notBlacklisted(from) notBlacklisted(to) {
+        require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
+        require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
+        require(!usedAuthorizations[from][nonce], "FiatTokenV2: authorization is used or canceled");
+        bytes32 structHash = keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce));
+        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+        require(_validSignatureNow(from, digest, signature), "FiatTokenV2: invalid signature");
+        usedAuthorizations[from][nonce] = true;
+        emit AuthorizationUsed(from, nonce);
+        _transfer(from, to, value);
+    }
+
     /// As transferWithAuthorization, but only the payee may submit it (no front-running).
     function receiveWithAuthorization(
         address from,
@@ -200,6 +223,25 @@ contract MockUSDC {
     function _signer(bytes32 structHash, uint8 v, bytes32 r, bytes32 s) private view returns (address) {
         bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
         return ecrecover(digest, v, r, s);
+    }
+
+    /// SignatureChecker.isValidSignatureNow: a key's 65-byte signature recovered; a contract asked by ERC-1271.
+    function _validSignatureNow(address signer, bytes32 digest, bytes memory signature) private view returns (bool) {
+        if (signer.code.length == 0) {
+            if (signature.length != 65) return false;
+            bytes32 r;
+            bytes32 s;
+            uint8 v;
+            assembly {
+                r := mload(add(signature, 0x20))
+                s := mload(add(signature, 0x40))
+                v := byte(0, mload(add(signature, 0x60)))
+            }
+            address recovered = ecrecover(digest, v, r, s);
+            return recovered != address(0) && recovered == signer;
+        }
+        (bool ok, bytes memory answer) = signer.staticcall(abi.encodeWithSignature("isValidSignature(bytes32,bytes)", digest, signature));
+        return ok && answer.length >= 32 && abi.decode(answer, (bytes4)) == bytes4(0x1626ba7e);
     }
 
     function _transfer(address from, address to, uint256 value) private {

@@ -36,6 +36,8 @@ export * from './deposits-json.ts';
 export * from './network.ts';
 // The ERC-20 tokens the shop knows on mainnet (USDC, USDT): addresses, decimals, feeds.
 export * from './tokens.ts';
+// Paying a token with one signature (EIP-3009): the typed data, the body, the states.
+export * from './authorization.ts';
 // The one mapper from a stored order to its JSON (buyer's and admin's views).
 export * from './order-views.ts';
 // Drawing a public page on the server: what the api hands the web build's server bundle.

@@ -1,5 +1,5 @@
 import {
-  cancelOrderJson, claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderJson, overpaymentBody, paymentClaimJson, paymentReportJson, productJson, publishProductBody, reportPaymentBody, updateProductBody, uploadResult,
+  authorizationAcceptedJson, authorizationBody, cancelOrderJson, claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderJson, overpaymentBody, paymentClaimJson, paymentReportJson, productJson, publishProductBody, reportPaymentBody, updateProductBody, uploadResult,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { searchPageQuery, statusPageQuery } from './queries.ts';
@@ -68,6 +68,15 @@ export const shopOperations: Operation[] = [
   {
     method: 'PUT', path: '/api/orders/:id/claim', tag: 'Orders', access: 'user', summary: 'Claim a transfer that arrived without the order\'s tag, signed by the address that sent it',
     body: claimPaymentBody, answers: [ok(paymentClaimJson)], errors: [409, 429, 503],
+  },
+  {
+    method: 'POST', path: '/api/orders/:id/authorization', tag: 'Orders', access: 'user', summary: 'Pay in USDC with one signature (EIP-3009): the shop sends it and pays the gas',
+    description:
+      'The buyer signs `TransferWithAuthorization` in the token\'s EIP-712 domain (the quote\'s `signedTransfer`): from the wallet, to the order\'s deposit address, ' +
+      'exactly the quote\'s amount, valid now until after a few minutes, a random nonce. Checked before anything is sent; each refusal says why. ' +
+      'The relay then sends it; the order follows its usual states, and `authorization` on the order says where the shop\'s transaction is. ' +
+      'A buyer whose signed payments failed (the USDC moved away before they were sent) is limited (429).',
+    body: authorizationBody, answers: [ok(authorizationAcceptedJson, 'Accepted: the relay sends it', 202)], errors: [409, 429, 503],
   },
   {
     method: 'POST', path: '/api/orders/:id/overpayment', tag: 'Orders', access: 'user', summary: 'What to do with what a paid order received beyond its total: balance or refund',

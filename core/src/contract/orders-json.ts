@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderAuthorizationJson } from './authorization.ts';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './orders.ts';
 import { assetJson, isoTime, money, unitsString, weiString } from './json-parts.ts';
 import { overpaymentJson, refundJson } from './payouts-json.ts';
@@ -69,6 +70,12 @@ export const assetQuoteJson = z.object({
   chainId: z.number().int(),
   usdAmount: money,
   expiresAt: isoTime,
+  /**
+   * Set when this token may be paid with one signature (EIP-3009) that the shop sends and
+   * pays the gas for: the EIP-712 domain to sign in (contract/authorization.ts). Absent:
+   * only a transfer from the wallet pays.
+   */
+  signedTransfer: z.object({ domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: z.string() }) }).optional(),
 });
 export type AssetQuoteJson = z.infer<typeof assetQuoteJson>;
 /** An asset the shop accepts but does not offer for this order now, and why (its token off its peg, its price feed silent). */
@@ -104,6 +111,8 @@ export const orderJson = z.object({
   /** Assets the shop accepts that this order is not offered now, each with its reason. */
   quotesNotOffered: z.array(assetNotOfferedJson).optional(),
   payments: z.array(paymentJson).optional(),
+  /** The order's latest signed payment (EIP-3009) and where the shop's transaction is. */
+  authorization: orderAuthorizationJson.nullable().optional(),
   /** What a paid order received beyond its total and the buyer has not refunded or credited yet. */
   overpayment: overpaymentJson.nullable().optional(),
   /** Refunds of this order's overpayment or of its transfers, with their payout. */

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
-import { ethText, gweiText } from './sweeper-wallet.ts';
+import { ethText, gweiText } from '../chain/sending-wallet.ts';
 
 /**
  * What the sweeper may spend on gas: nothing while the node's suggested fee is above the
@@ -26,19 +26,30 @@ export function feeAboveCeiling(config: Pick<AppConfig, 'sweepMaxFeePerGasWei'>,
 }
 
 /**
- * The gas the sweeper's sweeps of the last 24 hours cost or may cost, and when the oldest of
- * them leaves the window. `lost`: sweeps the node lost, which the replacement taking their
- * nonce stands for (only one of the two can be mined).
+ * The gas the sweeper's sweeps and the relay's transactions (relay/relay.ts: buyers' signed
+ * payments, which share this budget) of the last 24 hours cost or may cost, and when the
+ * oldest of them leaves the window. `sender`: the sweeper's gas wallet, whose sweeps on
+ * their way count at their worst case (a sweep someone else sent costs the shop nothing).
+ * `lost`: sweeps the node lost, which the replacement taking their nonce stands for (only
+ * one of the two can be mined). Reads DepositSweep(createdAt) and PaymentAuthorization(createdAt).
  */
 export async function gasSpent(db: Db, sender: string, now: Date, lost: string[] = []): Promise<{ usedWei: bigint; freesAt: Date | null }> {
   const since = new Date(now.getTime() - DAY_MS);
   const [row] = await db.$queryRaw<{ used: string; oldest: Date | null }[]>`
-    SELECT COALESCE(SUM(CASE
-             WHEN "status" IN ('CONFIRMED', 'FAILED') THEN COALESCE("feeWei", 0)
-             WHEN "status" = 'SENT' AND "fromAddress" = ${sender} AND "id"::text <> ALL(${lost}::text[]) THEN "gasLimit"::numeric * "maxFeePerGasWei"
-             ELSE 0 END), 0)::text AS used,
-           MIN("createdAt") FILTER (WHERE "status" IN ('CONFIRMED', 'FAILED', 'SENT')) AS oldest
-    FROM "DepositSweep" WHERE "createdAt" > ${since}`;
+    SELECT COALESCE(SUM("wei"), 0)::text AS used, MIN("at") AS oldest FROM (
+      SELECT CASE
+               WHEN "status" IN ('CONFIRMED', 'FAILED') THEN COALESCE("feeWei", 0)
+               WHEN "status" = 'SENT' AND "fromAddress" = ${sender} AND "id"::text <> ALL(${lost}::text[]) THEN "gasLimit"::numeric * "maxFeePerGasWei"
+               ELSE 0 END AS "wei",
+             CASE WHEN "status" IN ('CONFIRMED', 'FAILED', 'SENT') THEN "createdAt" END AS "at"
+      FROM "DepositSweep" WHERE "createdAt" > ${since}
+      UNION ALL
+      SELECT CASE
+               WHEN "status" = 'SENT' THEN COALESCE("gasLimit"::numeric * "maxFeePerGasWei", 0)
+               ELSE COALESCE("feeWei", 0) END,
+             CASE WHEN "status" = 'SENT' OR "feeWei" IS NOT NULL THEN "createdAt" END
+      FROM "PaymentAuthorization" WHERE "createdAt" > ${since}
+    ) spent`;
   return { usedWei: BigInt(row?.used ?? '0'), freesAt: row?.oldest ? new Date(row.oldest.getTime() + DAY_MS) : null };
 }
 

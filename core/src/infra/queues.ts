@@ -69,6 +69,13 @@ export const queueDefinitions = {
     payload: z.object({ follow: z.number().int().min(1).optional() }).strict(),
     defaults: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   },
+  // One buyer's signed payment (EIP-3009): sent from the relay wallet and followed to its end
+  // (core/src/relay/relay.ts); waiting (the fee, the budget, a block) moves it to delayed, not
+  // a failed attempt. Node errors: retried; the payment sweep queues a lost one again.
+  'payment-relay': {
+    payload: z.object({ authorizationId: uuid }).strict(),
+    defaults: { attempts: 10, backoff: { type: 'exponential', delay: 2_000 } },
+  },
   // Deletes, in small batches, what the shop keeps no longer (old webhooks, ended sessions,
   // old reconciliation reports, indexed blocks no reorg needs), every RETENTION_INTERVAL_MS.
   retention: {
@@ -153,6 +160,7 @@ export const jobIds = {
   passwordChanged: (resetId: string) => `password-changed-${resetId}`,
   securityNotice: (noticeId: string) => `security-notice-${noticeId}`,
   payoutCheck: (checkId: string) => `payout-${checkId}`,
+  relay: (authorizationId: string) => `relay-${authorizationId}`,
   webhook: (deliveryId: string) => `webhook-${deliveryId}`,
   /** The on-demand audit: one at a time, however often an admin asks. */
   audit: 'reconcile-audit',
@@ -204,6 +212,8 @@ export const jobs = {
     enqueue(queues, 'email', { kind: 'security-notice', noticeId }, { jobId: jobIds.securityNotice(noticeId) }),
   checkPayout: (queues: Queues, checkId: string, extra: Extra = {}) =>
     enqueue(queues, 'payout-verify', { checkId }, { ...extra, jobId: jobIds.payoutCheck(checkId) }),
+  relayAuthorization: (queues: Queues, authorizationId: string, extra: Extra = {}) =>
+    enqueue(queues, 'payment-relay', { authorizationId }, { ...extra, jobId: jobIds.relay(authorizationId) }),
   /** Retries: exponential from WEBHOOK_RETRY_BASE_MS (the queue's defaults give the attempts). */
   deliverWebhook: (queues: Queues, deliveryId: string, retryBaseMs: number) =>
     enqueue(queues, 'webhook-deliver', { deliveryId }, { backoff: { type: 'exponential', delay: retryBaseMs }, jobId: jobIds.webhook(deliveryId) }),

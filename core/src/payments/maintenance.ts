@@ -17,7 +17,7 @@ export async function sweepPayments(
   db: Db,
   now = new Date(),
   staleMs = 30_000,
-): Promise<{ pending: { id: string; txHash: string; depositAddress: string | null; logIndex: number | null }[]; receipts: string[]; cashouts: string[]; payoutNotices: PayoutTarget[]; checking: string[] }> {
+): Promise<{ pending: { id: string; txHash: string; depositAddress: string | null; logIndex: number | null }[]; receipts: string[]; cashouts: string[]; payoutNotices: PayoutTarget[]; checking: string[]; relaying: string[] }> {
   const staleBefore = new Date(now.getTime() - staleMs);
   const minuteAgo = new Date(now.getTime() - 60_000);
   // Payment(status, createdAt, id): the pending ones.
@@ -35,7 +35,7 @@ export async function sweepPayments(
     SELECT "id" FROM "CashoutRequest"
     WHERE "status" = 'REQUESTED' AND "createdAt" < ${minuteAgo}
     ORDER BY "createdAt" LIMIT ${SWEEP}`;
-  const [paidCashouts, paidRefunds, checking] = await Promise.all([
+  const [paidCashouts, paidRefunds, checking, relaying] = await Promise.all([
     // x_cashout_paid_unnoticed, x_refund_paid_unnoticed.
     db.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "CashoutRequest"
@@ -48,6 +48,9 @@ export async function sweepPayments(
     // PayoutCheck(status), or the partial indexes of the checks still CHECKING.
     db.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "PayoutCheck" WHERE "status" = 'CHECKING' ORDER BY "createdAt" LIMIT ${SWEEP}`,
+    // PaymentAuthorization(status, createdAt): signed payments the relay has not finished.
+    db.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "PaymentAuthorization" WHERE "status" IN ('RECEIVED', 'SENT') AND "createdAt" < ${staleBefore} ORDER BY "createdAt" LIMIT ${SWEEP}`,
   ]);
   return {
     pending,
@@ -55,5 +58,6 @@ export async function sweepPayments(
     cashouts: cashouts.map((c) => c.id),
     payoutNotices: [...paidCashouts.map((c) => ({ kind: 'cashout' as const, id: c.id })), ...paidRefunds.map((r) => ({ kind: 'refund' as const, id: r.id }))],
     checking: checking.map((c) => c.id),
+    relaying: relaying.map((r) => r.id),
   };
 }

@@ -9,6 +9,7 @@ import { dailyCredit } from './daily-credit.ts';
 import { reconcileJob } from './reconcile.ts';
 import { retention } from './retention.ts';
 import { payoutVerify } from './payout-verify.ts';
+import { paymentRelay } from './payment-relay.ts';
 import { webhookDeliver, webhookDispatch } from './webhooks.ts';
 
 /** Every processor the worker runs, by queue name (one file a job under processors/). */
@@ -25,4 +26,5 @@ export const processors: ProcessorMap = {
   'webhook-dispatch': { process: webhookDispatch },
   'webhook-deliver': { process: webhookDeliver, concurrency: 8 },
   'deposit-sweep': { process: depositSweep },
+  'payment-relay': { process: paymentRelay, concurrency: 4 },
 };

@@ -3,7 +3,7 @@ import type { Processor } from '../worker-manager.ts';
 
 /**
  * Re-queues reported/found payments that have no live job, and unsent receipts, cashout
- * notices and security notices, and payout checks still waiting (deterministic job ids:
+ * notices and security notices, payout checks and signed payments still waiting (deterministic job ids:
  * one already queued is not added twice). Hands the cashouts whose new-wallet wait is
  * over to the admins (cashout-holds.ts).
  */
@@ -13,7 +13,7 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   const ethUsdNow = await runtime.prices.price().catch(() => null);
   const { released, effects: releasedNotices } = await releaseHeldCashouts(runtime.db, now, ethUsdNow);
   if (released.length) logger.info({ msg: 'held cashouts released to the admins', count: released.length });
-  const { pending, receipts, cashouts, payoutNotices, checking } = await sweepPayments(runtime.db, now, runtime.config.sweepStaleMs);
+  const { pending, receipts, cashouts, payoutNotices, checking, relaying } = await sweepPayments(runtime.db, now, runtime.config.sweepStaleMs);
   const notices = await unsentNotices(runtime.db, now, 500);
   let requeued = 0;
   for (const p of pending) {
@@ -33,6 +33,10 @@ export const paymentSweep: Processor<'payment-sweep'> = async (_job, { runtime, 
   // Payout checks still waiting whose job was lost (Redis restarted empty) or failed for good.
   for (const checkId of checking) {
     if (await requeue(runtime.queues['payout-verify'], jobIds.payoutCheck(checkId), () => jobs.checkPayout(runtime.queues, checkId))) requeued++;
+  }
+  // Signed payments the relay has not finished whose job was lost or failed for good.
+  for (const id of relaying) {
+    if (await requeue(runtime.queues['payment-relay'], jobIds.relay(id), () => jobs.relayAuthorization(runtime.queues, id))) requeued++;
   }
   if (requeued) logger.warn({ msg: 'sweeper re-enqueued work with no live job', count: requeued });
   return { requeued, receipts: receipts.length, cashouts: cashouts.length, released: released.length, notices: notices.length };

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment, screeningRefunds } from '@shop/core';
-import { claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderView, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
+import { acceptAuthorization, cancelOrder, claimTransfer, createOrderDesk, creditOverpayment, deleteOrder, handOn, jobs, recordPaymentReport, refundOverpayment, screeningRefunds } from '@shop/core';
+import { authorizationBody, claimPaymentBody, createOrderBody, LISTED_ORDER_STATUSES, orderView, overpaymentBody, reportPaymentBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { requireAdmin, requireStepUp, requireUser } from '../../middleware/auth.ts';
 import { audited } from '../../middleware/audit.ts';
@@ -89,6 +89,18 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     });
     await handOn(queues, result.effects, (err, effect) => req.log.warn({ err, effect: effect.kind }, 'not handed on; the sweeper will'));
     res.json({ status: result.status, orderStatus: result.orderStatus });
+  });
+
+  // A buyer's signed payment (EIP-3009, USDC): checked here, then sent and paid for by the
+  // relay (core/src/relay/). Each costs node reads, and each one sent may cost the shop gas:
+  // the report budget's limits per account and per order, and the relay's own limit on a
+  // buyer's failed ones (acceptAuthorization). Redis down: refused (503), as claims are.
+  router.post('/:id/authorization', requireUser, ...claimLimits, async (req, res) => {
+    const orderId = parseId(req.params.id, 'Order');
+    const body = parseBody(authorizationBody, req.body);
+    const accepted = await acceptAuthorization(deps, req.user!, orderId, body);
+    await jobs.relayAuthorization(queues, accepted.id).catch((err: unknown) => req.log.warn({ err, authorization_id: accepted.id }, 'relay job not queued; the payment sweep will'));
+    res.status(202).json({ _id: accepted.id, status: accepted.status, message: accepted.message });
   });
 
   // The buyer's choice for what a paid order received beyond its total: active balance,

@@ -1,5 +1,5 @@
-import { deleteBlockedReason, openQuotes, PRICE_UNAVAILABLE, Prisma, tokenNeedsDepositAddress, type Db, type OpenQuotes, type Quote, type Runtime } from '@shop/core';
-import { assetDecimals, formatEth, tokenBySymbol, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type AssetQuoteJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
+import { deleteBlockedReason, latestAuthorization, openQuotes, signableToken, PRICE_UNAVAILABLE, Prisma, tokenNeedsDepositAddress, type Db, type OpenQuotes, type Quote, type Runtime } from '@shop/core';
+import { assetDecimals, authorizationDomain, formatEth, tokenBySymbol, LISTED_ORDER_STATUSES, orderReferenceRange, orderView, usdNumber, type AdminOrderJson, type AssetQuoteJson, type OrderJson, type PaymentJson, type QuoteJson } from '@shop/core/contract';
 import { notFound } from '@shop/core';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
 import { ordersWithReference } from './order-lookup.ts';
@@ -33,8 +33,14 @@ function quoteJson(q: Quote, depositAddress: string | null): QuoteJson {
   };
 }
 
-/** A quote in any asset: a token is paid to the order's deposit address, ETH (by its tag) to the receiving address. */
-function assetQuoteJson(q: Quote, depositAddress: string | null): AssetQuoteJson {
+/**
+ * A quote in any asset: a token is paid to the order's deposit address, ETH (by its tag)
+ * to the receiving address; a token the relay sends signed payments in says its EIP-712
+ * domain (`signedTransfer`).
+ */
+function assetQuoteJson(config: Deps['config'], q: Quote, depositAddress: string | null): AssetQuoteJson {
+  const signable = config.relayAddress && q.asset !== 'ETH' && depositAddress ? signableToken(config, q.asset) : null;
+  const domain = signable ? authorizationDomain(signable, config.chainId) : null;
   return {
     asset: q.asset,
     amount: q.amount.toFixed(0),
@@ -46,6 +52,7 @@ function assetQuoteJson(q: Quote, depositAddress: string | null): AssetQuoteJson
     chainId: q.chainId,
     usdAmount: usdNumber(q.usdAmount),
     expiresAt: q.expiresAt.toISOString(),
+    ...(domain ? { signedTransfer: { domain } } : {}),
   };
 }
 
@@ -97,7 +104,11 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     };
   });
   const overpaid = fresh.status === 'PAID' && fresh.overpaidUsd.gt(fresh.overpaidSettledUsd);
-  const [overpayment, refunds] = await Promise.all([overpaid ? overpaymentJson(db, order.id, deps.assetPrices.marketOrNull) : null, refundsJson(db, { orderId: order.id })]);
+  const [overpayment, refunds, authorization] = await Promise.all([
+    overpaid ? overpaymentJson(db, order.id, deps.assetPrices.marketOrNull) : null,
+    refundsJson(db, { orderId: order.id }),
+    latestAuthorization(db, order.id),
+  ]);
   // The order's deposit address is shown while it is the trusted factory's (never a refused factory's, nor an old one's).
   const deposit = fresh.depositAddress && deps.depositFactory.depositAddressOf(fresh.id) === fresh.depositAddress ? fresh.depositAddress : null;
   return {
@@ -107,7 +118,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     // A token's quote needs the deposit address the buyer is shown: none while the factory is not trusted.
     ...(open.quotes.length > 0 || open.notOffered.length > 0
       ? {
-          quotes: open.quotes.filter((q) => q.asset === 'ETH' || deposit).map((q) => assetQuoteJson(q, deposit)),
+          quotes: open.quotes.filter((q) => q.asset === 'ETH' || deposit).map((q) => assetQuoteJson(config, q, deposit)),
           quotesNotOffered: [
             ...open.notOffered,
             ...open.quotes.filter((q) => q.asset !== 'ETH' && !deposit).map((q) => ({ asset: q.asset, reason: tokenNeedsDepositAddress(q.asset) })),
@@ -117,6 +128,7 @@ export async function getOrderDetail(deps: Deps, viewer: { id: string; isAdmin: 
     payments: paymentsJson,
     overpayment,
     refunds,
+    authorization,
   };
 }
 

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { assetJson, isoTime } from './json-parts.ts';
+import type { Token } from './tokens.ts';
+
+/**
+ * Paying a token with one signature (EIP-3009, USDC's `transferWithAuthorization`): the
+ * buyer signs the typed data below in the wallet (eth_signTypedData_v4, no transaction)
+ * and posts it (POST /api/orders/:id/authorization); the shop submits it from its relay
+ * wallet and pays the gas (core/src/relay/). One home for the typed data: the pay page
+ * signs it and the api checks the signature against it.
+ */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+export type TransferAuthorization = {
+  from: `0x${string}`;
+  to: `0x${string}`;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: `0x${string}`;
+};
+
+/** The EIP-712 domain a token signs authorizations in: its pinned name and version, the chain, the token's address. */
+export type AuthorizationDomain = { name: string; version: string; chainId: number; verifyingContract: `0x${string}` };
+
+export function authorizationDomain(token: Pick<Token, 'address' | 'eip712'>, chainId: number): AuthorizationDomain | null {
+  if (!token.eip712) return null;
+  return { name: token.eip712.name, version: token.eip712.version, chainId, verifyingContract: token.address };
+}
+
+/** What a wallet signs (viem's signTypedData / verifyTypedData take it as is). */
+export function transferAuthorizationTypedData(domain: AuthorizationDomain, message: TransferAuthorization) {
+  return { domain, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization' as const, message };
+}
+
+const hexAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x and 40 hex digits)');
+const uint = (max: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,78}$/, 'must be a whole number written in decimal digits')
+    .refine((v) => BigInt(v) <= BigInt(max), 'is too large');
+const UINT256_MAX = (2n ** 256n - 1n).toString();
+
+/** POST /api/orders/:id/authorization: the signed message, numbers as decimal strings, and the signature. */
+export const authorizationBody = z.object({
+  asset: assetJson,
+  from: hexAddress,
+  to: hexAddress,
+  value: uint(UINT256_MAX),
+  validAfter: uint(UINT256_MAX),
+  validBefore: uint(UINT256_MAX),
+  nonce: z.string().trim().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes (0x and 64 hex digits)'),
+  // 65 bytes from a key; a smart-contract wallet's (ERC-1271) may be longer.
+  signature: z.string().trim().regex(/^0x[0-9a-fA-F]{130,}$/, 'must be a signature (0x followed by hex)').max(2_000, 'is too long'),
+});
+export type AuthorizationBody = z.infer<typeof authorizationBody>;
+
+export const RELAY_STATUSES = ['RECEIVED', 'SENT', 'CONFIRMED', 'FAILED', 'DROPPED'] as const;
+export type RelayStatus = (typeof RELAY_STATUSES)[number];
+
+/**
+ * An order's latest signed authorization as its buyer reads it: where the shop's
+ * transaction is. `message`: what the buyer is told (never the operator's reason).
+ */
+export const orderAuthorizationJson = z.object({
+  _id: z.string(),
+  asset: assetJson,
+  status: z.enum(RELAY_STATUSES),
+  txHash: z.string().nullable(),
+  message: z.string(),
+  createdAt: isoTime,
+});
+export type OrderAuthorizationJson = z.infer<typeof orderAuthorizationJson>;
+
+/** The answer to POST /api/orders/:id/authorization (202). */
+export const authorizationAcceptedJson = z.object({ _id: z.string(), status: z.enum(RELAY_STATUSES), message: z.string() });
+
+/** What the buyer reads of an authorization in each state. */
+export function authorizationMessage(status: RelayStatus): string {
+  switch (status) {
+    case 'RECEIVED':
+      return 'Signature received: the shop is sending your payment';
+    case 'SENT':
+      return 'Your payment is on its way: the shop sent it and pays its network fee';
+    case 'CONFIRMED':
+      return 'Your payment was sent on chain';
+    case 'FAILED':
+      return 'Your signed payment failed on chain (the USDC was no longer there, or the signature was used): the order is not paid';
+    case 'DROPPED':
+      return 'Your signed payment could not be sent: the order is not paid. Sign again, or send the transfer from your wallet';
+  }
+}
