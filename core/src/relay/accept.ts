@@ -171,5 +171,5 @@ async function onChain(read: () => Promise<void>): Promise<void> {
 export function revertText(err: unknown): string {
   const e = err as { shortMessage?: string; message?: string; cause?: { reason?: string; shortMessage?: string } };
   const text = e?.cause?.reason ?? e?.shortMessage ?? e?.message ?? String(err);
-  return text.replace(/^Execution reverted with reason:\s*/i, '').split('\n')[0]!.slice(0, 200);
+  return text.replace(/^Execution reverted with reason:\s*/i, '').split('\n')[0]!.replace(/\.$/, '').slice(0, 200);
 }

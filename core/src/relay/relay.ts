@@ -191,8 +191,10 @@ async function follow(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> 
     const cancelled = (receipt.to ?? '').toLowerCase() === (row.relayAddress ?? '').toLowerCase();
     if (cancelled) return end(deps, row, 'DROPPED', `Never mined before its window closed: its nonce was freed by ${hash}`, false, cost);
     if (receipt.status === 'success') return end(deps, row, 'CONFIRMED', null, false, cost);
+    // Its reason, from the call replayed on the state its block left (what made it revert,
+    // the USDC moved away ahead of it in the block, is there unless a later transaction undid it).
     const why = await deps.chain
-      .call({ account: row.relayAddress as Address, to: tokenOf(row).address, data: callData(row), blockNumber: receipt.blockNumber - 1n })
+      .call({ account: row.relayAddress as Address, to: tokenOf(row).address, data: callData(row), blockNumber: receipt.blockNumber })
       .then(() => 'reverted')
       .catch((err: unknown) => revertText(err));
     // Its USDC moved away (or its nonce was used) between the check and the block: the buyer's failure, the shop's gas.
