@@ -103,7 +103,11 @@ export async function cancelOrder(db: Db, input: { orderId: string; userId: stri
     if (order.status === 'PAID') throw conflict('A paid order cannot be cancelled');
     if (order.status === 'EXPIRED') throw conflict('This order expired: there is nothing left to cancel');
     if (order.status === 'LATE') throw conflict('A late payment for this order is waiting for the shop: it cannot be cancelled now');
-    if (order.status === 'VERIFYING' || (await tx.payment.count({ where: { orderId: input.orderId, status: 'PENDING' } })) > 0) {
+    // A signed payment the relay sent (core/src/relay/) is a payment on its way too.
+    const onTheWay = async () =>
+      (await tx.payment.count({ where: { orderId: input.orderId, status: 'PENDING' } })) > 0 ||
+      (await tx.paymentAuthorization.count({ where: { orderId: input.orderId, status: 'SENT' } })) > 0;
+    if (order.status === 'VERIFYING' || (await onTheWay())) {
       throw conflict('A payment for this order is being confirmed on chain: it cannot be cancelled now');
     }
     await tx.payment.updateMany({ where: { orderId: input.orderId, status: 'COUNTED' }, data: { status: 'LATE', reason: ORDER_CANCELLED } });

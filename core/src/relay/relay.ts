@@ -5,9 +5,11 @@ import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
 import { broadcast, ethText, refusedForGood, sendingWallet, type SendingWallet } from '../chain/sending-wallet.ts';
 import { feeAboveCeiling, gasSpent, type Fees } from '../deposit-sweeper/sweeper-budget.ts';
 import { Prisma, type Db, type PaymentAuthorization } from '../infra/db.ts';
+import type { OrderStatus } from '../contract/orders.ts';
+import { dueCents, isPayable } from '../payments/order-states.ts';
 import type { Logger } from '../infra/logger.ts';
 import { authorizationUsed, transferWithAuthorizationData } from '../rails/erc20/authorization.ts';
-import { unitsToUsdCents } from '../rails/value.ts';
+import { PRICE_ONE, unitsToUsdCents } from '../rails/value.ts';
 import type { Runtime } from '../runtime.ts';
 import { revertText } from './accept.ts';
 
@@ -92,15 +94,22 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
 
   const nonce = await deps.chain.getTransactionCount({ address: wallet.address, blockTag: 'pending' });
   const call = { to: token.address, data, gas: gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas, nonce };
-  let claimed = false;
+  const outgoing = (hash: Hash, raw: Hex | null): Outgoing => ({ hash, raw, nonce, gasLimit, fees, now });
+  // An external signer sends first: checked before, written after whatever happens.
+  let claim: Claim = wallet.kind === 'signer' ? await claimNonce(deps.db, row, wallet.address, outgoing('0x', null), { dryRun: true }) : 'claimed';
   try {
-    const { hash, broadcast: out } = await wallet.send(call, async (hash, raw) => {
-      claimed = await claimNonce(deps.db, row, wallet.address, { hash, raw, nonce, gasLimit, fees, now });
-      return claimed;
-    });
-    if (!out || !claimed) return waitSaying(deps, row, `Relaying waits: nonce ${nonce} is held by another relay transaction on its way`);
-    deps.logger.info({ msg: 'signed payment relayed', authorization_id: row.id, order_id: row.orderId, tx_hash: hash, nonce });
-    return { state: 'wait', retryInMs: followInMs(deps), reason: null };
+    if (claim === 'claimed') {
+      const { hash, broadcast: out } = await wallet.send(call, async (hash, raw) => {
+        claim = await claimNonce(deps.db, row, wallet.address, outgoing(hash, raw), { sent: wallet.kind === 'signer' });
+        return claim === 'claimed';
+      });
+      if (out && (claim === 'claimed' || wallet.kind === 'signer')) {
+        deps.logger.info({ msg: 'signed payment relayed', authorization_id: row.id, order_id: row.orderId, tx_hash: hash, nonce });
+        return { state: 'wait', retryInMs: followInMs(deps), reason: null };
+      }
+    }
+    if (claim === 'order-changed') return end(deps, row, 'DROPPED', 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', false);
+    return waitSaying(deps, row, `Relaying waits: nonce ${nonce} is held by another relay transaction on its way`);
   } catch (err) {
     if (!refusedForGood(err)) throw err;
     // Never in a mempool: back to RECEIVED, to be sent again (its nonce free again).
@@ -140,14 +149,20 @@ const centsText = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString(
 type Outgoing = { hash: Hash; raw: Hex | null; nonce: number; gasLimit: bigint; fees: Fees; now: Date };
 
 /**
- * RECEIVED -> SENT with its first transaction, under the relay's lock, if no other
- * relay transaction on its way holds the nonce. False: not written (not to be broadcast).
+ * RECEIVED -> SENT with its first transaction, under the relay's lock and the order's row
+ * lock, if no other relay transaction on its way holds the nonce and the order still waits
+ * for what the authorization pays (not paid meanwhile, in part or whole, nor cancelled or
+ * expired: cancelOrder refuses while one is SENT). `sent`: an external signer's
+ * transaction is out already, so it is written whatever the checks say, to be followed.
  */
-async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing): Promise<boolean> {
+async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts: { sent?: boolean; dryRun?: boolean } = {}): Promise<Claim> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('relay-send'))`;
-    const holder = await tx.paymentAuthorization.count({ where: { relayAddress: relay.toLowerCase(), relayNonce: out.nonce, status: 'SENT' } });
-    if (holder > 0) return false;
+    const holder = await tx.paymentAuthorization.count({ where: { relayAddress: relay.toLowerCase(), relayNonce: out.nonce, status: 'SENT', id: { not: row.id } } });
+    const [order] = await tx.$queryRaw<{ status: OrderStatus; totalPrice: Prisma.Decimal; paidUsd: Prisma.Decimal }[]>`
+      SELECT "status", "totalPrice", "paidUsd" FROM "Order" WHERE "id" = ${row.orderId}::uuid FOR UPDATE`;
+    const verdict: Claim = holder > 0 ? 'nonce-held' : !order || !isPayable(order.status) || unitsToUsdCents(row.asset, BigInt(row.value.toFixed(0)), PRICE_ONE) > dueCents(order) ? 'order-changed' : 'claimed';
+    if (opts.dryRun || (verdict !== 'claimed' && !opts.sent)) return verdict;
     const sent = await tx.paymentAuthorization.updateMany({
       where: { id: row.id, status: 'RECEIVED' },
       data: {
@@ -164,9 +179,11 @@ async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing): Prom
         reason: null,
       },
     });
-    return sent.count > 0;
+    return sent.count > 0 ? 'claimed' : 'nonce-held';
   });
 }
+
+type Claim = 'claimed' | 'nonce-held' | 'order-changed';
 
 async function follow(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
   for (const hash of [...row.txHashes].reverse()) {

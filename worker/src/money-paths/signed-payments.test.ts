@@ -109,6 +109,13 @@ async function untilPaid(orderId: string) {
   });
 }
 
+/** Today's sweeps spent the budget shared with the relay (SWEEP_GAS_BUDGET_ETH=0.05): a failed sweep's fee (deleted by the caller). */
+function spendTheBudget() {
+  return kit.db.depositSweep.create({
+    data: { txHash: `0x${'ab'.repeat(32)}`, fromAddress: ANVIL_ACCOUNTS[8].toLowerCase(), nonce: 999, status: 'FAILED', gasLimit: 1n, maxFeePerGasWei: new Prisma.Decimal(1), expectedWei: new Prisma.Decimal(0), feeWei: new Prisma.Decimal('50000000000000000') },
+  });
+}
+
 describe('paying in USDC with one signature', () => {
   it('a buyer with USDC and no ETH signs once: the shop sends it and pays the gas, the order is PAID for exactly the quote', async () => {
     const buyer = await kit.createUser({ name: 'Signer' });
@@ -273,15 +280,36 @@ describe('paying in USDC with one signature', () => {
     expect(await usdcOf(wallet.address)).toBe(0n);
   });
 
+  it('an order paid by other means while its signed payment waits: the shop never sends it (no overpayment at its gas)', async () => {
+    const buyer = await kit.createUser({ name: 'Twice' });
+    const wallet = await walletWithUsdc(25);
+    const order = await kit.placeOrder(buyer);
+    const quote = await usdcQuote(buyer, order.id);
+    const spent = await spendTheBudget();
+    let id: string;
+    try {
+      const res = await post(buyer, order.id, await sign(wallet, quote));
+      expect(res.status).toBe(202);
+      id = res.body._id;
+      await waitFor('the relay to wait', async () => (await authorization(id)).reason);
+      // A cancel is refused only once the signed payment is sent; here it waits, and the buyer pays from an exchange.
+      const hash = await kit.chain.wallet.sendTransaction({ account: stranger, chain: null, ...tokenTransferRequest(USDC, quote.payTo, BigInt(quote.amount)) });
+      await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      await untilPaid(order.id);
+    } finally {
+      await kit.db.depositSweep.delete({ where: { id: spent.id } });
+    }
+    const dropped = await relayIn(id, ['DROPPED']);
+    expect(dropped).toMatchObject({ reason: 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', buyerFault: false, txHash: null, feeWei: null });
+    expect(await usdcOf(wallet.address)).toBe(usd(25));
+  });
+
   it('the gas budget spent: the relay waits and says why, then sends once the budget frees', async () => {
     const buyer = await kit.createUser({ name: 'Waiting' });
     const wallet = await walletWithUsdc(25);
     const order = await kit.placeOrder(buyer);
     const quote = await usdcQuote(buyer, order.id);
-    // Today's sweeps spent the budget shared with the relay (SWEEP_GAS_BUDGET_ETH=0.05).
-    const spent = await kit.db.depositSweep.create({
-      data: { txHash: `0x${'ab'.repeat(32)}`, fromAddress: ANVIL_ACCOUNTS[8].toLowerCase(), nonce: 999, status: 'FAILED', gasLimit: 1n, maxFeePerGasWei: new Prisma.Decimal(1), expectedWei: new Prisma.Decimal(0), feeWei: new Prisma.Decimal('50000000000000000') },
-    });
+    const spent = await spendTheBudget();
     let row;
     try {
       const res = await post(buyer, order.id, await sign(wallet, quote));
