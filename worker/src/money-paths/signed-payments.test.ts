@@ -1,10 +1,11 @@
-import { bytesToHex, erc20Abi, parseEther, parseGwei, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { bytesToHex, erc20Abi, hashTypedData, parseEther, parseGwei, type Address, type Hex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@shop/core';
 import { authorizationDomain, tokenBySymbol, transferAuthorizationTypedData, type TransferAuthorization } from '@shop/core/contract';
 import { tokenTransferRequest } from '../../../core/src/rails/erc20/index.ts';
 import { mintMockToken, TOKEN_MOCK_OWNER } from '../../../scripts/lib/token-mocks.ts';
+import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
@@ -196,6 +197,27 @@ describe('paying in USDC with one signature', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('This authorization was used or cancelled already: sign again');
     expect(await kit.db.paymentAuthorization.count({ where: { userId: buyer.id } })).toBe(0);
+  });
+
+  it("a smart-contract wallet's authorization: checked by its ERC-1271 answer, sent with the signature as bytes", async () => {
+    const buyer = await kit.createUser({ name: 'Safe' });
+    // Anvil's dev account #5 owns the wallet; its key signs the typed data's digest, which the wallet's isValidSignature recovers.
+    const owner = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 5 });
+    const smart = await deploySmartWallet(kit.env.anvil!.rpcUrl, owner.address, 0n);
+    await mintMockToken(kit.env.anvil!.rpcUrl, USDC, [smart.address], usd(25));
+    const order = await kit.placeOrder(buyer);
+    const quote = await usdcQuote(buyer, order.id);
+    const message: TransferAuthorization = { from: smart.address, to: quote.payTo, value: BigInt(quote.amount), validAfter: 0n, validBefore: BigInt(Math.floor(Date.parse(quote.expiresAt) / 1000)), nonce: bytesToHex(crypto.getRandomValues(new Uint8Array(32))) };
+    const digest = hashTypedData(transferAuthorizationTypedData(authorizationDomain(USDC, 1)!, message));
+    // Someone else's signature first: the wallet's ERC-1271 answer refuses it.
+    const forged = await post(buyer, order.id, { message, signature: await privateKeyToAccount(generatePrivateKey()).sign({ hash: digest }) });
+    expect(forged.status).toBe(400);
+    expect(forged.body.message).toBe(`The signature is not ${smart.address.toLowerCase()}'s signature of this authorization`);
+    const res = await post(buyer, order.id, { message, signature: await owner.sign({ hash: digest }) });
+    expect(res.status).toBe(202);
+    await relayIn(res.body._id, ['CONFIRMED']);
+    await untilPaid(order.id);
+    expect(await usdcOf(smart.address)).toBe(0n);
   });
 
   it('refuses a blocklisted buyer, and one whose wallet holds less than it signs for', async () => {
