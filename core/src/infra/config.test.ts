@@ -56,6 +56,18 @@ describe('configuration', () => {
     for (const bad of ['1001', '-1', '0.5', 'one percent']) expect(() => loadConfig({ STABLECOIN_PEG_TOLERANCE_BPS: bad })).toThrow(/STABLECOIN_PEG_TOLERANCE_BPS/);
   });
 
+  it('gives the relay of signed payments its own wallet: off without one, never the sweeper\'s, never both a key and a signer', () => {
+    const off = loadConfig({ NODE_ENV: 'development' });
+    expect(off.relayAddress).toBeNull();
+    const key = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
+    const on = loadConfig({ NODE_ENV: 'development', RELAY_PRIVATE_KEY: key, RELAY_MAX_GAS_USD: '1.50' });
+    expect(on).toMatchObject({ relayAddress: '0xa0ee7a142d267c1f36714e4a8f75612f20a79720', relayMaxGasUsd: '1.50', relayFailuresPerUserPerDay: 2 });
+    expect(() => loadConfig({ NODE_ENV: 'development', RELAY_PRIVATE_KEY: key, SWEEPER_PRIVATE_KEY: key })).toThrow(/RELAY_PRIVATE_KEY: the relay wallet must not be the sweeper's gas wallet/);
+    expect(() => loadConfig({ NODE_ENV: 'development', RELAY_ADDRESS: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720', SWEEPER_PRIVATE_KEY: key })).toThrow(/RELAY_ADDRESS: the relay wallet must not be the sweeper's gas wallet/);
+    expect(() => loadConfig({ NODE_ENV: 'development', RELAY_PRIVATE_KEY: key, RELAY_ADDRESS: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' })).toThrow(/RELAY_ADDRESS: set RELAY_PRIVATE_KEY/);
+    expect(() => loadConfig({ NODE_ENV: 'development', RELAY_MAX_GAS_USD: 'lots' })).toThrow(/RELAY_MAX_GAS_USD/);
+  });
+
   describe('the network (DEV_CHAIN, SHOP_NETWORK_LABEL, EXPLORER_URL)', () => {
     const production = {
       NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop', REDIS_URL: 'redis://cache:6379', ETH_RPC_URL: 'https://rpc.example.org',
