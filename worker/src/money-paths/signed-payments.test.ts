@@ -1,4 +1,4 @@
-import { bytesToHex, erc20Abi, hashTypedData, parseEther, parseGwei, type Address, type Hex } from 'viem';
+import { bytesToHex, erc20Abi, hashTypedData, numberToHex, parseEther, parseGwei, type Address, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@shop/core';
@@ -324,6 +324,32 @@ describe('paying in USDC with one signature', () => {
     const dropped = await relayIn(id, ['DROPPED']);
     expect(dropped).toMatchObject({ reason: 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', buyerFault: false, txHash: null, feeWei: null });
     expect(await usdcOf(wallet.address)).toBe(usd(25));
+  });
+
+  it("above RELAY_MAX_GAS_USD at the network's fee: the relay waits and says why, then sends when the fee falls", async () => {
+    const buyer = await kit.createUser({ name: 'Dear' });
+    const wallet = await walletWithUsdc(25);
+    const order = await kit.placeOrder(buyer);
+    const quote = await usdcQuote(buyer, order.id);
+    const baseFee = async (gwei: string) => {
+      await kit.chain.test.request({ method: 'anvil_setNextBlockBaseFeePerGas' as never, params: [numberToHex(parseGwei(gwei))] as never });
+      await kit.chain.mine(1);
+    };
+    // 12 gwei: under the sweeps' ceiling (30), but this payment's worst case at ETH $3,000 is above $3.
+    await baseFee('12');
+    let id: string;
+    try {
+      const res = await post(buyer, order.id, await sign(wallet, quote));
+      expect(res.status).toBe(202);
+      id = res.body._id;
+      const waiting = await waitFor('the relay to say why it waits', async () => (await authorization(id)).reason);
+      expect(waiting).toMatch(/^Relaying waits: this payment's gas may cost \$\d+\.\d\d at the current fee \([\d.]+ ETH\), above RELAY_MAX_GAS_USD \(\$3\.00\)$/);
+      expect((await authorization(id)).status).toBe('RECEIVED');
+    } finally {
+      await baseFee('1');
+    }
+    await relayIn(id, ['CONFIRMED']);
+    await untilPaid(order.id);
   });
 
   it('the gas budget spent: the relay waits and says why, then sends once the budget frees', async () => {
