@@ -34,7 +34,7 @@ describe('queue dashboard', () => {
     const api = await asAdmin.get('/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
-    expect(names).toEqual(['chain-index', 'daily-credit', 'deposit-sweep', 'email', 'order-expire', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention', 'webhook-deliver', 'webhook-dispatch']);
+    expect(names).toEqual(['chain-index', 'daily-credit', 'deposit-sweep', 'email', 'order-expire', 'payment-relay', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention', 'webhook-deliver', 'webhook-dispatch']);
   });
 
   it('loads nothing from another host: no link to one in the page, and a CSP that refuses any', async () => {
