@@ -2,7 +2,7 @@ import { TransactionReceiptNotFoundError, type Address, type Hash, type Hex } fr
 import type { RelayStatus } from '../contract/authorization.ts';
 import { formatAsset } from '../contract/money.ts';
 import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
-import { broadcast, ethText, refusedForGood, sendingWallet, type SendingWallet } from '../chain/sending-wallet.ts';
+import { broadcast, errorText, ethText, refusedForGood, sendingWallet, type SendingWallet } from '../chain/sending-wallet.ts';
 import { feeAboveCeiling, gasSpent, type Fees } from '../deposit-sweeper/sweeper-budget.ts';
 import { Prisma, type Db, type PaymentAuthorization } from '../infra/db.ts';
 import type { OrderStatus } from '../contract/orders.ts';
@@ -77,10 +77,14 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
     return end(deps, row, 'DROPPED', 'Used or cancelled on chain by another transaction before the shop sent it (anyone may send it); the shop sent nothing', false);
   }
   const data = callData(row);
+  // A revert is the token's answer; any other error is the node's (the job tries again), never the buyer's failure.
   const failure = await deps.chain
     .call({ account: wallet.address, to: token.address, data })
     .then(() => null)
-    .catch((err: unknown) => revertText(err));
+    .catch((err: unknown) => {
+      if (/revert/i.test(errorText(err))) return revertText(err);
+      throw err;
+    });
   // The buyer's doing (the USDC moved away, the nonce cancelled): counted against the buyer's limit.
   if (failure) return end(deps, row, 'DROPPED', `Would revert, so not sent: ${failure}`, true);
 
@@ -109,7 +113,8 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
       }
     }
     if (claim === 'order-changed') return end(deps, row, 'DROPPED', 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', false);
-    return waitSaying(deps, row, `Relaying waits: nonce ${nonce} is held by another relay transaction on its way`);
+    // Another payment took this nonce a moment ago: the next one is free as soon as that one is out.
+    return waitSaying(deps, row, `Relaying waits: nonce ${nonce} is held by another relay transaction on its way`, followInMs(deps));
   } catch (err) {
     if (!refusedForGood(err)) throw err;
     // Never in a mempool: back to RECEIVED, to be sent again (its nonce free again).
@@ -275,12 +280,12 @@ async function end(deps: RelayDeps, row: Row, status: Exclude<RelayStatus, 'RECE
 }
 
 /** Waits (the job looks again in RELAY_RETRY_MS), the reason kept on the row and logged once. */
-async function waitSaying(deps: RelayDeps, row: Row, reason: string): Promise<RelayStep> {
+async function waitSaying(deps: RelayDeps, row: Row, reason: string, retryInMs = deps.config.relayRetryMs): Promise<RelayStep> {
   if (row.reason !== reason) {
     await deps.db.paymentAuthorization.updateMany({ where: { id: row.id, status: row.status }, data: { reason } });
     deps.logger.info({ msg: 'signed payment waits', authorization_id: row.id, reason });
   }
-  return { state: 'wait', retryInMs: deps.config.relayRetryMs, reason };
+  return { state: 'wait', retryInMs, reason };
 }
 
 /** A transaction on its way is looked at again soon: a block's time, at most RELAY_RETRY_MS. */
