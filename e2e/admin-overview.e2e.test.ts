@@ -50,6 +50,14 @@ beforeAll(async () => {
     shop.db.$executeRaw`UPDATE "OrderItem" SET "creditEndsAt" = "creditEndsAt" - interval '1 day' WHERE "orderId" = ${orderId}::uuid`,
     shop.db.$executeRaw`UPDATE "Payment" SET "createdAt" = "createdAt" - interval '1 day' WHERE "orderId" = ${orderId}::uuid`,
   ]);
+  // A signed USDC payment the shop relayed yesterday, its gas paid by the shop (the relay's own journey is the pay page's).
+  await shop.db.paymentAuthorization.create({
+    data: {
+      orderId, userId: paid.userId, asset: 'USDC', fromAddress: ANVIL_ACCOUNTS[3].toLowerCase(), toAddress: `0x${'d'.repeat(40)}`, value: 10_000_000, validAfter: 0n,
+      validBefore: 2_000_000_000n, nonce: `0x${'1'.padStart(64, '0')}`, signature: '0x', status: 'CONFIRMED', feeWei: '61000000000000', feeUsd: '0.19',
+      createdAt: new Date(paid.paidAt!.getTime() - 86_400_000),
+    },
+  });
   yesterday = utcDay(new Date(paid.paidAt!.getTime() - 86_400_000));
   expect(yesterday).toBe(addDays(utcDay(new Date()), -1));
   revenue = paid.totalPrice.toFixed(2);
@@ -123,6 +131,8 @@ describe('the admin overview', () => {
       // The same figure in the table of days, the chart's text alternative.
       const row = page.getByRole('table', { name: 'Revenue and paid orders per day' }).getByRole('row').filter({ hasText: yesterday });
       expect(await row.getByRole('cell').allInnerTexts()).toEqual([yesterday, `USD $${revenue}`, '1']);
+      // What the relay's gas for signed payments cost the shop over the range.
+      expect((await page.getByRole('group', { name: 'Gas paid for signed payments' }).innerText()).replace(/\s+/g, ' ')).toBe('Gas paid for signed payments USD $0.19 1 payment · 0.000061 ETH');
       await page.mouse.move(0, 0);
       expect(await overflows(page)).toEqual([]);
       await shop.screenshot(page, `admin-overview-${name}`);

@@ -33,6 +33,15 @@ export const adminOverviewJson = z.object({
     newUsers: z.number().int(),
     /** Referral rewards credited in the range minus those taken back (exact, may be negative). */
     referralRewards: z.string(),
+    /**
+     * The gas the shop paid to send the buyers' signed payments (EIP-3009) received in the
+     * range, a cost of sale: in dollars at the ETH price when each was mined (exact, 2
+     * decimals), in wei (a decimal string), and how many were mined (failed ones included:
+     * their gas was paid all the same).
+     */
+    relayGasUsd: z.string(),
+    relayGasWei: z.string(),
+    relayedPayments: z.number().int(),
   }),
   /** Orders placed in the range, by their state now. */
   ordersByStatus: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),

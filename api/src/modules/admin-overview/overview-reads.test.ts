@@ -18,7 +18,7 @@ import { appReads } from '../../testing/app-reads.ts';
 const HISTORY = 20_000;
 /** A month is about 900 rows of each table here; reading all of one would be 20,000. */
 const BOUND = 2_000;
-const TABLES = ['Order', 'OrderItem', 'Payment', 'LedgerEntry', 'User', 'CashoutRequest'];
+const TABLES = ['Order', 'OrderItem', 'Payment', 'LedgerEntry', 'User', 'CashoutRequest', 'PaymentAuthorization'];
 
 let env: TestEnv;
 let url: string;
@@ -44,6 +44,13 @@ beforeAll(async () => {
       SELECT gen_random_uuid(), '00000000-0000-4000-8000-00000000a11c', 'ACTIVE', 1,
         CASE WHEN g % 50 = 0 THEN 'REFERRAL_REWARD'::"LedgerKind" ELSE 'DAILY_CREDIT' END, 'reads-' || g, ${at}
       FROM generate_series(1, ${HISTORY}) g`);
+    // A signed USDC payment for each order of the history, its relay's gas paid: 100 gwei-ish, 0.30 dollars.
+    await client.query(`
+      INSERT INTO "PaymentAuthorization" ("id", "orderId", "userId", "asset", "fromAddress", "toAddress", "value", "validAfter", "validBefore", "nonce", "signature",
+        "status", "feeWei", "feeUsd", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), o."id", o."userId", 'USDC', '0x' || repeat('a', 40), '0x' || repeat('d', 40), 10000000, 0, 2000000000, '0x' || lpad(to_hex(n), 64, '0'), '0x',
+        CASE WHEN n % 20 = 0 THEN 'FAILED'::"RelayStatus" ELSE 'CONFIRMED' END, 100000000000000, 0.30, o."createdAt", o."createdAt"
+      FROM (SELECT *, row_number() OVER () AS n FROM "Order") o`);
     const admin = await client.query<{ id: string }>(`
       INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "isAdmin", "updatedAt")
       VALUES (gen_random_uuid(), 'Admin', 'admin-overview-reads@example.com', 'x', 'admin-overview-reads', true, now()) RETURNING "id"`);
@@ -63,7 +70,7 @@ async function recorded<T>(run: Parameters<typeof appReads<T>>[1]) {
 }
 
 describe("what the admin overview reads on a shop's two years", () => {
-  it("sums a month's revenue, states, packages, referrals and new users from that month's rows alone", async () => {
+  it("sums a month's revenue, states, packages, referrals, new users and the relay's gas from that month's rows alone", async () => {
     const { result, tooMuch } = await recorded(async (app) => request(app).get(`/api/admin/overview?from=${from}&to=${to}`).set('Cookie', adminCookie));
     expect(result.status).toBe(200);
     const body = result.body as AdminOverviewJson;
@@ -73,6 +80,10 @@ describe("what the admin overview reads on a shop's two years", () => {
     expect(body.totals.newUsers).toBeGreaterThan(500);
     expect(Number(body.totals.referralRewards)).toBeGreaterThan(5);
     expect(body.topPackages[0]).toMatchObject({ name: 'History', revenue: body.totals.revenue });
+    // One signed payment an order placed that month (about 30 a day), each 0.30 dollars of gas.
+    expect(body.totals.relayedPayments).toBeGreaterThan(600);
+    expect(body.totals.relayGasUsd).toBe((body.totals.relayedPayments * 0.3).toFixed(2));
+    expect(body.totals.relayGasWei).toBe((BigInt(body.totals.relayedPayments) * 100_000_000_000_000n).toString());
     expect(tooMuch).toEqual([]);
   });
 

@@ -63,6 +63,20 @@ async function entry(userId: string, kind: 'REFERRAL_REWARD' | 'REFERRAL_REVERSA
   await kit.db.ledgerEntry.update({ where: { idempotencyKey: key }, data: { createdAt: new Date(at) } });
 }
 
+let nonce = 0;
+
+/** A signed USDC payment for the order `key`, received at `createdAt`, its relay's gas (once mined) `feeWei` and `feeUsd`. */
+async function authorization(key: string, a: { createdAt: string; status: 'SENT' | 'CONFIRMED' | 'FAILED' | 'DROPPED'; feeWei?: string; feeUsd?: string }) {
+  nonce++;
+  await kit.db.paymentAuthorization.create({
+    data: {
+      orderId: ids[key]!, userId: buyer.id, asset: 'USDC', fromAddress: WALLET.toLowerCase(), toAddress: `0x${'d'.repeat(40)}`, value: new Prisma.Decimal('100000000'),
+      validAfter: 0n, validBefore: 2_000_000_000n, nonce: `0x${nonce.toString(16).padStart(64, '0')}`, signature: `0x${'5'.repeat(130)}`, status: a.status,
+      feeWei: a.feeWei ? new Prisma.Decimal(a.feeWei) : null, feeUsd: a.feeUsd ? new Prisma.Decimal(a.feeUsd) : null, createdAt: new Date(a.createdAt),
+    },
+  });
+}
+
 beforeAll(async () => {
   kit = await createApiTestKit({ chain: true, ethUsd: '3000', reconcileSkip: ['counted-off-chain'] });
   admin = await kit.createUser({ name: 'Ada Admin', isAdmin: true });
@@ -92,6 +106,18 @@ beforeAll(async () => {
   await entry(referrer.id, 'REFERRAL_REWARD', '2.50', `order:${ids.reorged}`, `referral:${ids.reorged}:v1`, '2026-03-02T13:05:00Z');
   await entry(referrer.id, 'REFERRAL_REVERSAL', '-2.50', `order:${ids.reorged}:reorg`, `referral-reversal:${ids.reorged}:v1`, '2026-03-03T08:00:00Z');
   await entry(referrer.id, 'ADMIN_ADJUSTMENT', '20.00', 'test:adjust', 'overview-adjust', '2026-03-03T09:00:00Z');
+
+  // Signed payments the shop sent and paid the gas of, dated by their arrival.
+  await authorization('first', { createdAt: '2026-03-01T00:00:00.000Z', status: 'CONFIRMED', feeWei: '52000000000000', feeUsd: '0.16' });
+  await authorization('overpaid', { createdAt: '2026-03-03T23:59:59.999Z', status: 'CONFIRMED', feeWei: '61000000000000', feeUsd: '0.19' });
+  // Failed on chain (the buyer's USDC moved away): its gas was paid all the same.
+  await authorization('unpaid', { createdAt: '2026-03-02T12:00:01Z', status: 'FAILED', feeWei: '30000000000000', feeUsd: '0.07' });
+  // Still on its way, and refused before sending: no gas yet, none ever.
+  await authorization('unpaid', { createdAt: '2026-03-02T12:00:02Z', status: 'SENT' });
+  await authorization('unpaid', { createdAt: '2026-03-02T12:00:03Z', status: 'DROPPED' });
+  // A millisecond either side of the range: not in it.
+  await authorization('before', { createdAt: '2026-02-28T23:59:59.999Z', status: 'CONFIRMED', feeWei: '70000000000000', feeUsd: '0.21' });
+  await authorization('reorged', { createdAt: '2026-03-04T00:00:00.000Z', status: 'CONFIRMED', feeWei: '80000000000000', feeUsd: '0.24' });
 });
 afterAll(async () => {
   await kit?.close();
@@ -159,7 +185,9 @@ describe('GET /api/admin/overview', () => {
       { day: '2026-03-02', revenue: '125.00', paidOrders: 1 },
       { day: '2026-03-03', revenue: '0.00', paidOrders: 0 },
     ]);
-    expect(body.totals).toEqual({ revenue: '275.00', paidOrders: 3, newUsers: 1, referralRewards: '10.00' });
+    expect(body.totals).toEqual({
+      revenue: '275.00', paidOrders: 3, newUsers: 1, referralRewards: '10.00', relayGasUsd: '0.42', relayGasWei: '143000000000000', relayedPayments: 3,
+    });
 
     // The same figures from the books themselves: each paid order's counted transfers,
     // less what it received beyond its total, on the UTC day it was paid; and the
@@ -186,6 +214,23 @@ describe('GET /api/admin/overview', () => {
     expect(second.days).toEqual([{ day: '2026-03-02', revenue: '125.00', paidOrders: 1 }]);
     const before = (await overviewOf('?from=2026-02-28&to=2026-02-28')).body as AdminOverviewJson;
     expect(before.days).toEqual([{ day: '2026-02-28', revenue: '300.00', paidOrders: 1 }]);
+  });
+
+  it("sums the gas the shop paid to send the range's signed payments (a cost of sale), failed ones included, and nothing outside the range", async () => {
+    const body = (await overviewOf('?from=2026-03-01&to=2026-03-03')).body as AdminOverviewJson;
+    expect(body.totals).toMatchObject({ relayGasUsd: '0.42', relayGasWei: '143000000000000', relayedPayments: 3 });
+    // The same from the authorizations themselves: those received in the range whose transaction was mined.
+    const mined = await kit.db.paymentAuthorization.findMany({ where: { createdAt: { gte: new Date('2026-03-01T00:00:00Z'), lt: new Date('2026-03-04T00:00:00Z') }, feeWei: { not: null } } });
+    expect(body.totals.relayGasWei).toBe(mined.reduce((sum, a) => sum + BigInt(a.feeWei!.toFixed(0)), 0n).toString());
+    expect(body.totals.relayGasUsd).toBe(usd(mined.reduce((sum, a) => sum + cents(a.feeUsd!.toFixed(2)), 0n)));
+
+    // Each boundary: the one received a millisecond before the range is the day before's, the one at midnight after it the next day's.
+    const days = async (query: string) => ((await overviewOf(query)).body as AdminOverviewJson).totals;
+    expect(await days('?from=2026-03-02&to=2026-03-02')).toMatchObject({ relayGasUsd: '0.07', relayGasWei: '30000000000000', relayedPayments: 1 });
+    expect(await days('?from=2026-02-28&to=2026-02-28')).toMatchObject({ relayGasUsd: '0.21', relayGasWei: '70000000000000', relayedPayments: 1 });
+    expect(await days('?from=2026-03-04&to=2026-03-04')).toMatchObject({ relayGasUsd: '0.24', relayGasWei: '80000000000000', relayedPayments: 1 });
+    // A range with none: zero, not absent.
+    expect(await days('?from=2026-01-01&to=2026-01-31')).toMatchObject({ relayGasUsd: '0.00', relayGasWei: '0', relayedPayments: 0 });
   });
 
   it('counts orders placed in the range by state, the top packages, and the open work', async () => {

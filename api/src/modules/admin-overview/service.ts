@@ -1,4 +1,4 @@
-import { OPEN_CASHOUT_STATUSES, Prisma, UserError, type Db } from '@shop/core';
+import { OPEN_CASHOUT_STATUSES, Prisma, relayGasSince, UserError, type Db } from '@shop/core';
 import {
   addDays,
   OVERVIEW_DEFAULT_DAYS,
@@ -12,8 +12,8 @@ import {
 } from '@shop/core/contract';
 
 /**
- * The admin overview: what the shop took in, day by day, over a range of UTC days, and
- * the work waiting for an admin. Every figure is summed by Postgres over an index read
+ * The admin overview: what the shop took in, day by day, over a range of UTC days, what
+ * the relay's gas for signed payments cost it, and the work waiting for an admin. Every figure is summed by Postgres over an index read
  * of the range (never the whole history): with 2M orders and 20M ledger entries a
  * month costs what a month holds, and a range is at most OVERVIEW_MAX_DAYS long.
  *
@@ -159,20 +159,30 @@ export async function waitingFor(db: Db, adminId: string): Promise<AdminWaitingJ
 }
 
 export async function overview(db: Db, range: DayRange): Promise<AdminOverviewJson> {
-  const [days, states, top, referrals, open, newUsers] = await Promise.all([
+  const [days, states, top, referrals, open, newUsers, relayGas] = await Promise.all([
     revenueByDay(db, range),
     ordersByStatus(db, range),
     topPackages(db, range),
     referralRewards(db, range),
     needsAction(db),
     db.user.count({ where: { createdAt: { gte: range.start, lt: range.end } } }),
+    // The relay's gas for signed payments, a cost of sale: PaymentAuthorization(createdAt), the range's rows only.
+    relayGasSince(db, range.start, range.end),
   ]);
   const revenue = days.reduce((sum, d) => sum.plus(d.revenue), new Prisma.Decimal(0));
   return {
     from: range.from,
     to: range.to,
     days,
-    totals: { revenue: revenue.toFixed(2), paidOrders: days.reduce((n, d) => n + d.paidOrders, 0), newUsers, referralRewards: referrals },
+    totals: {
+      revenue: revenue.toFixed(2),
+      paidOrders: days.reduce((n, d) => n + d.paidOrders, 0),
+      newUsers,
+      referralRewards: referrals,
+      relayGasUsd: relayGas.usd,
+      relayGasWei: relayGas.wei.toString(),
+      relayedPayments: relayGas.relayed,
+    },
     ordersByStatus: states,
     needsAction: open,
     topPackages: top,

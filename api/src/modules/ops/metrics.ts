@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, sameSecret, withTimeout } from '@shop/core';
+import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, relayGasSince, relaysOnTheirWay, sameSecret, withTimeout } from '@shop/core';
 import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
 import { sweepGasSince, sweepsWaiting, unsweptDeposits } from '../admin-deposits/service.ts';
@@ -171,6 +171,21 @@ export function createMetrics(deps: AppDeps) {
     const status = await withTimeout(readSweeperStatus(deps.redis, deps.config), 2_000);
     g.set(status?.state === 'waiting' ? 1 : 0);
   });
+  // Signed payments (EIP-3009) the relay sends for buyers: those not finished
+  // (PaymentAuthorization(status, createdAt)), and the gas the shop paid for those received
+  // in the last day, a cost of sale (PaymentAuthorization(createdAt)); failed ones' gas is
+  // paid too. The relay's own waits are in the worker's log and on the order's page.
+  stateGauge({ name: 'shop_relay_pending', help: 'Signed payments received or sent by the relay and not yet confirmed, failed or dropped', source: 'database' }, async (g) =>
+    g.set(await relaysOnTheirWay(deps.db)),
+  );
+  const relayGas24h = () => relayGasSince(deps.db, new Date(Date.now() - 24 * 3600_000));
+  stateGauge({ name: 'shop_relay_gas_wei_24h', help: 'Gas paid by the relay for the signed payments received in the last 24 hours, in wei', source: 'database' }, async (g) =>
+    g.set(Number((await relayGas24h()).wei)),
+  );
+  stateGauge(
+    { name: 'shop_relay_gas_usd_24h', help: 'Gas paid by the relay for the signed payments received in the last 24 hours, in USD at the ETH price when each was mined', source: 'database' },
+    async (g) => g.set(Number((await relayGas24h()).usd)),
+  );
   // This process's verdict on the deposit factory (core/src/deposits/factory-trust.ts), read
   // from memory: 0 while new orders get no deposit address (its code is not the shop's, or
   // not checked yet), labelled by that state; the reason is in the health details and on the

@@ -14,7 +14,7 @@ import { appReads } from '../../testing/app-reads.ts';
  */
 const HISTORY = 20_000;
 const BOUND = 200;
-const TABLES = ['Payment', 'WebhookDelivery', 'CashoutRequest', 'Refund', 'Order'];
+const TABLES = ['Payment', 'WebhookDelivery', 'CashoutRequest', 'Refund', 'Order', 'PaymentAuthorization'];
 const HISTORY_ENDPOINT = '00000000-0000-4000-8000-00000000a11e';
 
 let env: TestEnv;
@@ -39,6 +39,15 @@ beforeAll(async () => {
     await client.query(`
       INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "subject", "seq", "updatedAt")
       SELECT gen_random_uuid(), e."id", '${HISTORY_ENDPOINT}', e."subject", e."seq", now() FROM "WebhookEvent" e WHERE e."id" LIKE 'msg\\_open%'`);
+    // Signed payments: one an order of the history, relayed and finished long ago; three of the last day, two still on their way.
+    await client.query(`
+      INSERT INTO "PaymentAuthorization" ("id", "orderId", "userId", "asset", "fromAddress", "toAddress", "value", "validAfter", "validBefore", "nonce", "signature",
+        "status", "feeWei", "feeUsd", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), o."id", o."userId", 'USDC', '0x' || repeat('a', 40), '0x' || repeat('d', 40), 10000000, 0, 2000000000, '0x' || lpad(to_hex(n), 64, '0'), '0x',
+        CASE WHEN n <= 3 THEN s.status::"RelayStatus" ELSE 'CONFIRMED' END, CASE WHEN n <= 3 THEN s.fee ELSE 100000000000000 END, CASE WHEN n <= 3 THEN s.usd ELSE 0.30 END,
+        CASE WHEN n <= 3 THEN now() - interval '1 hour' ELSE o."createdAt" END, now()
+      FROM (SELECT *, row_number() OVER () AS n FROM "Order") o
+      LEFT JOIN (VALUES (1, 'CONFIRMED', 40::numeric, 0.12), (2, 'SENT', NULL, NULL), (3, 'RECEIVED', NULL, NULL)) s(k, status, fee, usd) ON s.k = o.n`);
     const admin = await client.query<{ id: string }>(`
       INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "isAdmin", "updatedAt")
       VALUES (gen_random_uuid(), 'Admin', 'admin-reads@example.com', 'x', 'admin-reads', true, now()) RETURNING "id"`);
@@ -58,7 +67,7 @@ async function recorded<T>(run: Parameters<typeof appReads<T>>[1]) {
 }
 
 describe('what a metrics scrape reads', () => {
-  it('counts open payments and webhook deliveries (and payments settled in the last hour), never the history', async () => {
+  it("counts open payments, webhook deliveries and signed payments, the last hour's settled payments and the last day's relay gas, never the history", async () => {
     const { result: text, tooMuch } = await recorded(async (app) => (await request(app).get('/metrics')).text);
     expect(text).toMatch(/^shop_payments\{status="PENDING",source="REPORTED"\} 2$/m);
     expect(text).toMatch(/^shop_payments\{status="UNRESOLVED",source="INFLOW"\} 1$/m);
@@ -70,6 +79,9 @@ describe('what a metrics scrape reads', () => {
     expect(text).toMatch(/^shop_webhook_deliveries\{status="PENDING"\} 3$/m);
     expect(text).toMatch(/^shop_webhook_deliveries\{status="FAILED"\} 100$/m);
     expect(text).not.toMatch(/^shop_webhook_deliveries\{status="DELIVERED"/m);
+    expect(text).toMatch(/^shop_relay_pending 2$/m);
+    expect(text).toMatch(/^shop_relay_gas_wei_24h 40$/m);
+    expect(text).toMatch(/^shop_relay_gas_usd_24h 0\.12$/m);
     expect(tooMuch).toEqual([]);
   });
 });

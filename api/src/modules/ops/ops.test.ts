@@ -34,7 +34,10 @@ describe('queue dashboard', () => {
     const api = await asAdmin.get('/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
-    expect(names).toEqual(['chain-index', 'daily-credit', 'deposit-sweep', 'email', 'order-expire', 'payment-relay', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention', 'webhook-deliver', 'webhook-dispatch']);
+    expect(names).toEqual([
+      'chain-index', 'daily-credit', 'deposit-sweep', 'email', 'order-expire', 'payment-relay', 'payment-sweep', 'payment-verify', 'payout-verify', 'reconcile', 'retention',
+      'webhook-deliver', 'webhook-dispatch',
+    ]);
   });
 
   it('loads nothing from another host: no link to one in the page, and a CSP that refuses any', async () => {
@@ -97,6 +100,39 @@ describe('metrics', () => {
     } finally {
       await locked.close();
     }
+  });
+});
+
+describe("the relay's signed payments in the metrics", () => {
+  it('shows the gas the shop paid for those received in the last 24 hours, in wei and dollars, and those on their way', async () => {
+    const order = await kit.db.order.create({ data: { userId: user.id, itemsPrice: 10, totalPrice: 10, stockReserved: false } });
+    const hour = 3600_000;
+    let nonce = 0;
+    const authorization = (status: 'RECEIVED' | 'SENT' | 'CONFIRMED' | 'FAILED' | 'DROPPED', hoursAgo: number, feeWei?: string, feeUsd?: string) => ({
+      orderId: order.id, userId: user.id, asset: 'USDC' as const, fromAddress: `0x${'a'.repeat(40)}`, toAddress: `0x${'d'.repeat(40)}`, value: 10_000_000,
+      validAfter: 0n, validBefore: 2_000_000_000n, nonce: `0x${(++nonce).toString(16).padStart(64, '0')}`, signature: '0x', status,
+      feeWei: feeWei ?? null, feeUsd: feeUsd ?? null, createdAt: new Date(Date.now() - hoursAgo * hour),
+    });
+    const before = await request(kit.app).get('/metrics');
+    expect(before.text).toMatch(/^shop_relay_gas_wei_24h 0$/m);
+    expect(before.text).toMatch(/^shop_relay_gas_usd_24h 0$/m);
+    expect(before.text).toMatch(/^shop_relay_pending 0$/m);
+    await kit.db.paymentAuthorization.createMany({
+      data: [
+        authorization('CONFIRMED', 1, '52000000000000', '0.16'),
+        // Failed on chain: its gas was paid all the same.
+        authorization('FAILED', 23, '30000000000000', '0.07'),
+        // Older than a day: no longer in the window.
+        authorization('CONFIRMED', 25, '70000000000000', '0.21'),
+        authorization('RECEIVED', 0),
+        authorization('SENT', 2),
+        authorization('DROPPED', 3),
+      ],
+    });
+    const after = (await request(kit.app).get('/metrics')).text;
+    expect(after).toMatch(/^shop_relay_gas_wei_24h 82000000000000$/m);
+    expect(after).toMatch(/^shop_relay_gas_usd_24h 0\.23$/m);
+    expect(after).toMatch(/^shop_relay_pending 2$/m);
   });
 });
 

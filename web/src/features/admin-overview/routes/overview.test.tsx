@@ -14,7 +14,7 @@ const overview = (over: Partial<AdminOverviewJson> = {}): AdminOverviewJson => (
     { day: '2026-03-02', revenue: '125.00', paidOrders: 1 },
     { day: '2026-03-03', revenue: '0.00', paidOrders: 0 },
   ],
-  totals: { revenue: '275.00', paidOrders: 3, newUsers: 4, referralRewards: '7.50' },
+  totals: { revenue: '275.00', paidOrders: 3, newUsers: 4, referralRewards: '7.50', relayGasUsd: '0.42', relayGasWei: '143000000000000', relayedPayments: 3 },
   ordersByStatus: [
     { status: 'PAID', count: 3 },
     { status: 'PENDING_PAYMENT', count: 1 },
@@ -41,6 +41,10 @@ describe('OverviewPage', () => {
       ['2026-03-01', 'USD $150.00', '2'],
     ]);
     expect(screen.getByText('USD $275.00 from 3 paid orders over 3 days (UTC); the best day was 2026-03-01 with USD $150.00. Every day is in the table below.')).toBeInTheDocument();
+    // The gas the shop paid for the buyers' signed payments: a cost of sale, with how many it covers.
+    const gas = screen.getByRole('group', { name: 'Gas paid for signed payments' });
+    expect(within(gas).getByText('USD $0.42')).toBeInTheDocument();
+    expect(gas).toHaveTextContent(/^Gas paid for signed paymentsUSD \$0\.423 payments · 0\.000143 ETH$/);
     expect(screen.getByRole('link', { name: '2' })).toHaveAttribute('href', '/admin/payments');
     expect(screen.getByRole('link', { name: '1' })).toHaveAttribute('href', '/admin/cashouts');
     expect(screen.getByText('Pending payment')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Download } from 'lucide-react';
 import { toast } from 'sonner';
@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatUsd } from '@/lib/format';
 import { exportUrl, readyToExport, useOverview, type DayRange } from '../api/get-overview';
 import { DayTable, OrdersByState, TopPackages } from '../components/overview-tables';
@@ -48,11 +49,13 @@ function useRange(today: string): [DayRange, (range: DayRange) => void] {
   return [range, (next) => setParams({ from: next.from, to: next.to })];
 }
 
+/** One figure on a card, a group named by its title (so a screen reader says what the number is). */
 function Stat({ title, value, hint, to }: { title: string; value: string; hint?: ReactNode; to?: string }) {
+  const titleId = useId();
   return (
-    <Card className="gap-2 py-4">
+    <Card className="gap-2 py-4" role="group" aria-labelledby={titleId}>
       <CardHeader className="px-4">
-        <CardDescription>{title}</CardDescription>
+        <CardDescription id={titleId}>{title}</CardDescription>
         <CardTitle className="text-xl tabular-nums break-words">{to ? <Link className="underline-offset-4 hover:underline" to={to}>{value}</Link> : value}</CardTitle>
       </CardHeader>
       {hint ? <CardContent className="px-4 text-xs text-muted-foreground">{hint}</CardContent> : null}
@@ -75,7 +78,8 @@ function Summary({ data, id }: { data: AdminOverviewJson; id: string }) {
 /**
  * /admin: the admin's landing page. What the shop took in over a range of UTC days (a
  * chart of revenue and paid orders per day, with the same figures as a table), the work
- * waiting for an admin, orders by state, top packages, new users, referral rewards, and
+ * waiting for an admin, orders by state, top packages, new users, referral rewards, the
+ * gas the shop paid to send buyers' signed payments (a cost of sale), and
  * the range's orders, payments and ledger as CSV files.
  */
 export function OverviewPage() {
@@ -93,11 +97,22 @@ export function OverviewPage() {
         <ErrorAlert error={error} />
       ) : (
         <div className="flex flex-col gap-6" aria-busy={isPlaceholderData}>
-          <div className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
+          {/* Seven figures: four a row on a wide screen (seven in one row left a dollar amount no room). */}
+          <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <Stat title="Revenue" value={formatUsd(data.totals.revenue)} hint={<><span className="whitespace-nowrap">{data.from}</span> to <span className="whitespace-nowrap">{data.to}</span></>} />
             <Stat title="Paid orders" value={String(data.totals.paidOrders)} />
             <Stat title="New users" value={String(data.totals.newUsers)} />
             <Stat title="Referral rewards" value={formatUsd(data.totals.referralRewards)} hint="Credited less reversed" />
+            <Stat
+              title="Gas paid for signed payments"
+              value={formatUsd(data.totals.relayGasUsd)}
+              hint={
+                <>
+                  <span className="whitespace-nowrap">{plural(data.totals.relayedPayments, 'payment')}</span> ·{' '}
+                  <span className="whitespace-nowrap">{formatAssetAmount(data.totals.relayGasWei, 'ETH')}</span>
+                </>
+              }
+            />
             <Stat title="Payments to resolve" value={String(data.needsAction.payments)} hint="Unresolved or late transfers" to="/admin/payments" />
             <Stat title="Cashouts to pay" value={String(data.needsAction.cashouts)} hint={formatUsd(data.needsAction.cashoutsUsd)} to="/admin/cashouts" />
           </div>
