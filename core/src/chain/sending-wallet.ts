@@ -21,12 +21,19 @@ export type Record = (hash: Hash, raw: Hex | null) => Promise<boolean>;
 
 export type SendingWallet = {
   address: Address;
+  /** 'key': signed before it leaves (a key here, or a signer asked to sign only), its hash written first; 'signer': the signer sends, its hash known after. */
   kind: 'key' | 'signer';
   /** Sends `call`. `record(hash, raw)` writes what the caller keeps of it: before the broadcast with a key (false: not broadcast at all), after it with a signer. */
   send(call: OutgoingCall, record: Record): Promise<{ hash: Hash; broadcast: boolean }>;
 };
 
-export function sendingWallet(opts: { key?: Hex | null; address: string | null; chainId: number; chain: PublicClient }): SendingWallet | null {
+/**
+ * `signFirst`: an external signer is asked to sign only (eth_signTransaction: geth, Clef,
+ * Web3Signer answer it) and the transaction is broadcast here, so its hash is written
+ * before it leaves, as with a key; without it, the signer sends (eth_sendTransaction) and
+ * the hash is written after.
+ */
+export function sendingWallet(opts: { key?: Hex | null; address: string | null; chainId: number; chain: PublicClient; signFirst?: boolean }): SendingWallet | null {
   const { chain, chainId } = opts;
   if (!opts.address) return null;
   const address = opts.address as Address;
@@ -44,9 +51,10 @@ export function sendingWallet(opts: { key?: Hex | null; address: string | null; 
       },
     };
   }
+  const ask = chain.request as (args: { method: string; params: unknown[] }) => Promise<unknown>;
   return {
     address,
-    kind: 'signer',
+    kind: opts.signFirst ? 'key' : 'signer',
     async send(call, record) {
       const request = {
         from: address,
@@ -60,7 +68,16 @@ export function sendingWallet(opts: { key?: Hex | null; address: string | null; 
         maxPriorityFeePerGas: numberToHex(call.maxPriorityFeePerGas),
         nonce: numberToHex(call.nonce),
       };
-      const hash = (await (chain.request as (args: { method: string; params: unknown[] }) => Promise<unknown>)({ method: 'eth_sendTransaction', params: [request] })) as Hash;
+      if (opts.signFirst) {
+        const answer = (await ask({ method: 'eth_signTransaction', params: [request] })) as Hex | { raw?: Hex };
+        const signed = typeof answer === 'string' ? answer : answer?.raw;
+        if (!signed || !/^0x[0-9a-fA-F]+$/.test(signed)) throw new Error(`the external signer answered ${JSON.stringify(answer)}, not a signed transaction`);
+        const hash = keccak256(signed);
+        if (!(await record(hash, signed))) return { hash, broadcast: false };
+        await broadcast(chain, signed);
+        return { hash, broadcast: true };
+      }
+      const hash = (await ask({ method: 'eth_sendTransaction', params: [request] })) as Hash;
       if (!/^0x[0-9a-fA-F]{64}$/.test(String(hash))) throw new Error(`the external signer answered ${JSON.stringify(hash)}, not a transaction hash`);
       await record(hash.toLowerCase() as Hash, null);
       return { hash: hash.toLowerCase() as Hash, broadcast: true };

@@ -35,6 +35,8 @@ export type AcceptDeps = Pick<Runtime, 'db' | 'config' | 'chain' | 'assetPrices'
 
 /** The least time left in an authorization's window when it arrives: the relay needs a few blocks to send it. */
 export const MIN_WINDOW_LEFT_SECONDS = 120;
+/** How far past its quote's expiry an authorization may stay valid (a wallet's clock, a page open a moment longer). */
+export const WINDOW_PAST_QUOTE_SECONDS = 300;
 const DAY_MS = 86_400_000;
 
 export function relayOffReason(config: AcceptDeps['config']): string | null {
@@ -81,12 +83,17 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
     throw badRequest(auth.value < due ? `${said}: sign again for that amount` : `${said}, not more: sign again for exactly that`);
   }
   const nowSeconds = BigInt(Math.floor(now.getTime() / 1000));
+  // No longer than the quote it pays, and a little: the relay would otherwise hold it (and the order) long after the quote.
+  const quoteEnds = BigInt(Math.floor(quote.expiresAt.getTime() / 1000));
+  if (auth.validBefore > quoteEnds + BigInt(WINDOW_PAST_QUOTE_SECONDS)) {
+    throw badRequest(`The authorization stays valid after this quote expires (${quote.expiresAt.toISOString()}): sign one that ends with the quote`);
+  }
   if (auth.validAfter >= nowSeconds) throw badRequest('The authorization is not valid yet: sign one valid from now');
   if (auth.validBefore <= nowSeconds) throw badRequest('The authorization has expired: sign again');
   if (auth.validBefore < nowSeconds + BigInt(MIN_WINDOW_LEFT_SECONDS)) {
     throw badRequest(`The authorization expires in less than ${MIN_WINDOW_LEFT_SECONDS / 60} minutes, too soon for the shop to send it: sign again`);
   }
-  await refuseOverLimit(deps, user.id, now);
+  await refuseOverLimit(deps, { userId: user.id, from: auth.from, asset: token.symbol }, now);
   const signature = body.signature as Hex;
 
   await onChain(async () => {
@@ -108,9 +115,14 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
 
   const row = await db
     .$transaction(async (tx) => {
+      // One on its way per order, and per wallet: a wallet's USDC is checked for one payment at a
+      // time, never promised to two orders at once (the second would revert at the shop's gas).
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`relay-from:${auth.from}`}))`;
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${order.id}::uuid FOR UPDATE`;
       const waiting = await tx.paymentAuthorization.findFirst({ where: { orderId: order.id, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
       if (waiting) throw conflict('A signed payment for this order is already on its way: wait for it');
+      const promised = await tx.paymentAuthorization.findFirst({ where: { asset: token.symbol, fromAddress: auth.from, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
+      if (promised) throw conflict(`${auth.from} has a signed payment on its way for another order already: wait until it is sent, then sign again`);
       return tx.paymentAuthorization.create({
         data: {
           orderId: order.id,
@@ -139,22 +151,26 @@ export function signableAssets(config: AcceptDeps['config']): TokenSymbol[] {
   return config.relayAddress ? TOKEN_SYMBOLS.filter((s) => signableToken(config, s) !== null) : [];
 }
 
-/** Refused (429) while the buyer's failed authorizations of the last 24 hours reach the limit; the answer says until when. */
-async function refuseOverLimit(deps: AcceptDeps, userId: string, now: Date): Promise<void> {
+/**
+ * Refused (429) while the failed authorizations of the last 24 hours reach the limit, by
+ * the buyer's account or by the wallet (a new account with the same wallet is the same
+ * buyer to the gas it costs); the answer says until when. Reads PaymentAuthorization(userId,
+ * createdAt) and the (asset, fromAddress, ...) key.
+ */
+async function refuseOverLimit(deps: AcceptDeps, who: { userId: string; from: string; asset: TokenSymbol }, now: Date): Promise<void> {
   const limit = deps.config.relayFailuresPerUserPerDay;
-  const failed = await deps.db.paymentAuthorization.findMany({
-    where: { userId, buyerFault: true, createdAt: { gt: new Date(now.getTime() - DAY_MS) } },
-    orderBy: { createdAt: 'desc' },
-    take: limit,
-    select: { createdAt: true },
-  });
-  if (failed.length < limit) return;
-  const until = new Date((failed[failed.length - 1] as { createdAt: Date }).createdAt.getTime() + DAY_MS);
-  throw new UserError(
-    429,
-    `Your last ${limit} signed payments failed because the USDC was no longer in the wallet when the shop sent them. ` +
-      `Pay with a transfer from your wallet, or sign again after ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-  );
+  const since = new Date(now.getTime() - DAY_MS);
+  const failures = (where: Prisma.PaymentAuthorizationWhereInput) =>
+    deps.db.paymentAuthorization.findMany({ where: { ...where, buyerFault: true, createdAt: { gt: since } }, orderBy: { createdAt: 'desc' }, take: limit, select: { createdAt: true } });
+  for (const failed of [await failures({ userId: who.userId }), await failures({ asset: who.asset, fromAddress: who.from })]) {
+    if (failed.length < limit) continue;
+    const until = new Date((failed[failed.length - 1] as { createdAt: Date }).createdAt.getTime() + DAY_MS);
+    throw new UserError(
+      429,
+      `Your last ${limit} signed payments failed because the USDC was no longer in the wallet when the shop sent them. ` +
+        `Pay with a transfer from your wallet, or sign again after ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    );
+  }
 }
 
 /** Reads the chain; a node that does not answer is a 503 (try again), never a refusal of the buyer. */

@@ -47,7 +47,8 @@ const SEND_MARGIN_SECONDS = 30n;
 const CANCEL_GAS = 21_000n;
 
 export function relayWallet(deps: Pick<RelayDeps, 'config' | 'chain'>): SendingWallet | null {
-  return sendingWallet({ key: deps.config.relayPrivateKey, address: deps.config.relayAddress, chainId: deps.config.chainId, chain: deps.chain });
+  // An external signer signs (eth_signTransaction) and the relay broadcasts: its row and hash are written first, as with a key.
+  return sendingWallet({ key: deps.config.relayPrivateKey, address: deps.config.relayAddress, chainId: deps.config.chainId, chain: deps.chain, signFirst: true });
 }
 
 export async function relayAuthorization(deps: RelayDeps, id: string, now = new Date()): Promise<RelayStep> {
@@ -86,7 +87,7 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
       throw err;
     });
   // The buyer's doing (the USDC moved away, the nonce cancelled): counted against the buyer's limit.
-  if (failure) return end(deps, row, 'DROPPED', `Would revert, so not sent: ${failure}`, true);
+  if (failure) return end(deps, row, 'DROPPED', `Would revert, so not sent: ${failure}`, buyersRevert(failure));
 
   const fees: Fees = await deps.chain.estimateFeesPerGas();
   const tooDear = feeAboveCeiling(deps.config, fees, formatAsset(token.symbol, BigInt(row.value.toFixed(0))), 1);
@@ -114,7 +115,7 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
     }
     if (claim === 'order-changed') return end(deps, row, 'DROPPED', 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', false);
     // Another payment took this nonce a moment ago: the next one is free as soon as that one is out.
-    return waitSaying(deps, row, `Relaying waits: nonce ${nonce} is held by another relay transaction on its way`, followInMs(deps));
+    return waitSaying(deps, row, `Relaying waits: nonce ${nonce}, or the buyer's wallet, is held by another relay transaction on its way`, followInMs(deps));
   } catch (err) {
     if (!refusedForGood(err)) throw err;
     // Never in a mempool: back to RECEIVED, to be sent again (its nonce free again).
@@ -164,9 +165,12 @@ async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts:
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('relay-send'))`;
     const holder = await tx.paymentAuthorization.count({ where: { relayAddress: relay.toLowerCase(), relayNonce: out.nonce, status: 'SENT', id: { not: row.id } } });
+    // One transaction on its way per buyer's wallet (acceptAuthorization takes one at a time; a row written otherwise
+    // waits too): two in one block from a wallet that holds one payment would revert the second at the shop's gas.
+    const walletBusy = await tx.paymentAuthorization.count({ where: { asset: row.asset, fromAddress: row.fromAddress, status: 'SENT', id: { not: row.id } } });
     const [order] = await tx.$queryRaw<{ status: OrderStatus; totalPrice: Prisma.Decimal; paidUsd: Prisma.Decimal }[]>`
       SELECT "status", "totalPrice", "paidUsd" FROM "Order" WHERE "id" = ${row.orderId}::uuid FOR UPDATE`;
-    const verdict: Claim = holder > 0 ? 'nonce-held' : !order || !isPayable(order.status) || unitsToUsdCents(row.asset, BigInt(row.value.toFixed(0)), PRICE_ONE) > dueCents(order) ? 'order-changed' : 'claimed';
+    const verdict: Claim = holder > 0 || walletBusy > 0 ? 'nonce-held' : !order || !isPayable(order.status) || unitsToUsdCents(row.asset, BigInt(row.value.toFixed(0)), PRICE_ONE) > dueCents(order) ? 'order-changed' : 'claimed';
     if (opts.dryRun || (verdict !== 'claimed' && !opts.sent)) return verdict;
     const sent = await tx.paymentAuthorization.updateMany({
       where: { id: row.id, status: 'RECEIVED' },
@@ -219,22 +223,43 @@ async function follow(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> 
       .call({ account: row.relayAddress as Address, to: tokenOf(row).address, data: callData(row), blockNumber: receipt.blockNumber })
       .then(() => 'reverted')
       .catch((err: unknown) => revertText(err));
-    // Its USDC moved away (or its nonce was used) between the check and the block: the buyer's failure, the shop's gas.
-    return end(deps, row, 'FAILED', `Reverted on chain in block ${receipt.blockNumber} (${why}); the shop paid ${ethText(feeWei)} ETH of gas`, true, cost);
+    // Its USDC moved away, its nonce used or cancelled, the wallet blocked, its signature withdrawn (a contract wallet)
+    // between the check and the block: the buyer's doing, the shop's gas. Mined too late (expired) or short of gas: the shop's.
+    return end(deps, row, 'FAILED', `Reverted on chain in block ${receipt.blockNumber} (${why}); the shop paid ${ethText(feeWei)} ETH of gas`, buyersRevert(why), cost);
   }
   // Not mined yet: the node lost it (a key's signed transaction is broadcast again), or it waits in the mempool.
   const wallet = relayWallet(deps);
   if (!wallet || wallet.address.toLowerCase() !== row.relayAddress) return waitSaying(deps, row, `Waits for its transaction ${row.txHash}: the relay wallet it was sent from is no longer configured`);
   const used = await deps.chain.getTransactionCount({ address: wallet.address, blockTag: 'latest' });
-  if (row.relayNonce !== null && used > row.relayNonce) {
-    // The nonce was used, by none of its transactions (a receipt not served yet, or another transaction of that wallet): looked at again.
-    return waitSaying(deps, row, `Its nonce ${row.relayNonce} was used but none of its transactions has a receipt yet`);
-  }
+  if (row.relayNonce !== null && used > row.relayNonce) return nonceTaken(deps, row, now);
   const known = await deps.chain.getTransaction({ hash: row.txHash as Hash }).then(() => true).catch(() => false);
   if (!known && row.rawTx) await broadcast(deps.chain, row.rawTx as Hex).catch((err: unknown) => deps.logger.warn({ msg: 'could not broadcast a relay transaction again', authorization_id: row.id, err }));
   const sentAt = row.sentAt ?? row.updatedAt;
   if (now.getTime() - sentAt.getTime() < deps.config.relayReplaceAfterMs) return { state: 'wait', retryInMs: followInMs(deps), reason: null };
   return replace(deps, wallet, row, now);
+}
+
+/**
+ * The relay wallet's nonce was used, by none of this row's transactions (a receipt the node
+ * does not serve yet, or another transaction of the wallet: an operator's, a second
+ * deployment's). Said on the row first; still so RELAY_REPLACE_AFTER_MS later, none of its
+ * transactions can be mined any more: the authorization, unused on chain and still in its
+ * window, goes back to RECEIVED to be sent on a fresh nonce; used (by someone who submitted
+ * it), DROPPED, having cost the shop nothing.
+ */
+async function nonceTaken(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
+  const note = `Its nonce ${row.relayNonce} was used but none of its transactions has a receipt yet`;
+  if (row.reason !== note) return waitSaying(deps, row, note);
+  if (now.getTime() - row.updatedAt.getTime() < deps.config.relayReplaceAfterMs) return { state: 'wait', retryInMs: deps.config.relayRetryMs, reason: note };
+  if (await authorizationUsed(deps.chain, tokenOf(row), row.fromAddress as Address, row.nonce as Hex)) {
+    return end(deps, row, 'DROPPED', `Its nonce ${row.relayNonce} was taken by another transaction of the relay wallet, and the authorization was used on chain by someone else`, false);
+  }
+  const again = await deps.db.paymentAuthorization.updateMany({
+    where: { id: row.id, status: 'SENT', reason: note },
+    data: { status: 'RECEIVED', relayNonce: null, txHash: null, txHashes: [], gasLimit: null, maxFeePerGasWei: null, maxPriorityFeePerGasWei: null, rawTx: null, sentAt: null, reason: `Its nonce ${row.relayNonce} was taken by another transaction of the relay wallet: sent again` },
+  });
+  if (again.count > 0) deps.logger.warn({ msg: 'relay nonce taken by another transaction: the signed payment is sent again', authorization_id: row.id, nonce: row.relayNonce });
+  return { state: 'wait', retryInMs: followInMs(deps), reason: null };
 }
 
 /**
@@ -266,6 +291,11 @@ async function replace(deps: RelayDeps, wallet: SendingWallet, row: Row, now: Da
   });
   deps.logger.warn({ msg: expired ? 'relay transaction expired unmined: its nonce freed' : 'relay transaction replaced at a higher fee', authorization_id: row.id, replaced: row.txHash, tx_hash: hash, max_fee_per_gas_wei: maxFeePerGas.toString() });
   return { state: 'wait', retryInMs: followInMs(deps), reason: null };
+}
+
+/** A token's revert that the holder caused: the balance moved, the nonce used or cancelled, an address blocked, a signature no longer valid. */
+export function buyersRevert(reason: string): boolean {
+  return /exceeds balance|used or canceled|blacklisted|invalid signature/i.test(reason);
 }
 
 /** The end of an authorization: its status, why, whether the buyer's doing, and what its transaction cost. */

@@ -230,7 +230,8 @@ describe('the signed-USDC relay, read as a thief would', () => {
     } finally {
       await budget.free();
     }
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`${wallet.address.toLowerCase()} has a signed payment on its way for another order already: wait until it is sent, then sign again`);
   });
 
   it('the relay sends one wallet\'s authorizations for three orders in one block, its USDC enough for one, on a node that estimates gas at the latest block (geth): two revert and the shop pays their gas', async () => {
@@ -312,7 +313,7 @@ describe('the signed-USDC relay, read as a thief would', () => {
     else expect((await post(buyer, order.id, await sign(wallet, quote))).status).toBe(202);
   });
 
-  it("an external signer whose answer to eth_sendTransaction is lost (the node took it and mined it): the relay records its own transaction and its gas, not 'Used by another transaction, the shop sent nothing'", async () => {
+  it("an external signer's transaction whose broadcast answer is lost (the node took it and mined it): the relay records its own transaction and its gas, not 'Used by another transaction, the shop sent nothing'", async () => {
     const buyer = await kit.createUser({ name: 'Signer lost' });
     const wallet = await walletWithUsdc(25);
     const order = await kit.placeOrder(buyer);
@@ -323,11 +324,9 @@ describe('the signed-USDC relay, read as a thief would', () => {
     const row = await kit.db.paymentAuthorization.create({
       data: { orderId: order.id, userId: buyer.id, asset: 'USDC', fromAddress: m.from.toLowerCase(), toAddress: m.to.toLowerCase(), value: new Prisma.Decimal(m.value.toString()), validAfter: m.validAfter, validBefore: m.validBefore, nonce: m.nonce, signature: signed.signature },
     });
-    // An external signer behind the node (RELAY_ADDRESS): anvil signs for an impersonated address.
-    const signer = privateKeyToAccount(generatePrivateKey()).address;
-    await kit.chain.test.impersonateAccount({ address: signer });
-    await kit.chain.test.setBalance({ address: signer, value: parseEther('10') });
-    // The node takes the first eth_sendTransaction and its answer is lost on the way back (a timeout).
+    // An external signer behind the node (RELAY_ADDRESS): anvil signs for its unlocked dev account #5 (eth_signTransaction).
+    const signer = ANVIL_ACCOUNTS[5];
+    // The node takes the first broadcast and its answer is lost on the way back (a timeout).
     const base = kit.workerRuntime.chain;
     let sends = 0;
     const lossy = createPublicClient({
@@ -336,7 +335,7 @@ describe('the signed-USDC relay, read as a thief would', () => {
         {
           async request({ method, params }) {
             const out = await base.request({ method, params } as never);
-            if (method === 'eth_sendTransaction' && sends++ === 0) throw new Error('The request took too long to respond.');
+            if ((method === 'eth_sendTransaction' || method === 'eth_sendRawTransaction') && sends++ === 0) throw new Error('The request took too long to respond.');
             return out;
           },
         },
