@@ -11,7 +11,7 @@ import { anvilDriver } from '../scripts/testing/chain.ts';
 import { expectBooksBalanced } from '../scripts/testing/books.ts';
 import { freePort, startSmtpServer } from '../scripts/testing/smtp.ts';
 import { REPO_ROOT } from '../scripts/lib/paths.ts';
-import { DEV_SWEEPER_PRIVATE_KEY } from '../scripts/lib/dev-chain.ts';
+import { DEV_RELAY_PRIVATE_KEY, DEV_SWEEPER_PRIVATE_KEY } from '../scripts/lib/dev-chain.ts';
 import { processors } from '../worker/src/processors/index.ts';
 import { closeMailer } from '../worker/src/processors/email.ts';
 import { scheduleRecurringJobs } from '../worker/src/schedules.ts';
@@ -51,6 +51,10 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
       REFERRAL_REWARD_PERCENT: '10',
       // The deposit sweeper pays its gas as npm start's does, from anvil's account #8.
       SWEEPER_PRIVATE_KEY: DEV_SWEEPER_PRIVATE_KEY,
+      // Buyers' signed USDC payments are sent as npm start's are, from anvil's account #9,
+      // and looked at again at a browser test's pace (production: 10 s).
+      RELAY_PRIVATE_KEY: DEV_RELAY_PRIVATE_KEY,
+      RELAY_RETRY_MS: '500',
       ...opts.env,
     },
   });

@@ -43,6 +43,9 @@ export const refundsQueryKey = ['admin', 'refunds'] as const;
 export const refundListQueryKey = [...refundsQueryKey, 'list'] as const;
 export const overpaidOrdersQueryKey = [...refundsQueryKey, 'overpaid'] as const;
 
+/** What the pay page's connected wallet holds (ETH for gas, a token), read through the wallet: per address, chain and token. */
+export const walletFundsQueryKey = (address: string, chainId: number, token: string) => ['wallet-funds', address, chainId, token] as const;
+
 /** The live ETH price (the pay page and the cashout's estimate share it). */
 export const ethPriceQueryKey = ['crypto', 'eth-price'] as const;
 

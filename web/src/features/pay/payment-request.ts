@@ -1,5 +1,5 @@
-import { getAddress } from 'viem';
-import type { AssetCode, AssetNotOfferedJson, AssetQuoteJson, OrderJson, QuoteJson, TokenSymbol } from '@shop/core/contract';
+import { bytesToHex, getAddress, type Address } from 'viem';
+import type { AssetCode, AssetNotOfferedJson, AssetQuoteJson, AuthorizationBody, AuthorizationDomain, OrderJson, QuoteJson, TokenSymbol, TransferAuthorization } from '@shop/core/contract';
 
 /** A quote in a token: what the wallet sends is that token's `transfer` to the order's deposit address. */
 export type TokenQuote = AssetQuoteJson & { asset: TokenSymbol; tokenAddress: string };
@@ -7,6 +7,51 @@ export type TokenQuote = AssetQuoteJson & { asset: TokenSymbol; tokenAddress: st
 /** True when the quote asks for a token (it names the token's contract), not ETH. */
 export function isTokenQuote(quote: AssetQuoteJson): quote is TokenQuote {
   return quote.asset !== 'ETH' && quote.tokenAddress !== null;
+}
+
+/** A token quote the shop also takes as one signature (EIP-3009): it names the EIP-712 domain to sign in. */
+export type SignableQuote = TokenQuote & { signedTransfer: { domain: AuthorizationDomain } };
+
+export function isSignable(quote: TokenQuote): quote is SignableQuote {
+  return quote.signedTransfer !== undefined;
+}
+
+/**
+ * The authorization the buyer signs for a quote (what core/src/relay/accept.ts checks):
+ * from the wallet to the order's deposit address, exactly the quote's amount, valid from
+ * the start of time (validAfter 0: already valid on any node's clock) until the quote
+ * expires, on a random nonce of 32 bytes (the token refuses a nonce used before).
+ */
+export function transferAuthorization(quote: SignableQuote, from: Address, nonce = randomNonce()): TransferAuthorization {
+  return {
+    from,
+    to: getAddress(quote.payTo),
+    value: BigInt(quote.amount),
+    validAfter: 0n,
+    validBefore: BigInt(Math.floor(Date.parse(quote.expiresAt) / 1000)),
+    nonce,
+  };
+}
+
+function randomNonce(): `0x${string}` {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/**
+ * POST /api/orders/:id/authorization's body: the signed message as the wallet was given
+ * it (addresses in lower case, as viem writes typed data), its numbers as decimal strings.
+ */
+export function authorizationRequest(asset: TokenSymbol, auth: TransferAuthorization, signature: `0x${string}`): AuthorizationBody {
+  return {
+    asset,
+    from: auth.from.toLowerCase(),
+    to: auth.to.toLowerCase(),
+    value: auth.value.toString(),
+    validAfter: auth.validAfter.toString(),
+    validBefore: auth.validBefore.toString(),
+    nonce: auth.nonce,
+    signature,
+  };
 }
 
 /** One entry of the 'Pay with' choice: an asset offered now, or one the shop accepts but not now, with why. */

@@ -8,6 +8,11 @@ export const METAMASK_CONNECTED = 'MetaMask Successfully Connected';
 /** A quote on a chain this page's wallet setup does not know: the payment request (link or QR code) still works. */
 export const UNKNOWN_QUOTE_CHAIN = "This shop's network is not one a browser wallet can pay on from this page: use the payment link or QR code.";
 
+/** The buyer said no to the signature in the wallet: nothing happened, and the button is there to sign again. */
+export const SIGNATURE_DECLINED = 'You declined the signature in your wallet: nothing was paid. You can sign again.';
+/** A transfer pays its network fee in ETH; a wallet without enough is offered the signature, whose fee the shop pays. */
+export const NO_GAS_FOR_TRANSFER = 'This wallet has too little ETH for the network fee of a transfer: pay with a signature instead, and the shop pays the fee.';
+
 /** viem and wagmi errors carry a one-line `shortMessage`; their `message` adds pages of detail. */
 export function walletErrorMessage(error: unknown): string {
   if (error && typeof error === 'object' && 'shortMessage' in error) {
@@ -21,6 +26,16 @@ export function walletErrorMessage(error: unknown): string {
 export function isChainMismatch(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 10; depth++) {
     if ((e as { name?: unknown }).name === 'ChainMismatchError') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** True when the wallet's user refused the request (EIP-1193 code 4001, viem's UserRejectedRequestError) anywhere in the cause chain. */
+export function isUserRejection(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 10; depth++) {
+    const { code, name } = e as { code?: unknown; name?: unknown };
+    if (code === 4001 || name === 'UserRejectedRequestError') return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

@@ -4,6 +4,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { paymentAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
+import { SignedPaymentState } from './signed-pay';
 
 /** The pay page's line for one reported or discovered transfer. */
 export function paymentStateText(payment: PaymentJson): string {
@@ -99,6 +100,7 @@ export function PaymentProgress({ order, sentHash }: PaymentProgressProps) {
           <Spinner size="sm" aria-hidden="true" /> Payment received, verifying it on chain…
         </div>
       ) : null}
+      {!order.isPaid && order.authorization ? <SignedPaymentState authorization={order.authorization} /> : null}
       {waitingForFirstSight ? (
         <div className="flex items-center gap-2 text-sm text-muted-foreground">
           <Spinner size="sm" aria-hidden="true" /> Payment sent ({shortHash(sentHash)}), waiting for the network…

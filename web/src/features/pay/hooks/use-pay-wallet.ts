@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { erc20Abi, type Address } from 'viem';
-import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSwitchChain, useWriteContract } from 'wagmi';
-import type { QuoteJson } from '@shop/core/contract';
+import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSignTypedData, useSwitchChain, useWriteContract } from 'wagmi';
+import { transferAuthorizationTypedData, type QuoteJson, type TransferAuthorization } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
 import { findWalletConnector, hasBrowserWallet, requiredChainId, SHOP_CHAINS, type ShopChainId } from '@/lib/wagmi';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
-import type { TokenQuote } from '../payment-request';
+import { transferAuthorization, type SignableQuote, type TokenQuote } from '../payment-request';
 import {
   CONNECT_METAMASK,
   INSTALL_METAMASK,
   isChainMismatch,
+  isUserRejection,
   METAMASK_CONNECTED,
+  SIGNATURE_DECLINED,
   SWITCH_NETWORK,
   UNKNOWN_QUOTE_CHAIN,
   walletErrorMessage,
@@ -19,7 +21,8 @@ import {
 
 /**
  * The wallet side of the pay page: connect (MetaMask, or the dev wallet in development),
- * switch to mainnet and send the quoted amount (ETH, or a token's `transfer`). Failures
+ * switch to mainnet and send the quoted amount (ETH, or a token's `transfer`), or sign a
+ * USDC authorization the shop sends (EIP-3009). Failures
  * become the SPEC.md texts, kept in `error` for the one alert beside the Pay button: one
  * message per failure, no toast on top of it.
  */
@@ -34,6 +37,7 @@ export function usePayWallet() {
   const switchChain = useSwitchChain();
   const sendTransaction = useSendTransaction();
   const writeContract = useWriteContract();
+  const signTypedData = useSignTypedData();
   const [error, setError] = useState<string>();
   // 'Success Pay' follows within seconds on a fast chain: the connection's news is not
   // carried onto it, over the hash the buyer came to read.
@@ -98,12 +102,17 @@ export function usePayWallet() {
 
   /**
    * Sends what a quote asks on the quote's own chain (the server's, never a default while
-   * the shop's config loads), once a wallet is connected on it; resolves to the
-   * transaction hash, or undefined on failure (the message is `error`).
+   * the shop's config loads), once a wallet is connected on it; resolves to what the
+   * wallet gave (the transaction hash, a signature), or undefined on failure (the message
+   * is `error`, in `failure`'s words when the wallet refused).
    */
-  const send = async (chainId: number, submit: (chainId: ShopChainId) => Promise<`0x${string}`>) => {
+  const send = async <T>(
+    chainId: number,
+    submit: (chainId: ShopChainId, from: Address) => Promise<T>,
+    failure = (e: unknown) => `Payment Error: ${walletErrorMessage(e)}`,
+  ): Promise<T | undefined> => {
     setError(undefined);
-    if (!isConnected) {
+    if (!isConnected || !connection.address) {
       fail(CONNECT_METAMASK);
       return undefined;
     }
@@ -117,9 +126,9 @@ export function usePayWallet() {
       return undefined;
     }
     try {
-      return await submit(quoteChainId);
+      return await submit(quoteChainId, connection.address);
     } catch (e) {
-      fail(isChainMismatch(e) ? SWITCH_NETWORK : `Payment Error: ${walletErrorMessage(e)}`);
+      fail(isChainMismatch(e) ? SWITCH_NETWORK : failure(e));
       return undefined;
     }
   };
@@ -142,6 +151,23 @@ export function usePayWallet() {
       }),
     );
 
+  /**
+   * USDC by one signature (EIP-3009): the wallet signs the authorization of the quote's
+   * amount to the order's deposit address (eth_signTypedData_v4), no transaction; resolves
+   * to the message and its signature for the shop to send, or undefined (see `error`). A
+   * fresh nonce each time: a declined or refused one is simply signed again.
+   */
+  const signTransfer = (quote: SignableQuote) =>
+    send(
+      quote.chainId,
+      async (_chainId, from): Promise<{ auth: TransferAuthorization; signature: `0x${string}` }> => {
+        const auth = transferAuthorization(quote, from);
+        const signature = await signTypedData.mutateAsync({ account: from, ...transferAuthorizationTypedData(quote.signedTransfer.domain, auth) });
+        return { auth, signature };
+      },
+      (e) => (isUserRejection(e) ? SIGNATURE_DECLINED : `Signature Error: ${walletErrorMessage(e)}`),
+    );
+
   return {
     address: isConnected ? connection.address : undefined,
     isConnected,
@@ -152,6 +178,7 @@ export function usePayWallet() {
     isConnecting: connect.isPending,
     isSwitching: switchChain.isPending,
     isSending: sendTransaction.isPending || writeContract.isPending,
+    isSigning: signTypedData.isPending,
     connectMetaMask,
     ensureConnected,
     connectDevWallet,
@@ -162,6 +189,7 @@ export function usePayWallet() {
     switchToMainnet,
     pay,
     payToken,
+    signTransfer,
   };
 }
 

@@ -1,4 +1,4 @@
-import { useContext, useState } from 'react';
+import { useContext, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CircleCheck } from 'lucide-react';
 import { WagmiContext, WagmiProvider } from 'wagmi';
@@ -7,9 +7,11 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { getErrorMessage } from '@/lib/api-client';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 import { wagmiConfig } from '@/lib/wagmi';
+import { useAuthorizePayment } from '../api/authorize-payment';
 import { useReportPayment } from '../api/report-payment';
 import { ClaimTransfer } from '../components/claim-transfer';
 import { ExchangePay } from '../components/exchange-pay';
@@ -18,12 +20,14 @@ import { PayWith } from '../components/pay-with';
 import { PhonePay } from '../components/phone-pay';
 import { PaymentProgress } from '../components/payment-progress';
 import { LiveEthPrice, QuoteDetails, TokenQuoteDetails } from '../components/quote-details';
-import { WalletError, WalletSection } from '../components/wallet-section';
+import { PayBySignature, signedPaymentPending } from '../components/signed-pay';
+import { WalletError, WalletMessage, WalletSection } from '../components/wallet-section';
 import { paidTxHash, useFollowPayment } from '../hooks/use-follow-payment';
 import { secondsUntil, useNow } from '../hooks/use-now';
 import { usePayWallet, type PayWallet } from '../hooks/use-pay-wallet';
-import { chosenQuote, payOptions, type TokenQuote } from '../payment-request';
-import { isMobileDevice } from '../wallet-messages';
+import { useWalletFunds } from '../hooks/use-wallet-funds';
+import { authorizationRequest, chosenQuote, isSignable, payOptions, type TokenQuote } from '../payment-request';
+import { isMobileDevice, NO_GAS_FOR_TRANSFER } from '../wallet-messages';
 
 /**
  * SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)', or the chosen token's amount
@@ -78,6 +82,16 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   const canPay = !order.isPaid && order.status !== 'EXPIRED' && order.status !== 'CANCELLED';
   const isMobile = isMobileDevice();
   const noBrowserWallet = !wallet.hasWallet && !wallet.isConnected && !isMobile;
+  // USDC by one signature (EIP-3009) when the shop sends those: offered whenever USDC is
+  // chosen, and first when the wallet holds the USDC but too little ETH for a transfer's gas.
+  const signable = token && isSignable(token) ? token : undefined;
+  const funds = useWalletFunds(signable);
+  const signFirst = funds !== undefined && funds.gasShort && !funds.tokenShort;
+  const noGasId = useId();
+  const authorize = useAuthorizePayment(order._id);
+  // Accepted, and the order not read since: on its way as well.
+  const accepted = authorize.isSuccess && order.authorization?._id !== authorize.data._id;
+  const signedPending = accepted || signedPaymentPending(order);
   // One code on the page at a time: with the exchange panel open, its deposit address's
   // (a code of the payment request beside it is one an exchange app must not scan).
   const [exchangeOpen, setExchangeOpen] = useState(false);
@@ -91,6 +105,23 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
     // A failed report shows once, as the alert below.
     report.mutate({ txHash: hash, asset: chosen.asset });
   };
+
+  const onSign = async () => {
+    if (!signable) return;
+    authorize.reset();
+    const signed = await wallet.signTransfer(signable);
+    if (!signed) return;
+    // The shop checks it and answers at once; the order (followed every 1.5 s) says the rest.
+    authorize.mutate(authorizationRequest(signable.asset, signed.auth, signed.signature));
+  };
+  const signButton = signable ? (
+    <PayBySignature
+      primary={signFirst}
+      pending={wallet.isSigning || authorize.isPending}
+      disabled={secondsLeft === 0 || wallet.isSigning || authorize.isPending || signedPending || sentAndWaiting}
+      onSign={() => void onSign()}
+    />
+  ) : null;
 
   return (
     <Card role="region" aria-label="Payment">
@@ -125,14 +156,26 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
       {canPay ? (
         <CardFooter className="flex-col gap-3">
           <WalletError wallet={wallet} />
+          {/* The shop's refusal of a signed payment, in its own words. */}
+          {authorize.isError ? <WalletMessage message={getErrorMessage(authorize.error)} /> : null}
+          {signFirst ? signButton : null}
           <Button pending={wallet.isSending}
             className="w-full"
             size="lg"
+            variant={signFirst ? 'outline' : 'default'}
             onClick={() => void onPay()}
-            disabled={!quote || secondsLeft === 0 || wallet.isSending || sentAndWaiting}
+            disabled={!quote || secondsLeft === 0 || wallet.isSending || sentAndWaiting || signedPending || signFirst}
+            aria-describedby={signFirst ? noGasId : undefined}
           >
             {payButtonLabel(order, token)}
           </Button>
+          {signFirst ? (
+            <p id={noGasId} className="text-center text-xs text-muted-foreground">
+              {NO_GAS_FOR_TRANSFER}
+            </p>
+          ) : (
+            signButton
+          )}
         </CardFooter>
       ) : null}
     </Card>

@@ -1,4 +1,4 @@
-import { decodeFunctionData, erc20Abi, hexToString, type Hex } from 'viem';
+import { decodeFunctionData, encodeAbiParameters, erc20Abi, hexToString, numberToHex, type Hex } from 'viem';
 import { vi } from 'vitest';
 
 type Listener = (...args: unknown[]) => void;
@@ -12,6 +12,21 @@ export type FakeEthereumOptions = {
   sendTransaction?: (tx: Record<string, string>) => string;
   /** Answers personal_sign: a signature, or throws (e.g. a 4001 rejection). */
   signMessage?: (message: string) => string;
+  /** Answers eth_signTypedData_v4 (the typed data as parsed from its JSON): a signature, or throws (e.g. a 4001 rejection). */
+  signTypedData?: (typedData: SignedTypedData) => string;
+  /** The account's ETH (eth_getBalance) and token balance (any ERC-20 `balanceOf` through eth_call); unset: the wallet does not answer. */
+  ethBalance?: bigint;
+  tokenBalance?: bigint;
+  /** eth_gasPrice, in wei (1 gwei unless told). */
+  gasPrice?: bigint;
+};
+
+/** Typed data as a wallet receives it in eth_signTypedData_v4: JSON, its numbers as strings. */
+export type SignedTypedData = {
+  domain: Record<string, unknown>;
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
 };
 
 /** An ERC-20 `transfer` the wallet was asked to send: the token contract, the recipient and the amount in the token's smallest units. */
@@ -34,6 +49,8 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
   const tokenTransfers: SentTokenTransfer[] = [];
   /** The messages (as text) it was asked to sign, and by which address. */
   const signed: { message: string; address: string }[] = [];
+  /** The typed data (EIP-712) it was asked to sign, and by which address. */
+  const signedTypedData: { typedData: SignedTypedData; address: string }[] = [];
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of listeners.get(event) ?? []) listener(...args);
@@ -72,9 +89,26 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
         signed.push({ message, address });
         return (options.signMessage ?? (() => FAKE_SIGNATURE))(message);
       }
-      default:
-        throw Object.assign(new Error(`The fake wallet does not support ${method}`), { code: 4200 });
+      case 'eth_signTypedData_v4': {
+        const [address, json] = params as [string, string];
+        const typedData = JSON.parse(json) as SignedTypedData;
+        signedTypedData.push({ typedData, address });
+        return (options.signTypedData ?? (() => FAKE_SIGNATURE))(typedData);
+      }
+      case 'eth_getBalance':
+        if (options.ethBalance === undefined) break;
+        return numberToHex(options.ethBalance);
+      case 'eth_gasPrice':
+        return numberToHex(options.gasPrice ?? 1_000_000_000n);
+      case 'eth_call': {
+        const call = (params as [{ data?: Hex; input?: Hex }])[0];
+        const data = call.data ?? call.input;
+        if (options.tokenBalance === undefined || !data) break;
+        if (decodeFunctionData({ abi: erc20Abi, data }).functionName !== 'balanceOf') break;
+        return encodeAbiParameters([{ type: 'uint256' }], [options.tokenBalance]);
+      }
     }
+    throw Object.assign(new Error(`The fake wallet does not support ${method}`), { code: 4200 });
   });
 
   const provider = {
@@ -88,7 +122,7 @@ export function createFakeEthereum(options: FakeEthereumOptions = {}) {
       listeners.get(event)?.delete(listener);
     },
   };
-  return { provider, account, sent, tokenTransfers, signed, request };
+  return { provider, account, sent, tokenTransfers, signed, signedTypedData, request };
 }
 
 /** A wallet error as EIP-1193 providers throw it. */

@@ -1,0 +1,71 @@
+import { useId } from 'react';
+import { CircleAlert, CircleCheck, Signature } from 'lucide-react';
+import type { OrderAuthorizationJson, OrderJson } from '@shop/core/contract';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+
+/** The way to pay USDC with one signature (issue 38's words, exactly). */
+export const PAY_BY_SIGNATURE = 'Pay with a signature (no ETH needed)';
+
+type PayBySignatureProps = {
+  /** The way offered first (the wallet cannot pay a transfer's gas): drawn as the main button. */
+  primary: boolean;
+  disabled: boolean;
+  pending: boolean;
+  onSign: () => void;
+};
+
+/** 'Pay with a signature (no ETH needed)', with what it does in one line. */
+export function PayBySignature({ primary, disabled, pending, onSign }: PayBySignatureProps) {
+  const noteId = useId();
+  return (
+    <div className="flex w-full flex-col gap-1.5">
+      <Button
+        size="lg"
+        className="w-full"
+        variant={primary ? 'default' : 'outline'}
+        pending={pending}
+        icon={<Signature aria-hidden="true" />}
+        disabled={disabled}
+        aria-describedby={noteId}
+        onClick={onSign}
+      >
+        {PAY_BY_SIGNATURE}
+      </Button>
+      <p id={noteId} className="text-center text-xs text-muted-foreground">
+        One signature in your wallet, no transaction: the shop sends your USDC to this order and pays the network fee.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * True while the order's signed payment is on its way or arrived (the shop sending it, or
+ * mined and being counted): a second payment from the page would pay twice. An
+ * underpaid order's shortfall is a new payment.
+ */
+export function signedPaymentPending(order: Pick<OrderJson, 'isPaid' | 'status' | 'authorization'>): boolean {
+  const status = order.authorization?.status;
+  if (order.isPaid || !status) return false;
+  return status === 'RECEIVED' || status === 'SENT' || (status === 'CONFIRMED' && order.status !== 'UNDERPAID');
+}
+
+/** Where the order's signed payment is, in the words the api gives the buyer (`authorization.message`). */
+export function SignedPaymentState({ authorization }: { authorization: OrderAuthorizationJson }) {
+  const { status, message } = authorization;
+  if (status === 'FAILED' || status === 'DROPPED') {
+    return (
+      <Alert variant="destructive">
+        <CircleAlert aria-hidden="true" />
+        <AlertDescription>{message}</AlertDescription>
+      </Alert>
+    );
+  }
+  return (
+    <div role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+      {status === 'CONFIRMED' ? <CircleCheck aria-hidden="true" className="size-4 shrink-0 text-success" /> : <Spinner size="sm" aria-hidden="true" />}
+      {message}
+    </div>
+  );
+}
