@@ -12,6 +12,7 @@ import { runBench, type Bench } from './lib/main.ts';
 import { renderSection, type Section } from './lib/report.ts';
 import { installSignalCleanup } from './lib/scope.ts';
 import { paymentsBench } from './payments.ts';
+import { relayBench } from './relay.ts';
 import { soakBench } from './soak.ts';
 import { twoYearBench } from './two-year.ts';
 import { webBench } from './web.ts';
@@ -23,7 +24,7 @@ import { webBench } from './web.ts';
  * (bench/soak.svg is left alone). Exits 1 when a benchmark could not run; a missed
  * target is reported (FAIL in the table), not an error.
  */
-const benches: Bench[] = [apiBench, ordersBench, paymentsBench, indexerBench, depositsBench, twoYearBench, webBench, lighthouseBench, drillsBench, soakBench];
+const benches: Bench[] = [apiBench, ordersBench, paymentsBench, relayBench, indexerBench, depositsBench, twoYearBench, webBench, lighthouseBench, drillsBench, soakBench];
 const RESULTS = path.join(REPO_ROOT, 'bench/RESULTS.md');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
