@@ -42,6 +42,22 @@ export function transferAuthorizationTypedData(domain: AuthorizationDomain, mess
   return { domain, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization' as const, message };
 }
 
+/** The least time left in an authorization's window when it arrives: the relay needs a few blocks to send it. */
+export const MIN_WINDOW_LEFT_SECONDS = 120;
+/** How far past its quote's expiry an authorization may stay valid (a wallet's clock, a page open a moment longer). */
+export const WINDOW_PAST_QUOTE_SECONDS = 300;
+
+/**
+ * The end of the window a buyer signs for a quote (unix seconds): the quote's expiry; in the
+ * quote's last minutes, a few minutes past it (within WINDOW_PAST_QUOTE_SECONDS), so the
+ * relay still has MIN_WINDOW_LEFT_SECONDS and more to send it. The api takes both.
+ */
+export function authorizationValidBefore(quoteExpiresAt: Date, now: Date = new Date()): bigint {
+  const expires = Math.floor(quoteExpiresAt.getTime() / 1000);
+  const least = Math.floor(now.getTime() / 1000) + 2 * MIN_WINDOW_LEFT_SECONDS;
+  return BigInt(Math.min(Math.max(expires, least), expires + WINDOW_PAST_QUOTE_SECONDS - 30));
+}
+
 const hexAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x and 40 hex digits)');
 const uint = (max: string) =>
   z

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import { authorizationMessage, type AuthorizationBody, type TransferAuthorization } from '../contract/authorization.ts';
+import { authorizationMessage, MIN_WINDOW_LEFT_SECONDS, WINDOW_PAST_QUOTE_SECONDS, type AuthorizationBody, type TransferAuthorization } from '../contract/authorization.ts';
 import { formatAsset } from '../contract/money.ts';
 import { tokenBySymbol, TOKEN_SYMBOLS, type Token, type TokenSymbol } from '../contract/tokens.ts';
 import { Prisma } from '../infra/db.ts';
@@ -33,10 +33,6 @@ import type { Runtime } from '../runtime.ts';
  */
 export type AcceptDeps = Pick<Runtime, 'db' | 'config' | 'chain' | 'assetPrices' | 'depositFactory'>;
 
-/** The least time left in an authorization's window when it arrives: the relay needs a few blocks to send it. */
-export const MIN_WINDOW_LEFT_SECONDS = 120;
-/** How far past its quote's expiry an authorization may stay valid (a wallet's clock, a page open a moment longer). */
-export const WINDOW_PAST_QUOTE_SECONDS = 300;
 const DAY_MS = 86_400_000;
 
 export function relayOffReason(config: AcceptDeps['config']): string | null {
@@ -96,6 +92,16 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
   await refuseOverLimit(deps, { userId: user.id, from: auth.from, asset: token.symbol }, now);
   const signature = body.signature as Hex;
 
+  await checkOnChain(deps, token, auth, signature);
+
+  const row = await store(deps, { orderId: order.id, userId: user.id, asset: token.symbol }, auth, signature);
+  return { id: row.id, status: 'RECEIVED', message: authorizationMessage('RECEIVED') };
+}
+
+
+/** The checks on chain, now (a node that does not answer: 503): the signature is `from`'s, the nonce unused, neither address blocked, the USDC there, the call itself simulated from the relay wallet. */
+async function checkOnChain(deps: AcceptDeps, token: Token, auth: TransferAuthorization, signature: Hex): Promise<void> {
+  const { config } = deps;
   await onChain(async () => {
     if (!(await authorizationSignedBy(deps.chain, token, config.chainId, auth, signature))) {
       throw badRequest(`The signature is not ${auth.from}'s signature of this authorization`);
@@ -112,22 +118,25 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
       throw err;
     });
   });
+}
 
-  const row = await db
+/** The row, under the buyer's wallet's lock and the order's row lock: one on its way per order and per wallet; one authorization stored once. */
+async function store(deps: AcceptDeps, who: { orderId: string; userId: string; asset: TokenSymbol }, auth: TransferAuthorization, signature: Hex): Promise<{ id: string }> {
+  return deps.db
     .$transaction(async (tx) => {
       // One on its way per order, and per wallet: a wallet's USDC is checked for one payment at a
       // time, never promised to two orders at once (the second would revert at the shop's gas).
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`relay-from:${auth.from}`}))`;
-      await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${order.id}::uuid FOR UPDATE`;
-      const waiting = await tx.paymentAuthorization.findFirst({ where: { orderId: order.id, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
+      await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${who.orderId}::uuid FOR UPDATE`;
+      const waiting = await tx.paymentAuthorization.findFirst({ where: { orderId: who.orderId, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
       if (waiting) throw conflict('A signed payment for this order is already on its way: wait for it');
-      const promised = await tx.paymentAuthorization.findFirst({ where: { asset: token.symbol, fromAddress: auth.from, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
+      const promised = await tx.paymentAuthorization.findFirst({ where: { asset: who.asset, fromAddress: auth.from, status: { in: ['RECEIVED', 'SENT'] } }, select: { id: true } });
       if (promised) throw conflict(`${auth.from} has a signed payment on its way for another order already: wait until it is sent, then sign again`);
       return tx.paymentAuthorization.create({
         data: {
-          orderId: order.id,
-          userId: user.id,
-          asset: token.symbol,
+          orderId: who.orderId,
+          userId: who.userId,
+          asset: who.asset,
           fromAddress: auth.from,
           toAddress: auth.to,
           value: new Prisma.Decimal(auth.value.toString()),
@@ -143,7 +152,6 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') throw conflict('This authorization was sent already');
       throw err;
     });
-  return { id: row.id, status: 'RECEIVED', message: authorizationMessage('RECEIVED') };
 }
 
 /** The assets a signature can pay in here. */

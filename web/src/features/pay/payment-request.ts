@@ -1,5 +1,6 @@
 import { bytesToHex, getAddress, type Address } from 'viem';
 import type { AssetCode, AssetNotOfferedJson, AssetQuoteJson, AuthorizationBody, AuthorizationDomain, OrderJson, QuoteJson, TokenSymbol, TransferAuthorization } from '@shop/core/contract';
+import { authorizationValidBefore } from '@shop/core/contract';
 
 /** A quote in a token: what the wallet sends is that token's `transfer` to the order's deposit address. */
 export type TokenQuote = AssetQuoteJson & { asset: TokenSymbol; tokenAddress: string };
@@ -20,7 +21,8 @@ export function isSignable(quote: TokenQuote): quote is SignableQuote {
  * The authorization the buyer signs for a quote (what core/src/relay/accept.ts checks):
  * from the wallet to the order's deposit address, exactly the quote's amount, valid from
  * the start of time (validAfter 0: already valid on any node's clock) until the quote
- * expires, on a random nonce of 32 bytes (the token refuses a nonce used before).
+ * expires (in its last minutes, a little past it: contract's authorizationValidBefore), on
+ * a random nonce of 32 bytes (the token refuses a nonce used before).
  */
 export function transferAuthorization(quote: SignableQuote, from: Address, nonce = randomNonce()): TransferAuthorization {
   return {
@@ -28,7 +30,7 @@ export function transferAuthorization(quote: SignableQuote, from: Address, nonce
     to: getAddress(quote.payTo),
     value: BigInt(quote.amount),
     validAfter: 0n,
-    validBefore: BigInt(Math.floor(Date.parse(quote.expiresAt) / 1000)),
+    validBefore: authorizationValidBefore(new Date(quote.expiresAt)),
     nonce,
   };
 }
