@@ -1,6 +1,5 @@
-import { formatEther, formatGwei, keccak256, numberToHex, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { keccak256, numberToHex, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { formatEth } from '../contract/money.ts';
 
 /**
  * A wallet the shop sends its own transactions from, with no value: the sweeper's gas
@@ -100,17 +99,4 @@ export function refusedForGood(err: unknown): boolean {
 export function errorText(err: unknown): string {
   const e = err as { message?: string; details?: string; shortMessage?: string; cause?: { message?: string; details?: string } };
   return `${e?.shortMessage ?? ''} ${e?.message ?? ''} ${e?.details ?? ''} ${e?.cause?.message ?? ''} ${e?.cause?.details ?? ''}`;
-}
-
-/** ETH as people read it in a reason: at most 6 decimals, no trailing zeros ("0.049"). */
-export function ethText(wei: bigint): string {
-  const six = formatEth(wei, 6).replace(/\.?0+$/, '');
-  return six === '0' && wei > 0n ? formatEther(wei) : six;
-}
-
-/** Gwei as people read it in a reason: at most 2 decimals ("30", "1.7"). */
-export function gweiText(wei: bigint): string {
-  const [whole, frac = ''] = formatGwei(wei).split('.');
-  const two = frac.slice(0, 2).replace(/0+$/, '');
-  return two ? `${whole}.${two}` : (whole as string);
 }

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../infra/config.ts';
 import type { Db } from '../infra/db.ts';
-import { ethText, gweiText } from '../chain/sending-wallet.ts';
+import { ethText, gweiText } from './sweeper-wallet.ts';
 
 /**
  * What the sweeper may spend on gas: nothing while the node's suggested fee is above the

@@ -1,4 +1,5 @@
-import { encodeFunctionData, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { encodeFunctionData, formatEther, formatGwei, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { formatEth } from '../contract/money.ts';
 import type { AppConfig } from '../infra/config.ts';
 import { sendingWallet } from '../chain/sending-wallet.ts';
 import { MULTICALL3_ADDRESS, multicall3Abi } from '../chain/multicall3.ts';
@@ -53,4 +54,17 @@ export function factoryTransaction(factory: Address, data: Hex | Hex[]): { to: A
   return { to: MULTICALL3_ADDRESS, data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }) };
 }
 
-export { ethText, gweiText, refusedForGood } from '../chain/sending-wallet.ts';
+export { refusedForGood } from '../chain/sending-wallet.ts';
+
+/** ETH as people read it in a reason: at most 6 decimals, no trailing zeros ("0.049"). */
+export function ethText(wei: bigint): string {
+  const six = formatEth(wei, 6).replace(/\.?0+$/, '');
+  return six === '0' && wei > 0n ? formatEther(wei) : six;
+}
+
+/** Gwei as people read it in a reason: at most 2 decimals ("30", "1.7"). */
+export function gweiText(wei: bigint): string {
+  const [whole, frac = ''] = formatGwei(wei).split('.');
+  const two = frac.slice(0, 2).replace(/0+$/, '');
+  return two ? `${whole}.${two}` : (whole as string);
+}

@@ -2,9 +2,10 @@ import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { shopNetwork } from '../contract/network.ts';
-import { ETH_ADDRESS } from '../contract/wallet.ts';
 import type { AssetCode } from '../contract/json-parts.ts';
 import { acceptedAssets, acceptedOnChain } from './config-assets.ts';
+import { relayConfig, relayEnv, relayWalletChecks } from './config-relay.ts';
+import { address, bool, decimalAmount, privateKey } from './config-fields.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in
@@ -31,13 +32,6 @@ export const ANVIL_DEV_ACCOUNTS = [
 /** The payout wallet of a development shop: anvil's dev account #5. */
 export const DEV_PAYOUT_ADDRESS = ANVIL_DEV_ACCOUNTS[5];
 
-const address = z
-  .string()
-  .regex(ETH_ADDRESS, 'must be a 0x-prefixed 20-byte hex address');
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits');
-/** An amount of ETH or gwei as written (up to 9 decimals): parsed to wei exactly, never through a float. */
-const decimalAmount = z.string().trim().regex(/^\d{1,9}(\.\d{1,9})?$/, 'must be a non-negative number such as 30 or 0.05');
 const decimalString = z.string().regex(/^\d+(\.\d{1,2})?$/, 'must be a non-negative amount with at most 2 decimals');
 
 const schema = z
@@ -78,20 +72,7 @@ const schema = z
     SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(200).default(50),
     SWEEP_MAX_GAS_PRICE_GWEI: decimalAmount.default('30'),
     SWEEP_GAS_BUDGET_ETH: decimalAmount.default('0.05'),
-    // Relaying buyers' signed USDC authorizations (core/src/relay/): the relay wallet, its own key
-    // (RELAY_PRIVATE_KEY) or an external signer behind the node (RELAY_ADDRESS); neither: off,
-    // and the pay page offers no signature. It shares the sweeper's fee ceiling and 24-hour budget.
-    RELAY_PRIVATE_KEY: privateKey.optional(),
-    RELAY_ADDRESS: address.optional(),
-    // The most the shop pays in gas for one relayed payment, in dollars (its worst case: gas limit x max fee).
-    RELAY_MAX_GAS_USD: decimalAmount.default('3'),
-    // A relay transaction not mined this long after it was sent is replaced at a higher fee (same nonce).
-    RELAY_REPLACE_AFTER_MS: z.coerce.number().int().min(200).default(180_000),
-    // How often a relay job looks again at what it waits for (the fee, the budget, its transaction).
-    RELAY_RETRY_MS: z.coerce.number().int().min(100).default(10_000),
-    // A buyer whose authorizations failed this many times in 24 hours (the USDC moved away before
-    // the shop sent them: the shop paid or risked the gas) may not send another until the oldest is a day old.
-    RELAY_FAILURES_PER_USER_PER_DAY: z.coerce.number().int().min(1).max(100).default(2),
+    ...relayEnv,
     PRICE_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(3600),
     PRICE_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
     // A stablecoin within this many basis points of a dollar (its Chainlink feed) counts one
@@ -188,20 +169,7 @@ const schema = z
     }
   })
   .superRefine((env, ctx) => {
-    if (env.RELAY_PRIVATE_KEY && env.RELAY_ADDRESS) {
-      ctx.addIssue({ code: 'custom', path: ['RELAY_ADDRESS'], message: 'set RELAY_PRIVATE_KEY (signed here) or RELAY_ADDRESS (an external signer), not both' });
-    }
-    // The relay's own nonces: one wallet shared with the sweeper would let a stuck transaction of either hold the other's.
-    const relayKey = privateKey.safeParse(env.RELAY_PRIVATE_KEY);
-    const relay = (relayKey.success ? privateKeyToAccount(relayKey.data as `0x${string}`).address : env.RELAY_ADDRESS)?.toLowerCase();
-    const sweeperKey = privateKey.safeParse(env.SWEEPER_PRIVATE_KEY);
-    const sweeperWallet = (sweeperKey.success ? privateKeyToAccount(sweeperKey.data as `0x${string}`).address : env.SWEEPER_ADDRESS)?.toLowerCase();
-    if (relay && relay === sweeperWallet) {
-      ctx.addIssue({ code: 'custom', path: [env.RELAY_PRIVATE_KEY ? 'RELAY_PRIVATE_KEY' : 'RELAY_ADDRESS'], message: 'the relay wallet must not be the sweeper\'s gas wallet: give it its own' });
-    }
-    if (env.NODE_ENV === 'production' && relay && Array.isArray(env.PAYOUT_ADDRESSES) && env.PAYOUT_ADDRESSES.some((a) => String(a).toLowerCase() === relay)) {
-      ctx.addIssue({ code: 'custom', path: [env.RELAY_PRIVATE_KEY ? 'RELAY_PRIVATE_KEY' : 'RELAY_ADDRESS'], message: 'the relay wallet must not be one of PAYOUT_ADDRESSES' });
-    }
+    relayWalletChecks(env, ctx);
     if (env.SWEEPER_PRIVATE_KEY && env.SWEEPER_ADDRESS) {
       ctx.addIssue({ code: 'custom', path: ['SWEEPER_ADDRESS'], message: 'set SWEEPER_PRIVATE_KEY (signed here) or SWEEPER_ADDRESS (an external signer), not both' });
     }
@@ -307,24 +275,6 @@ function sweepConfig(env: Env) {
     /** Fees of the sweeps of a rolling 24 hours (the worst case of those still on their way). */
     sweepGasBudgetWei: parseEther(env.SWEEP_GAS_BUDGET_ETH),
     ...relayConfig(env),
-  };
-}
-
-/**
- * The relay of signed USDC authorizations (core/src/relay/): its own wallet, never the
- * sweeper's (a stuck relay transaction must not hold the sweeps' nonces, nor a sweep the
- * relay's), its per-payment gas cap and the buyer's limit. `relayAddress` null: off.
- */
-function relayConfig(env: Env) {
-  const key = env.RELAY_PRIVATE_KEY as `0x${string}` | undefined;
-  const relayAddress = (key ? privateKeyToAccount(key).address : env.RELAY_ADDRESS)?.toLowerCase() as `0x${string}` | undefined;
-  return {
-    relayPrivateKey: key,
-    relayAddress: relayAddress ?? null,
-    relayMaxGasUsd: env.RELAY_MAX_GAS_USD,
-    relayReplaceAfterMs: env.RELAY_REPLACE_AFTER_MS,
-    relayRetryMs: env.RELAY_RETRY_MS,
-    relayFailuresPerUserPerDay: env.RELAY_FAILURES_PER_USER_PER_DAY,
   };
 }
 

@@ -2,7 +2,8 @@ import { TransactionReceiptNotFoundError, type Address, type Hash, type Hex } fr
 import type { RelayStatus } from '../contract/authorization.ts';
 import { formatAsset } from '../contract/money.ts';
 import { tokenBySymbol, type TokenSymbol } from '../contract/tokens.ts';
-import { broadcast, errorText, ethText, refusedForGood, sendingWallet, type SendingWallet } from '../chain/sending-wallet.ts';
+import { broadcast, errorText, refusedForGood, sendingWallet, type SendingWallet } from '../chain/sending-wallet.ts';
+import { ethText } from '../deposit-sweeper/sweeper-wallet.ts';
 import { feeAboveCeiling, gasSpent, type Fees } from '../deposit-sweeper/sweeper-budget.ts';
 import { Prisma, type Db, type PaymentAuthorization } from '../infra/db.ts';
 import type { OrderStatus } from '../contract/orders.ts';
