@@ -14,7 +14,8 @@ const HOUR = 3600_000;
 
 /**
  * Orders whose payment window is over, with no transfer still being verified for them
- * (a payment seen in the mempool holds its order open): unpaid ones become EXPIRED, and
+ * (a payment seen in the mempool, or the relay's transaction of a signed payment, holds its
+ * order open for MEMPOOL_GRACE_MINUTES): unpaid ones become EXPIRED, and
  * both they and LATE ones give their stock back, once. Tags of settled orders are freed
  * once no late transfer can still arrive for them (LATE_PAYMENT_HOURS after their last
  * quote, payment or deletion).
@@ -33,7 +34,8 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
     WHERE (o."status" IN (${payable}) OR (o."status" = 'LATE' AND o."stockReserved"))
       AND o."paymentDeadline" < ${now}
       AND NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."orderId" = o."id" AND p."status" = 'PENDING' AND p."blockNumber" IS NOT NULL)
-      AND (o."paymentDeadline" < ${graceEnd} OR NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."orderId" = o."id" AND p."status" = 'PENDING'))
+      AND (o."paymentDeadline" < ${graceEnd} OR (NOT EXISTS (SELECT 1 FROM "Payment" p WHERE p."orderId" = o."id" AND p."status" = 'PENDING')
+        AND NOT EXISTS (SELECT 1 FROM "PaymentAuthorization" a WHERE a."orderId" = o."id" AND a."status" = 'SENT')))
     ORDER BY o."paymentDeadline" LIMIT 500`;
   let expired = 0;
   let released = 0;
@@ -48,6 +50,8 @@ export async function expireOrders(db: Db, config: AppConfig, now = new Date()):
       const inGrace = (rows[0]?.paymentDeadline?.getTime() ?? 0) >= graceEnd.getTime();
       const holding = await tx.payment.count({ where: { orderId: id, status: 'PENDING', ...(inGrace ? {} : { blockNumber: { not: null } }) } });
       if (holding > 0) return;
+      // The shop's own transaction of a buyer's signed payment (core/src/relay/), on its way: a payment in the mempool.
+      if (inGrace && (await tx.paymentAuthorization.count({ where: { orderId: id, status: 'SENT' } })) > 0) return;
       if (status !== 'LATE') {
         // Paid in part when its window ran out: what was paid waits for an admin (LATE),
         // to be refunded or assigned, and the order with it.

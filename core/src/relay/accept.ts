@@ -55,6 +55,9 @@ export async function acceptAuthorization(deps: AcceptDeps, user: { id: string }
   const order = await db.order.findUnique({ where: { id: orderId }, select: { id: true, userId: true, status: true, depositAddress: true } });
   if (!order || order.userId !== user.id || order.status === 'DELETED') throw notFound('Order not found');
   if (!isPayable(order.status)) throw conflict(`This order is not waiting for a payment (it is ${order.status})`);
+  if (order.status === 'VERIFYING' || (await db.payment.count({ where: { orderId: order.id, status: 'PENDING' } })) > 0) {
+    throw conflict('A payment for this order is being confirmed on chain: wait for it before signing another');
+  }
   const deposit = order.depositAddress && deps.depositFactory.depositAddressOf(order.id) === order.depositAddress ? order.depositAddress : null;
   if (!deposit) throw conflict(`This order has no deposit address to pay ${token.symbol} to: pay in ETH`);
 

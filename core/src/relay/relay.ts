@@ -44,6 +44,8 @@ const GAS_MARGIN_PERCENT = 20n;
 const REPLACE_BUMP_PERCENT = 13n;
 /** An authorization this close to its end is not sent: it might be mined after it. */
 const SEND_MARGIN_SECONDS = 30n;
+/** An order whose payment window ends this soon is not sent a payment: it would be mined after the window. */
+const DEADLINE_MARGIN_MS = 60_000;
 /** A freed nonce's transfer to the wallet itself. */
 const CANCEL_GAS = 21_000n;
 
@@ -115,6 +117,7 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
       }
     }
     if (claim === 'order-changed') return end(deps, row, 'DROPPED', 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', false);
+    if (claim === 'order-confirming') return waitSaying(deps, row, 'Relaying waits: another payment of this order is being confirmed on chain');
     // Another payment took this nonce a moment ago: the next one is free as soon as that one is out.
     return waitSaying(deps, row, `Relaying waits: nonce ${nonce}, or the buyer's wallet, is held by another relay transaction on its way`, followInMs(deps));
   } catch (err) {
@@ -169,9 +172,20 @@ async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts:
     // One transaction on its way per buyer's wallet (acceptAuthorization takes one at a time; a row written otherwise
     // waits too): two in one block from a wallet that holds one payment would revert the second at the shop's gas.
     const walletBusy = await tx.paymentAuthorization.count({ where: { asset: row.asset, fromAddress: row.fromAddress, status: 'SENT', id: { not: row.id } } });
-    const [order] = await tx.$queryRaw<{ status: OrderStatus; totalPrice: Prisma.Decimal; paidUsd: Prisma.Decimal }[]>`
-      SELECT "status", "totalPrice", "paidUsd" FROM "Order" WHERE "id" = ${row.orderId}::uuid FOR UPDATE`;
-    const verdict: Claim = holder > 0 || walletBusy > 0 ? 'nonce-held' : !order || !isPayable(order.status) || unitsToUsdCents(row.asset, BigInt(row.value.toFixed(0)), PRICE_ONE) > dueCents(order) ? 'order-changed' : 'claimed';
+    const [order] = await tx.$queryRaw<{ status: OrderStatus; totalPrice: Prisma.Decimal; paidUsd: Prisma.Decimal; paymentDeadline: Date | null }[]>`
+      SELECT "status", "totalPrice", "paidUsd", "paymentDeadline" FROM "Order" WHERE "id" = ${row.orderId}::uuid FOR UPDATE`;
+    // Another payment of the order being confirmed (VERIFYING, or a transfer still PENDING): it may pay the order, so
+    // the relay waits for its verdict rather than send on top of it. A window about to close: not sent (the order expires).
+    const confirming = order && (order.status === 'VERIFYING' || (await tx.payment.count({ where: { orderId: row.orderId, status: 'PENDING' } })) > 0);
+    const closing = order?.paymentDeadline && order.paymentDeadline.getTime() < out.now.getTime() + DEADLINE_MARGIN_MS;
+    const verdict: Claim =
+      holder > 0 || walletBusy > 0
+        ? 'nonce-held'
+        : !order || !isPayable(order.status) || closing || unitsToUsdCents(row.asset, BigInt(row.value.toFixed(0)), PRICE_ONE) > dueCents(order)
+          ? 'order-changed'
+          : confirming
+            ? 'order-confirming'
+            : 'claimed';
     if (opts.dryRun || (verdict !== 'claimed' && !opts.sent)) return verdict;
     const sent = await tx.paymentAuthorization.updateMany({
       where: { id: row.id, status: 'RECEIVED' },
@@ -193,7 +207,7 @@ async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts:
   });
 }
 
-type Claim = 'claimed' | 'nonce-held' | 'order-changed';
+type Claim = 'claimed' | 'nonce-held' | 'order-changed' | 'order-confirming';
 
 async function follow(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
   for (const hash of [...row.txHashes].reverse()) {
@@ -252,6 +266,16 @@ async function nonceTaken(deps: RelayDeps, row: Row, now: Date): Promise<RelaySt
   const note = `Its nonce ${row.relayNonce} was used but none of its transactions has a receipt yet`;
   if (row.reason !== note) return waitSaying(deps, row, note);
   if (now.getTime() - row.updatedAt.getTime() < deps.config.relayReplaceAfterMs) return { state: 'wait', retryInMs: deps.config.relayRetryMs, reason: note };
+  // Used as deep as a payment (a reorganization could give the nonce back), and by none of its own transactions
+  // (a node that serves a mined transaction before its receipt): else it waits.
+  const head = await deps.chain.getBlockNumber();
+  const deep = head - BigInt(deps.config.paymentConfirmations) + 1n;
+  const usedDeep = deep < 0n ? 0 : await deps.chain.getTransactionCount({ address: row.relayAddress as Address, blockNumber: deep });
+  if (usedDeep <= (row.relayNonce as number)) return { state: 'wait', retryInMs: deps.config.relayRetryMs, reason: note };
+  for (const hash of row.txHashes) {
+    const mined = await deps.chain.getTransaction({ hash: hash as Hash }).then((t) => t.blockNumber !== null).catch(() => false);
+    if (mined) return { state: 'wait', retryInMs: deps.config.relayRetryMs, reason: note };
+  }
   if (await authorizationUsed(deps.chain, tokenOf(row), row.fromAddress as Address, row.nonce as Hex)) {
     return end(deps, row, 'DROPPED', `Its nonce ${row.relayNonce} was taken by another transaction of the relay wallet, and the authorization was used on chain by someone else`, false);
   }
