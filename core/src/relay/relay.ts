@@ -103,18 +103,16 @@ async function send(deps: RelayDeps, row: Row, now: Date): Promise<RelayStep> {
   const nonce = await deps.chain.getTransactionCount({ address: wallet.address, blockTag: 'pending' });
   const call = { to: token.address, data, gas: gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas, nonce };
   const outgoing = (hash: Hash, raw: Hex | null): Outgoing => ({ hash, raw, nonce, gasLimit, fees, now });
-  // An external signer sends first: checked before, written after whatever happens.
-  let claim: Claim = wallet.kind === 'signer' ? await claimNonce(deps.db, row, wallet.address, outgoing('0x', null), { dryRun: true }) : 'claimed';
+  // Signed before it leaves (relayWallet: a key, or a signer asked to sign only): the row is claimed first, then broadcast.
+  let claim = 'nonce-held' as Claim;
   try {
-    if (claim === 'claimed') {
-      const { hash, broadcast: out } = await wallet.send(call, async (hash, raw) => {
-        claim = await claimNonce(deps.db, row, wallet.address, outgoing(hash, raw), { sent: wallet.kind === 'signer' });
-        return claim === 'claimed';
-      });
-      if (out && (claim === 'claimed' || wallet.kind === 'signer')) {
-        deps.logger.info({ msg: 'signed payment relayed', authorization_id: row.id, order_id: row.orderId, tx_hash: hash, nonce });
-        return { state: 'wait', retryInMs: followInMs(deps), reason: null };
-      }
+    const { hash, broadcast: out } = await wallet.send(call, async (hash, raw) => {
+      claim = await claimNonce(deps.db, row, wallet.address, outgoing(hash, raw));
+      return claim === 'claimed';
+    });
+    if (out && claim === 'claimed') {
+      deps.logger.info({ msg: 'signed payment relayed', authorization_id: row.id, order_id: row.orderId, tx_hash: hash, nonce });
+      return { state: 'wait', retryInMs: followInMs(deps), reason: null };
     }
     if (claim === 'order-changed') return end(deps, row, 'DROPPED', 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', false);
     if (claim === 'order-confirming') return waitSaying(deps, row, 'Relaying waits: another payment of this order is being confirmed on chain');
@@ -160,12 +158,12 @@ type Outgoing = { hash: Hash; raw: Hex | null; nonce: number; gasLimit: bigint; 
 
 /**
  * RECEIVED -> SENT with its first transaction, under the relay's lock and the order's row
- * lock, if no other relay transaction on its way holds the nonce and the order still waits
- * for what the authorization pays (not paid meanwhile, in part or whole, nor cancelled or
- * expired: cancelOrder refuses while one is SENT). `sent`: an external signer's
- * transaction is out already, so it is written whatever the checks say, to be followed.
+ * lock, if no other relay transaction on its way holds the nonce (or the buyer's wallet)
+ * and the order still waits for what the authorization pays (not paid meanwhile, in part
+ * or whole, nor cancelled or expired: cancelOrder refuses while one is SENT), with no
+ * other payment of it being confirmed. Anything else: not written, not broadcast.
  */
-async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts: { sent?: boolean; dryRun?: boolean } = {}): Promise<Claim> {
+async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing): Promise<Claim> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('relay-send'))`;
     const holder = await tx.paymentAuthorization.count({ where: { relayAddress: relay.toLowerCase(), relayNonce: out.nonce, status: 'SENT', id: { not: row.id } } });
@@ -186,7 +184,7 @@ async function claimNonce(db: Db, row: Row, relay: Address, out: Outgoing, opts:
           : confirming
             ? 'order-confirming'
             : 'claimed';
-    if (opts.dryRun || (verdict !== 'claimed' && !opts.sent)) return verdict;
+    if (verdict !== 'claimed') return verdict;
     const sent = await tx.paymentAuthorization.updateMany({
       where: { id: row.id, status: 'RECEIVED' },
       data: {
