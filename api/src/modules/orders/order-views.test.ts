@@ -106,7 +106,7 @@ describe("the buyer's view of an order", () => {
     const page = (await as.get(`/api/orders/${order.id}`).expect(200)).body;
     const QUOTE = ['quote', ...['ethUsd', 'amountWei', 'amountEth', 'usdAmount', 'receivingAddress', 'chainId', 'expiresAt', 'depositAddress'].map((k) => `quote.${k}`)];
     const QUOTES = ['quotes', ...['asset', 'amount', 'decimals', 'tokenAddress', 'payTo', 'depositAddress', 'receivingAddress', 'chainId', 'usdAmount', 'expiresAt'].map((k) => `quotes[].${k}`), 'quotesNotOffered'];
-    expect(keyPaths(page)).toEqual([...ORDER, ...ORDERED_ITEMS, ...QUOTE, ...QUOTES, 'payments', 'overpayment', 'refunds']);
+    expect(keyPaths(page)).toEqual([...ORDER, ...ORDERED_ITEMS, ...QUOTE, ...QUOTES, 'payments', 'overpayment', 'refunds', 'authorization']);
     const quote = await kit.db.paymentQuote.findFirstOrThrow({ where: { orderId: order.id } });
     expect(page).toStrictEqual({
       ...base,
@@ -125,6 +125,8 @@ describe("the buyer's view of an order", () => {
       payments: [],
       overpayment: null,
       refunds: [],
+      // No signed payment (EIP-3009) for this order.
+      authorization: null,
     });
 
     const cancelled = (await as.post(`/api/orders/${order.id}/cancel`).expect(200)).body;
@@ -143,7 +145,7 @@ describe("the buyer's view of an order", () => {
     const PAID = [...ORDER, ...ORDERED_ITEMS, 'quote', 'payments', ...PAYMENT.map((k) => `payments[].${k}`)];
 
     const paid = (await as.get(`/api/orders/${settledId}`).expect(200)).body;
-    expect(keyPaths(paid)).toEqual([...PAID, 'overpayment', 'refunds', ...[...REFUND, 'createdAt', 'paidAt'].map((k) => `refunds[].${k}`)]);
+    expect(keyPaths(paid)).toEqual([...PAID, 'overpayment', 'refunds', ...[...REFUND, 'createdAt', 'paidAt'].map((k) => `refunds[].${k}`), 'authorization']);
     expect(paid).toMatchObject({
       status: 'PAID', isPaid: true, paidAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-31T12:00:00.000Z', paidUsd: 55, quote: null,
       payments: [{ txHash: hash(3000), status: 'COUNTED', confirmations: 3, requiredConfirmations: kit.env.config.paymentConfirmations, reason: null, valueWei: '18333333333333333', asset: 'ETH', amount: '18333333333333333', usdValue: 55 }],
@@ -152,7 +154,7 @@ describe("the buyer's view of an order", () => {
     });
 
     const open = (await as.get(`/api/orders/${openId}`).expect(200)).body;
-    expect(keyPaths(open)).toEqual([...PAID, ...OVERPAYMENT, 'refunds']);
+    expect(keyPaths(open)).toEqual([...PAID, ...OVERPAYMENT, 'refunds', 'authorization']);
     expect(open.overpayment).toStrictEqual({
       // Credited now: the lower of its value when it came and its ETH at today's price (rounded down).
       usd: 5, creditUsd: 4.99, wei: '1666666666666666', eth: '0.001666', from: PAYER, refundable: true,
