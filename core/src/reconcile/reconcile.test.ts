@@ -269,8 +269,10 @@ describe('the scheduled run: what changed since the last one', () => {
   it("an order's daily credit does not make it a subject again; a referral reward on it does", async () => {
     const u = await user();
     const order = await db().order.create({ data: { userId: u.id, status: 'EXPIRED', itemsPrice: new Prisma.Decimal('10'), totalPrice: new Prisma.Decimal('10'), updatedAt: longAgo } });
-    const since = new Date();
     await applyLedger(db(), [{ userId: u.id, account: 'ACTIVE', amount: '1', kind: 'DAILY_CREDIT', reference: `order:${order.id}`, idempotencyKey: `d-${order.id}` }]);
+    // Just before the entry, by its own stamp: a clock read here may fall in the entry's millisecond, or past it.
+    const entry = await db().ledgerEntry.findFirstOrThrow({ where: { idempotencyKey: `d-${order.id}` } });
+    const since = new Date(entry.createdAt.getTime() - 1);
     const credited = await reconcile(deps(), { since, blockWindow: 'all' });
     expect(credited.checked.users).toBe(1);
     expect(credited.checked.orders).toBe(0);
