@@ -148,7 +148,7 @@ contract MockUSDC {
         bytes32 r,
         bytes32 s
     ) external notBlacklisted(from) notBlacklisted(to) {
-        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
         _transfer(from, to, value);
     }
 
@@ -162,14 +162,7 @@ contract MockUSDC {
         bytes32 nonce,
         bytes memory signature
     ) external notBlacklisted(from) notBlacklisted(to) {
-        require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
-        require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
-        require(!usedAuthorizations[from][nonce], "FiatTokenV2: authorization is used or canceled");
-        bytes32 structHash = keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce));
-        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
-        require(_validSignatureNow(from, digest, signature), "FiatTokenV2: invalid signature");
-        usedAuthorizations[from][nonce] = true;
-        emit AuthorizationUsed(from, nonce);
+        _useAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
         _transfer(from, to, value);
     }
 
@@ -186,14 +179,14 @@ contract MockUSDC {
         bytes32 s
     ) external notBlacklisted(from) notBlacklisted(to) {
         require(to == msg.sender, "FiatTokenV2: caller must be the payee");
-        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, v, r, s);
+        _useAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v));
         _transfer(from, to, value);
     }
 
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
         require(!usedAuthorizations[authorizer][nonce], "FiatTokenV2: authorization is used or canceled");
         bytes32 structHash = keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce));
-        require(_signer(structHash, v, r, s) == authorizer, "FiatTokenV2: invalid signature");
+        require(_validSignatureNow(authorizer, _digest(structHash), abi.encodePacked(r, s, v)), "FiatTokenV2: invalid signature");
         usedAuthorizations[authorizer][nonce] = true;
         emit AuthorizationCanceled(authorizer, nonce);
     }
@@ -206,23 +199,20 @@ contract MockUSDC {
         uint256 validAfter,
         uint256 validBefore,
         bytes32 nonce,
-        uint8 v,
-        bytes32 r,
-        bytes32 s
+        bytes memory signature
     ) private {
         require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
         require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
         require(!usedAuthorizations[from][nonce], "FiatTokenV2: authorization is used or canceled");
         bytes32 structHash = keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce));
-        require(_signer(structHash, v, r, s) == from, "FiatTokenV2: invalid signature");
+        require(_validSignatureNow(from, _digest(structHash), signature), "FiatTokenV2: invalid signature");
         usedAuthorizations[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
     }
 
-    /// The EOA that signed the EIP-712 digest of `structHash` (zero for a malformed signature).
-    function _signer(bytes32 structHash, uint8 v, bytes32 r, bytes32 s) private view returns (address) {
-        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
-        return ecrecover(digest, v, r, s);
+    /// The EIP-712 digest of `structHash` in this token's domain.
+    function _digest(bytes32 structHash) private view returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
     }
 
     /// SignatureChecker.isValidSignatureNow: a key's 65-byte signature recovered; a contract asked by ERC-1271.

@@ -1,25 +1,23 @@
-import { bytesToHex, erc20Abi, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireOrders, Prisma } from '@shop/core';
-import { authorizationDomain, authorizationValidBefore, tokenBySymbol, transferAuthorizationTypedData, type TransferAuthorization } from '@shop/core/contract';
-import { mintMockToken } from '../../../scripts/lib/token-mocks.ts';
+import { expireOrders } from '@shop/core';
+import { authorizationValidBefore } from '@shop/core/contract';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
-import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+import { RELAY_ENDED, RELAY_KEY, signedPayments, usd } from '../testing/signed-payments.ts';
 
 /**
  * The signed-USDC relay (issue 38) read again as a thief would, after the first review's
  * mends: the claim's checks against the order's other payments and its payment window.
  * Each test states what the shop must hold to; the relay as it stands breaks it.
  */
-const USDC = tokenBySymbol('USDC');
-const RELAY_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 const [, , , , exchange] = ANVIL_ACCOUNTS;
-const usd = (dollars: number) => BigInt(Math.round(dollars * 100)) * 10n ** 4n; // 6 decimals
 const CONFIRMATIONS = 2;
 
 let kit: PaymentKit;
+const { walletWithUsdc, usdcOf, sign, post, usdcQuote, authorization, untilPaid, budgetSpent } = signedPayments(() => kit);
+/** Signed as the pay page signs it (payment-request.ts): exactly the quote, to its payTo, until authorizationValidBefore. */
+const signAsPage = (signer: PrivateKeyAccount, quote: { amount: string; payTo: string; expiresAt: string }) => sign(signer, quote, { validBefore: authorizationValidBefore(new Date(quote.expiresAt)) });
 
 beforeAll(async () => {
   kit = await createPaymentKit({
@@ -40,54 +38,14 @@ afterAll(async () => {
   await kit?.close();
 });
 
-async function walletWithUsdc(dollars: number): Promise<PrivateKeyAccount> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await mintMockToken(kit.env.anvil!.rpcUrl, USDC, [account.address], usd(dollars));
-  return account;
-}
 
-const usdcOf = (address: Address) => kit.chain.wallet.readContract({ address: USDC.address, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
 
-type Signed = { message: TransferAuthorization; signature: Hex };
 
-/** Signed as the pay page signs it (payment-request.ts): exactly the quote, to its payTo, until authorizationValidBefore. */
-async function sign(signer: PrivateKeyAccount, quote: { amount: string; payTo: string; expiresAt: string }): Promise<Signed> {
-  const message: TransferAuthorization = {
-    from: signer.address,
-    to: quote.payTo as Address,
-    value: BigInt(quote.amount),
-    validAfter: 0n,
-    validBefore: authorizationValidBefore(new Date(quote.expiresAt)),
-    nonce: bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
-  };
-  return { message, signature: await signer.signTypedData(transferAuthorizationTypedData(authorizationDomain(USDC, 1)!, message)) };
-}
 
-function post(user: TestUser, orderId: string, signed: Signed) {
-  const m = signed.message;
-  return kit.as(user).then((agent) =>
-    agent.post(`/api/orders/${orderId}/authorization`).send({
-      asset: 'USDC',
-      from: m.from,
-      to: m.to,
-      value: m.value.toString(),
-      validAfter: m.validAfter.toString(),
-      validBefore: m.validBefore.toString(),
-      nonce: m.nonce,
-      signature: signed.signature,
-    }),
-  );
-}
 
-async function usdcQuote(user: TestUser, orderId: string) {
-  const res = await (await kit.as(user)).get(`/api/orders/${orderId}`);
-  expect(res.status).toBe(200);
-  return res.body.quotes.find((q: { asset: string }) => q.asset === 'USDC');
-}
 
-const authorization = (id: string) => kit.db.paymentAuthorization.findUniqueOrThrow({ where: { id } });
 
-const ENDED = ['CONFIRMED', 'FAILED', 'DROPPED'];
+const ENDED = RELAY_ENDED;
 
 /** Mines a block a step (automine or not) until the authorization ends. */
 function ended(id: string) {
@@ -98,21 +56,7 @@ function ended(id: string) {
   });
 }
 
-async function untilPaid(orderId: string) {
-  await waitFor(`order ${orderId} to be PAID`, async () => {
-    await kit.chain.mine(1);
-    await kit.runIndexer();
-    return (await kit.orderStatus(orderId)) === 'PAID';
-  });
-}
 
-/** Today's sweeps spent the gas budget the relay shares: the relay holds the authorization (RECEIVED, saying why) until `free`. */
-async function budgetSpent(): Promise<{ free: () => Promise<void> }> {
-  const spent = await kit.db.depositSweep.create({
-    data: { txHash: bytesToHex(crypto.getRandomValues(new Uint8Array(32))), fromAddress: ANVIL_ACCOUNTS[8].toLowerCase(), nonce: 999, status: 'FAILED', gasLimit: 1n, maxFeePerGasWei: new Prisma.Decimal(1), expectedWei: new Prisma.Decimal(0), feeWei: new Prisma.Decimal('50000000000000000') },
-  });
-  return { free: () => kit.db.depositSweep.delete({ where: { id: spent.id } }).then(() => undefined) };
-}
 
 const BUDGET_WAIT = 'Relaying waits: the gas budget';
 
@@ -125,7 +69,7 @@ describe('the signed-USDC relay, read again as a thief would', () => {
     const budget = await budgetSpent();
     let waiting;
     try {
-      const res = await post(buyer, order.id, await sign(wallet, quote));
+      const res = await post(buyer, order.id, await signAsPage(wallet, quote));
       expect(res.status).toBe(202);
       waiting = await waitFor('the relay to wait for the budget', async () => {
         const row = await authorization(res.body._id);
@@ -145,7 +89,7 @@ describe('the signed-USDC relay, read again as a thief would', () => {
       const row = await authorization(waiting.id);
       return row.status !== 'RECEIVED' || !row.reason?.startsWith(BUDGET_WAIT) ? row : null;
     });
-    await untilPaid(order.id);
+    await untilPaid(order.id, { mine: true });
     const end = await ended(waiting.id);
     expect({ whileVerifying: next.status, relay: end.status, buyerUsdc: await usdcOf(wallet.address) }).toEqual({ whileVerifying: 'RECEIVED', relay: 'DROPPED', buyerUsdc: usd(100) });
   });
@@ -159,7 +103,7 @@ describe('the signed-USDC relay, read again as a thief would', () => {
     let whileSent;
     let sent;
     try {
-      const res = await post(buyer, order.id, await sign(wallet, quote));
+      const res = await post(buyer, order.id, await signAsPage(wallet, quote));
       expect(res.status).toBe(202);
       sent = await waitFor('the relay to send it', async () => {
         const row = await authorization(res.body._id);

@@ -1,27 +1,25 @@
-import { bytesToHex, createPublicClient, custom, erc20Abi, parseEther, parseGwei, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createPublicClient, custom, parseEther, parseGwei, type Address } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma, relayAuthorization } from '@shop/core';
-import { authorizationDomain, tokenBySymbol, transferAuthorizationTypedData, type TransferAuthorization } from '@shop/core/contract';
 import { tokenTransferRequest } from '../../../core/src/rails/erc20/index.ts';
 import { mintMockToken } from '../../../scripts/lib/token-mocks.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
 import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+import { RELAY_ENDED, RELAY_KEY, signedPayments, USDC, usd, type Signed } from '../testing/signed-payments.ts';
 
 /**
  * The signed-USDC relay (issue 38) read as a thief would: what each input, each moment and
  * each concurrent actor can make the relay do, and what it costs the shop. Each test states
  * what the shop must hold to; the relay as first built breaks it (review of issue 38).
  */
-const USDC = tokenBySymbol('USDC');
-const RELAY_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 const relayAccount = privateKeyToAccount(RELAY_KEY);
 const [, , , , exchange, , stranger] = ANVIL_ACCOUNTS;
-const usd = (dollars: number) => BigInt(Math.round(dollars * 100)) * 10n ** 4n; // 6 decimals
 
 let kit: PaymentKit;
+const { walletWithUsdc, usdcOf, sign, post, usdcQuote, authorization, relayIn, untilPaid, budgetSpent } = signedPayments(() => kit);
 
 beforeAll(async () => {
   kit = await createPaymentKit({
@@ -41,79 +39,17 @@ afterAll(async () => {
   await kit?.close();
 });
 
-async function walletWithUsdc(dollars: number): Promise<PrivateKeyAccount> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await mintMockToken(kit.env.anvil!.rpcUrl, USDC, [account.address], usd(dollars));
-  return account;
-}
 
-const usdcOf = (address: Address) => kit.chain.wallet.readContract({ address: USDC.address, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
 
-type Signed = { message: TransferAuthorization; signature: Hex };
 
-async function sign(signer: PrivateKeyAccount, quote: { amount: string; payTo: string; expiresAt: string }, change: Partial<TransferAuthorization> = {}): Promise<Signed> {
-  const message: TransferAuthorization = {
-    from: signer.address,
-    to: quote.payTo as Address,
-    value: BigInt(quote.amount),
-    validAfter: 0n,
-    validBefore: BigInt(Math.floor(Date.parse(quote.expiresAt) / 1000)),
-    nonce: bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
-    ...change,
-  };
-  return { message, signature: await signer.signTypedData(transferAuthorizationTypedData(authorizationDomain(USDC, 1)!, message)) };
-}
 
-function post(user: TestUser, orderId: string, signed: Signed) {
-  const m = signed.message;
-  return kit.as(user).then((agent) =>
-    agent.post(`/api/orders/${orderId}/authorization`).send({
-      asset: 'USDC',
-      from: m.from,
-      to: m.to,
-      value: m.value.toString(),
-      validAfter: m.validAfter.toString(),
-      validBefore: m.validBefore.toString(),
-      nonce: m.nonce,
-      signature: signed.signature,
-    }),
-  );
-}
 
-async function usdcQuote(user: TestUser, orderId: string) {
-  const res = await (await kit.as(user)).get(`/api/orders/${orderId}`);
-  expect(res.status).toBe(200);
-  return res.body.quotes.find((q: { asset: string }) => q.asset === 'USDC');
-}
 
-const authorization = (id: string) => kit.db.paymentAuthorization.findUniqueOrThrow({ where: { id } });
 
-function relayIn(id: string, statuses: string[]) {
-  return waitFor(`authorization ${id} in ${statuses.join('/')}`, async () => {
-    const row = await authorization(id);
-    return statuses.includes(row.status) ? row : null;
-  });
-}
 
-const ENDED = ['CONFIRMED', 'FAILED', 'DROPPED'];
+const ENDED = RELAY_ENDED;
 
-async function untilPaid(orderId: string) {
-  await waitFor(`order ${orderId} to be PAID`, async () => {
-    await kit.runIndexer();
-    return (await kit.orderStatus(orderId)) === 'PAID';
-  });
-}
 
-/**
- * Today's sweeps spent the gas budget the relay shares (SWEEP_GAS_BUDGET_ETH=0.05): the
- * relay holds the authorization (RECEIVED, saying why) until `free` is called.
- */
-async function budgetSpent(): Promise<{ free: () => Promise<void> }> {
-  const spent = await kit.db.depositSweep.create({
-    data: { txHash: bytesToHex(crypto.getRandomValues(new Uint8Array(32))), fromAddress: ANVIL_ACCOUNTS[8].toLowerCase(), nonce: 999, status: 'FAILED', gasLimit: 1n, maxFeePerGasWei: new Prisma.Decimal(1), expectedWei: new Prisma.Decimal(0), feeWei: new Prisma.Decimal('50000000000000000') },
-  });
-  return { free: () => kit.db.depositSweep.delete({ where: { id: spent.id } }).then(() => undefined) };
-}
 
 /** Posts the buyer's authorization while the budget is spent; resolves once the relay says it waits for it. */
 async function heldByTheBudget(buyer: TestUser, orderId: string, signed: Signed) {

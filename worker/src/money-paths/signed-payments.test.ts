@@ -1,14 +1,13 @@
-import { bytesToHex, erc20Abi, hashTypedData, numberToHex, parseEther, parseGwei, type Address, type Hex } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { bytesToHex, hashTypedData, numberToHex, parseEther, parseGwei } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '@shop/core';
-import { authorizationDomain, tokenBySymbol, transferAuthorizationTypedData, type TransferAuthorization } from '@shop/core/contract';
+import { authorizationDomain, transferAuthorizationTypedData, type TransferAuthorization } from '@shop/core/contract';
 import { tokenTransferRequest } from '../../../core/src/rails/erc20/index.ts';
 import { mintMockToken, TOKEN_MOCK_OWNER } from '../../../scripts/lib/token-mocks.ts';
 import { deploySmartWallet } from '../../../scripts/testing/smart-wallet.ts';
 import { ANVIL_ACCOUNTS, waitFor } from '../../../scripts/testing/chain.ts';
-import type { TestUser } from '../../../api/src/testing/api-test-kit.ts';
 import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
+import { RELAY_KEY, signedPayments, USDC, usd, type Signed } from '../testing/signed-payments.ts';
 
 /**
  * Paying in USDC with one signature (issue 38): a buyer who holds USDC and no ETH signs an
@@ -17,13 +16,11 @@ import { createPaymentKit, type PaymentKit } from '../testing/payment-kit.ts';
  * before anything is sent; a payment that fails on chain costs the shop gas, is recorded,
  * and limits the buyer.
  */
-const USDC = tokenBySymbol('USDC');
-const RELAY_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 const relayAddress = privateKeyToAccount(RELAY_KEY).address;
 const [, , , , , , stranger] = ANVIL_ACCOUNTS;
-const usd = (dollars: number) => BigInt(Math.round(dollars * 100)) * 10n ** 4n; // 6 decimals
 
 let kit: PaymentKit;
+const { walletWithUsdc, usdcOf, sign, post, usdcQuote, authorization, relayIn, untilPaid, budgetSpent } = signedPayments(() => kit);
 
 beforeAll(async () => {
   kit = await createPaymentKit({
@@ -43,79 +40,15 @@ afterAll(async () => {
   await kit?.close();
 });
 
-/** A wallet of its own holding `dollars` of USDC and no ETH at all. */
-async function walletWithUsdc(dollars: number): Promise<PrivateKeyAccount> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await mintMockToken(kit.env.anvil!.rpcUrl, USDC, [account.address], usd(dollars));
-  return account;
-}
 
-const usdcOf = (address: Address) => kit.chain.wallet.readContract({ address: USDC.address, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
 
-type Signed = { message: TransferAuthorization; signature: Hex };
 
-/** What the pay page signs for an order's USDC quote, with `change` to shape it. */
-async function sign(signer: PrivateKeyAccount, quote: { amount: string; payTo: string; expiresAt: string }, change: Partial<TransferAuthorization> = {}): Promise<Signed> {
-  const message: TransferAuthorization = {
-    from: signer.address,
-    to: quote.payTo as Address,
-    value: BigInt(quote.amount),
-    validAfter: 0n,
-    validBefore: BigInt(Math.floor(Date.parse(quote.expiresAt) / 1000)),
-    nonce: bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
-    ...change,
-  };
-  const domain = authorizationDomain(USDC, 1)!;
-  return { message, signature: await signer.signTypedData(transferAuthorizationTypedData(domain, message)) };
-}
 
-function post(user: TestUser, orderId: string, signed: Signed, body: Record<string, string> = {}) {
-  const m = signed.message;
-  return kit.as(user).then((agent) =>
-    agent.post(`/api/orders/${orderId}/authorization`).send({
-      asset: 'USDC',
-      from: m.from,
-      to: m.to,
-      value: m.value.toString(),
-      validAfter: m.validAfter.toString(),
-      validBefore: m.validBefore.toString(),
-      nonce: m.nonce,
-      signature: signed.signature,
-      ...body,
-    }),
-  );
-}
 
-async function usdcQuote(user: TestUser, orderId: string) {
-  const res = await (await kit.as(user)).get(`/api/orders/${orderId}`);
-  expect(res.status).toBe(200);
-  return res.body.quotes.find((q: { asset: string }) => q.asset === 'USDC');
-}
 
-const authorization = (id: string) => kit.db.paymentAuthorization.findUniqueOrThrow({ where: { id } });
 
-/** The relay's row once in one of `statuses`. */
-function relayIn(id: string, statuses: string[]) {
-  return waitFor(`authorization ${id} in ${statuses.join('/')}`, async () => {
-    const row = await authorization(id);
-    return statuses.includes(row.status) ? row : null;
-  });
-}
 
-/** Mines and indexes until the order is PAID (the relay's transaction found at its deposit address). */
-async function untilPaid(orderId: string) {
-  await waitFor(`order ${orderId} to be PAID`, async () => {
-    await kit.runIndexer();
-    return (await kit.orderStatus(orderId)) === 'PAID';
-  });
-}
 
-/** Today's sweeps spent the budget shared with the relay (SWEEP_GAS_BUDGET_ETH=0.05): a failed sweep's fee (deleted by the caller). */
-function spendTheBudget() {
-  return kit.db.depositSweep.create({
-    data: { txHash: `0x${'ab'.repeat(32)}`, fromAddress: ANVIL_ACCOUNTS[8].toLowerCase(), nonce: 999, status: 'FAILED', gasLimit: 1n, maxFeePerGasWei: new Prisma.Decimal(1), expectedWei: new Prisma.Decimal(0), feeWei: new Prisma.Decimal('50000000000000000') },
-  });
-}
 
 describe('paying in USDC with one signature', () => {
   it('a buyer with USDC and no ETH signs once: the shop sends it and pays the gas, the order is PAID for exactly the quote', async () => {
@@ -307,7 +240,7 @@ describe('paying in USDC with one signature', () => {
     const wallet = await walletWithUsdc(25);
     const order = await kit.placeOrder(buyer);
     const quote = await usdcQuote(buyer, order.id);
-    const spent = await spendTheBudget();
+    const budget = await budgetSpent();
     let id: string;
     try {
       const res = await post(buyer, order.id, await sign(wallet, quote));
@@ -319,7 +252,7 @@ describe('paying in USDC with one signature', () => {
       await kit.chain.wallet.waitForTransactionReceipt({ hash, pollingInterval: 50 });
       await untilPaid(order.id);
     } finally {
-      await kit.db.depositSweep.delete({ where: { id: spent.id } });
+      await budget.free();
     }
     const dropped = await relayIn(id, ['DROPPED']);
     expect(dropped).toMatchObject({ reason: 'Not sent: the order no longer waits for this payment (paid meanwhile, cancelled or expired)', buyerFault: false, txHash: null, feeWei: null });
@@ -357,7 +290,7 @@ describe('paying in USDC with one signature', () => {
     const wallet = await walletWithUsdc(25);
     const order = await kit.placeOrder(buyer);
     const quote = await usdcQuote(buyer, order.id);
-    const spent = await spendTheBudget();
+    const budget = await budgetSpent();
     let row;
     try {
       const res = await post(buyer, order.id, await sign(wallet, quote));
@@ -370,7 +303,7 @@ describe('paying in USDC with one signature', () => {
       expect(row.reason).toMatch(/^Relaying waits: the gas budget of 0\.05 ETH for 24 hours is spent \([\d.]+ ETH used by sweeps and relays\)/);
       expect(await kit.orderStatus(order.id)).toBe('PENDING_PAYMENT');
     } finally {
-      await kit.db.depositSweep.delete({ where: { id: spent.id } });
+      await budget.free();
     }
     await relayIn(row.id, ['CONFIRMED']);
     await untilPaid(order.id);

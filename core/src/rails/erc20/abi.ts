@@ -54,3 +54,32 @@ export const blocklistAbis = {
     { type: 'function', name: 'getBlackListStatus', stateMutability: 'view', inputs: [{ name: 'maker', type: 'address' }], outputs: [{ name: '', type: 'bool' }] },
   ],
 } as const;
+
+/** EIP-3009 (USDC's FiatTokenV2_2): `transferWithAuthorization` with the signature as bytes (a key's or an ERC-1271 wallet's), and `authorizationState`. */
+export const eip3009Abi = [
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'from', type: 'address' },
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'validAfter', type: 'uint256' },
+      { name: 'validBefore', type: 'uint256' },
+      { name: 'nonce', type: 'bytes32' },
+      { name: 'signature', type: 'bytes' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'authorizationState',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'authorizer', type: 'address' },
+      { name: 'nonce', type: 'bytes32' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;

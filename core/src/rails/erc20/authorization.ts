@@ -1,42 +1,15 @@
 import { encodeFunctionData, serializeSignature, parseSignature, type Address, type Hex, type PublicClient } from 'viem';
 import { authorizationDomain, transferAuthorizationTypedData, type TransferAuthorization } from '../../contract/authorization.ts';
 import type { Token } from '../../contract/tokens.ts';
+import { eip3009Abi } from './abi.ts';
 
 /**
  * EIP-3009 on a token that has it (Token.eip712 set: USDC): the reads and the call the
  * relay makes (core/src/relay/). The call is the `bytes signature` overload of
- * `transferWithAuthorization` (FiatTokenV2_2): a key's 65-byte signature and a
+ * `transferWithAuthorization` (FiatTokenV2_2, abi.ts): a key's 65-byte signature and a
  * smart-contract wallet's (ERC-1271) alike. The token moves the holder's funds only to
  * the `to` the holder signed, whoever sends it.
  */
-export const eip3009Abi = [
-  {
-    type: 'function',
-    name: 'transferWithAuthorization',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
-      { name: 'signature', type: 'bytes' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'authorizationState',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'authorizer', type: 'address' },
-      { name: 'nonce', type: 'bytes32' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
-
 /** Whether the token takes signed transfers (its EIP-712 domain is pinned). */
 export const takesAuthorizations = (token: Token) => token.eip712 !== undefined;
 
