@@ -26,9 +26,9 @@ describe('routes', () => {
       vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
       const { router } = renderRoutes(routes, '/');
       await screen.findByRole('heading', { name: 'Available Packages :' });
+      await vi.waitFor(() => expect(description.content).toMatch(/paid in ETH/));
       expect(document.title).toBe('ETH Shop');
       const home = description.content;
-      expect(home).toMatch(/paid in ETH/);
       await router.navigate('/cart');
       await vi.waitFor(() => expect(document.title).toBe('Cart | ETH Shop'));
       expect(description.content).not.toBe(home);
