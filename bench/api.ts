@@ -19,7 +19,7 @@ const ROUNDS = 4;
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = 50;
 const RATE = 500;
-const THROUGHPUT_TARGET = 0.7;
+const THROUGHPUT_TARGET = 0.9;
 const P99_TARGET_MS = 25;
 
 type Servers = { api: string; uncached: string; bare: string };

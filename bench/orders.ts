@@ -22,8 +22,8 @@ const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 12);
 const ROUNDS = 4;
 const WARMUP_SECONDS = 3;
 const CONNECTIONS = 50;
-const THROUGHPUT_TARGET = 0.5;
-const P99_TARGET_MS = 250;
+const THROUGHPUT_TARGET = 1.5;
+const P99_TARGET_MS = 150;
 
 /** An HTTP proxy in front of the node that counts the JSON-RPC calls passing through. */
 async function countingProxy(target: string): Promise<{ url: string; calls: () => number; methods: () => Map<string, number>; close(): Promise<void> }> {

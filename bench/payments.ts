@@ -44,8 +44,8 @@ const BLOCK_MIN_MS = 1_000;
 const BLOCK_MAX_MS = 3_000;
 const POLL_MS = 20;
 const MISSED_AFTER_MS = 30_000;
-const MEDIAN_TARGET_MS = 250;
-const P99_TARGET_MS = 1_000;
+const MEDIAN_TARGET_MS = 100;
+const P99_TARGET_MS = 250;
 
 type Payment = {
   orderId: string;
