@@ -70,6 +70,16 @@ describe('the storefront arrives drawn', () => {
         .map((entry) => entry.name);
     });
     expect(early).toEqual([]);
+    // Nor any of the app's code: index.html's script asks for it once the page is painted
+    // (web/src/boot.ts), so the stylesheet and images have the connection to themselves.
+    const code = await page.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY;
+      const boot = document.querySelector<HTMLScriptElement>('script[type="module"]')?.src;
+      const scripts = performance.getEntriesByType('resource').filter((entry) => /\/assets\/[^/]+\.js$/.test(entry.name) && entry.name !== boot);
+      return { before: scripts.filter((entry) => entry.startTime < paint).map((entry) => entry.name), after: scripts.length };
+    });
+    expect(code.before).toEqual([]);
+    expect(code.after).toBeGreaterThan(3);
 
     await page.getByRole('link', { name: 'Gold Package' }).first().click();
     await page.getByRole('button', { name: 'Add to Cart' }).click();

@@ -6,8 +6,9 @@ import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '../core/src/contract/r
 import { pages } from './src/app/pages.ts';
 
 /**
- * Writes `route-preloads.json`: for each screen in pages.ts, its chunk and the chunks that
- * chunk imports, less what index.html already preloads. What a screen loads later by
+ * Writes `route-preloads.json`: for each screen in pages.ts, the app's chunk (main.tsx,
+ * which index.html's script imports on demand), the screen's chunk and the chunks these
+ * import, less what index.html already loads. What a screen loads later by
  * itself (the pay page's wallet code) is left out: it would share the phone's bandwidth
  * with the code the first paint needs. Without this a phone asks for a screen's
  * code only after the whole app has downloaded and run: a round trip more on every first
@@ -35,10 +36,14 @@ export function routePreloads(srcDir: string): Plugin {
       const byModule = new Map<string, Rollup.OutputChunk>();
       for (const chunk of chunks.values()) if (chunk.facadeModuleId) byModule.set(path.normalize(chunk.facadeModuleId), chunk);
 
+      // index.html's script (boot.ts) imports the app (main.tsx) on demand: every screen needs it.
+      const app = byModule.get(path.join(srcDir, 'main.tsx'));
+      if (!app) this.error('the build has no chunk for main.tsx');
+
       const preloads: ScreenPreloads[] = pages.map((page) => {
         const chunk = byModule.get(path.join(srcDir, page.module));
         if (!chunk) this.error(`pages.ts names ${page.module}, but the build has no chunk for it`);
-        const files = staticClosure([chunk.fileName]);
+        const files = staticClosure([app.fileName, chunk.fileName]);
         return {
           path: `/${page.path}`,
           access: page.access,

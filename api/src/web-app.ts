@@ -6,7 +6,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import type { Logger } from '@shop/core';
-import { PAGE_STATE_ID, SERVER_ENTRY_FILE, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
+import { MODULES_META, PAGE_STATE_ID, SERVER_ENTRY_FILE, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
 import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract/route-preloads';
 import { SESSION_COOKIE } from './middleware/auth.ts';
 import { parseId } from './middleware/validate.ts';
@@ -262,8 +262,9 @@ async function pageData(deps: WebAppDeps, urls: readonly string[]): Promise<{ da
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * index.html with the drawn page in it: its language, title and description, the
- * screen's chunks, the resources React hoists (the largest image's preload) in the head,
+ * index.html with the drawn page in it: its language, title and description, its
+ * stylesheet and the resources React hoists (the largest image's preload) ahead of any
+ * script, the app's chunks for the screen named for boot.ts (MODULES_META),
  * the markup in #root and the app's query cache after it. Null when index.html is not
  * the shape this expects (then the app draws the page).
  */
@@ -273,12 +274,21 @@ function drawnHtml(template: string, files: readonly string[], page: { html: str
   // renderToString puts the preloads React hoists (an image with fetchPriority high) first: they belong in the head.
   const hoisted = /^(?:<link [^>]*\/>)+/.exec(page.html)?.[0] ?? '';
   const markup = page.html.slice(hoisted.length);
-  const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`), hoisted].join('');
-  return template
+  // What the page paints comes first (its stylesheet, its largest image); the app's code
+  // is named for index.html's script (web/src/boot.ts), which asks for it once the page
+  // is painted: fetched with the page, it would share a phone's bandwidth with the image.
+  const stylesheets = template.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+  const modules = files.length > 0 ? `<meta name="${MODULES_META}" content="${escapeHtml(files.join(' '))}">` : '';
+  let head = template;
+  for (const sheet of stylesheets) head = head.replace(sheet, '');
+  const firstScript = head.slice(0, head.indexOf('</head>')).search(/<script |<link [^>]*rel="modulepreload"/);
+  const first = [...stylesheets, hoisted].join('');
+  head = firstScript < 0 ? head.replace('</head>', () => `${first}</head>`) : `${head.slice(0, firstScript)}${first}${head.slice(firstScript)}`;
+  return head
     .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(locale)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
     .replace(/(<meta name="description" content=")[^"]*(")/, (_m, open: string, close: string) => `${open}${escapeHtml(page.description)}${close}`)
-    .replace('</head>', () => `${links}</head>`)
+    .replace('</head>', () => `${modules}</head>`)
     .replace(root, () => `<div id="root">${markup}</div><script type="application/json" id="${PAGE_STATE_ID}">${page.state}</script>`);
 }
 

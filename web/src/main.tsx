@@ -5,7 +5,6 @@ import { PAGE_STATE_ID } from '@shop/core/contract';
 import { AppProviders } from './app/providers';
 import { AppRouter, loadRoutesAt } from './app/router';
 import { createQueryClient } from './lib/query-client';
-import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -10,6 +10,12 @@ export const SERVER_ENTRY_FILE = '.server/entry-server.js';
 export const PAGE_STATE_ID = 'shop-state';
 
 /**
+ * The `<meta name>` of a drawn page that lists the app's chunks for its screen, space
+ * separated: index.html's script (web/src/boot.ts) fetches them once the page is painted.
+ */
+export const MODULES_META = 'shop:modules';
+
+/**
  * The reads a page shows at once, read by the api through the same cached reads the
  * browser would call (GET /api/config, /api/products, /api/products/:id) and put into the
  * app's query cache before it renders, so the browser finds them in the page.
