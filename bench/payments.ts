@@ -75,7 +75,7 @@ export const paymentsBench: Bench = {
       deposits: true,
       // The worker writes mail to files under NODE_ENV=test; the payment settings it
       // would run with in production are the defaults, except the confirmations.
-      vars: { NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYMENT_CONFIRMATIONS: String(CONFIRMATIONS), ACCEPTED_ASSETS: ['ETH', ...TOKENS].join(',') },
+      vars: { NODE_ENV: 'test', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', PAYMENT_CONFIRMATIONS: String(CONFIRMATIONS), ACCEPTED_ASSETS: ['ETH', ...TOKENS].join(',') },
     });
     scope.defer('bench environment', env.close);
     const rpc = jsonRpc(env.anvil!.rpcUrl, 10_000);

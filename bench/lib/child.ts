@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../scripts/lib/paths.ts';
 
@@ -45,14 +46,18 @@ export function forkTs(entry: string, env: Record<string, string>, name = path.b
   const base = opts.cleanEnv ? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } : process.env;
   const child = fork(path.resolve(cwd, entry), [], {
     cwd,
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF_DIR: every child writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [])],
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   live.add(child);
   let text = '';
+  // BENCH_CHILD_LOG_DIR: every child's whole output also goes to <dir>/<name>.log.
+  const logFile = process.env.BENCH_CHILD_LOG_DIR ? path.join(process.env.BENCH_CHILD_LOG_DIR, `${name.replace(/[^\w.-]+/g, '-')}.log`) : null;
   const keep = (chunk: Buffer) => {
     text = (text + chunk.toString('utf8')).slice(-keepOutput);
+    if (logFile) appendFileSync(logFile, chunk);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
