@@ -13,7 +13,7 @@ import { isMain, runStandalone, type Bench } from './lib/main.ts';
 import type { Row } from './lib/report.ts';
 import type { Scope } from './lib/scope.ts';
 import { createBenchProduct, orderBody } from './lib/shop.ts';
-import { int, kb, ms, percentile } from './lib/stats.ts';
+import { int, kb, median, ms, percentile } from './lib/stats.ts';
 import { explainLists } from './two-year/explain.ts';
 
 /**
@@ -27,6 +27,8 @@ const DEMO_SCALE = 0.0005;
 /** The template to build or reuse (a smaller scale under another name leaves the big one alone). */
 const TEMPLATE = process.env.TWO_YEAR_TEMPLATE ?? 'shop_two_year';
 const SAMPLES = Number(process.env.TWO_YEAR_SAMPLES ?? 200);
+/** Rounds of SAMPLES requests per address; a p99 is the median of the rounds' p99s (timeGet). */
+const ROUNDS = Number(process.env.TWO_YEAR_ROUNDS ?? 5);
 const LIST_P99_MS = 50;
 const LIST_BODY_BYTES = 100_000;
 const BUYER_P99_MS = 30;
@@ -39,18 +41,29 @@ const AUDIT_HEAP_MB = 256;
 
 type Shop = { name: string; stopWorker: () => Promise<void>; db: Db; url: string; vars: Record<string, string>; api: string; admin: string; buyer: string; referrer: string; accounts: { adminId: string; buyerId: string; referrerId: string } };
 
-async function timeGet(url: string, cookie: string | undefined, samples: number): Promise<{ p50: number; p99: number; bytes: number }> {
-  const times: number[] = [];
+/**
+ * Sequential GETs of one address in ROUNDS rounds of `samples`: the p99 is the median of
+ * the rounds' p99s, so one stall of this shared machine (a GC pause, another process on
+ * the CPU) moves one round's figure, not the row's; `worst` is the slowest round's p99.
+ */
+async function timeGet(url: string, cookie: string | undefined, samples: number): Promise<{ p50: number; p99: number; worst: number; bytes: number }> {
+  const all: number[] = [];
+  const p99s: number[] = [];
   let bytes = 0;
-  for (let i = 0; i < samples; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), 'accept-encoding': 'identity' } });
-    const body = await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status}`);
-    bytes = Math.max(bytes, body.byteLength);
+  for (let round = 0; round < ROUNDS; round++) {
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), 'accept-encoding': 'identity' } });
+      const body = await res.arrayBuffer();
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status}`);
+      bytes = Math.max(bytes, body.byteLength);
+    }
+    p99s.push(percentile(times, 99));
+    all.push(...times);
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes };
+  return { p50: percentile(all, 50), p99: median(p99s), worst: Math.max(...p99s), bytes };
 }
 
 /** The page `depth` rows into a list (pages of 50), by following its Link headers. */
@@ -111,16 +124,16 @@ const LISTS: [string, string, 'admin' | 'buyer' | 'referrer' | null][] = [
 ];
 
 async function measureLists(shop: Shop) {
-  const out: { list: string; first: number; deep: number | null; bytes: number; p50: number }[] = [];
+  const out: { list: string; first: number; deep: number | null; bytes: number; p50: number; worst: number }[] = [];
   for (const [list, path, who] of LISTS) {
     const cookie = who ? shop[who] : undefined;
     const first = await timeGet(`${shop.api}${path}`, cookie, SAMPLES);
     const deepPath = await deepPage(shop.api, path, cookie, 1_000);
     const deep = deepPath ? await timeGet(`${shop.api}${deepPath}`, cookie, SAMPLES) : null;
-    out.push({ list, first: first.p99, deep: deep?.p99 ?? null, bytes: Math.max(first.bytes, deep?.bytes ?? 0), p50: Math.max(first.p50, deep?.p50 ?? 0) });
+    out.push({ list, first: first.p99, deep: deep?.p99 ?? null, bytes: Math.max(first.bytes, deep?.bytes ?? 0), p50: Math.max(first.p50, deep?.p50 ?? 0), worst: Math.max(first.worst, deep?.worst ?? 0) });
   }
   const search = await timeGet(`${shop.api}/api/orders?q=${encodeURIComponent('buyer@two-year.test')}`, shop.admin, SAMPLES);
-  out.push({ list: 'orders, by buyer e-mail', first: search.p99, deep: null, bytes: search.bytes, p50: search.p50 });
+  out.push({ list: 'orders, by buyer e-mail', first: search.p99, deep: null, bytes: search.bytes, p50: search.p50, worst: search.worst });
   return out;
 }
 
@@ -281,17 +294,18 @@ export const twoYearBench: Bench = {
     });
     rows.push({ metric: 'The largest list page body', target: `< ${kb(LIST_BODY_BYTES)}`, figure: kb(heaviest(bigLists)), baseline: kb(heaviest(smallLists)), pass: heaviest(bigLists) < LIST_BODY_BYTES });
     notes.push(
-      `Per list, p99 first page / 1,000 rows deep (${SAMPLES} sequential requests each), two-year shop: ${bigLists.map((l) => `${l.list} ${ms(l.first)} / ${l.deep === null ? '-' : ms(l.deep)}`).join('; ')}. Demo-sized: ${smallLists.map((l) => `${l.list} ${ms(l.first)}`).join('; ')}. The medians (the slower of first and deep), two-year / demo-sized: ${bigLists.map((l, i) => `${l.list} ${ms(l.p50)} / ${ms(smallLists[i]!.p50)}`).join('; ')}.`,
+      `Per list, p99 first page / 1,000 rows deep (${ROUNDS} rounds of ${SAMPLES} sequential requests each; a p99 is the median of the rounds' p99s, the slowest round's p99 in brackets), two-year shop: ${bigLists.map((l) => `${l.list} ${ms(l.first)} / ${l.deep === null ? '-' : ms(l.deep)} (${ms(l.worst)})`).join('; ')}. Demo-sized: ${smallLists.map((l) => `${l.list} ${ms(l.first)}`).join('; ')}. The medians (the slower of first and deep), two-year / demo-sized: ${bigLists.map((l, i) => `${l.list} ${ms(l.p50)} / ${ms(smallLists[i]!.p50)}`).join('; ')}.`,
     );
 
     const buyerRows = async (shop: Shop) => ({
-      orders: (await timeGet(`${shop.api}/api/orders/mine`, shop.buyer, SAMPLES)).p99,
-      profile: (await timeGet(`${shop.api}/api/users/profile`, shop.referrer, SAMPLES)).p99,
+      orders: await timeGet(`${shop.api}/api/orders/mine`, shop.buyer, SAMPLES),
+      profile: await timeGet(`${shop.api}/api/users/profile`, shop.referrer, SAMPLES),
     });
     const bigBuyer = await buyerRows(big);
     const smallBuyer = await buyerRows(small);
-    rows.push({ metric: "The 10,000-order buyer's orders, p99", target: `< ${BUYER_P99_MS} ms`, figure: ms(bigBuyer.orders), baseline: ms(smallBuyer.orders), pass: bigBuyer.orders < BUYER_P99_MS });
-    rows.push({ metric: 'The 50,000-referral profile, p99', target: `< ${BUYER_P99_MS} ms`, figure: ms(bigBuyer.profile), baseline: ms(smallBuyer.profile), pass: bigBuyer.profile < BUYER_P99_MS });
+    const spread = (t: { p50: number; worst: number }) => ` (p50 ${ms(t.p50)}; the slowest round's p99 ${ms(t.worst)})`;
+    rows.push({ metric: "The 10,000-order buyer's orders, p99", target: `< ${BUYER_P99_MS} ms`, figure: ms(bigBuyer.orders.p99) + spread(bigBuyer.orders), baseline: ms(smallBuyer.orders.p99), pass: bigBuyer.orders.p99 < BUYER_P99_MS });
+    rows.push({ metric: 'The 50,000-referral profile, p99', target: `< ${BUYER_P99_MS} ms`, figure: ms(bigBuyer.profile.p99) + spread(bigBuyer.profile), baseline: ms(smallBuyer.profile.p99), pass: bigBuyer.profile.p99 < BUYER_P99_MS });
 
     const bigCat = await catalogueUnderOrders(big);
     const smallCat = await catalogueUnderOrders(small);
@@ -306,19 +320,25 @@ export const twoYearBench: Bench = {
     // One scrape first, not counted: a process's first scrape (its first collection, new
     // pool connections for the parallel reads) took 0.9 s even on the demo-sized shop;
     // Prometheus scrapes every 15 s for the life of the process.
+    // In ROUNDS rounds of 20: the figure is the median of the rounds' slowest scrape.
     const metricsTime = async (shop: Shop) => {
-      const times: number[] = [];
-      await (await fetch(`${shop.api}/metrics`, { headers: { authorization: 'Bearer two-year-metrics-token-0123456789' } })).text();
-      for (let i = 0; i < 20; i++) {
+      const scrape = async () => {
         const s = performance.now();
         const res = await fetch(`${shop.api}/metrics`, { headers: { authorization: 'Bearer two-year-metrics-token-0123456789' } });
         await res.text();
-        times.push(performance.now() - s);
+        return performance.now() - s;
+      };
+      await scrape();
+      const slowest: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const times: number[] = [];
+        for (let i = 0; i < 20; i++) times.push(await scrape());
+        slowest.push(Math.max(...times));
       }
-      return Math.max(...times);
+      return median(slowest);
     };
     const bigMetrics = await metricsTime(big);
-    rows.push({ metric: '/metrics, slowest of 20 scrapes (after one)', target: `< ${METRICS_MS} ms`, figure: ms(bigMetrics), baseline: ms(await metricsTime(small)), pass: bigMetrics < METRICS_MS });
+    rows.push({ metric: `/metrics, slowest of 20 scrapes (after one; the median of ${ROUNDS} rounds)`, target: `< ${METRICS_MS} ms`, figure: ms(bigMetrics), baseline: ms(await metricsTime(small)), pass: bigMetrics < METRICS_MS });
 
     const bigIndexer = await indexerPerBlock(scope, big);
     const smallIndexer = await indexerPerBlock(scope, small);
