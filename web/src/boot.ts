@@ -30,7 +30,17 @@ if (!drawn) {
     }
     void start();
   };
-  // After the next frame is painted: a callback in the frame, then a task after it. A tab
-  // opened in the background paints no frame, and starts the app once it is shown.
-  requestAnimationFrame(() => setTimeout(once, 0));
+  // Once the browser has recorded the page's first contentful paint (a tab opened in the
+  // background paints nothing, and starts the app once it is shown). A browser without
+  // paint timing: after the next frame (a callback in the frame, then a task after it).
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    const painted = new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      once();
+    });
+    painted.observe({ type: 'paint', buffered: true });
+  } else {
+    requestAnimationFrame(() => setTimeout(once, 0));
+  }
 }
