@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { dehydrate } from '@tanstack/react-query';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import type { RenderPage } from '@shop/core/contract';
 import { AppProviders } from './app/providers';
-import { routes } from './app/router';
-import { pageMetaOf, pageTitle } from './app/layout/app-layout';
+import { AppRoutes, loadRoutesAt, pageMetaAt } from './app/router';
+import { pageTitle } from './app/layout/app-layout';
 import { pagedQueryOptions } from './lib/paged-query';
 import { createQueryClient } from './lib/query-client';
 import { productQueryKey, productsQueryKey, shopConfigQueryKey } from './lib/query-keys';
@@ -27,20 +27,19 @@ export const render: RenderPage = async ({ url, data }) => {
   }
   if (data.product) queryClient.setQueryData(productQueryKey(data.product._id), data.product);
 
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(url, 'http://shop.invalid')));
-  // A redirect: the browser's app follows it, the api sends the page undrawn.
-  if (context instanceof Response) return null;
-  const router = createStaticRouter(handler.dataRoutes, context);
+  // The screen's module first: renderToString draws what it has, and never waits.
+  const { pathname } = new URL(url, 'http://shop.invalid');
+  await loadRoutesAt(pathname);
   const html = renderToString(
     <StrictMode>
       <AppProviders queryClient={queryClient}>
-        {/* No inline hydration script (the CSP allows none): the routes have no loaders to hand over. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={url}>
+          <AppRoutes />
+        </StaticRouter>
       </AppProviders>
     </StrictMode>,
   );
-  const meta = pageMetaOf(context.matches.map((m) => m.route));
+  const meta = pageMetaAt(pathname);
   return {
     html,
     title: pageTitle(meta),

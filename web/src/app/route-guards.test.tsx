@@ -3,17 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser, signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
-import { renderRoutes } from '@/testing/render-app';
-import { routes } from './router';
+import { renderApp } from '@/testing/render-app';
 
 describe('route guards', () => {
   it.each(['/placeorder', '/order/o1', '/order/o1/purchased', '/profile', '/profile/cashout'])(
     'sends a guest from %s to /login with a redirect back',
     async (path) => {
-      const { router } = renderRoutes(routes, path);
+      const { router } = renderApp(path);
       expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
-      expect(router.state.location.pathname).toBe('/login');
-      expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe(path);
+      expect(router.location.pathname).toBe('/login');
+      expect(new URLSearchParams(router.location.search).get('redirect')).toBe(path);
     },
   );
 
@@ -21,9 +20,9 @@ describe('route guards', () => {
     'sends a signed-in non-admin from %s to /login',
     async (path) => {
       signIn({ isAdmin: false });
-      const { router } = renderRoutes(routes, path);
+      const { router } = renderApp(path);
       expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
-      expect(router.state.location.pathname).toBe('/login');
+      expect(router.location.pathname).toBe('/login');
       expect(screen.getByText(/who is not an admin/)).toBeInTheDocument();
     },
   );
@@ -34,12 +33,12 @@ describe('route guards', () => {
       'POST /api/users/login': makeUser({ _id: 'a1', name: 'Ada Admin', isAdmin: true }),
       'GET /api/users': [],
     });
-    const { router } = renderRoutes(routes, '/admin/userlist');
+    const { router } = renderApp('/admin/userlist');
     await userEvent.type(await screen.findByLabelText('Email Address'), 'ada@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'secret123');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 
     expect(await screen.findByRole('heading', { name: 'User List' })).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/userlist'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/userlist'));
   });
 });

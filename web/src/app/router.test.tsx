@@ -1,20 +1,19 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderRoutes } from '@/testing/render-app';
-import { routes } from './router';
+import { renderApp } from '@/testing/render-app';
 import { serverNavigation } from './routes/server-page';
 
 describe('routes', () => {
   it('renders a 404 page inside the layout for an unknown address', async () => {
-    const { router } = renderRoutes(routes, '/no/such/page');
+    const { router } = renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Cart' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/no/such/page');
+    expect(router.location.pathname).toBe('/no/such/page');
   });
 
   it('serves the home page at /', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
-    renderRoutes(routes, '/');
+    renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
   });
 
@@ -24,7 +23,7 @@ describe('routes', () => {
     document.head.append(description);
     try {
       vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
-      const { router } = renderRoutes(routes, '/');
+      const { router } = renderApp('/');
       await screen.findByRole('heading', { name: 'Available Packages :' });
       await vi.waitFor(() => expect(description.content).toMatch(/paid in ETH/));
       expect(document.title).toBe('ETH Shop');
@@ -40,10 +39,10 @@ describe('routes', () => {
   });
 
   it('sends a signed-out visitor of a signed-in screen to /login with a way back', async () => {
-    const { router } = renderRoutes(routes, '/profile');
+    const { router } = renderApp('/profile');
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
+    expect(router.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.location.search).get('redirect')).toBe('/profile');
   });
 
   it('sends a signed-in non-admin away from admin screens to /login', async () => {
@@ -51,9 +50,9 @@ describe('routes', () => {
       'userInfo',
       JSON.stringify({ _id: 'u1', name: 'Alice', email: 'a@example.com', isAdmin: false }),
     );
-    const { router } = renderRoutes(routes, '/admin/userlist');
+    const { router } = renderApp('/admin/userlist');
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
   });
 
   it('lets an admin open the admin screens', async () => {
@@ -61,14 +60,14 @@ describe('routes', () => {
       'userInfo',
       JSON.stringify({ _id: 'u2', name: 'Ada', email: 'ada@example.com', isAdmin: true }),
     );
-    const { router } = renderRoutes(routes, '/admin/userlist');
+    const { router } = renderApp('/admin/userlist');
     expect(await screen.findByRole('heading', { name: 'User List' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/userlist');
+    expect(router.location.pathname).toBe('/admin/userlist');
   });
 
   it('loads the queue dashboard from the server instead of showing the 404 page', async () => {
     const replace = vi.spyOn(serverNavigation, 'replace').mockImplementation(() => {});
-    renderRoutes(routes, '/admin/queues?x=1');
+    renderApp('/admin/queues?x=1');
     await vi.waitFor(() => expect(replace).toHaveBeenCalledWith('/admin/queues?x=1'));
     expect(screen.queryByRole('heading', { name: 'Page not found' })).not.toBeInTheDocument();
   });

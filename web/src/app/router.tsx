@@ -1,11 +1,11 @@
-import { useState, type ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router-dom';
+import { Suspense, useMemo, type ComponentType, type ReactElement } from 'react';
+import { BrowserRouter, matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
-import { AppLayout, type PageMeta } from './layout/app-layout';
+import { AppLayout, pageMetaOf, type PageMeta } from './layout/app-layout';
 import { pages, type PageAccess, type PageEntry } from './pages';
 import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
-import { RouteError } from './routes/route-error';
+import { RouteErrorBoundary } from './routes/route-error';
 import { ServerPage } from './routes/server-page';
 
 /**
@@ -21,63 +21,112 @@ const screenModules = import.meta.glob<Record<string, ComponentType | undefined>
   '!/src/**/*.test.tsx',
 ]);
 
+/** How to load each screen's route's module (loadRoutesAt). */
+const screenLoads = new WeakMap<RouteObject, () => Promise<unknown>>();
+
+/** A screen's element, loaded: once settled, it says how (`status`), as React.lazy's does. */
+type Loading = Promise<ReactElement> & { status?: 'fulfilled' | 'rejected'; value?: ReactElement; reason?: unknown };
+
+/**
+ * A screen's route: its element draws the screen once its module is loaded, and suspends
+ * until then as React.lazy does (the layout shows a spinner; a navigation keeps the page
+ * it leaves). Unlike React.lazy it knows when its module was loaded before its first
+ * render: a page drawn on the server, whose module loadRoutesAt loaded first, is drawn
+ * there and hydrated here without suspending.
+ */
 function screenRoute(page: PageEntry): RouteObject {
-  const load = screenModules[`/src/${page.module}`];
-  if (!load) throw new Error(`pages.ts names ${page.module}, which is not a screen module`);
-  return {
-    ...(page.path === '' ? { index: true } : { path: page.path }),
-    handle: { title: page.title, description: page.description } satisfies PageMeta,
-    lazy: async () => {
-      const Component = (await load())[page.component];
+  const importModule = screenModules[`/src/${page.module}`];
+  if (!importModule) throw new Error(`pages.ts names ${page.module}, which is not a screen module`);
+  let loading: Loading | undefined;
+  const load = (): Loading => {
+    if (loading) return loading;
+    const started: Loading = importModule().then((module) => {
+      const Component = module[page.component];
       if (!Component) throw new Error(`${page.module} exports no ${page.component}`);
-      return { Component };
-    },
+      return <Component />;
+    });
+    started.then(
+      (value) => Object.assign(started, { status: 'fulfilled', value }),
+      (reason: unknown) => Object.assign(started, { status: 'rejected', reason }),
+    );
+    return (loading = started);
   };
+  function Screen() {
+    const screen = load();
+    if (screen.status === 'fulfilled' && screen.value) return screen.value;
+    // Suspense's protocol, as React.lazy's: the nearest <Suspense> waits for the promise.
+    throw screen.status === 'rejected' ? screen.reason : screen;
+  }
+  Screen.displayName = `Screen(${page.component})`;
+  const route: RouteObject = {
+    ...(page.path === '' ? { index: true } : { path: page.path }),
+    element: <Screen />,
+    handle: { title: page.title, description: page.description } satisfies PageMeta,
+  };
+  screenLoads.set(route, load);
+  return route;
 }
 
 const screens = (access: PageAccess) => pages.filter((page) => page.access === access).map(screenRoute);
 
-/** The routes of the app, built from the list of screens (pages.ts). */
+/**
+ * The routes of the app, built from the list of screens (pages.ts). The layout (header,
+ * footer) is around them all, drawn by AppRoutes.
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
-    Component: AppLayout,
-    HydrateFallback: PageSpinner,
-    ErrorBoundary: RouteError,
     children: [
-      {
-        // Page errors render inside the layout so the header and footer stay.
-        ErrorBoundary: RouteError,
-        children: [
-          ...screens('public'),
-          { Component: RequireAuth, children: screens('signed-in') },
-          // Served by the api, not by this app (the BullMQ dashboard); the server checks
-          // admin rights. Reached client-side only by a redirect after signing in.
-          { path: 'admin/queues/*', Component: ServerPage },
-          { Component: RequireAdmin, children: screens('admin') },
-          { path: '*', Component: NotFoundPage, handle: { title: 'Not found', description: 'This page does not exist.' } satisfies PageMeta },
-        ],
-      },
+      ...screens('public'),
+      { element: <RequireAuth />, children: screens('signed-in') },
+      // Served by the api, not by this app (the BullMQ dashboard); the server checks
+      // admin rights. Reached client-side only by a redirect after signing in.
+      { path: 'admin/queues/*', element: <ServerPage /> },
+      { element: <RequireAdmin />, children: screens('admin') },
+      { path: '*', element: <NotFoundPage />, handle: { title: 'Not found', description: 'This page does not exist.' } satisfies PageMeta },
     ],
   },
 ];
 
+const matchesAt = (pathname: string) => matchRoutes(routes, pathname) ?? [];
+
+/** The title and meta description of the page at `pathname` (the server's render reads it too). */
+export function pageMetaAt(pathname: string): PageMeta | undefined {
+  return pageMetaOf(matchesAt(pathname).map((match) => match.route));
+}
+
 /**
- * Loads the screen modules of the routes at `pathname` and puts them on their routes, so
- * a page drawn on the server hydrates at once with its screen, never its fallback (a
- * route still `lazy` would render `HydrateFallback` and not match the page).
+ * Loads the screen modules of the routes at `pathname`, so a page drawn on the server is
+ * drawn (on the server) and hydrated (in the browser) with its screen, never a spinner.
  */
 export async function loadRoutesAt(pathname: string): Promise<void> {
-  await Promise.all(
-    (matchRoutes(routes, pathname) ?? []).map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const loaded = await route.lazy();
-      Object.assign(route, loaded, { lazy: undefined });
-    }),
+  await Promise.all(matchesAt(pathname).map(({ route }) => screenLoads.get(route)?.()));
+}
+
+/**
+ * The app's pages at the router's address: the layout, and inside it the page, its errors
+ * (the header and footer stay) and its spinner while its module loads. An error of the
+ * layout itself is shown alone.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  const meta = useMemo(() => pageMetaAt(pathname), [pathname]);
+  const page = useRoutes(routes);
+  return (
+    <RouteErrorBoundary resetKey={pathname}>
+      <AppLayout meta={meta}>
+        <RouteErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageSpinner />}>{page}</Suspense>
+        </RouteErrorBoundary>
+      </AppLayout>
+    </RouteErrorBoundary>
   );
 }
 
 export function AppRouter() {
-  const [router] = useState(() => createBrowserRouter(routes));
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { useEffect, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
 import { keepReferralCode } from '@/stores/referral-store';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -9,7 +9,7 @@ import { TestNetworkBanner } from './test-network-banner';
 export type PageMeta = { title: string; description: string };
 const SHOP = 'ETH Shop';
 
-/** The page's meta: the deepest route's that has one (the server's render reads it too, entry-server.tsx). */
+/** The page's meta: the deepest matched route's that has one (its `handle`). */
 export function pageMetaOf(matches: readonly { handle?: unknown }[]): PageMeta | undefined {
   return [...matches].reverse().find((m) => (m.handle as PageMeta | undefined)?.description)?.handle as PageMeta | undefined;
 }
@@ -19,8 +19,7 @@ export function pageTitle(meta: PageMeta | undefined): string {
   return meta?.title ? `${meta.title} | ${SHOP}` : SHOP;
 }
 
-function usePageMeta(): void {
-  const meta = pageMetaOf(useMatches());
+function usePageMeta(meta: PageMeta | undefined): void {
   useEffect(() => {
     if (!meta) return;
     document.title = pageTitle(meta);
@@ -50,8 +49,9 @@ function useMarkRunning(): void {
   }, []);
 }
 
-export function AppLayout() {
-  usePageMeta();
+/** The header and footer around the page (`children`); `meta` is the page's title and description. */
+export function AppLayout({ meta, children }: { meta: PageMeta | undefined; children: ReactNode }) {
+  usePageMeta(meta);
   useKeepReferralLink();
   useMarkRunning();
   return (
@@ -59,7 +59,7 @@ export function AppLayout() {
       <TestNetworkBanner />
       <SiteHeader />
       <main className="container flex-1 py-6">
-        <Outlet />
+        {children}
       </main>
       <SiteFooter />
     </div>

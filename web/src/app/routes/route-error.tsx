@@ -1,18 +1,36 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { Component, type ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { getErrorMessage } from '@/lib/api-client';
-import { NotFoundPage } from './not-found';
 
 /** Shown in place of a page that failed to load or render; the header stays usable. */
-export function RouteError() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : getErrorMessage(error);
+export function RouteError({ error }: { error: unknown }) {
   return (
     <Alert variant="destructive">
-      <AlertDescription>Error: {message}</AlertDescription>
+      <AlertDescription>Error: {getErrorMessage(error)}</AlertDescription>
     </Alert>
   );
+}
+
+type BoundaryProps = {
+  /** The address: the error is cleared when the visitor goes elsewhere. */
+  resetKey: string;
+  children: ReactNode;
+};
+type BoundaryState = { failed: boolean; error?: unknown; at: string };
+
+/** Draws RouteError in place of its children when they fail, until the address changes. */
+export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failed: false, at: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { failed: true, error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): BoundaryState | null {
+    return props.resetKey === state.at ? null : { failed: false, at: props.resetKey };
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError error={this.state.error} /> : this.props.children;
+  }
 }

@@ -84,6 +84,6 @@ describe('AdminOrderPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete Order' }));
     expect(await screen.findByText('Order deleted!')).toBeInTheDocument();
     expect(sent(`DELETE /api/orders/${ID}/delete`)).toHaveLength(1);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/orderlist'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/orderlist'));
   });
 });

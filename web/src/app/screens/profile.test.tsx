@@ -303,8 +303,8 @@ describe('ProfilePage', () => {
       'GET /api/orders/mine': reply(401, { message: 'Not signed in' }),
     });
     const { router } = renderApp('/profile');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/profile');
+    await waitFor(() => expect(router.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.location.search).get('redirect')).toBe('/profile');
     expect(window.localStorage.getItem('userInfo')).toBeNull();
   });
 });

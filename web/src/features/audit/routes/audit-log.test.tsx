@@ -45,7 +45,7 @@ describe('AuditLogPage', () => {
     expect(within(failed!).getByText('ghost@example.com')).toBeInTheDocument();
 
     await userEvent.selectOptions(screen.getByLabelText('Action'), 'user.login_failed');
-    await waitFor(() => expect(router.state.location.search).toBe('?action=user.login_failed'));
+    await waitFor(() => expect(router.location.search).toBe('?action=user.login_failed'));
     await waitFor(() => expect(sent('GET /api/admin/audit').at(-1)?.path).toContain('action=user.login_failed'));
   });
 
@@ -73,7 +73,7 @@ describe('AuditLogPage', () => {
     signIn({ _id: 'a1', isAdmin: true });
     mockApi({ 'GET /api/users/2fa': { on: false, totp: false, passkeys: [], recoveryCodesLeft: 0, required: true } });
     const { router } = renderApp('/admin/audit');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/profile/security'));
+    await waitFor(() => expect(router.location.pathname).toBe('/profile/security'));
     expect(await screen.findByText('This shop requires two-factor sign-in for admins: turn it on to open the admin pages.')).toBeInTheDocument();
   });
 });

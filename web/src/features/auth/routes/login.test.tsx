@@ -33,7 +33,7 @@ describe('LoginPage', () => {
     await screen.findByRole('heading', { name: 'Daxil Olun' });
     await fillIn('alice@example.com', 'secret123');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    await waitFor(() => expect(router.location.pathname).toBe('/placeorder'));
     expect(sent('POST /api/users/login')[0]?.body).toEqual({ email: 'alice@example.com', password: 'secret123' });
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(user);
     expect(getUserInfo()).toEqual(user);
@@ -46,7 +46,7 @@ describe('LoginPage', () => {
     await fillIn('alice@example.com', 'wrong-pass');
 
     expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location.pathname).toBe('/login');
     expect(window.localStorage.getItem('userInfo')).toBeNull();
   });
 
@@ -71,7 +71,7 @@ describe('LoginPage', () => {
   it('sends a signed-in user on to the redirect target', async () => {
     signIn();
     const { router } = renderApp('/login?redirect=/placeorder');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    await waitFor(() => expect(router.location.pathname).toBe('/placeorder'));
   });
 
   it('sends a signed-in user home when there is no redirect, and ignores off-site targets', async () => {
@@ -79,6 +79,6 @@ describe('LoginPage', () => {
     mockApi({ 'GET /api/products': [] });
     const { router } = renderApp('/login?redirect=//evil.example.com');
     expect(await screen.findByRole('heading', { name: 'Available Packages :' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location.pathname).toBe('/');
   });
 });

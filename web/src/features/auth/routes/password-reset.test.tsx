@@ -12,7 +12,7 @@ describe('Forgot password', () => {
     const { sent } = mockApi({ 'POST /api/users/password-reset': reply(202, { message }) });
     const { router } = renderApp('/login');
     await userEvent.click(await screen.findByRole('link', { name: 'Forgot password?' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
+    await waitFor(() => expect(router.location.pathname).toBe('/forgot-password'));
     // The sign-in page has an 'Email Address' too: type once the lazily loaded page is shown.
     await screen.findByText('Enter the e-mail of your account: we send it a link to set a new password.');
     await userEvent.type(screen.getByLabelText('Email Address'), 'alice@example.com');

@@ -83,7 +83,7 @@ describe('RegisterPage', () => {
     });
 
     release();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    await waitFor(() => expect(router.location.pathname).toBe('/placeorder'));
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(user);
     // Used: a later registration on this device starts without it.
     expect(window.localStorage.getItem('referral')).toBeNull();

@@ -62,8 +62,8 @@ describe('CartPage', () => {
     const { router } = renderApp('/cart');
     await userEvent.click(await screen.findByRole('button', { name: 'Submit Order' }));
     expect(await screen.findByRole('heading', { name: 'Daxil Olun' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toBe('?redirect=/placeorder');
+    expect(router.location.pathname).toBe('/login');
+    expect(router.location.search).toBe('?redirect=/placeorder');
   });
 
   it("'Submit Order' takes a signed-in user on to /placeorder", async () => {
@@ -71,6 +71,6 @@ describe('CartPage', () => {
     fillCart();
     const { router } = renderApp('/cart');
     await userEvent.click(await screen.findByRole('button', { name: 'Submit Order' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/placeorder'));
+    await waitFor(() => expect(router.location.pathname).toBe('/placeorder'));
   });
 });

@@ -89,7 +89,7 @@ describe('CashoutPage', () => {
     expect(await screen.findByText('Cashout Success')).toBeInTheDocument();
     expect(sent('POST /api/users/cashout')[0]?.body).toEqual({ wallet: WALLET });
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toEqual(updated);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    await waitFor(() => expect(router.location.pathname).toBe('/profile'));
   });
 
   it("shows the server's message in a toast and an alert", async () => {
@@ -98,7 +98,7 @@ describe('CashoutPage', () => {
     });
     await submit('0x1234');
     expect((await screen.findAllByText('wallet must be an Ethereum address')).length).toBeGreaterThanOrEqual(2);
-    expect(router.state.location.pathname).toBe('/profile/cashout');
+    expect(router.location.pathname).toBe('/profile/cashout');
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toMatchObject({ activeBalance: 30 });
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(sent('POST /api/users/cashout')).toHaveLength(0);

@@ -47,7 +47,7 @@ describe('PlaceOrderPage', () => {
     const api = mockApi({ 'POST /api/orders': reply(201, makeOrder({ _id: 'o42', isPaid: false, status: 'PENDING_PAYMENT' })) });
     const { router } = renderPlaceOrder();
     await userEvent.click(await screen.findByRole('button', { name: 'Place Order' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/order/o42'));
+    await waitFor(() => expect(router.location.pathname).toBe('/order/o42'));
     const body = api.sent('POST /api/orders')[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ itemsPrice: '21.30', totalPrice: '21.30' });
     expect((body.orderedItems as { _id: string; qty: number }[]).map((l) => [l._id, l.qty])).toEqual([
@@ -78,7 +78,7 @@ describe('PlaceOrderPage', () => {
     expect(alert).toHaveTextContent(message);
     expect(alert.className).toMatch(/destructive/);
     await waitFor(() => expect(screen.getAllByText(message)).toHaveLength(2));
-    expect(router.state.location.pathname).toBe('/placeorder');
+    expect(router.location.pathname).toBe('/placeorder');
   });
 
   it('shows a spinner in the button while the order is being placed', async () => {
@@ -96,6 +96,6 @@ describe('PlaceOrderPage', () => {
     await waitFor(() => expect(button).toHaveAttribute('aria-busy', 'true'));
     expect(button.querySelector('[data-slot="spinner"]')).not.toBeNull();
     release();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/order/o7'));
+    await waitFor(() => expect(router.location.pathname).toBe('/order/o7'));
   });
 });

@@ -181,8 +181,8 @@ describe('PayPage: paying USDC with a signature', () => {
     expect(screen.getByRole('button', { name: SIGN })).toBeDisabled();
 
     stage = 'paid';
-    await waitFor(() => expect(router.state.location.pathname).toBe('/order/o1/purchased'));
-    expect(router.state.location.search).toBe(`?tx=${RELAY_HASH}`);
+    await waitFor(() => expect(router.location.pathname).toBe('/order/o1/purchased'));
+    expect(router.location.search).toBe(`?tx=${RELAY_HASH}`);
     expect(await screen.findByText('Success Pay')).toBeInTheDocument();
   });
 

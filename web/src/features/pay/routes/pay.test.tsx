@@ -382,8 +382,8 @@ describe('PayPage', () => {
       await chooseUsdc();
       await userEvent.click(screen.getByRole('button', { name: 'Pay 25.00 USD (25.00 USDC)' }));
 
-      await waitFor(() => expect(router.state.location.pathname).toBe('/order/o1/purchased'));
-      expect(router.state.location.search).toBe(`?tx=${HASH}`);
+      await waitFor(() => expect(router.location.pathname).toBe('/order/o1/purchased'));
+      expect(router.location.search).toBe(`?tx=${HASH}`);
       expect(await screen.findByText('Success Pay')).toBeInTheDocument();
       expect(wallet.sent).toHaveLength(1);
       expect(wallet.sent[0]!.to!.toLowerCase()).toBe(USDC.toLowerCase());
@@ -477,8 +477,8 @@ describe('PayPage', () => {
     expect(await screen.findByText('MetaMask Successfully Connected')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Pay 21.00 USD (0.007000 ETH)' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/order/o1/purchased'));
-    expect(router.state.location.search).toBe(`?tx=${HASH}`);
+    await waitFor(() => expect(router.location.pathname).toBe('/order/o1/purchased'));
+    expect(router.location.search).toBe(`?tx=${HASH}`);
     expect(await screen.findByText('Success Pay')).toBeInTheDocument();
     expect(wallet.sent).toHaveLength(1);
     expect(BigInt(wallet.sent[0]!.value!)).toBe(7000000000000123n);

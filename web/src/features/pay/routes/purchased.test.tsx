@@ -68,12 +68,12 @@ describe('PurchasedPage', () => {
     expect(within(main).getByText('Transaction not find')).toBeInTheDocument();
     // The alert, and the toast once it shows.
     await waitFor(() => expect(screen.getAllByText('Transaction not find')).toHaveLength(2));
-    expect(router.state.location.pathname).toBe('/order/o1/purchased');
+    expect(router.location.pathname).toBe('/order/o1/purchased');
 
     await act(async () => {
       await vi.advanceTimersByTimeAsync(TX_MISSING_REDIRECT_MS);
     });
     // The home route loads lazily, so the navigation settles a moment later.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/'));
   });
 });

@@ -50,7 +50,7 @@ describe('ProductEditPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
 
     expect(await screen.findByText('Product updated')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/productlist'));
     expect(sent('PUT /api/products/p1')[0]?.body).toEqual({
       productId: 'p1',
       name: 'Gold Package',
@@ -134,6 +134,6 @@ describe('ProductEditPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.')).toBeInTheDocument();
     expect(sent('PUT /api/products/p1')[0]?.body).toMatchObject({ durationDays: '42', approvalReason: 'A 42-day winter offer' });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/productlist'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/productlist'));
   });
 });

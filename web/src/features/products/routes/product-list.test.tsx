@@ -76,7 +76,7 @@ describe('ProductListPage', () => {
 
     await userEvent.click(await screen.findByRole('button', { name: 'Create Package' }));
     expect(await screen.findByText('Product created!')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/products/p9/edit'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/products/p9/edit'));
   });
 
   it("reports 'Failed to create Product.'", async () => {

@@ -45,7 +45,7 @@ describe('ProductPage', () => {
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Count:' }), '4');
     await userEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/cart'));
+    await waitFor(() => expect(router.location.pathname).toBe('/cart'));
     expect(await screen.findByRole('heading', { name: 'Sum : 4 packet' })).toBeInTheDocument();
     expect(getCart()).toMatchObject({ itemsPrice: '998.00', totalPrice: '998.00' });
     expect(getCart().cartItems).toEqual([expect.objectContaining({ _id: 'p1', qty: 4, price: 249.5 })]);

@@ -102,7 +102,7 @@ describe('UserEditPage', () => {
       loadedPassiveBalance: 3,
       password: '',
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/userlist'));
+    await waitFor(() => expect(router.location.pathname).toBe('/admin/userlist'));
     expect(await screen.findByText('Robert')).toBeInTheDocument();
   });
 
@@ -116,7 +116,7 @@ describe('UserEditPage', () => {
     await userEvent.type(active, '50');
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(`Error: ${message}`);
-    expect(router.state.location.pathname).toBe('/admin/user/u2/edit');
+    expect(router.location.pathname).toBe('/admin/user/u2/edit');
   });
 });
 
