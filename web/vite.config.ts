@@ -5,9 +5,11 @@ import path from 'node:path';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { SERVER_ENTRY_FILE } from '../core/src/contract/page-render.ts';
+import { appStartChunk } from './app-chunk.ts';
 import { routePreloads } from './route-preloads.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
+const appStart = appStartChunk(path.join(webDir, 'src'));
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
 
 // The browser talks to one origin, so the session cookie (SameSite=Lax) works in dev
@@ -64,6 +66,7 @@ export default defineConfig({
     tailwindcss(),
     clientOnly(routePreloads(fileURLToPath(new URL('./src', import.meta.url)))),
     serverBundle(),
+    appStart.plugin,
     // Every text file of the build also as .br and .gz, compressed once at build time at
     // the highest levels; the api sends the one the browser accepts (api/src/app.ts).
     clientOnly(compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json|txt)$/, threshold: 1024 })),
@@ -93,7 +96,10 @@ export default defineConfig({
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+              priority: 20,
             },
+            // The rest of what the app runs on every screen before drawing (app-chunk.ts).
+            { name: 'app-start', test: appStart.test, priority: 10, includeDependenciesRecursively: false },
           ],
         },
       },
