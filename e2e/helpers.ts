@@ -74,3 +74,21 @@ export async function scanQr(page: Page, name: string): Promise<string> {
   if (!code) throw new Error(`no QR code could be read from '${name}'`);
   return code.data;
 }
+
+/**
+ * Every Content-Security-Policy violation the browser reports on `page` from now on (its
+ * `securitypolicyviolation` events, on every document it opens), read by the function
+ * returned. Unlike the console, it also hears what a library tried and caught itself (an
+ * eval refused inside a try), which Lighthouse still counts against best practices.
+ */
+export async function watchCspViolations(page: Page): Promise<() => string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('__shopCspViolation', (text: string) => void violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __shopCspViolation: (text: string) => void }).__shopCspViolation;
+      void report(`${location.pathname}: ${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  return () => [...violations];
+}

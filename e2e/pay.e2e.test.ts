@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderReference } from '@shop/core/contract';
 import { startShop, type Shop } from './shop.ts';
-import { buyerOnPayPage, placeOrderViaApi, registerViaApi, signIn } from './helpers.ts';
+import { buyerOnPayPage, placeOrderViaApi, registerViaApi, signIn, watchCspViolations } from './helpers.ts';
 
 let shop: Shop;
 beforeAll(async () => {
@@ -17,6 +17,7 @@ describe('buying with ETH', () => {
   it('from the cart through sign-up with a referral code to a verified payment, the profile and the referrer reward', async () => {
     const referrer = await registerViaApi(shop, { email: 'rita@example.com', password: 'referrer123', name: 'Rita Referrer' });
     const page = await shop.newPage({ wallet: { account: BUYER_WALLET } });
+    const cspViolations = await watchCspViolations(page);
     await page.goto('/');
     await page.getByRole('link', { name: 'Gold Package' }).first().click();
     await page.getByRole('button', { name: 'Add to Cart' }).click();
@@ -57,6 +58,8 @@ describe('buying with ETH', () => {
     await page.getByText('Success Pay').waitFor();
     expect(await page.getByTestId('tx-hash').innerText()).toBe(tx);
     await shop.screenshot(page, '13-success');
+    // The pay page and its wallet code ran under the app's Content-Security-Policy.
+    expect(cspViolations()).toEqual([]);
 
     // What was sent is exactly the quote, and the order is paid once.
     const order = await shop.db.order.findUniqueOrThrow({ where: { id: orderId }, include: { quotes: true, payments: true } });
@@ -175,6 +178,7 @@ describe('on a phone without a wallet', () => {
       viewport: { width: 390, height: 844 },
       userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
     });
+    const cspViolations = await watchCspViolations(page);
     await signIn(page, 'phone@example.com', 'secret123');
     const orderId = await placeOrderViaApi(page, 'Starter Package');
     await page.goto(`/order/${orderId}`);
@@ -182,6 +186,9 @@ describe('on a phone without a wallet', () => {
     await link.waitFor();
     const host = new URL(shop.baseUrl).host;
     expect(await link.getAttribute('href')).toBe(`https://metamask.app.link/dapp/${host}/order/${orderId}`);
+    // The wallet column in too (its code run): the whole page ran under the CSP.
+    await page.getByRole('link', { name: 'Open the payment request in a wallet app' }).first().waitFor();
     await shop.screenshot(page, '30-mobile-open-metamask');
+    expect(cspViolations()).toEqual([]);
   });
 });

@@ -29,5 +29,12 @@ if (container.firstElementChild) {
   // page is already drawn), so a tap or a frame never waits for all of it.
   void loadRoutesAt(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
 } else {
-  createRoot(container).render(app);
+  // A screen the app draws (a signed-in one, the pay page): its module first too (the api's
+  // page preloads it with the app), so the first frame is the screen itself, not the
+  // router's fallback spinner and then the screen a frame later. Should it fail to load,
+  // the app starts anyway and the router shows why. Rendered in a transition, as a
+  // hydration is: React yields to the browser between pieces of the screen's first render
+  // instead of running it as one long task (the phone's first tap waited for it).
+  const render = () => startTransition(() => createRoot(container).render(app));
+  void loadRoutesAt(window.location.pathname).then(render, render);
 }
