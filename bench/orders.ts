@@ -86,7 +86,7 @@ export const ordersBench: Bench = {
 
     const proxy = await countingProxy(anvilUrl);
     scope.defer('rpc proxy', proxy.close);
-    const worker = forkTs('bench/servers/worker.ts', env.vars, 'worker');
+    const worker = forkTs('bench/servers/worker.ts', { ...env.vars, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? env.vars.LOG_LEVEL! }, 'worker');
     scope.defer('worker process', worker.stop);
     await worker.next('ready', 60_000);
     const apiChild = forkTs('bench/servers/api-server.ts', { ...env.vars, ETH_RPC_URL: proxy.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' }, 'api');
