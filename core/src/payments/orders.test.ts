@@ -102,11 +102,17 @@ describe('deleting an order', () => {
     // What settle.ts does: the payment's row lock, then (a moment later) the order's.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
     const settling = kit.db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM "Payment" WHERE "id" = ${payment.id}::uuid FOR UPDATE`;
+      locked();
       await held;
       await tx.$queryRaw`SELECT 1 FROM "Order" WHERE "id" = ${orderId}::uuid FOR UPDATE`;
     });
+    // The settlement holds the payment's lock before the delete starts (on a busy machine
+    // the delete could otherwise be done before the settlement's first statement).
+    await holding;
     const deleting = deleteOrder(kit.db, orderId);
     // The delete has reached the settlement's lock and waits on it; then the settlement goes on.
     await waitForLockWait(kit.db, 'the delete to wait for the settlement');
