@@ -22,6 +22,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../core/src/contract/signed-transfer.ts';
 import { MAINNET_TOKENS, tokenBySymbol } from '../../core/src/contract/tokens.ts';
 import { ANVIL_DEV_ACCOUNTS, CHAINLINK_ETH_USD_FEED } from '../../core/src/infra/config.ts';
 import { startAnvil, type AnvilInstance } from './anvil.ts';
@@ -55,17 +56,6 @@ const usdtAbi = parseAbi([
   'function removeBlackList(address)',
   'function transfer(address to, uint256 value)',
 ]);
-
-const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
 
 function clientFor(rpcUrl: string) {
   return createTestClient({ mode: 'anvil', chain: mainnet, transport: http(rpcUrl, { timeout: 30_000 }) })
@@ -174,7 +164,7 @@ describe("USDC's transferWithAuthorization (EIP-3009)", () => {
 
   async function authorization(opts: { to: Address; value: bigint; nonce: Hex; domain?: typeof domain | { name: string; version: string; chainId: number; verifyingContract: Address } }) {
     const message = { from: signer.address, to: opts.to, value: opts.value, validAfter: 0n, validBefore: 2n ** 48n, nonce: opts.nonce };
-    const signature = await signer.signTypedData({ domain: opts.domain ?? domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization', message });
+    const signature = await signer.signTypedData({ domain: opts.domain ?? domain, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message });
     const { v, r, s } = parseSignature(signature);
     return [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] as const;
   }
@@ -223,7 +213,7 @@ describe("USDC's transferWithAuthorization (EIP-3009)", () => {
     const nonce = keccak256(stringToHex('receive'));
     const message = { from: signer.address, to: dave, value: 1n, validAfter: 0n, validBefore: 2n ** 48n, nonce };
     const { v, r, s } = parseSignature(
-      await signer.signTypedData({ domain, types: { ReceiveWithAuthorization: transferWithAuthorizationTypes.TransferWithAuthorization }, primaryType: 'ReceiveWithAuthorization', message }),
+      await signer.signTypedData({ domain, types: { ReceiveWithAuthorization: TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization }, primaryType: 'ReceiveWithAuthorization', message }),
     );
     const receiveArgs = [message.from, message.to, message.value, message.validAfter, message.validBefore, nonce, Number(v), r, s] as const;
     await expect(send({ account: relayer, address: USDC.address, abi: usdcAbi, functionName: 'receiveWithAuthorization', args: receiveArgs, chain: mainnet })).rejects.toThrow(/caller must be the payee/);
