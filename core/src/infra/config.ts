@@ -85,6 +85,7 @@ const schema = z
     MEMPOOL_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    METRICS_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
     // How long one health round waits for each dependency before calling it degraded.
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
     INDEXER_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
@@ -283,6 +284,7 @@ function shopConfig(env: Env, dev: boolean) {
   return {
     catalogueCacheMs: env.CATALOGUE_CACHE_MS,
     healthCacheMs: env.HEALTH_CACHE_MS,
+    metricsCountCacheMs: env.METRICS_COUNT_CACHE_MS,
     healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
     maintenanceIntervalMs: env.MAINTENANCE_INTERVAL_MS,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
+import { waitFor } from '../../../../scripts/testing/chain.ts';
 import { createApiTestKit, type ApiTestKit, type TestUser } from '../../testing/api-test-kit.ts';
 
 let kit: ApiTestKit;
@@ -90,6 +91,24 @@ describe('metrics', () => {
     expect(res.text).toContain('shop_queue_jobs{queue="payment-verify",state="failed"} 0');
     expect(res.text).toContain('# TYPE shop_payments gauge');
     expect(res.text).toContain('# TYPE shop_indexer_lag_blocks gauge');
+  });
+
+  it('answers the open payments from the last count at once and counts again behind the scrape once it is METRICS_COUNT_CACHE_MS old (a count walks every open transfer)', async () => {
+    const counting = await createApiTestKit({ env: { METRICS_COUNT_CACHE_MS: '0' } });
+    const pending = (text: string) => Number(/^shop_payments\{status="PENDING",source="REPORTED"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    const scrape = async () => pending((await request(counting.app).get('/metrics')).text);
+    const report = (n: number) =>
+      counting.db.payment.create({ data: { txHash: `0x${n.toString(16).padStart(64, 'c')}`, source: 'REPORTED', status: 'PENDING' } });
+    try {
+      await report(1);
+      expect(await scrape()).toBe(1);
+      await report(2);
+      // The scrape answers the count it holds and starts the next one; a later scrape has it.
+      expect(await scrape()).toBe(1);
+      await waitFor('the count to reach the second payment', async () => (await scrape()) === 2);
+    } finally {
+      await counting.close();
+    }
   });
 
   it('requires the bearer token when one is configured', async () => {
