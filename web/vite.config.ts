@@ -7,6 +7,7 @@ import { compression } from 'vite-plugin-compression2';
 import { SERVER_ENTRY_FILE } from '../core/src/contract/page-render.ts';
 import { routePreloads } from './route-preloads.ts';
 import { staticClosureGroup } from './chunk-groups.ts';
+import { reactRouterProduction } from './react-router-build.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
@@ -62,6 +63,7 @@ export default defineConfig({
   root: webDir,
   plugins: [
     react(),
+    reactRouterProduction(),
     tailwindcss(),
     clientOnly(routePreloads(fileURLToPath(new URL('./src', import.meta.url)))),
     serverBundle(),
