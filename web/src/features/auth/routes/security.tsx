@@ -11,7 +11,8 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDay, formatTime } from '@/lib/format';
-import { passkeyErrorMessage, useAddPasskey, useConfirmTotp, useDisableTotp, useRemovePasskey, useStartTotp, useTwoFactorStatus } from '../api/two-factor';
+import { passkeyErrorMessage, useAddPasskey, useConfirmTotp, useDisableTotp, useRemovePasskey, useStartTotp } from '../api/two-factor';
+import { useTwoFactorStatus } from '../api/two-factor-status';
 
 function CodeForm({ label, submitLabel, pending, onCode }: { label: string; submitLabel: string; pending: boolean; onCode: (code: string) => void }) {
   const [code, setCode] = useState('');
