@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AUDIT_ACTIONS, type AuditEntryJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';

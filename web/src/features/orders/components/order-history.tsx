@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { History } from 'lucide-react';
 import { LISTED_ORDER_STATUSES, orderReference, type OrderStatus } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';

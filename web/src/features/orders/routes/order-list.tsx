@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderReference, type AdminOrderJson } from '@shop/core/contract';
