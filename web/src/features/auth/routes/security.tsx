@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { KeyRound } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { PasskeyJson } from '@shop/core/contract';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { FormField } from '@/components/form-field';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription } from '@/components/ui/alert';
