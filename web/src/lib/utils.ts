@@ -61,13 +61,27 @@ function splitVariants(name: string): [string, string] {
   return [name.slice(0, end), name.slice(end).replace(/^!|!$/g, '').replace(/^-/, '')];
 }
 
+/** The lists resolved so far: a screen draws the same few again and again. */
+const resolved = new Map<string, string>();
+
 /**
  * Joins class names (clsx's rules); of two utilities that set the same property under the
  * same variants the later wins and the earlier is left out, as tailwind-merge does: a
  * component's caller overrides what the component sets (`<Button className="w-full">`).
  */
 export function cn(...inputs: ClassValue[]): string {
-  const names = clsx(inputs).split(' ').filter(Boolean);
+  const joined = clsx(inputs);
+  let merged = resolved.get(joined);
+  if (merged === undefined) {
+    if (resolved.size >= 500) resolved.clear();
+    merged = resolve(joined);
+    resolved.set(joined, merged);
+  }
+  return merged;
+}
+
+function resolve(joined: string): string {
+  const names = joined.split(' ').filter(Boolean);
   const taken = new Set<string>();
   const kept: string[] = [];
   for (let i = names.length - 1; i >= 0; i--) {
