@@ -7,8 +7,16 @@ import { compression } from 'vite-plugin-compression2';
 import { SERVER_ENTRY_FILE } from '../core/src/contract/page-render.ts';
 import { routePreloads } from './route-preloads.ts';
 import { staticClosureGroup } from './chunk-groups.ts';
+import { lucideIconImports } from './lucide-icons.ts';
+import { reactRouterProduction } from './react-router-build.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * react-query's mutations, which the home page never makes: its index module imports
+ * them, so the app group would take them (0.7 kB gzipped) for the screens that do.
+ */
+const MUTATIONS = /@tanstack[\\/](react-query|query-core)[\\/]build[\\/]modern[\\/](useMutation|mutationObserver)\.js$/;
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
 
 // The browser talks to one origin, so the session cookie (SameSite=Lax) works in dev
@@ -62,6 +70,8 @@ export default defineConfig({
   root: webDir,
   plugins: [
     react(),
+    reactRouterProduction(),
+    lucideIconImports(),
     tailwindcss(),
     clientOnly(routePreloads(fileURLToPath(new URL('./src', import.meta.url)))),
     serverBundle(),
@@ -77,6 +87,9 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
+    // Every browser the shop supports preloads modules itself (the polyfill was 0.2 kB
+    // gzipped of index.html's script); one that does not just loads them when imported.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       treeshake: {
         // The shared contract (@shop/core/contract) builds zod schemas at module level,
@@ -108,16 +121,30 @@ export default defineConfig({
               // Other pages get the home screen's few shared parts with the app's.
               // Never the wallet code or the signed-in menus: those are dynamic imports; nor
               // what index.html's script (boot.ts) imports, or it would load it all at once.
-              // The contract (core/src), zod and lucide-react's icons stay with the
-              // automatic split: captured, their unused exports were kept (+90 kB raw).
+              // The contract (core/src) and zod stay with the automatic split: captured,
+              // their unused exports were kept (+90 kB raw). The icons are imported each
+              // from its own module (lucide-icons.ts): the group takes the ones it uses.
               debugName: 'app',
               name: staticClosureGroup({
                 name: 'app',
                 roots: [path.join(webDir, 'src/main.tsx'), path.join(webDir, 'src/features/products/routes/home.tsx')],
                 apart: [path.join(webDir, 'src/boot.ts')],
-                exclude: (id) => /node_modules[\\/](zod|lucide-react)[\\/]|[\\/]core[\\/]src[\\/]/.test(id),
+                exclude: (id) => /node_modules[\\/]zod[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$|[\\/]core[\\/]src[\\/]/.test(id) || MUTATIONS.test(id),
               }),
               priority: 1,
+            },
+            {
+              // What the pay page draws first, beyond the app: its screen's static imports,
+              // in one file instead of a dozen (each a request before its first paint).
+              // Its wallet code is a dynamic import: it stays apart, loaded on this page only.
+              debugName: 'pay',
+              name: staticClosureGroup({
+                name: 'pay',
+                roots: [path.join(webDir, 'src/features/pay/routes/pay.tsx')],
+                apart: [path.join(webDir, 'src/boot.ts')],
+                exclude: (id) => /node_modules[\\/]zod[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$|[\\/]core[\\/]src[\\/]/.test(id),
+              }),
+              priority: 0,
             },
           ],
         },

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { useTwoFactorStatus } from '@/features/auth/api/two-factor';
+import { useTwoFactorStatus } from '@/features/auth/api/two-factor-status';
 import { ADMIN_REQUIRED_STATE } from '@/features/auth/redirect';
 import { useUserInfo } from '@/stores/auth-store';
 

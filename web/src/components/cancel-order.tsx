@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { X } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { OrderStatus } from '@shop/core/contract';
 import { useCancelOrder } from '@/api/cancel-order';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { formatOrderLine } from '@/lib/line-total';
 
 export type OrderLine = {

@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 
 /** Copies text to the clipboard, with a toast either way. */
 export async function copyToClipboard(text: string, okMessage: string, failMessage: string): Promise<void> {

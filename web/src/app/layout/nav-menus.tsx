@@ -1,5 +1,6 @@
 import { useRef, type FocusEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { LogOut } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import {

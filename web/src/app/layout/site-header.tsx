@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, useTransition, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { Gem, LogIn, Menu, X } from 'lucide-react';
 import { useAdminWaiting } from '@/api/get-admin-waiting';
 import { LoadBoundary } from '@/components/load-boundary';

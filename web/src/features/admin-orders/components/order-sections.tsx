@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';

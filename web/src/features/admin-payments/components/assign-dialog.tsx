@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Search } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { orderReference, type AdminPaymentJson, type AssignableOrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { FormField } from '@/components/form-field';

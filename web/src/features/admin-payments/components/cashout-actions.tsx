@@ -1,5 +1,5 @@
 import { Ban } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { CashoutJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { RefreshCw, TriangleAlert } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { DepositFactoryJson, DepositsSummaryJson, DepositSweepJson, SweeperStatusJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { dayColumn } from '@/components/data-table-columns';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderReference, type OverpaidOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Undo2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import type { RefundTarget } from '../api/refund-payment';

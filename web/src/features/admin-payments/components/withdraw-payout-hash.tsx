@@ -1,5 +1,5 @@
 import { Undo2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { PayoutCheckJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { shortHex } from '@/lib/format';

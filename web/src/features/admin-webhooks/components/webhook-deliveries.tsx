@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { RotateCw } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { WebhookDeliveryJson, WebhookEndpointJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';

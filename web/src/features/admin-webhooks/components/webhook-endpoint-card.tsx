@@ -1,5 +1,5 @@
 import { ListTree, Power, PowerOff, Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { WebhookEndpointJson } from '@shop/core/contract';
 import { ConfirmAction } from '@/components/confirm-action';
 import { Badge } from '@/components/ui/badge';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Plus } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { FormField } from '@/components/form-field';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Copy, Eye, EyeOff } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { copyToClipboard } from '@/lib/clipboard';

@@ -1,12 +1,13 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Check, Undo2, X } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { ApprovalJson } from '@shop/core/contract';
 import { ConfirmAction } from '@/components/confirm-action';
 import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { StatusFilter, useListParam } from '@/components/list-filters';
+import { StatusFilter } from '@/components/list-filter-fields';
+import { useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';

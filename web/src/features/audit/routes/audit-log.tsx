@@ -1,9 +1,10 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AUDIT_ACTIONS, type AuditEntryJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
+import { StatusFilter } from '@/components/list-filter-fields';
+import { SearchBox, useListParam } from '@/components/list-filters';
 import { formatTime } from '@/lib/format';
 import { useAuditLog } from '../api/get-audit';
 

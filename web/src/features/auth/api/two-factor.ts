@@ -1,12 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PasskeyJson, TwoFactorStatus } from '@shop/core/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PasskeyJson } from '@shop/core/contract';
 import { api, getErrorMessage, isApiError } from '@/lib/api-client';
 import { twoFactorQueryKey } from '@/lib/query-keys';
-
-/** The signed-in user's second factors, and whether this shop requires one of them. */
-export function useTwoFactorStatus(enabled = true) {
-  return useQuery({ queryKey: twoFactorQueryKey, queryFn: () => api.get<TwoFactorStatus>('/api/users/2fa'), enabled });
-}
 
 /** Starts TOTP enrolment with the account's password: a secret and its otpauth:// URL for the QR code. */
 export function useStartTotp() {

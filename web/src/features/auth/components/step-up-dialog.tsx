@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { KeyRound } from 'lucide-react';
 import { api, getErrorMessage, onStepUp } from '@/lib/api-client';
-import { passkeyErrorMessage, stepUpWithPasskey, useTwoFactorStatus } from '../api/two-factor';
+import { passkeyErrorMessage, stepUpWithPasskey } from '../api/two-factor';
+import { useTwoFactorStatus } from '../api/two-factor-status';
 
 /**
  * Asked in place when a money action needs a second factor (the api's 403

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link } from '@/components/link';
+import { toast } from '@/lib/toast';
 import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { Link } from '@/components/link';
+import { toast } from '@/lib/toast';
 import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { Trash2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { ShoppingBasket } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useCart } from '@/stores/cart-store';

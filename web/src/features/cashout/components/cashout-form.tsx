@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { CircleAlert, Wallet } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { CashoutPreviewJson, UserJson } from '@shop/core/contract';
 import { useEthPrice } from '@/api/get-eth-price';
 import { ErrorAlert } from '@/components/error-alert';

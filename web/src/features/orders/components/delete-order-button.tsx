@@ -1,5 +1,5 @@
 import { Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { orderReference } from '@shop/core/contract';
 import { ConfirmAction } from '@/components/confirm-action';
 import { Button } from '@/components/ui/button';

@@ -1,9 +1,10 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { History } from 'lucide-react';
 import { LISTED_ORDER_STATUSES, orderReference, type OrderStatus } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { LoadMore } from '@/components/load-more';
-import { StatusFilter, useListParam } from '@/components/list-filters';
+import { StatusFilter } from '@/components/list-filter-fields';
+import { useListParam } from '@/components/list-filters';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';

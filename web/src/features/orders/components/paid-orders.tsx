@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { PackageCheck } from 'lucide-react';
 import { orderReference, type OrderItemJson, type OrderJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { orderReference } from '@shop/core/contract';
 import { CancelOrder } from '@/components/cancel-order';
 import { Badge } from '@/components/ui/badge';

@@ -1,11 +1,12 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderReference, type AdminOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn, dayColumn } from '@/components/data-table-columns';
 import { PageHeader } from '@/components/page-header';
-import { DateRangeFilter, SearchBox, StatusFilter, useListParam } from '@/components/list-filters';
+import { DateRangeFilter, StatusFilter } from '@/components/list-filter-fields';
+import { SearchBox, useListParam } from '@/components/list-filters';
 import { Badge } from '@/components/ui/badge';
 import { YesNoIcon } from '@/components/yes-no-icon';
 import { formatUsd } from '@/lib/format';

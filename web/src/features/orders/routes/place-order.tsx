@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { OrderLines, type OrderLine } from '@/components/order-lines';
 import { getErrorMessage } from '@/lib/api-client';
 import { useCart } from '@/stores/cart-store';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { claimMessage } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';

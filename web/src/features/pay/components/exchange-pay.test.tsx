@@ -57,7 +57,7 @@ describe('ExchangePay', () => {
       within(panel).getByRole('heading', { name: 'Paying from an exchange? Send at least 0.007000 ETH to this address' }),
     ).toBeInTheDocument();
     expect(within(panel).getByText(DEPOSIT)).toBeInTheDocument();
-    const qr = within(panel).getByRole('img', { name: 'QR code of the deposit address' });
+    const qr = await within(panel).findByRole('img', { name: 'QR code of the deposit address' });
     expect(qr).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@1`);
     const rules = within(panel).getByRole('list', { name: 'What happens with more or less' });
     expect(within(rules).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
@@ -76,7 +76,7 @@ describe('ExchangePay', () => {
     renderPage(<ExchangePay quote={makeQuote({ depositAddress: DEPOSIT.toLowerCase() })} />);
     const panel = await openPanel(user);
     expect(within(panel).getByText(DEPOSIT)).toBeInTheDocument();
-    expect(within(panel).getByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@1`);
+    expect(await within(panel).findByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@1`);
     await user.click(within(panel).getByRole('button', { name: 'Copy address' }));
     expect(await navigator.clipboard.readText()).toBe(DEPOSIT);
   });
@@ -94,7 +94,7 @@ describe('ExchangePay', () => {
     renderPage(<ExchangePay quote={makeQuote({ amountEth: '0.003667', usdAmount: 11, chainId: 31337 })} />);
     const panel = await openPanel();
     expect(within(panel).getByRole('heading', { name: 'Paying from an exchange? Send at least 0.003667 ETH to this address' })).toBeInTheDocument();
-    expect(within(panel).getByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@31337`);
+    expect(await within(panel).findByRole('img', { name: 'QR code of the deposit address' })).toHaveAttribute('data-value', `ethereum:${DEPOSIT}@31337`);
   });
 
 });

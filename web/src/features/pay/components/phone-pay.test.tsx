@@ -18,13 +18,13 @@ const DEPOSIT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
 const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
 
 describe('PhonePay', () => {
-  it("encodes ETH as today's EIP-681 value request to the receiving address, its exact wei carrying the tag", () => {
+  it("encodes ETH as today's EIP-681 value request to the receiving address, its exact wei carrying the tag", async () => {
     const quote: QuoteJson = { ethUsd: '3000.00', amountWei: '7000000000000123', amountEth: '0.007000', usdAmount: 21, receivingAddress: RECEIVING, chainId: 1, expiresAt };
     renderPage(<PhonePay quote={quote} primary />);
-    expect(screen.getByRole('img', { name: 'QR code of the payment request' })).toHaveAttribute('data-value', `ethereum:${RECEIVING}@1?value=7000000000000123`);
+    expect(await screen.findByRole('img', { name: 'QR code of the payment request' })).toHaveAttribute('data-value', `ethereum:${RECEIVING}@1?value=7000000000000123`);
   });
 
-  it.each(['USDC', 'USDT'] as const)("encodes %s as EIP-681's token transfer: the token's contract, the deposit address and the amount in its smallest units", (symbol) => {
+  it.each(['USDC', 'USDT'] as const)("encodes %s as EIP-681's token transfer: the token's contract, the deposit address and the amount in its smallest units", async (symbol) => {
     const token = tokenBySymbol(symbol);
     const quote: TokenQuote = {
       asset: symbol,
@@ -41,7 +41,7 @@ describe('PhonePay', () => {
     renderPage(<PhonePay quote={quote} primary={false} />);
     const uri = `ethereum:${token.address}@1/transfer?address=${DEPOSIT}&uint256=25000000`;
     const section = screen.getByRole('region', { name: 'Pay from a phone wallet' });
-    expect(within(section).getByRole('img', { name: 'QR code of the payment request' })).toHaveAttribute('data-value', uri);
+    expect(await within(section).findByRole('img', { name: 'QR code of the payment request' })).toHaveAttribute('data-value', uri);
     expect(within(section).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute('href', uri);
     expect(within(section).getByText(`25.00 ${symbol}`)).toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ChevronDown } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { isEthAddress, refundWalletMessage, type RefundJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { erc20Abi, type Address } from 'viem';
 import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSignTypedData, useSwitchChain, useWriteContract } from 'wagmi';
 import { transferAuthorizationTypedData, type QuoteJson, type TransferAuthorization } from '@shop/core/contract';

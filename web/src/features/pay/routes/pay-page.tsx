@@ -1,5 +1,5 @@
 import { useContext, useId, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { CircleCheck } from 'lucide-react';
 import { WagmiContext, WagmiProvider } from 'wagmi';
 import type { AssetCode, OrderJson } from '@shop/core/contract';

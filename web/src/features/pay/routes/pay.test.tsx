@@ -144,7 +144,7 @@ describe('PayPage', () => {
     renderPay();
     const phone = await screen.findByRole('region', { name: 'Pay from a phone wallet' });
     expect(within(phone).getByRole('heading', { name: 'No browser wallet here: pay from your phone' })).toBeInTheDocument();
-    expect(within(phone).getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+    expect(await within(phone).findByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
     expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute(
       'href',
       `ethereum:${RECEIVING}@1?value=7000000000000123`,
@@ -164,6 +164,8 @@ describe('PayPage', () => {
     expect(link).toHaveAttribute('href', `https://metamask.app.link/dapp/${window.location.host}/order/o1`);
     // The phone is not offered a code to scan with itself: the request opens in a wallet app.
     const phone = await screen.findByRole('region', { name: 'Pay from a phone wallet' });
+    // The panel without a code (its code would come a moment after the panel, so its heading tells).
+    expect(within(phone).getByRole('heading', { name: 'Or pay from another wallet app' })).toBeInTheDocument();
     expect(within(phone).queryByRole('img', { name: 'QR code of the payment request' })).not.toBeInTheDocument();
     expect(within(phone).getByRole('link', { name: 'Open the payment request in a wallet app' })).toHaveAttribute('href', `ethereum:${RECEIVING}@1?value=7000000000000123`);
     expect(link.compareDocumentPosition(phone) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -233,7 +235,7 @@ describe('PayPage', () => {
       await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
       expect(within(exchange).getByText('Paying from an exchange? Send at least 0.007000 ETH to this address')).toBeInTheDocument();
       expect(within(exchange).getByText(DEPOSIT)).toBeInTheDocument();
-      expect(within(exchange).getByRole('img', { name: 'QR code of the deposit address' })).toBeInTheDocument();
+      expect(await within(exchange).findByRole('img', { name: 'QR code of the deposit address' })).toBeInTheDocument();
     });
 
     it("shows one QR code while the exchange panel is open: the deposit address's, checksummed, on a desktop and on a phone", async () => {
@@ -247,7 +249,7 @@ describe('PayPage', () => {
       expect(screen.getAllByRole('img', { name: /^QR code/ }).map((qr) => qr.getAttribute('aria-label'))).toEqual(['QR code of the deposit address']);
       // Closed again, the phone wallet's code is back.
       await userEvent.click(within(exchange).getByRole('button', { name: 'Paying from an exchange?' }));
-      expect(screen.getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+      expect(await screen.findByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
       unmount();
 
       vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ANDROID_UA);
@@ -345,7 +347,7 @@ describe('PayPage', () => {
         'href',
         `ethereum:${USDC}@1/transfer?address=${DEPOSIT}&uint256=25000000`,
       );
-      expect(within(phone).getByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
+      expect(await within(phone).findByRole('img', { name: 'QR code of the payment request' })).toBeInTheDocument();
       expect(within(phone).queryByText(/exactly/)).not.toBeInTheDocument();
     });
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { Rating } from '@/components/rating';
 import { Card, CardContent } from '@/components/ui/card';
 import { formatUsd } from '@/lib/format';

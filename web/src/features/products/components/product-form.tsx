@@ -1,6 +1,6 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PACKAGE_TERM_DAYS, packageTermDays, termCredit, toCents, usdAmount } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { SecondAdminReason } from '@/components/second-admin-reason';

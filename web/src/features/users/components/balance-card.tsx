@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { ArrowRightLeft, Wallet } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { BALANCE_CURRENCY, centsToString, toCents, usdAmount, type UserJson } from '@shop/core/contract';
 import { BalanceAmount } from '@/components/balance-amount';
 import { ConfirmAction } from '@/components/confirm-action';

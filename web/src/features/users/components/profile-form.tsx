@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PASSWORD_MIN_LENGTH, type UserJson } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';

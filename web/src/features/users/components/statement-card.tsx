@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import { ReceiptText } from 'lucide-react';
 import { orderReference, type MyCashoutJson, type StatementEntryJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { UserJson } from '@shop/core/contract';
 import { ErrorAlert } from '@/components/error-alert';
 import { SecondAdminReason } from '@/components/second-admin-reason';

@@ -1,7 +1,7 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Pencil, Trash2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import type { AdminUserListItem } from '@shop/core/contract';
 import { ConfirmAction } from '@/components/confirm-action';
 import { DataTable } from '@/components/data-table';
