@@ -6,7 +6,7 @@ import { createCoreTestKit, type CoreTestKit } from '../../../scripts/testing/co
 import { recordingDb, type RecordedQuery } from '../../../scripts/testing/query-plans.ts';
 import { Prisma } from '../infra/db.ts';
 import { createOrderDesk } from './order-desk.ts';
-import { lockOrder, lockPayment } from './payment-locks.ts';
+import { lockOrder, lockPayment, readPayment } from './payment-locks.ts';
 import { recordPaymentReport } from './payment-reports.ts';
 import { createProduct } from './stock.ts';
 import { verifyPayment } from './verifier.ts';
@@ -100,9 +100,9 @@ async function settleOnce(opts: { referred: boolean; deposit: boolean }) {
 describe('settling a payment on its last confirmation', () => {
   // Before: 13 statements in the transaction (15 round trips with BEGIN and COMMIT), 17 with a referral reward; the node asked in two rounds.
   for (const c of [
-    { name: 'a reported payment', referred: false, deposit: false, transaction: 8 },
-    { name: 'a reported payment whose buyer was referred', referred: true, deposit: false, transaction: 12 },
-    { name: 'a deposit', referred: false, deposit: true, transaction: 8 },
+    { name: 'a reported payment', referred: false, deposit: false, transaction: 7 },
+    { name: 'a reported payment whose buyer was referred', referred: true, deposit: false, transaction: 11 },
+    { name: 'a deposit', referred: false, deposit: true, transaction: 7 },
   ]) {
     it(`${c.name}: the payment read, then the node asked once, then ${c.transaction} round trips in the settle transaction`, async () => {
       const r = await settleOnce(c);
@@ -116,7 +116,7 @@ describe('settling a payment on its last confirmation', () => {
 });
 
 describe('the locks settlement takes, each with its read in the same statement', () => {
-  it('lockPayment and lockOrder read exactly what Prisma reads, and lockOrder holds the order it is also given', async () => {
+  it('lockPayment, readPayment and lockOrder read exactly what the ORM reads, and lockOrder holds the order it is also given', async () => {
     const { runtime } = kit.env;
     const product = await createProduct(kit.db, { name: 'L', image: '/images/gold.svg', description: 'd', price: new Prisma.Decimal('12.34'), countInStock: 5, durationDays: 7 });
     const referrer = await kit.createUser();
@@ -130,7 +130,9 @@ describe('the locks settlement takes, each with its read in the same statement',
     const byPrisma = (id: string) => kit.db.order.findUniqueOrThrow({ where: { id }, include: { quotes: { orderBy: { createdAt: 'asc' } }, user: { select: { referredById: true } } } });
     const stored = await kit.db.order.findUniqueOrThrow({ where: { id: order.id } });
     await kit.db.$transaction(async (tx) => {
-      expect(await lockPayment(tx, payment.id)).toStrictEqual(await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+      const byOrm = await kit.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+      expect(await lockPayment(tx, payment.id)).toStrictEqual(byOrm);
+      expect(await readPayment(kit.db, payment.id)).toStrictEqual(byOrm);
       expect(await lockOrder(tx, { tag: stored.paymentTag as number }, other.id)).toStrictEqual(await byPrisma(order.id));
       expect(await lockOrder(tx, { depositAddress: (stored.depositAddress as string).toUpperCase() })).toStrictEqual(await byPrisma(order.id));
       // Both orders are held until the transaction ends.
