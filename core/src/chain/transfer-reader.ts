@@ -67,8 +67,7 @@ export function notFinalReason(t: { confirmations: number; canonical: boolean },
  * payouts (payouts/verify-payout.ts) both judge. `blockHint`: the block it was last seen
  * mined in (a payment waiting for its confirmations): the head and that block are asked
  * with the transaction, all in one round trip, and the block is asked again only when
- * the receipt names another. The head read beside the receipt, not after it, can only be
- * as old as the receipt (fewer confirmations, never more).
+ * the receipt names another (then the head is asked again with it).
  */
 export async function readTransaction(chain: PublicClient, hash: Hash, opts: { blockHint?: bigint | null } = {}): Promise<TransactionReading> {
   const hint = opts.blockHint ?? null;
@@ -80,8 +79,11 @@ export async function readTransaction(chain: PublicClient, hash: Hash, opts: { b
   if (!tx) return { state: 'unknown' };
   const top = { from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   if (!receipt) return tx.blockHash ? { state: 'receipt-missing', ...top } : { state: 'pending', ...top };
-  const hinted = early?.[1]?.number === receipt.blockNumber ? early[1] : null;
-  const [head, block] = await Promise.all([early?.[0] ?? chain.getBlockNumber({ cacheTime: 0 }), hinted ?? chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  // The hinted block is the receipt's (same hash: the head beside it is of a fork that
+  // held the transaction there), or the head is asked again with the receipt's block: a
+  // head read beside a receipt that moved may be of the fork it left, a longer one.
+  const hinted = early?.[1]?.number === receipt.blockNumber && early[1].hash === receipt.blockHash ? ([early[0], early[1]] as const) : null;
+  const [head, block] = hinted ?? (await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]));
   return {
     state: 'mined',
     tx: {
