@@ -13,9 +13,9 @@ export function readCursor(db: Db, chainId: number): Promise<Cursor | null> {
   return db.chainCursor.findUnique({ where: { chainId } });
 }
 
-/** Why following the chain (and so verification on it) is halted, or null while it runs. */
+/** Why following the chain (and so verification on it) is halted, or null while it runs. A plain statement: every payment check reads it. */
 export async function indexerHalt(db: Db, chainId: number): Promise<{ since: Date; reason: string } | null> {
-  const cursor = await db.chainCursor.findUnique({ where: { chainId }, select: { haltedAt: true, haltReason: true } });
+  const [cursor] = await db.$queryRaw<{ haltedAt: Date | null; haltReason: string | null }[]>`SELECT "haltedAt", "haltReason" FROM "ChainCursor" WHERE "chainId" = ${chainId}`;
   return cursor?.haltedAt ? { since: cursor.haltedAt, reason: cursor.haltReason ?? 'halted' } : null;
 }
 

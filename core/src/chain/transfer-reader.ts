@@ -1,4 +1,4 @@
-import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type PublicClient } from 'viem';
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, type Hash, type Log, type PublicClient } from 'viem';
 
 /**
  * What the chain says about one transaction: mined or not, in which block, how final,
@@ -28,7 +28,8 @@ export type TransactionReading =
   | { state: 'pending'; from: string; to: string | null; valueWei: bigint }
   /** The node says it is mined but serves no receipt yet (a replica catching up). */
   | { state: 'receipt-missing'; from: string; to: string | null; valueWei: bigint }
-  | { state: 'mined'; tx: MinedTransaction };
+  /** `logs`: its receipt's, the receipt judged (a token rail reads what it delivered in them). */
+  | { state: 'mined'; tx: MinedTransaction; logs: Log[] };
 
 /** A transaction the node does not know is null, not an error. */
 export function transactionOrNull(chain: PublicClient, hash: Hash) {
@@ -63,14 +64,26 @@ export function notFinalReason(t: { confirmations: number; canonical: boolean },
 /**
  * The transaction and its receipt, read at once (one round trip), then the head and its
  * block: the one reading of a transaction that payments (a rail's readTransfer) and the shop's
- * payouts (payouts/verify-payout.ts) both judge.
+ * payouts (payouts/verify-payout.ts) both judge. `blockHint`: the block it was last seen
+ * mined in (a payment waiting for its confirmations): the head and that block are asked
+ * with the transaction, all in one round trip, and the block is asked again only when
+ * the receipt names another (then the head is asked again with it).
  */
-export async function readTransaction(chain: PublicClient, hash: Hash): Promise<TransactionReading> {
-  const [tx, receipt] = await Promise.all([transactionOrNull(chain, hash), receiptOrNull(chain, hash)]);
+export async function readTransaction(chain: PublicClient, hash: Hash, opts: { blockHint?: bigint | null } = {}): Promise<TransactionReading> {
+  const hint = opts.blockHint ?? null;
+  const [tx, receipt, early] = await Promise.all([
+    transactionOrNull(chain, hash),
+    receiptOrNull(chain, hash),
+    hint === null ? null : Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: hint }).catch(() => null)]),
+  ]);
   if (!tx) return { state: 'unknown' };
   const top = { from: tx.from, to: tx.to ?? null, valueWei: tx.value };
   if (!receipt) return tx.blockHash ? { state: 'receipt-missing', ...top } : { state: 'pending', ...top };
-  const [head, block] = await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]);
+  // The hinted block is the receipt's (same hash: the head beside it is of a fork that
+  // held the transaction there), or the head is asked again with the receipt's block: a
+  // head read beside a receipt that moved may be of the fork it left, a longer one.
+  const hinted = early?.[1]?.number === receipt.blockNumber && early[1].hash === receipt.blockHash ? ([early[0], early[1]] as const) : null;
+  const [head, block] = hinted ?? (await Promise.all([chain.getBlockNumber({ cacheTime: 0 }), chain.getBlock({ blockNumber: receipt.blockNumber })]));
   return {
     state: 'mined',
     tx: {
@@ -83,5 +96,6 @@ export async function readTransaction(chain: PublicClient, hash: Hash): Promise<
       confirmations: confirmationsAt(head, receipt.blockNumber),
       canonical: block.hash === receipt.blockHash,
     },
+    logs: receipt.logs,
   };
 }

@@ -149,15 +149,16 @@ export function webhookEventTypes(raw: readonly string[]): WebhookEventType[] {
 export async function emitEvent(tx: Tx, type: WebhookEventType, subject: string, data: Record<string, unknown>, now = new Date()): Promise<string> {
   const id = newEventId();
   const payload = { type, timestamp: now.toISOString(), data };
-  const rows = await tx.$queryRaw<{ seq: bigint }[]>`
-    INSERT INTO "WebhookEvent" ("id", "type", "subject", "payload", "createdAt")
-    VALUES (${id}, ${type}, ${subject}, ${JSON.stringify(payload)}::jsonb, ${now})
-    RETURNING "seq"`;
-  const seq = rows[0]?.seq;
+  // The event and its deliveries in one statement: a data-modifying WITH runs once,
+  // whether or not any endpoint wants the event.
   await tx.$executeRaw`
+    WITH event AS (
+      INSERT INTO "WebhookEvent" ("id", "type", "subject", "payload", "createdAt")
+      VALUES (${id}, ${type}, ${subject}, ${JSON.stringify(payload)}::jsonb, ${now})
+      RETURNING "seq")
     INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "subject", "seq", "updatedAt")
-    SELECT gen_random_uuid(), ${id}, e."id", ${subject}, ${seq}, now()
-    FROM "WebhookEndpoint" e
+    SELECT gen_random_uuid(), ${id}, e."id", ${subject}, event."seq", now()
+    FROM event, "WebhookEndpoint" e
     WHERE e."enabled" AND e."deletedAt" IS NULL AND ${type} = ANY(e."events")`;
   return id;
 }

@@ -10,7 +10,7 @@ import { priceToAnswer } from '../rails/eth/amounts.ts';
 import { tagIn, unitsToUsdCents } from '../rails/value.ts';
 import { explainInflow, refundedAsInflow } from './inflows.ts';
 import { dueCents, isPayable } from './order-states.ts';
-import { blockFields, lockInflow, lockOrder, lockOrderIds, lockPayment, refreshOrderStatus, type LockedOrder } from './payment-locks.ts';
+import { blockAssignments, blockFields, lockInflow, lockOrder, lockPayment, refreshOrderStatus, type LockedOrder } from './payment-locks.ts';
 import { DUST, LONG_AFTER_WINDOW, MINED_BEFORE_ORDER, NO_MATCHING_ORDER, ORDER_CANCELLED, ORDER_DELETED, SEVERAL_CALLS, tokenToReceiving } from './reasons.ts';
 import { reserveStock } from './stock.ts';
 import type { MinedTransfer } from './transfer.ts';
@@ -139,15 +139,8 @@ async function decide(tx: Tx, ctx: Ctx): Promise<CountOutcome | { priceOf: Asset
   const byTag = !assignTo && !byAddress && t.calls === 1 && tag > 0;
   // The order it goes to and the one it waited with (if another) are locked together, in
   // id order: two assignments crossing between the same two orders never deadlock.
-  const targetId =
-    assignTo ??
-    (byAddress
-      ? (await tx.order.findUnique({ where: { depositAddress: payment.depositAddress as string }, select: { id: true } }))?.id
-      : byTag
-        ? (await tx.order.findFirst({ where: { paymentTag: tag }, select: { id: true } }))?.id
-        : undefined);
-  await lockOrderIds(tx, [targetId, payment.orderId]);
-  const order = assignTo ? await lockOrder(tx, { id: assignTo }) : byAddress && targetId ? await lockOrder(tx, { id: targetId }) : byTag ? await lockOrder(tx, { tag }) : null;
+  const target = assignTo ? { id: assignTo } : byAddress ? { depositAddress: payment.depositAddress as string } : byTag ? { tag } : null;
+  const order = target ? await lockOrder(tx, target, payment.orderId) : null;
   const unresolved = async (reason: string): Promise<CountOutcome> => {
     if (assignTo) return { kind: 'refused', reason };
     await tx.payment.update({ where: { id: payment.id }, data: { ...blockFields(t), orderId: null, status: 'UNRESOLVED', reason } });
@@ -229,7 +222,7 @@ async function judge(
       return assignTo ? { kind: 'refused', reason } : wait(`Paid after the order released its stock, and the stock is gone; an admin will resolve it`);
     }
   }
-  const counted = await count(tx, config, { paymentId: payment.id, order, fields, usdCents, late, now });
+  const counted = await count(tx, config, { paymentId: payment.id, order, transfer: t, usdCents, quoteId: quote?.id ?? null, late, now });
   // A late transfer an admin assigned to another order: the order it was waiting with moves on.
   if (payment.orderId && payment.orderId !== order.id) await refreshOrderStatus(tx, payment.orderId);
   return counted;
@@ -238,45 +231,49 @@ async function judge(
 async function count(
   tx: Tx,
   config: AppConfig,
-  input: { paymentId: string; order: LockedOrder; fields: Prisma.PaymentUncheckedUpdateInput; usdCents: bigint; late: boolean; now: Date },
+  input: { paymentId: string; order: LockedOrder; transfer: MinedTransfer; usdCents: bigint; quoteId: string | null; late: boolean; now: Date },
 ): Promise<CountOutcome> {
   const { order, now } = input;
-  await tx.payment.update({
-    where: { id: input.paymentId },
-    data: { ...input.fields, status: 'COUNTED', reason: input.late ? 'Paid after the quote expired; valued at the price when verified' : null },
-  });
+  // The payment COUNTED in the statement that moves its order (a data-modifying WITH runs once).
+  const counted = Prisma.sql`
+    UPDATE "Payment" SET ${blockAssignments(input.transfer)}, "orderId" = ${order.id}::uuid,
+      "usdValue" = ${new Prisma.Decimal(centsToString(input.usdCents))}::numeric, "quoteId" = ${input.quoteId}::uuid, "status" = 'COUNTED',
+      "reason" = ${input.late ? 'Paid after the quote expired; valued at the price when verified' : null}::text, "updatedAt" = now()
+    WHERE "id" = ${input.paymentId}::uuid`;
   const paidCents = toCents(order.paidUsd.toFixed(2)) + input.usdCents;
   const totalCents = toCents(order.totalPrice.toFixed(2));
   const paid = new Prisma.Decimal(centsToString(paidCents));
+  const overpaid = new Prisma.Decimal(centsToString(paidCents - totalCents));
   if (order.status === 'PAID') {
     // Another transfer to an order already paid: recorded as overpayment.
-    await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, overpaidUsd: new Prisma.Decimal(centsToString(paidCents - totalCents)) } });
+    await tx.$executeRaw`
+      WITH payment AS (${counted})
+      UPDATE "Order" SET "paidUsd" = ${paid}::numeric, "overpaidUsd" = ${overpaid}::numeric, "updatedAt" = now() WHERE "id" = ${order.id}::uuid`;
     return { kind: 'counted', orderId: order.id, orderStatus: 'PAID', effects: [] };
   }
   if (paidCents < totalCents) {
-    const updated = await tx.order.update({ where: { id: order.id }, data: { paidUsd: paid, status: 'UNDERPAID' } });
+    await tx.$executeRaw`
+      WITH payment AS (${counted})
+      UPDATE "Order" SET "paidUsd" = ${paid}::numeric, "status" = 'UNDERPAID', "updatedAt" = now() WHERE "id" = ${order.id}::uuid`;
+    const updated = { ...order, status: 'UNDERPAID', paidUsd: paid };
     await emitEvent(tx, 'order.underpaid', `order:${order.id}`, { ...orderEventData(updated), dueUsd: centsToString(totalCents - paidCents) });
     return { kind: 'counted', orderId: order.id, orderStatus: 'UNDERPAID', effects: [] };
   }
-  const items = await tx.orderItem.findMany({ where: { orderId: order.id }, select: { durationDays: true } });
-  const durationDays = Math.max(...items.map((i) => i.durationDays), 1);
   const version = order.paidVersion + 1;
-  const updated = await tx.order.update({
-    where: { id: order.id },
-    data: {
-      status: 'PAID',
-      paidAt: now,
-      expiresAt: new Date(now.getTime() + durationDays * 24 * HOUR),
-      paidVersion: version,
-      paidUsd: paid,
-      overpaidUsd: new Prisma.Decimal(centsToString(paidCents - totalCents)),
-    },
-  });
-  // Each item's daily credit runs from now for its own term: daily credit reads an item
-  // only until then (OrderItem.creditEndsAt), never every order ever paid.
+  // PAID until its longest item's term ends (a day at least), and each item's daily credit
+  // runs from now for its own term: daily credit reads an item only until then
+  // (OrderItem.creditEndsAt), never every order ever paid.
   await tx.$executeRaw`
-    UPDATE "OrderItem" SET "creditEndsAt" = ${now}::timestamptz + make_interval(hours => 24 * "durationDays")
-    WHERE "orderId" = ${order.id}::uuid`;
+    WITH payment AS (${counted}),
+    items AS (
+      UPDATE "OrderItem" SET "creditEndsAt" = ${now}::timestamptz + make_interval(hours => 24 * "durationDays")
+      WHERE "orderId" = ${order.id}::uuid
+      RETURNING "durationDays")
+    UPDATE "Order" SET "status" = 'PAID', "paidAt" = ${now}::timestamptz,
+      "expiresAt" = ${now}::timestamptz + make_interval(hours => 24 * GREATEST((SELECT max("durationDays") FROM items), 1)),
+      "paidVersion" = ${version}, "paidUsd" = ${paid}::numeric, "overpaidUsd" = ${overpaid}::numeric, "updatedAt" = now()
+    WHERE "id" = ${order.id}::uuid`;
+  const updated = { ...order, status: 'PAID', paidAt: now, paidUsd: paid, overpaidUsd: overpaid };
   await emitEvent(tx, 'order.paid', `order:${order.id}`, { ...orderEventData(updated), paidVersion: version });
   const referrerId = order.user.referredById;
   const rewardCents = (totalCents * toCents(config.referralRewardPercent) + 5_000n) / 10_000n;

@@ -26,9 +26,10 @@ type Deps = { db: Db; chain: PublicClient; config: AppConfig; tracer: Tracer; lo
 /**
  * The transfer a payment stands for: its transaction, the order's deposit address it
  * reached (null: the receiving address) and the token Transfer log that delivered it (null:
- * a value transfer); and the asset, whose rail reads it.
+ * a value transfer); and the asset, whose rail reads it. `blockNumber`: the block it was
+ * last seen mined in, if any (asked with the transaction: chain/transfer-reader.ts).
  */
-export type PaymentKey = { txHash: string; depositAddress: string | null; logIndex: number | null; asset: AssetCode };
+export type PaymentKey = { txHash: string; depositAddress: string | null; logIndex: number | null; asset: AssetCode; blockNumber?: bigint | null };
 
 /** The shop's address a payment was sent to: its order's deposit address, or the receiving address. */
 export const addressOf = (key: Pick<PaymentKey, 'depositAddress'>, config: AppConfig) => (key.depositAddress ?? config.receivingAddress).toLowerCase();
@@ -37,7 +38,7 @@ export async function readPaymentTransfer({ db, chain, config, tracer, logger }:
   // A node that is not on the shop's chain proves nothing either way: while following is
   // halted, what the node said (or failed to say) does not matter. Both read at once.
   const rail = paymentRail({ config, chain, tracer, logger }, key.asset);
-  const read = rail.readTransfer(key.txHash, addressOf(key, config), depositSenders(db, config.depositFactoryAddress), key.logIndex);
+  const read = rail.readTransfer(key.txHash, addressOf(key, config), { ownSenders: depositSenders(db, config.depositFactoryAddress), logIndex: key.logIndex, blockHint: key.blockNumber });
   const [halted, reading] = await Promise.allSettled([indexerHalt(db, config.chainId), read]);
   if (halted.status === 'rejected') throw halted.reason;
   if (halted.value) return { state: 'halted', reason: halted.value.reason };

@@ -6,6 +6,7 @@ import type { Logger } from '../infra/logger.ts';
 import type { Tracer } from '../chain/trace.ts';
 import type { AssetCode } from '../contract/json-parts.ts';
 import { NEVER_MINED, NOT_FOUND } from './reasons.ts';
+import { readPayment } from './payment-locks.ts';
 import { settleTransfer } from './settle.ts';
 import { followBlock, noteWaitingTransfer, rejectTransfer, transferGone } from './transfer-states.ts';
 import { noValueReason, notYetReason, readPaymentTransfer } from './transfer.ts';
@@ -38,7 +39,7 @@ export function notFoundRetryMs(ageMs: number): number {
 
 export async function verifyPayment(deps: VerifyDeps, paymentId: string, now = new Date()): Promise<VerifyResult> {
   const { db, config } = deps;
-  const payment = await db.payment.findUnique({ where: { id: paymentId } });
+  const payment = await readPayment(db, paymentId);
   if (!payment) return { state: 'final', status: 'REJECTED', reason: 'unknown payment' };
   if (payment.status === 'REJECTED' || payment.status === 'REFUNDED') return { state: 'final', status: payment.status, reason: payment.reason ?? undefined };
   // An inflow no transaction explains has no transaction to verify: it waits for an admin.

@@ -41,9 +41,10 @@ export type Rail<R = unknown> = {
    * `ownSenders` (the shop's deposit forwarders flushing a sweep) deliver the shop's own
    * money, never a payment: left out. `logIndex`: the one Transfer log a token payment is
    * (a payment is keyed by it: one transaction's two logs are two payments, each its own
-   * amount, never the transaction's sum twice); a value transfer has none.
+   * amount, never the transaction's sum twice); a value transfer has none. `blockHint`:
+   * the block it was last seen mined in (chain/transfer-reader.ts readTransaction).
    */
-  readTransfer(hash: string, address: string, ownSenders?: OwnSenders, logIndex?: number | null): Promise<TransferReading>;
+  readTransfer(hash: string, address: string, opts?: ReadTransferOptions): Promise<TransferReading>;
   /**
    * What a payout transaction of the shop's delivered to `wallets` in this rail, and how
    * much of it the shop sent (`fromShop`: one of its payout addresses); null when the node
@@ -51,6 +52,8 @@ export type Rail<R = unknown> = {
    */
   payoutDelivery(tx: { hash: `0x${string}`; from: string; to: string | null; value: bigint }, wallets: string[], fromShop: (address: string) => boolean): Promise<PayoutDelivery | null>;
 };
+
+export type ReadTransferOptions = { ownSenders?: OwnSenders; logIndex?: number | null; blockHint?: bigint | null };
 
 /** What a payout delivered to its wallets, in the rail's smallest units, and how much of it came from the shop. */
 export type PayoutDelivery = { toWallet: bigint; sent: bigint };

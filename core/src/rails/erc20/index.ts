@@ -28,7 +28,7 @@ export function createTokenRail(deps: { config: { chainId: number }; chain: Publ
     quoteBy: 'deposit-address',
     beginBlocks: (watch, checkpoint) => beginTokenBlocks(deps, token, watch, checkpoint),
     deliveries: tokenDeliveries,
-    readTransfer: (hash, address, ownSenders, logIndex) => readTokenTransfer({ chain: deps.chain, ...(ownSenders ? { ownSenders } : {}) }, token, hash, address, logIndex),
+    readTransfer: (hash, address, opts = {}) => readTokenTransfer({ chain: deps.chain, ...(opts.ownSenders ? { ownSenders: opts.ownSenders } : {}) }, token, hash, address, opts),
     payoutDelivery: (tx, wallets, fromShop) => tokenPayoutDelivery(deps.chain, token, tx, wallets, fromShop),
   };
 }

@@ -18,31 +18,28 @@ export async function receiptTransferLogs(chain: PublicClient, token: Token, has
 /**
  * readTransaction (mined or not, confirmations, still canonical: chain/transfer-reader.ts),
  * and what the transaction's Transfer logs of `token` delivered to `address`: their sum
- * and each one (a transaction may hold several). Logs from `ownSenders` (the shop's deposit
- * forwarders sweeping) are the shop's own money, left out. With `logIndex`, that one log
- * only (a payment is one log). A pending transaction shows the amount its `transfer` call
- * asks for, when it calls the token directly.
+ * and each one (a transaction may hold several), read in the receipt that was judged (a
+ * replica on another fork may serve the same transaction in another block). Logs from
+ * `ownSenders` (the shop's deposit forwarders sweeping) are the shop's own money, left
+ * out. With `logIndex`, that one log only (a payment is one log). A pending transaction
+ * shows the amount its `transfer` call asks for, when it calls the token directly.
  */
 export async function readTokenTransfer(
   deps: Deps & { ownSenders?: OwnSenders },
   token: Token,
   hash: string,
   address: string,
-  logIndex?: number | null,
+  opts: { logIndex?: number | null; blockHint?: bigint | null } = {},
 ): Promise<TokenTransferReading> {
   const { chain } = deps;
-  const reading = await readTransaction(chain, hash as Hash);
+  const { logIndex } = opts;
+  const reading = await readTransaction(chain, hash as Hash, { blockHint: opts.blockHint });
   if (reading.state === 'unknown' || reading.state === 'receipt-missing') return { state: reading.state };
   if (reading.state === 'pending') return { state: 'pending', ...(await pendingTransfer(chain, token, hash as Hash, reading)) };
   const { tx } = reading;
   const target = address.toLowerCase();
-  // The receipt is read again for its logs (readTransaction keeps only what every rail
-  // reads); a replica that does not serve it this time says nothing yet, never "nothing delivered".
-  const inReceipt = await receiptTransferLogs(chain, token, hash as Hash);
-  // The logs are of the receipt that was judged (mined, confirmed, canonical), or nothing yet:
-  // a replica on another fork may serve the same transaction in another block.
-  if (!inReceipt || inReceipt.blockHash !== tx.blockHash) return { state: 'receipt-missing' };
-  const all = inReceipt.logs.filter((l) => l.to === target && (logIndex === undefined || logIndex === null || l.logIndex === logIndex));
+  const inReceipt = reading.logs.map((log) => transferLogOf(token.address, log)).filter((l): l is TransferLog => l !== null);
+  const all = inReceipt.filter((l) => l.to === target && (logIndex === undefined || logIndex === null || l.logIndex === logIndex));
   const own = deps.ownSenders && all.length > 0 ? await deps.ownSenders([...new Set(all.map((l) => l.from))]) : new Set<string>();
   const logs = all.filter((l) => !own.has(l.from));
   const froms = [...new Set(logs.map((l) => l.from))];

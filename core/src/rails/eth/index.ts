@@ -19,6 +19,6 @@ export function createEthRail(deps: { config: { chainId: number }; chain: Public
     beginBlocks: (watch, checkpoint) => beginEthBlocks(deps, watch, checkpoint),
     deliveries: ethDeliveries,
     payoutDelivery: (tx, wallets, fromShop) => ethPayoutDelivery(deps.tracer, tx, wallets, fromShop),
-    readTransfer: (hash, address, ownSenders) => readTransfer({ chain: deps.chain, tracer: deps.tracer, ownSenders }, hash, address),
+    readTransfer: (hash, address, opts = {}) => readTransfer({ chain: deps.chain, tracer: deps.tracer, ownSenders: opts.ownSenders }, hash, address, opts.blockHint),
   };
 }

@@ -12,8 +12,9 @@ export async function readTransfer(
   { chain, tracer, ownSenders }: { chain: PublicClient; tracer: Tracer; ownSenders?: OwnSenders },
   hash: string,
   address: string,
+  blockHint?: bigint | null,
 ): Promise<TransferReading> {
-  const reading = await readTransaction(chain, hash as Hash);
+  const reading = await readTransaction(chain, hash as Hash, { blockHint });
   if (reading.state === 'unknown' || reading.state === 'receipt-missing') return { state: reading.state };
   if (reading.state === 'pending') return { state: 'pending', from: reading.from, to: reading.to, valueWei: reading.valueWei };
   const { tx } = reading;
