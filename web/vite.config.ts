@@ -54,7 +54,10 @@ function serverBundle(): Plugin {
           manifest: false,
           rolldownOptions: {
             input: { [path.basename(SERVER_ENTRY_FILE, '.js')]: path.join(webDir, 'src/entry-server.tsx') },
-            output: { entryFileNames: '[name].js' },
+            // One file: the browser's chunk groups are not the server's (split like the
+            // browser's, its chunks imported each other in a cycle React Router's CommonJS
+            // build could not start in).
+            output: { entryFileNames: '[name].js', codeSplitting: false },
           },
         },
       };

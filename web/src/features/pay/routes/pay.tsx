@@ -1,5 +1,6 @@
-import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import type { OrderJson } from '@shop/core/contract';
 import { orderReference } from '@shop/core/contract';
 import { CircleAlert } from 'lucide-react';
 import { CancelOrder } from '@/components/cancel-order';
@@ -76,7 +77,11 @@ const walletLoadFailed = (
 /** The /order/:id route (SPEC.md pay page): the order, then the wallet side once its code is in. */
 export function PayPage() {
   const { id = '' } = useParams();
-  const { data: order, isPending, isError, error } = useOrder(id, { follow: true });
+  const { data: fetched, isPending, isError, error } = useOrder(id, { follow: true });
+  // The order as drawn. A query's news (the order's arrival, a change a poll brings) comes
+  // in a synchronous render; the order's panels are drawn with it in a deferred one, which
+  // yields to the browser, instead of holding the phone's main thread for all of them.
+  const order = useDeferredValue(fetched);
   const offerDeepLink = isMobileDevice() && !hasInjectedProvider();
   const summaryShown = useShownAfterPaint(order !== undefined, walletLoaded);
   const paidTitle = order?.isPaid ? `Order ${orderReference(order._id)}` : undefined;
@@ -95,32 +100,39 @@ export function PayPage() {
       {/* A failed refresh of an order already shown is an alert above it: the wallet side
           (a connection, a payment being sent) stays as it is. */}
       {isError ? <ErrorAlert error={error} /> : null}
-      {isPending ? (
+      {isPending || (fetched && !order) ? (
         <PageSpinner label="Loading order" />
       ) : order ? (
-        <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-          <div className="flex flex-col gap-4">
-            {/* A decision the buyer owes comes first, above the receipt (on a phone the wallet column is below it). */}
-            {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
-            {order.isPaid ? (
-              <Suspense fallback={<PageSpinner label="Loading the receipt" />}>
-                <OrderReceipt order={order} />
-              </Suspense>
-            ) : (
-              <OrderSummaryCard order={order} />
-            )}
-            <div className="flex justify-end print:hidden">
-              <CancelOrder orderId={order._id} status={order.status} />
-            </div>
-          </div>
-          <div className="print:hidden">
-            <LoadBoundary failed={walletLoadFailed}>
-              <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
-            </LoadBoundary>
-          </div>
-        </div>
+        <OrderPanels order={order} summaryShown={summaryShown} />
       ) : null}
     </section>
   );
 }
+
+/** The order's panels: the summary (or receipt) and the wallet side. Memoized: drawn only when the order as drawn changes. */
+const OrderPanels = memo(function OrderPanels({ order, summaryShown }: { order: OrderJson; summaryShown: boolean }) {
+  return (
+    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="flex flex-col gap-4">
+        {/* A decision the buyer owes comes first, above the receipt (on a phone the wallet column is below it). */}
+        {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
+        {order.isPaid ? (
+          <Suspense fallback={<PageSpinner label="Loading the receipt" />}>
+            <OrderReceipt order={order} />
+          </Suspense>
+        ) : (
+          <OrderSummaryCard order={order} />
+        )}
+        <div className="flex justify-end print:hidden">
+          <CancelOrder orderId={order._id} status={order.status} />
+        </div>
+      </div>
+      <div className="print:hidden">
+        <LoadBoundary failed={walletLoadFailed}>
+          <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
+        </LoadBoundary>
+      </div>
+    </div>
+  );
+});
 
