@@ -30,6 +30,8 @@ export function userMaker(db: Db) {
         referredById: over.referredById,
       },
     });
+    // As registering does: the referrer's count of live referrals (the profile reads it).
+    if (over.referredById) await db.$executeRaw`UPDATE "User" SET "referralCount" = "referralCount" + 1 WHERE "id" = ${over.referredById}::uuid`;
     return { id: user.id, email: user.email, password, name: user.name, isAdmin: user.isAdmin, referralCode: user.referralCode };
   };
 }

@@ -96,6 +96,10 @@ describe('the two-year shop at a tiny scale', () => {
     const referrers = await rows<{ id: string; n: string }>(`SELECT "referredById" AS id, count(*) AS n FROM "User" WHERE "referredById" IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 2`);
     expect(referrers[0]).toEqual({ id: accounts.referrer.id, n: String(sizes.referrals) });
     expect(Number(referrers[1]!.n)).toBeLessThan(sizes.referrals / 3);
+    // Each user's kept count of live referrals is the count of them (the profile reads it).
+    const miscounted = await rows<{ n: string }>(`SELECT count(*) AS n FROM "User" u
+      WHERE u."referralCount" <> (SELECT count(*) FROM "User" r WHERE r."referredById" = u."id" AND r."deletedAt" IS NULL)`);
+    expect(miscounted).toEqual([{ n: '0' }]);
 
     const buyers = await rows<{ id: string; n: string }>(`SELECT "userId" AS id, count(*) AS n FROM "Order" GROUP BY 1 ORDER BY 2 DESC LIMIT 2`);
     expect(buyers[0]).toEqual({ id: accounts.buyer.id, n: String(sizes.bigBuyerOrders) });

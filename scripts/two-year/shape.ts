@@ -6,7 +6,7 @@
  * Bumped whenever the generator writes different data: a template built by another
  * version is rebuilt rather than reused.
  */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export const KNOWN_PASSWORD = 'two-year-shop-password';
 export const KNOWN_EMAILS = {

@@ -174,19 +174,22 @@ export function orderSteps(sizes: Sizes, t: Timeline): Step[] {
       after: ['plan users', 'ledger'],
       sql: `
         INSERT INTO "User" ("id", "name", "email", "passwordHash", "isAdmin", "activeBalance", "passiveBalance", "referralCode",
-                            "referredById", "deletedAt", "createdAt", "updatedAt")
+                            "referredById", "referralCount", "deletedAt", "createdAt", "updatedAt")
         SELECT u.id, ${personName('u.n')},
                CASE u.n ${Object.values(KNOWN_EMAILS).map((email, i) => `WHEN ${i + 1} THEN '${email}'`).join(' ')}
                         ELSE CASE WHEN u.deleted THEN 'deleted-' || u.id || '@deleted.invalid' ELSE 'user' || u.n || '@two-year.test' END END,
                CASE WHEN u.deleted THEN '!' ELSE (SELECT hash FROM known_password) END,
                u.n = ${ADMIN_N}, coalesce(b.active, 0), coalesce(b.passive, 0),
                translate(lpad(to_hex((u.n::bigint * 2654435761) % 1099511627776), 10, '0'), '0123456789abcdef', '23456789ABCDEFGH'),
-               uid('user', u.referrer_n), CASE WHEN u.deleted THEN ts(${t.now} - rnd(u.n, 44) * (${t.now} - u.created)) END,
+               uid('user', u.referrer_n), coalesce(r.live, 0), CASE WHEN u.deleted THEN ts(${t.now} - rnd(u.n, 44) * (${t.now} - u.created)) END,
                ts(u.created), ts(${t.now} - rnd(u.n, 45) * (${t.now} - u.created))
         FROM plan_user u
         LEFT JOIN (SELECT "userId", sum("amount") FILTER (WHERE "account" = 'ACTIVE') AS active,
                           sum("amount") FILTER (WHERE "account" = 'PASSIVE') AS passive
                    FROM "LedgerEntry" GROUP BY "userId") b ON b."userId" = u.id
+        -- Each referrer's live referrals, as registering and deleting keep the count.
+        LEFT JOIN (SELECT referrer_n, count(*) FILTER (WHERE NOT deleted)::int AS live FROM plan_user
+                   WHERE referrer_n IS NOT NULL GROUP BY referrer_n) r ON r.referrer_n = u.n
         ORDER BY u.n`,
     },
   ];

@@ -4,7 +4,7 @@ import {
 } from '@shop/core';
 import { usdNumber, type AdminUserListItem, type UserJson } from '@shop/core/contract';
 import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/paging.ts';
-import { getUserJson, isUniqueViolation, securityChanges, userSelect, type UserRow } from '../profile/service.ts';
+import { getUserJson, isUniqueViolation, referralCountChange, securityChanges, userSelect, type UserRow } from '../profile/service.ts';
 
 /** An admin's work on the users: the list, an edit (balances through the ledger), a delete. */
 
@@ -132,7 +132,7 @@ function auditedUser(u: { name: string; email: string; isAdmin: boolean; activeB
  * freed and the password disabled so the account can never sign in again.
  */
 export async function adminDeleteUser(db: Db, audit: AuditContext, targetId: string): Promise<void> {
-  const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true, name: true, email: true } });
+  const target = await db.user.findFirst({ where: { id: targetId, deletedAt: null }, select: { id: true, isAdmin: true, name: true, email: true, referredById: true } });
   if (!target) throw notFound('User not found');
   if (target.isAdmin) throw badRequest('Cannot delete an admin user');
   await db.$transaction(async (tx) => {
@@ -141,6 +141,8 @@ export async function adminDeleteUser(db: Db, audit: AuditContext, targetId: str
       data: { deletedAt: new Date(), email: `deleted-${targetId}@deleted.invalid`, passwordHash: '!' },
     });
     if (updated.count !== 1) throw notFound('User not found');
+    // Only the deletion that took the row counts (a second one found it deleted: 404).
+    if (target.referredById) await referralCountChange(tx, target.referredById, -1);
     await revokeUserSessions(tx, targetId);
     await recordAudit(tx, audit, { action: 'user.delete', subject: { type: 'user', id: targetId }, before: { name: target.name, email: target.email } });
   });

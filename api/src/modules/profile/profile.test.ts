@@ -84,4 +84,23 @@ describe('profile', () => {
     expect(taken.status).toBe(409);
     expect((await kit.db.user.findUniqueOrThrow({ where: { id: dave.id } })).email).toBe(dave.email);
   });
+
+  it('counts the live people a user referred: each registration adds one, a deletion takes one away, and concurrent sign-ups all count', async () => {
+    const rita = await kit.createUser({ name: 'Rita' });
+    const admin = await kit.createUser({ name: 'Admin', isAdmin: true });
+    const register = (n: string) => request(kit.app).post('/api/users').send({ email: `referred-${n}@example.com`, password: 'referred-pass-1', name: `Referred ${n}`, referredBy: rita.referralCode });
+    const first = await register('a');
+    expect(first.status).toBe(201);
+    expect((await register('b')).status).toBe(201);
+    expect((await (await kit.as(admin)).delete(`/api/users/${first.body._id}`)).status).toBe(200);
+    const profile = async () => (await (await kit.as(rita)).get('/api/users/profile')).body as { referralCount: number; referralCommand: { name: string }[] };
+    expect(await profile()).toMatchObject({ referralCount: 1, referralCommand: [{ name: 'Referred b' }] });
+    // Deleting the same user again changes nothing.
+    expect((await (await kit.as(admin)).delete(`/api/users/${first.body._id}`)).status).toBe(404);
+
+    const together = await Promise.all(['c', 'd', 'e', 'f'].map(register));
+    expect(together.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect((await profile()).referralCount).toBe(5);
+    expect((await kit.db.user.findUniqueOrThrow({ where: { id: rita.id } })).referralCount).toBe(await kit.db.user.count({ where: { referredById: rita.id, deletedAt: null } }));
+  });
 });

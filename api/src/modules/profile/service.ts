@@ -9,11 +9,11 @@ import { keysetOrder, keysetWhere, type PageQuery } from '../../middleware/pagin
  */
 
 export const userSelect = {
-  id: true, name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true, referralCode: true, createdAt: true,
+  id: true, name: true, email: true, isAdmin: true, activeBalance: true, passiveBalance: true, referralCode: true, referralCount: true, createdAt: true,
 } satisfies Prisma.UserSelect;
 export type UserRow = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
-/** One page of the people a user referred, newest first (index x_user_live_referrals; their count too). */
+/** One page of the people a user referred, newest first (index x_user_live_referrals). */
 export function referralsPage(db: Db, userId: string, page: PageQuery) {
   return db.user.findMany({
     where: { referredById: userId, deletedAt: null, ...(keysetWhere('createdAt', 'desc', page.after) as Prisma.UserWhereInput) },
@@ -24,11 +24,9 @@ export function referralsPage(db: Db, userId: string, page: PageQuery) {
 }
 
 export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
-  // A referrer of 50,000 people gets their count and the newest few, not every name.
-  const [referrals, referralCount] = await Promise.all([
-    referralsPage(db, user.id, { limit: REFERRALS_SHOWN - 1, after: null }),
-    db.user.count({ where: { referredById: user.id, deletedAt: null } }),
-  ]);
+  // A referrer of 50,000 people gets their count (kept on their row: referralCountChange)
+  // and the newest few, not every name.
+  const referrals = await referralsPage(db, user.id, { limit: REFERRALS_SHOWN - 1, after: null });
   return {
     _id: user.id,
     name: user.name,
@@ -38,8 +36,18 @@ export async function toUserJson(db: Db, user: UserRow): Promise<UserJson> {
     passiveBalance: usdNumber(user.passiveBalance),
     referralCode: user.referralCode,
     referralCommand: referrals.map((r) => ({ _id: r.id, name: r.name })),
-    referralCount,
+    referralCount: user.referralCount,
   };
+}
+
+/**
+ * Moves a referrer's count of live referrals by one, in the transaction that registers
+ * (+1) or deletes (-1) the referred user: an increment in place, so concurrent sign-ups
+ * each count (the row lock orders them). updatedAt is left alone: it is not a change the
+ * reconciler needs to look at.
+ */
+export async function referralCountChange(tx: Prisma.TransactionClient, referrerId: string, delta: 1 | -1): Promise<void> {
+  await tx.$executeRaw`UPDATE "User" SET "referralCount" = "referralCount" + ${delta} WHERE "id" = ${referrerId}::uuid`;
 }
 
 /** A write refused by a unique index on `field` (an e-mail taken meanwhile, a referral code drawn twice). */

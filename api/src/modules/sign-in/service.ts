@@ -3,7 +3,7 @@ import {
   UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Effect, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
 import type { ReferrerJson, UserJson } from '@shop/core/contract';
-import { isUniqueViolation, toUserJson, userSelect } from '../profile/service.ts';
+import { isUniqueViolation, referralCountChange, toUserJson, userSelect } from '../profile/service.ts';
 
 /** Joining the shop and signing in (a password reset is core's: password-reset.ts). */
 
@@ -43,6 +43,7 @@ export async function register(
           data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById },
           select: userSelect,
         });
+        if (referredById) await referralCountChange(tx, referredById, 1);
         return { user: created, welcome: await noteSecurityChange(tx, { kind: 'WELCOME', userId: created.id }) };
       });
       return { user: await toUserJson(db, user), effects: [welcome] };
