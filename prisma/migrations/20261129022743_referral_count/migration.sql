@@ -18,3 +18,12 @@ WHERE u."id" = c.id;
 
 -- A count below zero would be a deletion counted twice.
 ALTER TABLE "User" ADD CONSTRAINT "x_user_referral_count" CHECK ("referralCount" >= 0);
+
+-- /metrics' cashouts waiting over 24 hours (api/src/modules/ops/metrics.ts), counted from
+-- this index alone: the open cashouts by when they are due (the end of a new wallet's wait,
+-- else the request). Reading each open cashout's row took 10 ms for the two-year shop's
+-- 2,870 (0.6 ms from the index). Its columns are included: an index-only scan of an
+-- expression needs the columns it is computed from. On a large shop, build it first
+-- without blocking (docs/scaling.md).
+CREATE INDEX IF NOT EXISTS "x_cashout_open_due" ON "CashoutRequest" (coalesce("holdUntil", "createdAt")) INCLUDE ("holdUntil", "createdAt")
+  WHERE "status" IN ('REQUESTED', 'NOTIFIED');

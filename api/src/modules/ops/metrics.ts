@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { OPEN_CASHOUT_STATUSES, indexerHalt, indexerLag, latestReconciliation, queueNames, relayGasSince, relaysOnTheirWay, sameSecret, withTimeout } from '@shop/core';
+import { indexerHalt, indexerLag, latestReconciliation, queueNames, relayGasSince, relaysOnTheirWay, sameSecret, withTimeout } from '@shop/core';
 import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
 import { recentRead } from './recent-read.ts';
@@ -49,10 +49,12 @@ export function createMetrics(deps: AppDeps) {
   stateGauge(
     { name: 'shop_queue_jobs', help: 'Jobs per queue and state (depth: waiting+delayed; failures: failed)', labelNames: ['queue', 'state'], source: 'redis' },
     async (g) => {
-      for (const name of queueNames) {
-        const counts = await withTimeout(deps.queues[name].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 2_000);
-        for (const [state, n] of Object.entries(counts)) g.set({ queue: name, state }, n);
-      }
+      // Every queue at once: one after another they were a Redis round trip each, the
+      // slowest read of a scrape (25 ms of it on a loaded machine).
+      const all = await withTimeout(Promise.all(queueNames.map((name) => deps.queues[name].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'))), 2_000);
+      queueNames.forEach((name, i) => {
+        for (const [state, n] of Object.entries(all[i]!)) g.set({ queue: name, state }, n);
+      });
     },
   );
   // Payments waiting for the worker or an admin, counted through the partial index
@@ -141,8 +143,13 @@ export function createMetrics(deps: AppDeps) {
     { name: 'shop_cashouts_waiting_over_24h', help: 'Cashout requests not paid or rejected 24 hours after they were made, or after a new wallet\'s wait ended (the payout promise is 1-24 hours)', source: 'database' },
     async (g) => {
       const dayAgo = new Date(Date.now() - 24 * 3600_000);
-      // A cashout that waited for its new wallet is due from the end of its wait.
-      g.set(await deps.db.cashoutRequest.count({ where: { status: { in: [...OPEN_CASHOUT_STATUSES] }, OR: [{ holdUntil: null, createdAt: { lt: dayAgo } }, { holdUntil: { lt: dayAgo } }] } }));
+      // A cashout that waited for its new wallet is due from the end of its wait. Counted
+      // from the partial index x_cashout_open_due alone (the open ones by when they are due):
+      // reading each open cashout's row took 10 ms for the two-year shop's 2,870.
+      const [row] = await deps.db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS "n" FROM "CashoutRequest"
+        WHERE "status" IN ('REQUESTED', 'NOTIFIED') AND coalesce("holdUntil", "createdAt") < ${dayAgo}`;
+      g.set(row?.n ?? 0);
     },
   );
   stateGauge(

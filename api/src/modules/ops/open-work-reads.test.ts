@@ -48,6 +48,13 @@ beforeAll(async () => {
         CASE WHEN n <= 3 THEN now() - interval '1 hour' ELSE o."createdAt" END, now()
       FROM (SELECT *, row_number() OVER () AS n FROM "Order") o
       LEFT JOIN (VALUES (1, 'CONFIRMED', 40::numeric, 0.12), (2, 'SENT', NULL, NULL), (3, 'RECEIVED', NULL, NULL)) s(k, status, fee, usd) ON s.k = o.n`);
+    // Open cashouts: due 2 days ago, waited for a new wallet until 2 days ago (due), still
+    // waiting for one, made an hour ago (neither of the last two is over 24 hours).
+    await client.query(`
+      INSERT INTO "CashoutRequest" ("id", "userId", "wallet", "amountUsd", "status", "holdUntil", "createdAt", "updatedAt")
+      SELECT gen_random_uuid(), (SELECT "userId" FROM "CashoutRequest" LIMIT 1), '0x' || repeat('c', 40), 5, v.status::"CashoutStatus", v.hold, v.at, now()
+      FROM (VALUES ('REQUESTED', NULL::timestamptz, now() - interval '2 days'), ('NOTIFIED', now() - interval '2 days', now() - interval '5 days'),
+                   ('HELD', now() + interval '1 day', now() - interval '3 days'), ('REQUESTED', NULL, now() - interval '1 hour')) v(status, hold, at)`);
     const admin = await client.query<{ id: string }>(`
       INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "isAdmin", "updatedAt")
       VALUES (gen_random_uuid(), 'Admin', 'admin-reads@example.com', 'x', 'admin-reads', true, now()) RETURNING "id"`);
@@ -67,7 +74,7 @@ async function recorded<T>(run: Parameters<typeof appReads<T>>[1]) {
 }
 
 describe('what a metrics scrape reads', () => {
-  it("counts open payments, webhook deliveries and signed payments, the last hour's settled payments and the last day's relay gas, never the history", async () => {
+  it("counts open payments, webhook deliveries, signed payments and cashouts waiting over a day, the last hour's settled payments and the last day's relay gas, never the history", async () => {
     const { result: text, tooMuch } = await recorded(async (app) => (await request(app).get('/metrics')).text);
     expect(text).toMatch(/^shop_payments\{status="PENDING",source="REPORTED"\} 2$/m);
     expect(text).toMatch(/^shop_payments\{status="UNRESOLVED",source="INFLOW"\} 1$/m);
@@ -82,6 +89,7 @@ describe('what a metrics scrape reads', () => {
     expect(text).toMatch(/^shop_relay_pending 2$/m);
     expect(text).toMatch(/^shop_relay_gas_wei_24h 40$/m);
     expect(text).toMatch(/^shop_relay_gas_usd_24h 0\.12$/m);
+    expect(text).toMatch(/^shop_cashouts_waiting_over_24h 2$/m);
     expect(tooMuch).toEqual([]);
   });
 });
