@@ -48,7 +48,7 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
 
   router.get('/mine', requireUser, async (req, res) => {
     const page = pageQuery(req);
-    const rows = await orders.myOrdersPage(db, req.user!.id, enumList(req, 'status', LISTED_ORDER_STATUSES), page);
+    const rows = await orders.myOrdersPage(db, req.user!, enumList(req, 'status', LISTED_ORDER_STATUSES), page);
     await sendPage(req, res, page, rows, byCreatedAt, (shown) => shown.map((o) => orderView(o)));
   });
 
