@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@shop/core';
 
 declare module 'express-serve-static-core' {
@@ -19,6 +19,64 @@ function isQuiet(url: string): boolean {
   return path === '/api/health' || QUIET_PREFIXES.some((p) => path.startsWith(p));
 }
 
+/** What the request log keeps on a request: set when it arrives, read by the getters and the listener. */
+type LogState = { logger: Logger; started: number; id?: string; log?: Logger };
+const STATE = Symbol('request log');
+type Logged = Request & { [STATE]: LogState };
+
+/**
+ * `req.id` and `req.log`, made on first use from the request's own state. Defined once,
+ * on Express's base request prototype, which every Express app's requests inherit from:
+ * a mounted app that swaps the request's prototype for its own (the queue dashboard)
+ * keeps them. Defining them on each request instead cost more than the rest of the log
+ * (the request object changed shape on every request). A request the log never saw has
+ * neither (undefined, as before any log was installed).
+ */
+const ACCESSORS: PropertyDescriptorMap = {
+  id: {
+    configurable: true,
+    get(this: Logged) {
+      const state = this[STATE] as LogState | undefined;
+      if (!state) return undefined;
+      const header = this.headers['x-request-id'];
+      return (state.id ??= typeof header === 'string' && header !== '' ? header.slice(0, 100) : randomUUID());
+    },
+  },
+  log: {
+    configurable: true,
+    get(this: Logged) {
+      const state = this[STATE] as LogState | undefined;
+      if (!state) return undefined;
+      return (state.log ??= state.logger.child({ reqId: this.id }));
+    },
+  },
+};
+Object.defineProperties(express.request, ACCESSORS);
+
+/** The response's 'close' (after 'finish' when it was sent; without it when the client left first). */
+function onClose(this: Response): void {
+  const req = this.req as Logged;
+  const state = req[STATE];
+  try {
+    const finished = this.writableFinished;
+    const status = this.statusCode;
+    const quiet = finished && status < 400 && req.method === 'GET' && isQuiet(req.originalUrl);
+    const level = !finished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : quiet ? 'debug' : 'info';
+    if (!state.logger.isLevelEnabled(level)) return;
+    req.log[level](
+      { req: { method: req.method, url: redactTokens(req.originalUrl) }, res: { statusCode: status }, responseTime: Math.round(performance.now() - state.started) },
+      finished ? 'request completed' : 'request aborted',
+    );
+  } catch (err) {
+    try {
+      state.logger.error({ err }, 'could not log a request');
+    } catch {
+      // The log itself is broken (its stream throws): nothing left to tell, and the
+      // request must not take the process down with it.
+    }
+  }
+}
+
 /**
  * One log line per request when it ends: `request completed` (error for 5xx, warn for
  * 4xx, info otherwise, debug for successful catalogue, static and health reads) or
@@ -26,55 +84,17 @@ function isQuiet(url: string): boolean {
  *
  * Why our own and not pino-http (docs/decisions.md): pino-http binds two child loggers
  * to every request, about 40 µs, even when nothing is logged; here `req.id` and
- * `req.log` are built only when something logs. They are properties of the request
- * object itself, defined when the request arrives, so a request answered by a mounted
- * app that swaps the request's prototype (the queue dashboard) still has them; and the
- * end-of-request listener never throws (a throw there would take the process down).
+ * `req.log` are built only when something logs, by accessors every request inherits
+ * (above), so a request answered by a mounted app that swaps the request's prototype
+ * (the queue dashboard) still has them; and the end-of-request listener never throws (a
+ * throw there would take the process down). Per request: one small state object and one
+ * listener (a shared function).
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = performance.now();
-    let id: string | undefined;
-    let log: Logger | undefined;
-    Object.defineProperties(req, {
-      id: {
-        configurable: true,
-        get() {
-          const header = req.headers['x-request-id'];
-          return (id ??= typeof header === 'string' && header !== '' ? header.slice(0, 100) : randomUUID());
-        },
-      },
-      log: {
-        configurable: true,
-        get(this: Request) {
-          return (log ??= logger.child({ reqId: this.id }));
-        },
-      },
-    });
-    // 'finish' when the response was sent; 'close' without 'finish' when the client left first.
-    const end = (finished: boolean) => {
-      try {
-        const status = res.statusCode;
-        const quiet = finished && status < 400 && req.method === 'GET' && isQuiet(req.originalUrl);
-        const level = !finished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : quiet ? 'debug' : 'info';
-        if (!logger.isLevelEnabled(level)) return;
-        req.log[level](
-          { req: { method: req.method, url: redactTokens(req.originalUrl) }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
-          finished ? 'request completed' : 'request aborted',
-        );
-      } catch (err) {
-        try {
-          logger.error({ err }, 'could not log a request');
-        } catch {
-          // The log itself is broken (its stream throws): nothing left to tell, and the
-          // request must not take the process down with it.
-        }
-      }
-    };
-    res.once('finish', () => end(true));
-    res.once('close', () => {
-      if (!res.writableFinished) end(false);
-    });
+    (req as Logged)[STATE] = { logger, started: performance.now() };
+    // Emitted once per response, whether it finished or not.
+    res.on('close', onClose);
     next();
   };
 }

@@ -29,13 +29,62 @@ export function appDirectives(config: AppConfig): Directives {
   };
 }
 
-/** helmet's headers (nosniff, no framing, no referrer, HSTS in production, ...) with the app's CSP. */
-export function securityHeaders(config: AppConfig): RequestHandler {
+/** helmet's options for every response: the app's CSP, no framing, HSTS in production. */
+export function appHelmet(config: AppConfig): RequestHandler {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: appDirectives(config) },
     xFrameOptions: { action: 'deny' },
     strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+}
+
+/** What a helmet middleware does to a response: the headers it sets, the ones it removes. */
+export type HeaderSet = { set: readonly (readonly [string, string])[]; removed: readonly string[] };
+
+/**
+ * Runs a helmet middleware once against a recording response. The app's options are
+ * constants (`Directives` holds strings, so no per-request CSP nonce), so what it did once
+ * it does on every request; a middleware that does not finish synchronously, or sets
+ * anything but a string, is refused.
+ */
+export function recordHeaders(middleware: RequestHandler): HeaderSet {
+  const set: [string, string][] = [];
+  const removed: string[] = [];
+  let done = false;
+  const res = {
+    setHeader(name: string, value: unknown) {
+      if (typeof value !== 'string') throw new Error(`security header ${name} is not a constant string`);
+      set.push([name, value]);
+    },
+    removeHeader(name: string) {
+      removed.push(name);
+    },
+  };
+  middleware({} as never, res as never, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    done = true;
+  });
+  if (!done) throw new Error('the security header middleware did not finish synchronously');
+  return { set, removed };
+}
+
+/** helmet's headers for the app (computed once from helmet; see recordHeaders). */
+export function securityHeaderSet(config: AppConfig): HeaderSet {
+  return recordHeaders(appHelmet(config));
+}
+
+/**
+ * helmet's headers (nosniff, no framing, no referrer, HSTS in production, ...) with the
+ * app's CSP, set on every response. helmet is run once, when the app is built, and its
+ * headers replayed: the same headers, without a dozen nested middlewares per request.
+ */
+export function securityHeaders(config: AppConfig): RequestHandler {
+  const { set, removed } = securityHeaderSet(config);
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { indexerHalt, indexerLag, latestReconciliation, queueNames, relayGasSince, relaysOnTheirWay, sameSecret, withTimeout } from '@shop/core';
 import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
@@ -231,29 +231,36 @@ export function createMetrics(deps: AppDeps) {
   };
   // One series per method, route pattern and status: a bounded set, looked up by string.
   const seriesByKey = new Map<string, { observe(value: number): void }>();
+  const STARTED = Symbol('metrics start');
+  type Timed = Response & { [STARTED]: number };
   /**
-   * Times each request and observes it when the response is finished (while the matched
-   * route is still on req). A failure here is logged, never thrown: it runs in an event
-   * listener, where a throw would take the process down.
+   * Observes a finished response (while the matched route is still on req). A failure
+   * here is logged, never thrown: it runs in an event listener, where a throw would take
+   * the process down. One function for every response, not a closure per request.
    */
-  const track: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      try {
-        // The matched route pattern, not the raw path, keeps the label set small.
-        const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
-        const route = req.route?.path ? `${mount}${String(req.route.path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
-        const key = `${req.method} ${route} ${res.statusCode}`;
-        let series = seriesByKey.get(key);
-        if (!series) {
-          series = httpDuration.labels({ method: req.method, route, status: String(res.statusCode) });
-          seriesByKey.set(key, series);
-        }
-        series.observe((performance.now() - started) / 1000);
-      } catch (err) {
-        deps.logger.warn({ err }, 'could not record request metrics');
+  function onFinish(this: Timed): void {
+    const req = this.req;
+    try {
+      // The matched route pattern, not the raw path, keeps the label set small.
+      const mount = typeof this.locals.mount === 'string' ? this.locals.mount : req.baseUrl;
+      const path: unknown = req.route?.path;
+      const route = path ? `${mount}${String(path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+      const key = `${req.method} ${route} ${this.statusCode}`;
+      let series = seriesByKey.get(key);
+      if (!series) {
+        series = httpDuration.labels({ method: req.method, route, status: String(this.statusCode) });
+        seriesByKey.set(key, series);
       }
-    });
+      series.observe((performance.now() - this[STARTED]) / 1000);
+    } catch (err) {
+      deps.logger.warn({ err }, 'could not record request metrics');
+    }
+  }
+  /** Times each request and observes it when the response is finished. */
+  const track: RequestHandler = (_req, res, next) => {
+    (res as Timed)[STARTED] = performance.now();
+    // 'finish' is emitted at most once per response.
+    res.on('finish', onFinish);
     next();
   };
 

@@ -15,21 +15,31 @@ const COMPRESS_FROM_BYTES = 1024;
 
 /**
  * Sends cached JSON, gzipped once per cache entry for a browser that accepts it (the
- * compression middleware then leaves it alone); with its ETag set, `send` answers 304
- * to a matching If-None-Match.
+ * compression middleware then leaves it alone). A plain GET without If-None-Match (most
+ * of the traffic) is written as it is: its ETag, length and type are known, so Express's
+ * `send` (type sniffing, ETag and freshness checks) has nothing to add. Otherwise `send`
+ * answers, 304 to a matching If-None-Match.
  */
 function sendCached(res: Response, cached: CachedJson): void {
+  const req = res.req;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('ETag', cached.etag);
   if (cached.link) res.setHeader('Link', cached.link);
-  res.vary('Accept-Encoding');
-  if (cached.body.length >= COMPRESS_FROM_BYTES && res.req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    cached.gzip ??= gzipSync(cached.body);
+  // The catalogue answers first after the request log, the metrics and the security
+  // headers, none of which vary: this Vary is the only one.
+  res.setHeader('Vary', 'Accept-Encoding');
+  let body = cached.body;
+  // No Accept-Encoding (load generators, scripts): no negotiation to run.
+  if (body.length >= COMPRESS_FROM_BYTES && req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    body = cached.gzip ??= gzipSync(cached.body);
     res.setHeader('Content-Encoding', 'gzip');
-    res.send(cached.gzip);
+  }
+  if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined) {
+    res.send(body);
     return;
   }
-  res.send(cached.body);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
 
 /** The catalogue's cached reads, for its routes and for the pages the api draws (web-app.ts). */
@@ -40,6 +50,10 @@ export type CatalogueReads = {
   product(id: string): Promise<CachedJson | null>;
   /** A page of the list (cached or not, as the route decides). */
   page(originalUrl: string, q: string | undefined, page: PageQuery, cursor: string): Promise<CachedJson>;
+  /** `page`'s answer when the cache holds it (undefined: call `page`), without waiting a turn. */
+  cachedPage(q: string | undefined, page: PageQuery, cursor: string): CachedJson | undefined;
+  /** `product`'s answer when the cache holds it (null: known not on sale; undefined: call `product`). */
+  cachedProduct(id: string): CachedJson | null | undefined;
 };
 
 export function catalogueReads({ db }: AppDeps, cache: CatalogueCache): CatalogueReads {
@@ -51,13 +65,14 @@ export function catalogueReads({ db }: AppDeps, cache: CatalogueCache): Catalogu
     if (next) cache.remember(next);
     return { data: shown.map(products.toProductJson), ...(link ? { link } : {}), productIds: shown.map((p) => p.id) };
   };
+  // Pages of the catalogue are cached by limit and cursor, the first page and the pages a
+  // cached page linked to; searches (any text a visitor types) and cursors nobody was
+  // given go to the database, so they cannot push the pages out of the cache.
+  const cacheKey = (q: string | undefined, page: PageQuery, cursor: string) => (q || (cursor && !cache.remembers(cursor)) ? null : `list:${page.limit}:${cursor}`);
   const listPage = async (originalUrl: string, q: string | undefined, page: PageQuery, cursor: string): Promise<CachedJson> => {
     const load = loadPage(originalUrl, q, page);
-    // Pages of the catalogue are cached by limit and cursor, the first page and the pages a
-    // cached page linked to; searches (any text a visitor types) and cursors nobody was
-    // given go to the database, so they cannot push the pages out of the cache.
-    if (q || (cursor && !cache.remembers(cursor))) return serialiseLoaded(await load());
-    const key = `list:${page.limit}:${cursor}`;
+    const key = cacheKey(q, page, cursor);
+    if (key === null) return serialiseLoaded(await load());
     const hit = cache.peek(key);
     if (hit) return hit;
     return (await cache.getLoaded(key, load)) as CachedJson;
@@ -69,12 +84,18 @@ export function catalogueReads({ db }: AppDeps, cache: CatalogueCache): Catalogu
       const hit = cache.peek(id);
       return hit !== undefined ? Promise.resolve(hit) : cache.get(id, () => products.findProduct(db, id));
     },
+    cachedPage: (q, page, cursor) => {
+      const key = cacheKey(q, page, cursor);
+      return (key !== null && cache.peek(key)) || undefined;
+    },
+    cachedProduct: (id) => cache.peek(id),
   };
 }
 
 /**
  * The public reads, registered on the app itself ahead of body parsing, cookies and the
- * session, which they do not need; served from the catalogue cache.
+ * session, which they do not need; served from the catalogue cache, a hit answered at
+ * once (no promise to wait for).
  */
 export function catalogueRoutes(app: Express, reads: CatalogueReads): void {
   const answer = (res: Response, cached: CachedJson | null) => {
@@ -83,9 +104,18 @@ export function catalogueRoutes(app: Express, reads: CatalogueReads): void {
   };
   app.get('/api/products', (req, res) => {
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : '';
-    return reads.page(req.originalUrl, searchTerm(req), pageQuery(req), cursor).then((cached) => answer(res, cached));
+    const q = searchTerm(req);
+    const page = pageQuery(req);
+    const hit = reads.cachedPage(q, page, cursor);
+    if (hit) return answer(res, hit);
+    return reads.page(req.originalUrl, q, page, cursor).then((cached) => answer(res, cached));
   });
-  app.get('/api/products/:id', (req, res) => reads.product(parseId(req.params.id, 'Product')).then((cached) => answer(res, cached)));
+  app.get('/api/products/:id', (req, res) => {
+    const id = parseId(req.params.id, 'Product');
+    const hit = reads.cachedProduct(id);
+    if (hit !== undefined) return answer(res, hit);
+    return reads.product(id).then((cached) => answer(res, cached));
+  });
 }
 
 /**
