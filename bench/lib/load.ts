@@ -94,15 +94,20 @@ export async function interleavedMaxLoad<K extends string>(
   return out;
 }
 
+/** Where each list of per-request headers was left: the next run goes on from there (a buyer is not asked again each turn). */
+const requestCursors = new WeakMap<Record<string, string>[], number>();
+
 function cannonTarget(target: LoadTarget) {
   const perConnection = target.headersByConnection;
   const perRequest = target.headersByRequest;
   let next = 0;
-  let nextRequest = 0;
+  const nextHeaders = (list: Record<string, string>[]) => {
+    const at = requestCursors.get(list) ?? 0;
+    requestCursors.set(list, at + 1);
+    return list[at % list.length];
+  };
   return {
-    ...(perRequest?.length
-      ? { requests: [{ setupRequest: (req: CannonRequest) => ({ ...req, headers: { ...req.headers, ...perRequest[nextRequest++ % perRequest.length] } }) }] }
-      : {}),
+    ...(perRequest?.length ? { requests: [{ setupRequest: (req: CannonRequest) => ({ ...req, headers: { ...req.headers, ...nextHeaders(perRequest) } }) }] } : {}),
     url: target.url,
     method: target.method ?? 'GET',
     headers: target.headers,
