@@ -13,7 +13,10 @@ declare module 'autocannon' {
     timeout?: number;
     /** Called once per connection (client) as it is created. */
     setupClient?: (client: { setHeaders(headers: Record<string, string>): void }) => void;
+    /** The requests each connection sends in turn; `setupRequest` may change each before it is sent. */
+    requests?: { setupRequest?: (req: CannonRequest) => CannonRequest }[];
   };
+  export type CannonRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
   export type Histogram = {
     average: number;
     mean: number;

@@ -28,7 +28,22 @@ export type BenchEnv = {
 // Anvil's second dev account, the development receiving address.
 export const RECEIVING_ADDRESS = ANVIL_ACCOUNTS[1];
 
-export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolean; deposits?: boolean; vars?: Record<string, string> } = {}): Promise<BenchEnv> {
+/**
+ * One benchmark buyer places and reports far more than a person would: the caps on buyers
+ * are lifted unless a benchmark asks for the production ones (`caps: 'production'`, the
+ * flash sale's many buyers).
+ */
+const LIFTED_CAPS = {
+  MAX_OPEN_ORDERS_PER_USER: '100000000',
+  MAX_HELD_TAGS_PER_USER: '100000000',
+  MAX_UNPAID_STOCK_SHARE_PERCENT: '100',
+  PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000000',
+  PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000000',
+};
+
+export async function createBenchEnv(
+  opts: { chain?: boolean; priceFeed?: boolean; deposits?: boolean; caps?: 'lifted' | 'production'; vars?: Record<string, string> } = {},
+): Promise<BenchEnv> {
   const services = await ensureServices((msg) => console.log(`[bench] ${msg}`));
   const template = await ensureTemplateDatabase(services.postgresAdminUrl);
   const database = await createTestDatabase(services.postgresAdminUrl, template);
@@ -77,12 +92,7 @@ export async function createBenchEnv(opts: { chain?: boolean; priceFeed?: boolea
       MAIL_DIR: path.join(tmp, 'mail'),
       UPLOADS_DIR: path.join(tmp, 'uploads'),
       SERVE_WEB: 'false',
-      // One benchmark buyer places and reports far more than a person would.
-      MAX_OPEN_ORDERS_PER_USER: '100000000',
-      MAX_HELD_TAGS_PER_USER: '100000000',
-      MAX_UNPAID_STOCK_SHARE_PERCENT: '100',
-      PAYMENT_REPORTS_PER_USER_PER_HOUR: '100000000',
-      PAYMENT_REPORTS_PER_ORDER_PER_HOUR: '100000000',
+      ...(opts.caps === 'production' ? {} : LIFTED_CAPS),
       ...(factory ? { DEPOSIT_FACTORY_ADDRESS: factory } : {}),
       ...opts.vars,
     };

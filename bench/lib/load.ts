@@ -1,5 +1,5 @@
 import http from 'node:http';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type CannonRequest, type Result } from 'autocannon';
 import { int, ms, percentile } from './stats.ts';
 
 /**
@@ -15,6 +15,8 @@ export type LoadResult = {
   requests: number;
   /** Errors, timeouts and responses with an unexpected status. */
   failures: number;
+  /** Answers with the target's `refusedStatus` (a cap saying no): neither throughput nor failures. */
+  refusals?: number;
   /**
    * Open-loop runs only: how many distinct 100 ms windows (by scheduled start) the
    * slowest 1% of requests fall in. A handful means stalls, not a uniformly slow server.
@@ -30,6 +32,10 @@ export type LoadTarget = {
   expectStatus?: number;
   /** Headers per connection, handed out in turn (say, one buyer's session per connection). */
   headersByConnection?: Record<string, string>[];
+  /** Headers per request, handed out in turn over all connections (say, many buyers' sessions). */
+  headersByRequest?: Record<string, string>[];
+  /** A status that is a refusal by design (a cap's 409): counted apart, not as a failure. */
+  refusedStatus?: number;
 };
 
 /** autocannon with `connections` concurrent keep-alive connections for `seconds`. */
@@ -81,16 +87,27 @@ export async function interleavedMaxLoad<K extends string>(
       ...mid,
       requests: results.reduce((n, r) => n + r.requests, 0),
       failures: results.reduce((n, r) => n + r.failures, 0),
+      refusals: results.reduce((n, r) => n + (r.refusals ?? 0), 0),
       rounds: results.map((r) => r.rps),
     };
   }
   return out;
 }
 
+/** Where each list of per-request headers was left: the next run goes on from there (a buyer is not asked again each turn). */
+const requestCursors = new WeakMap<Record<string, string>[], number>();
+
 function cannonTarget(target: LoadTarget) {
   const perConnection = target.headersByConnection;
+  const perRequest = target.headersByRequest;
   let next = 0;
+  const nextHeaders = (list: Record<string, string>[]) => {
+    const at = requestCursors.get(list) ?? 0;
+    requestCursors.set(list, at + 1);
+    return list[at % list.length];
+  };
   return {
+    ...(perRequest?.length ? { requests: [{ setupRequest: (req: CannonRequest) => ({ ...req, headers: { ...req.headers, ...nextHeaders(perRequest) } }) }] } : {}),
     url: target.url,
     method: target.method ?? 'GET',
     headers: target.headers,
@@ -105,13 +122,15 @@ function summarize(result: Result, target: LoadTarget): LoadResult {
   const expected = String(target.expectStatus ?? 200);
   const good = result.statusCodeStats[expected]?.count ?? 0;
   const answered = Object.values(result.statusCodeStats).reduce((sum, s) => sum + s.count, 0);
+  const refusals = target.refusedStatus ? (result.statusCodeStats[String(target.refusedStatus)]?.count ?? 0) : 0;
   return {
     rps: good / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
     requests: answered,
-    failures: result.errors + result.timeouts + (answered - good),
+    failures: result.errors + result.timeouts + (answered - good - refusals),
+    refusals,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createProduct, hashPassword, newReferralCode, Prisma, type AppConfig, type Db } from '@shop/core';
-import { openSession } from '../../api/src/middleware/auth.ts';
+import { openSession, SESSION_COOKIE, signSessionToken } from '../../api/src/middleware/auth.ts';
 
 /** A buyer and the session cookie the api would have set at login (as api-test-kit does). */
 export async function createBuyer(db: Db, config: AppConfig): Promise<{ id: string; cookie: string }> {
@@ -13,6 +13,25 @@ export async function createBuyer(db: Db, config: AppConfig): Promise<{ id: stri
     },
   });
   return { id: user.id, cookie: (await openSession({ config, db }, user.id)).cookie };
+}
+
+/**
+ * `n` buyers at once, each with a session and its cookie, written in two statements (one
+ * password hash shared: none of them signs in).
+ */
+export async function createBuyers(db: Db, config: AppConfig, n: number): Promise<{ id: string; cookie: string }[]> {
+  const tag = randomBytes(4).toString('hex');
+  const passwordHash = await hashPassword(randomBytes(12).toString('hex'));
+  const expiresAt = new Date(Date.now() + config.sessionDays * 24 * 3600_000);
+  const sessions = await db.$queryRaw<{ id: string; userId: string }[]>`
+    WITH u AS (
+      INSERT INTO "User" ("id", "name", "email", "passwordHash", "referralCode", "updatedAt")
+      SELECT gen_random_uuid(), 'Bench Buyer ' || g, 'buyer-' || ${tag} || '-' || g || '@bench.local', ${passwordHash}, 'b' || ${tag} || g, now()
+      FROM generate_series(1, ${n}::int) g RETURNING "id")
+    INSERT INTO "Session" ("id", "userId", "expiresAt") SELECT gen_random_uuid(), u."id", ${expiresAt} FROM u RETURNING "id", "userId"`;
+  return Promise.all(
+    sessions.map(async (s) => ({ id: s.userId, cookie: `${SESSION_COOKIE}=${await signSessionToken(config.jwtSecret, s.userId, s.id, expiresAt)}` })),
+  );
 }
 
 /** A $25 package with as much stock as the benchmark needs. */

@@ -1,6 +1,6 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { SignJWT, jwtVerify } from 'jose';
-import { createSession, findSessionUser, revokeSession, type AppConfig, type Db } from '@shop/core';
+import { createSession, createSessionReader, revokeSession, type AppConfig, type Db } from '@shop/core';
 import type { AppDeps } from '../deps.ts';
 import { forbidden, unauthorized, UserError } from '@shop/core';
 
@@ -33,7 +33,19 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const key = (config: AppConfig) => new TextEncoder().encode(config.jwtSecret);
+/**
+ * The token's HMAC key, imported once per secret (jose would import a raw secret again on
+ * every verification).
+ */
+const verifyKeys = new Map<string, Promise<CryptoKey>>();
+function verifyKey(config: AppConfig): Promise<CryptoKey> {
+  let key = verifyKeys.get(config.jwtSecret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(config.jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    verifyKeys.set(config.jwtSecret, key);
+  }
+  return key;
+}
 
 function cookieOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/' };
@@ -78,17 +90,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Reads the session cookie and loads its session and user from the database on every
- * request (one query), so logging out, revoked sessions, admin rights and deletion take
- * effect at once, whatever the token says.
+ * request (sessions arriving together in one query: createSessionReader), so logging out,
+ * revoked sessions, admin rights and deletion take effect at once, whatever the token says.
  */
 export function loadSession({ config, db }: AppDeps, opts: { guestWhenUnavailable?: boolean } = {}): RequestHandler {
+  const sessions = createSessionReader(db);
   return async (req, res, next) => {
     const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
     if (typeof token !== 'string' || token.length > 2000) return next();
     let userId: unknown;
     let sessionId: unknown;
     try {
-      const { payload } = await jwtVerify(token, key(config), { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await verifyKey(config), { algorithms: ['HS256'] });
       userId = payload.sub;
       sessionId = payload.sid;
     } catch {
@@ -97,7 +110,7 @@ export function loadSession({ config, db }: AppDeps, opts: { guestWhenUnavailabl
     }
     const lookup =
       typeof userId === 'string' && typeof sessionId === 'string' && UUID.test(userId) && UUID.test(sessionId)
-        ? findSessionUser(db, sessionId, userId)
+        ? sessions.find(sessionId, userId)
         : Promise.resolve(null);
     // Health answers even while the database is down: its reader is then a guest.
     const user = opts.guestWhenUnavailable ? await lookup.catch(() => undefined) : await lookup;

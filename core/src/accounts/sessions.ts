@@ -26,13 +26,58 @@ export async function markStepUp(db: Client, sessionId: string, now = new Date()
  * as SQL: the query builder's own work per call cost more than the query itself).
  */
 export async function findSessionUser(db: Client, sessionId: string, userId: string, now = new Date()): Promise<SessionUserRow | null> {
-  const rows = await db.$queryRaw<SessionUserRow[]>`
-    SELECT u."id", u."name", u."email", u."isAdmin", s."stepUpAt", s."createdAt" AS "signedInAt",
-           (u."totpEnabledAt" IS NOT NULL OR EXISTS (SELECT 1 FROM "Passkey" p WHERE p."userId" = u."id")) AS "twoFactor"
-    FROM "Session" s JOIN "User" u ON u."id" = s."userId"
-    WHERE s."id" = ${sessionId}::uuid AND s."userId" = ${userId}::uuid AND s."revokedAt" IS NULL AND s."expiresAt" > ${now} AND u."deletedAt" IS NULL`;
-  return rows[0] ?? null;
+  return (await findSessionUsers(db, [{ sessionId, userId }], now))[0]!;
 }
+
+export type SessionKey = { sessionId: string; userId: string };
+
+/** The users of several live sessions in one query: per key asked, its user or null. */
+export async function findSessionUsers(db: Client, keys: SessionKey[], now = new Date()): Promise<(SessionUserRow | null)[]> {
+  const rows = await db.$queryRaw<(SessionUserRow & { at: bigint })[]>`
+    SELECT k."at", u."id", u."name", u."email", u."isAdmin", s."stepUpAt", s."createdAt" AS "signedInAt",
+           (u."totpEnabledAt" IS NOT NULL OR EXISTS (SELECT 1 FROM "Passkey" p WHERE p."userId" = u."id")) AS "twoFactor"
+    FROM unnest(${keys.map((k) => k.sessionId)}::uuid[], ${keys.map((k) => k.userId)}::uuid[]) WITH ORDINALITY AS k("sessionId", "userId", "at")
+    JOIN "Session" s ON s."id" = k."sessionId" AND s."userId" = k."userId"
+    JOIN "User" u ON u."id" = s."userId"
+    WHERE s."revokedAt" IS NULL AND s."expiresAt" > ${now} AND u."deletedAt" IS NULL`;
+  const found: (SessionUserRow | null)[] = keys.map(() => null);
+  for (const { at, ...user } of rows) found[Number(at) - 1] = user;
+  return found;
+}
+
+/**
+ * One api process's session reader: lookups that arrive while one query is out wait and
+ * go together in the next (sessions arriving together are read in one query, as the
+ * order desk places orders); alone, a lookup is sent at once. A query that fails fails
+ * every lookup in it, as each would have failed alone.
+ */
+export function createSessionReader(db: Client, opts: { maxBatch?: number } = {}) {
+  const maxBatch = opts.maxBatch ?? 100;
+  type Waiting = SessionKey & { resolve: (u: SessionUserRow | null) => void; reject: (err: unknown) => void };
+  let waiting: Waiting[] = [];
+  let running = false;
+  async function drain(): Promise<void> {
+    running = true;
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(maxBatch);
+      await findSessionUsers(db, batch).then(
+        (users) => users.forEach((u, i) => batch[i]!.resolve(u)),
+        (err: unknown) => batch.forEach((w) => w.reject(err)),
+      );
+    }
+    running = false;
+  }
+  return {
+    find(sessionId: string, userId: string): Promise<SessionUserRow | null> {
+      return new Promise((resolve, reject) => {
+        waiting.push({ sessionId, userId, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
+export type SessionReader = ReturnType<typeof createSessionReader>;
 
 export async function revokeSession(db: Client, sessionId: string, now = new Date()): Promise<void> {
   await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });

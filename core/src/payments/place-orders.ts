@@ -139,16 +139,24 @@ function screen(requests: OrderRequest[], results: (Outcome | null)[]): number[]
  */
 async function lockBuyers(tx: Tx, userIds: string[], productIds: string[]): Promise<Holdings> {
   await tx.$queryRaw`SELECT 1 FROM "User" WHERE "id" = ANY(${userIds}::uuid[]) ORDER BY "id" FOR NO KEY UPDATE`;
-  const counts = await tx.$queryRaw<{ userId: string; n: number; tags: number }[]>`
-    SELECT "userId", (count(*) FILTER (WHERE "status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) OR ("status" = 'LATE' AND "stockReserved")))::int AS "n",
-           (count(*) FILTER (WHERE "status" <> 'PAID'))::int AS "tags"
-    FROM "Order" WHERE "userId" = ANY(${userIds}::uuid[]) AND "paymentTag" IS NOT NULL GROUP BY "userId"`;
-  const holding = await tx.$queryRaw<{ userId: string; productId: string; qty: number }[]>`
-    SELECT o."userId", i."productId", SUM(i."qty")::int AS "qty"
-    FROM "OrderItem" i JOIN "Order" o ON o."id" = i."orderId"
-    WHERE o."userId" = ANY(${userIds}::uuid[]) AND i."productId" = ANY(${productIds}::uuid[])
-      AND o."status"::text = ANY(${[...EXPIRABLE_STATUSES]}::text[]) AND o."stockReserved"
+  // One statement over the buyers' live orders only (x_order_buyer_live: not paid, and a
+  // tag or stock still held), never their finished history: a per-buyer row of counts
+  // (productId null), then a row per buyer and package of the stock their unpaid orders hold.
+  const rows = await tx.$queryRaw<{ userId: string; productId: string | null; n: number; tags: number; qty: number }[]>`
+    WITH live AS (
+      SELECT "id", "userId", "status", "paymentTag", "stockReserved" FROM "Order"
+      WHERE "userId" = ANY(${userIds}::uuid[]) AND "status" <> 'PAID' AND ("paymentTag" IS NOT NULL OR "stockReserved"))
+    SELECT "userId", NULL::uuid AS "productId",
+           (count(*) FILTER (WHERE "paymentTag" IS NOT NULL AND ("status"::text = ANY(${[...PAYABLE_STATUSES]}::text[]) OR ("status" = 'LATE' AND "stockReserved"))))::int AS "n",
+           (count(*) FILTER (WHERE "paymentTag" IS NOT NULL))::int AS "tags", 0 AS "qty"
+    FROM live GROUP BY "userId"
+    UNION ALL
+    SELECT o."userId", i."productId", 0, 0, SUM(i."qty")::int
+    FROM live o JOIN "OrderItem" i ON i."orderId" = o."id"
+    WHERE i."productId" = ANY(${productIds}::uuid[]) AND o."status"::text = ANY(${[...EXPIRABLE_STATUSES]}::text[]) AND o."stockReserved"
     GROUP BY 1, 2`;
+  const counts = rows.filter((r) => r.productId === null);
+  const holding = rows.filter((r) => r.productId !== null);
   return {
     unpaid: new Map(counts.map((c) => [c.userId, c.n])),
     tagsHeld: new Map(counts.map((c) => [c.userId, c.tags])),
