@@ -28,7 +28,9 @@ import { threshold, usd } from './worth.ts';
 export type CashoutShare = { productId: string; name: string; amountUsd: Prisma.Decimal };
 
 /**
- * Each cashout's parts by package, in one query for a page of cashouts. Reads each user's
+ * Each cashout's parts by package, in one query for a page of cashouts. The page's
+ * cashouts by primary key, one probe per id (an `= ANY(array)` of 50 ids was planned as a
+ * sequential scan of all cashouts on the two-year shop). Reads each user's
  * daily credit up to this cashout (x_ledger_user_statement (userId, createdAt, id)),
  * summed per item, their items by primary key, and their earlier cashouts by
  * CashoutRequest(userId) with those cashouts' recorded parts by CashoutSource(cashoutId,
@@ -45,7 +47,7 @@ export async function cashoutShares(tx: Tx | Db, ids: string[]): Promise<Map<str
       FROM "CashoutRequest" c
       JOIN "LedgerEntry" l ON l."userId" = c."userId" AND l."createdAt" <= c."createdAt"
         AND l."kind" = 'DAILY_CREDIT' AND l."account" = 'ACTIVE' AND l."amount" > 0 AND l."idempotencyKey" LIKE 'daily:%'
-      WHERE c."id" = ANY(${ids}::uuid[])
+      WHERE c."id" IN (SELECT unnest(${ids}::uuid[]))
       GROUP BY 1, 2, 3, 4, 5
     ), by_package AS (
       SELECT cr."cashoutId", cr."userId", cr."at", cr."cap", i."productId", SUM(cr."amount") AS "credit"
