@@ -3,10 +3,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import i18next from 'eslint-plugin-i18next';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const root = import.meta.dirname;
+
+// The web app's files whose words are all in the catalogues (the literal-string rule below), under web/src.
+const I18N_FILES = ['i18n/**/*.tsx', 'components/price.tsx', 'app/layout/site-footer.tsx'];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
 // folders, and nothing imports upwards. A feature is a folder of features/; every other
@@ -151,6 +155,25 @@ export default tseslint.config(
             { regex: '^@shop/core(?!/contract$)(/.*)?$', message: 'The browser may import only @shop/core/contract.' },
             { group: ['node:*'], message: 'No Node modules in the browser bundle.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Every word the web app shows comes from its catalogues (web/src/i18n/catalogs, in
+    // en, az and ru): a text written in a screen's markup, or in a prop a person reads,
+    // fails the lint (issue 41). The web app's files join as their words move to the
+    // catalogues (I18N_FILES); tests and the test harness may write what they look for.
+    files: I18N_FILES.map((glob) => `web/src/${glob}`),
+    ignores: ['web/src/**/*.test.tsx', 'web/src/testing/**'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'jsx-attributes': { include: ['title', 'description', 'label', 'placeholder', 'alt', 'aria-label', 'aria-description', 'heading', 'message', 'emptyText', 'confirmLabel', 'children'] },
+          message: 'A text a person reads belongs in the catalogues (web/src/i18n/catalogs): write t(\'key\') instead.',
         },
       ],
     },

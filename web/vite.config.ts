@@ -9,6 +9,7 @@ import { routePreloads } from './route-preloads.ts';
 import { staticClosureGroup } from './chunk-groups.ts';
 import { lucideIconImports } from './lucide-icons.ts';
 import { reactRouterProduction } from './react-router-build.ts';
+import { i18nCatalogs } from './i18n-catalogs.ts';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -72,6 +73,7 @@ export default defineConfig({
   // Explicit root so the config behaves the same when run from the repository root.
   root: webDir,
   plugins: [
+    i18nCatalogs(),
     react(),
     reactRouterProduction(),
     lucideIconImports(),

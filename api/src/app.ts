@@ -6,7 +6,7 @@ import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import cookieParser from 'cookie-parser';
 import { healthRoutes } from './modules/health/routes.ts';
-import { shopConfigRoutes } from './modules/shop-config/routes.ts';
+import { shopConfigOf, shopConfigRoutes } from './modules/shop-config/routes.ts';
 import { loadSession } from './middleware/auth.ts';
 import { signInRoutes } from './modules/sign-in/routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/routes.ts';
@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const webDist = path.resolve(config.webDistDir);
-  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) app.use(webApp(webDist, { catalogue, reads, shopConfig: { network: config.network }, logger: deps.logger }));
+  if (config.serveWeb && existsSync(path.join(webDist, 'index.html'))) app.use(webApp(webDist, { catalogue, reads, shopConfig: shopConfigOf(config), logger: deps.logger }));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

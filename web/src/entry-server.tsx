@@ -4,6 +4,8 @@ import { dehydrate } from '@tanstack/react-query';
 import { StaticRouter } from 'react-router-dom';
 import type { RenderPage } from '@shop/core/contract';
 import { AppProviders } from './app/providers';
+import { startLocale } from './i18n/i18n';
+import { startCurrency } from './i18n/preferences';
 import { AppRoutes, loadRoutesAt, pageMetaAt } from './app/router';
 import { pageTitle } from './app/layout/app-layout';
 import { pagedQueryOptions } from './lib/paged-query';
@@ -14,10 +16,14 @@ import { productQueryKey, productsQueryKey, shopConfigQueryKey } from './lib/que
  * Draws a public page on the server (the web build's server bundle, called by
  * api/src/web-app.ts): the same routes, providers and screens as the browser's app, with
  * the reads the api made put into the query cache first. The cache goes into the page
- * too (`state`), so the browser hydrates from exactly what was drawn. `locale` is the
- * page's language (one today; issue 41 passes the visitor's).
+ * too (`state`), so the browser hydrates from exactly what was drawn, in the visitor's
+ * language and display currency (`locale`, `currency`: api/src/middleware/locale.ts).
  */
-export const render: RenderPage = async ({ url, data }) => {
+export const render: RenderPage = async ({ url, locale, currency, data }) => {
+  // One render at a time draws (renderToString is synchronous): the language and currency
+  // set here are the ones this page is drawn in.
+  await startLocale(locale);
+  startCurrency(currency);
   const queryClient = createQueryClient();
   queryClient.setQueryData(shopConfigQueryKey, data.shopConfig);
   if (data.products) {

@@ -34,6 +34,9 @@ export * from './ops-json.ts';
 export * from './deposits-json.ts';
 // Which network the shop runs on (GET /api/config), its explorer links.
 export * from './network.ts';
+// The languages the shop speaks and the currencies it can show prices in.
+export * from './locales.ts';
+export * from './locale-format.ts';
 // The ERC-20 tokens the shop knows on mainnet (USDC, USDT): addresses, decimals, feeds.
 export * from './tokens.ts';
 // Paying a token with one signature (EIP-3009): the typed data, the body, the states.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayCurrencyJson } from './locales.ts';
 
 /**
  * Which network the shop runs on: the one home of its name, of whether it is a test
@@ -22,7 +23,11 @@ export const shopNetworkJson = z.object({
 export type ShopNetwork = z.infer<typeof shopNetworkJson>;
 
 /** GET /api/config: what the browser needs to know about this shop before any page. */
-export const shopConfigJson = z.object({ network: shopNetworkJson });
+export const shopConfigJson = z.object({
+  network: shopNetworkJson,
+  /** Currencies prices may also be shown in (DISPLAY_CURRENCIES), each at its rate and day. */
+  displayCurrencies: z.array(displayCurrencyJson),
+});
 export type ShopConfigJson = z.infer<typeof shopConfigJson>;
 
 export const MAINNET_CHAIN_ID = 1;

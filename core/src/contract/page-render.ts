@@ -2,6 +2,7 @@
 // server (web/src/entry-server.tsx renders, api/src/web-app.ts calls and caches).
 import type { ProductJson } from './products-json.ts';
 import type { ShopConfigJson } from './network.ts';
+import type { Locale } from './locales.ts';
 
 /** The server bundle in the build's folder; a dot folder, so the static files never serve it. */
 export const SERVER_ENTRY_FILE = '.server/entry-server.js';
@@ -30,8 +31,10 @@ export type PageData = {
 export type RenderRequest = {
   /** The path (and query) of the page. */
   url: string;
-  /** The page's language; only 'en' today (issue 41 adds others). */
-  locale: string;
+  /** The page's language: the visitor's (api/src/middleware/locale.ts). */
+  locale: Locale;
+  /** The currency prices are also shown in ('USD': none), from the visitor's cookie. */
+  currency: string;
   data: PageData;
 };
 

@@ -2,6 +2,8 @@ import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { shopNetwork } from '../contract/network.ts';
+import { parseDisplayCurrencies } from '../contract/locales.ts';
+import { formatDay } from '../contract/time.ts';
 import type { AssetCode } from '../contract/json-parts.ts';
 import { acceptedAssets, acceptedOnChain } from './config-assets.ts';
 import { relayConfig, relayEnv, relayWalletChecks } from './config-relay.ts';
@@ -57,6 +59,8 @@ const schema = z
     SHOP_NETWORK_LABEL: z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N} .,:()'/-]{0,39}$/u, 'must be 1-40 letters, digits, spaces or . , : ( ) \' / -, starting with a letter or digit').optional(),
     // The block explorer's origin for transaction links (https://etherscan.io), or none.
     EXPLORER_URL: z.string().trim().refine((v) => v === 'none' || (/^https?:\/\/[^\s?#]+$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment (https://sepolia.etherscan.io), or none').optional(),
+    // Currencies prices may also be shown in, at a configured rate: AZN:1.70 or AZN:1.70:2026-11-29 (core/src/contract/locales.ts).
+    DISPLAY_CURRENCIES: z.string().optional(),
     RECEIVING_ADDRESS: address.optional(),
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
@@ -156,6 +160,13 @@ const schema = z
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
   .superRefine((env, ctx) => {
+    try {
+      parseDisplayCurrencies(env.DISPLAY_CURRENCIES, formatDay(new Date()));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['DISPLAY_CURRENCIES'], message: (error as Error).message });
+    }
+  })
+  .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
     // PUBLIC_URL: the origin of the links the shop e-mails (password resets among them).
     const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES', 'PUBLIC_URL'] as const;
@@ -236,6 +247,8 @@ function chainConfig(env: Env, dev: boolean) {
     chainId: env.CHAIN_ID,
     // Outside production the chain is the local anvil npm start runs, unless DEV_CHAIN=false.
     network: shopNetwork({ chainId: env.CHAIN_ID, developmentChain: env.DEV_CHAIN ?? dev, label: env.SHOP_NETWORK_LABEL, explorerUrl: env.EXPLORER_URL }),
+    // npm start's demo shop shows AZN at a sample rate; a deployed shop names its own.
+    displayCurrencies: parseDisplayCurrencies(env.DISPLAY_CURRENCIES ?? (dev ? 'AZN:1.70' : undefined), formatDay(new Date())),
     receivingAddress: (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`,
     ethUsdFeedAddress: env.ETH_USD_FEED_ADDRESS as `0x${string}`,
     depositFactoryAddress: env.DEPOSIT_FACTORY_ADDRESS as `0x${string}` | undefined,

@@ -7,6 +7,10 @@ import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorBoundary } from './routes/route-error';
 import { ServerPage } from './routes/server-page';
+import { loadCatalog, type CatalogArea } from '@/i18n/i18n';
+
+/** Which catalogue a screen's words are in, by who may open it (i18n/i18n.ts). */
+const CATALOG_AREAS: Record<PageAccess, CatalogArea> = { public: 'shop', 'signed-in': 'account', admin: 'admin' };
 
 /**
  * Each screen's module, loaded when it is first shown: every screen is a chunk of its own,
@@ -40,7 +44,8 @@ function screenRoute(page: PageEntry): RouteObject {
   let loading: Loading | undefined;
   const load = (): Loading => {
     if (loading) return loading;
-    const started: Loading = importModule().then((module) => {
+    // The screen's words with its code: its area's catalogue in the language drawn in.
+    const started: Loading = Promise.all([importModule(), loadCatalog(CATALOG_AREAS[page.access])]).then(([module]) => {
       const Component = module[page.component];
       if (!Component) throw new Error(`${page.module} exports no ${page.component}`);
       return <Component />;

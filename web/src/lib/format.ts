@@ -1,4 +1,5 @@
-import { roundMoney } from '@shop/core/contract';
+import { formatDayIn, formatNumberIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
+import { activeLocale } from '@/i18n/i18n';
 
 /** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"). */
 export function formatMoney(amount: number | string): string {
@@ -9,14 +10,29 @@ export function formatMoney(amount: number | string): string {
   }
 }
 
-/** SPEC.md section 9: prices read 'USD $' and 2 decimals. */
+// Money, numbers and dates in the language the app draws in, as the contract writes them
+// for every language (locale-format.ts): in English SPEC.md's 'USD $12.50', a moment
+// 'YYYY-MM-DD HH:MM UTC' and a day 'YYYY-MM-DD'.
+
+/** A USD amount: 'USD $' and 2 decimals in English (SPEC.md section 9). */
 export function formatUsd(amount: number | string): string {
-  return `USD $${formatMoney(amount)}`;
+  return formatUsdIn(activeLocale(), amount);
 }
 
-// Dates: one format for the shop's screens and e-mails, kept in the contract (time.ts):
-// a moment 'YYYY-MM-DD HH:MM UTC', a day 'YYYY-MM-DD'.
-export { formatDay, formatTime } from '@shop/core/contract';
+/** A moment, in UTC. */
+export function formatTime(when: string | Date | null | undefined): string {
+  return formatTimeIn(activeLocale(), when);
+}
+
+/** A UTC calendar day. */
+export function formatDay(when: string | Date | null | undefined): string {
+  return formatDayIn(activeLocale(), when);
+}
+
+/** A count or decimal, with the language's grouping and decimal mark. */
+export function formatNumber(value: number | string, maximumFractionDigits?: number): string {
+  return formatNumberIn(activeLocale(), value, maximumFractionDigits);
+}
 
 /** Whole days from now until `iso` (0 once it has passed), or undefined without a date. */
 export function daysLeft(iso: string | null | undefined, now = Date.now()): number | undefined {

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach } from 'vitest';
+import { i18n, loadCatalog, startLocale } from '@/i18n/i18n';
 
 // jsdom has no ResizeObserver; Radix primitives (the checkbox) measure themselves with it.
 if (!('ResizeObserver' in globalThis)) {
@@ -15,6 +16,15 @@ if (!('ResizeObserver' in globalThis)) {
 // busy two-core machine a screen's first render can take longer than Testing Library's
 // 1 s default for findBy* and waitFor (CI shares the machine). What they wait for is unchanged.
 configure({ asyncUtilTimeout: 20_000 });
+
+// Every screen draws in English unless a test chooses another language: all areas'
+// catalogues loaded, as the app loads a screen's with its module. A message missing from
+// the catalogue fails the test that draws it (rather than showing its key).
+await Promise.all([loadCatalog('account', 'en'), loadCatalog('admin', 'en')]);
+await startLocale('en');
+i18n.on('missing', ({ id, locale }) => {
+  throw new Error(`no message '${id}' in the ${locale} catalogues`);
+});
 
 afterEach(() => {
   cleanup();

@@ -2,6 +2,11 @@ import { Router } from 'express';
 import type { ShopConfigJson } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 
+/** What GET /api/config answers, and what the pages drawn on the server put in their cache. */
+export function shopConfigOf(config: Pick<AppDeps['config'], 'network' | 'displayCurrencies'>): ShopConfigJson {
+  return { network: config.network, displayCurrencies: config.displayCurrencies };
+}
+
 /**
  * GET /api/config: what every page needs to know about this shop before it draws, the
  * network above all (core/src/contract/network.ts): its name, whether it is a test
@@ -10,7 +15,7 @@ import type { AppDeps } from '../../deps.ts';
  */
 export function shopConfigRoutes(deps: AppDeps): Router {
   const router = Router();
-  const body: ShopConfigJson = { network: deps.config.network };
+  const body = shopConfigOf(deps.config);
   router.get('/', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.json(body);

@@ -1,16 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { LOCALES, LOCALE_NAMES, isLocale } from '@shop/core/contract';
+import { getShopConfigQueryOptions } from '@/api/get-shop-config';
+import { useDisplayCurrency } from '@/components/price';
+import { activeLocale, t } from '@/i18n/i18n';
+import { chooseCurrency, chooseLocale, chosenCurrency } from '@/i18n/preferences';
+import { formatDay } from '@/lib/format';
+
+const selectClass = 'rounded-md border border-input bg-background px-2 py-1 text-foreground';
+
+/** The language and display-currency switches, and the rate the converted prices use. */
+function Preferences() {
+  const currencies = useQuery(getShopConfigQueryOptions()).data?.displayCurrencies ?? [];
+  const shown = useDisplayCurrency();
+  return (
+    <div className="flex flex-col items-center gap-2 sm:items-start">
+      <div className="flex flex-wrap items-center gap-4">
+        <label className="flex items-center gap-2">
+          {t('footer.language')}
+          <select className={selectClass} value={activeLocale()} onChange={(event) => isLocale(event.target.value) && void chooseLocale(event.target.value)}>
+            {LOCALES.map((locale) => (
+              <option key={locale} value={locale} lang={locale}>
+                {LOCALE_NAMES[locale]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {currencies.length ? (
+          <label className="flex items-center gap-2">
+            {t('footer.currency')}
+            <select className={selectClass} value={chosenCurrency()} onChange={(event) => chooseCurrency(event.target.value)}>
+              {['USD', ...currencies.map((currency) => currency.code)].map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+      </div>
+      {shown ? <p>{t('footer.rate', { code: shown.code, rate: shown.perUsd, day: formatDay(shown.asOf) })}</p> : null}
+    </div>
+  );
+}
+
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
     <footer className="border-t">
-      <div className="container flex flex-col items-center justify-between gap-2 py-6 text-sm text-muted-foreground sm:flex-row">
+      <div className="container flex flex-col items-center justify-between gap-4 py-6 text-sm text-muted-foreground sm:flex-row">
         <p>© {year}</p>
+        <Preferences />
         <a
           href="https://ethereum.org"
           target="_blank"
           rel="noreferrer"
           className="font-medium text-foreground underline-offset-4 hover:underline"
         >
-          Powered by Ethereum
+          {t('footer.poweredBy')}
         </a>
       </div>
     </footer>

@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
+import type { Plugin } from 'vite';
+
+/** A catalogue of the web app: src/i18n/catalogs/<area>/<locale>.json. */
+export const CATALOG_FILE = /[\\/]src[\\/]i18n[\\/]catalogs[\\/][a-z]+[\\/][a-z]{2}\.json$/;
+
+/**
+ * Compiles the web app's message catalogues (ICU MessageFormat, one JSON file per area and
+ * locale) when the build, the dev server or the tests load them: Lingui's runtime then gets
+ * messages it only has to fill in, and the browser never loads a MessageFormat parser
+ * (docs/decisions.md, "The shop's languages"). A message that does not parse fails the
+ * build, naming its file and key.
+ */
+export function i18nCatalogs(): Plugin {
+  return {
+    name: 'shop:i18n-catalogs',
+    enforce: 'pre',
+    async load(id) {
+      // Only the catalogue itself: `?raw` (the catalogues' own test) reads the source.
+      if (id.includes('?') || !CATALOG_FILE.test(id)) return null;
+      const file = id;
+      const source = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+      const compiled: Record<string, unknown> = {};
+      for (const [key, message] of Object.entries(source)) {
+        try {
+          compiled[key] = compileMessage(message);
+        } catch (error) {
+          throw new Error(`${file}: message '${key}' is not ICU MessageFormat: ${(error as Error).message}`);
+        }
+      }
+      // Still JSON: Vite's own JSON plugin makes it a module.
+      return JSON.stringify(compiled);
+    },
+  };
+}
