@@ -6,9 +6,10 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import type { Logger } from '@shop/core';
-import { MODULES_META, PAGE_STATE_ID, SERVER_ENTRY_FILE, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
+import { MODULES_META, PAGE_STATE_ID, SERVER_ENTRY_FILE, type Locale, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
 import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract/route-preloads';
 import { SESSION_COOKIE } from './middleware/auth.ts';
+import { requestCurrency, requestLocale } from './middleware/locale.ts';
 import { parseId } from './middleware/validate.ts';
 import type { CachedJson, CatalogueCache } from './modules/products/catalogue-cache.ts';
 import type { CatalogueReads } from './modules/products/routes.ts';
@@ -108,14 +109,16 @@ function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): Requ
     return true;
   };
 
-  const build = ({ files: chunks, data }: Preloads, quality: number): Page => {
+  const build = ({ files: chunks, data }: Preloads, locale: Locale, quality: number): Page => {
     const links = [
       ...chunks.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
       // The app's api client sends credentials ('include'): the preload must too, or the
       // browser fetches the data a second time.
       ...data.map((url) => `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">`),
     ].join('');
-    const identity = Buffer.from(links ? html.replace('</head>', () => `${links}</head>`) : html);
+    // The app loads the words of the language the page names (web/src/main.tsx).
+    const page = withLang(html, locale);
+    const identity = Buffer.from(links ? page.replace('</head>', () => `${links}</head>`) : page);
     return {
       etag: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
       bodies: {
@@ -126,12 +129,12 @@ function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): Requ
     };
   };
 
-  const pageFor = (preloads: Preloads): Page => {
-    if (!preloads.shared) return build(preloads, 5);
-    const key = [...preloads.files, ...preloads.data].join(' ');
+  const pageFor = (preloads: Preloads, locale: Locale): Page => {
+    if (!preloads.shared) return build(preloads, locale, 5);
+    const key = [locale, ...preloads.files, ...preloads.data].join(' ');
     let page = pages.get(key);
     if (!page) {
-      page = build(preloads, 11);
+      page = build(preloads, locale, 11);
       pages.set(key, page);
     }
     return page;
@@ -144,13 +147,16 @@ function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): Requ
   const drawnPage = async (req: Request, preloads: Preloads): Promise<CachedJson | null> => {
     const render = await renderer;
     if (!render) return null;
-    const key = `page:${built}:${req.path}`;
+    const locale = requestLocale(req);
+    const currency = requestCurrency(req, deps.shopConfig.displayCurrencies);
+    // One page per language and display currency: each drawn once, kept beside its reads.
+    const key = `page:${built}:${locale}:${currency}:${req.path}`;
     const template = html;
     const drawn = await deps.catalogue.getBody(key, async () => {
       const read = await pageData(deps, preloads.data);
       if (!read) return null;
-      const page = await render({ url: req.originalUrl, locale: 'en', data: read.data });
-      const body = page && drawnHtml(template, preloads.files, page, 'en');
+      const page = await render({ url: req.originalUrl, locale, currency, data: read.data });
+      const body = page && drawnHtml(template, preloads.files, page, locale);
       return body ? { body: Buffer.from(body), productIds: read.shown } : null;
     });
     return drawn;
@@ -181,12 +187,12 @@ function appPage(webDist: string, files: RequestHandler, deps: WebAppDeps): Requ
     sendShell();
 
     function sendShell() {
-      const page = pageFor(preloads);
+      const page = pageFor(preloads, requestLocale(req));
       const encoding = (req.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as keyof Page['bodies'];
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       // A signed-in screen's page depends on the session cookie: no shared cache keeps it.
       res.setHeader('Cache-Control', preloads.private ? 'private, no-cache' : 'no-cache');
-      res.vary('Accept-Encoding');
+      res.vary('Accept-Encoding').vary('Accept-Language').vary('Cookie');
       if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
       res.setHeader('ETag', `"${page.etag}-${encoding}"`);
       // res.send answers 304 to a request whose If-None-Match is this ETag.
@@ -201,7 +207,8 @@ function sendDrawn(req: Request, res: Response, drawn: CachedJson): void {
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   // The same page for every visitor (signed-in parts are drawn by the app): any cache may keep it, revalidated.
   res.setHeader('Cache-Control', 'no-cache');
-  res.vary('Accept-Encoding');
+  // Drawn in the visitor's language and display currency (the cookies, else Accept-Language).
+  res.vary('Accept-Encoding').vary('Accept-Language').vary('Cookie');
   let body = drawn.body;
   if (encoding === 'br') body = drawn.br ??= brotliCompressSync(drawn.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
   else if (encoding === 'gzip') body = drawn.gzip ??= gzipSync(drawn.body, { level: 9 });
@@ -259,6 +266,9 @@ async function pageData(deps: WebAppDeps, urls: readonly string[]): Promise<{ da
   return { data, shown };
 }
 
+/** index.html in a language: `<html lang>`, which the app reads to load its words. */
+const withLang = (page: string, locale: Locale) => page.replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(locale)}">`);
+
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -268,7 +278,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
  * the markup in #root and the app's query cache after it. Null when index.html is not
  * the shape this expects (then the app draws the page).
  */
-function drawnHtml(template: string, files: readonly string[], page: { html: string; title: string; description: string; state: string }, locale: string): string | null {
+function drawnHtml(template: string, files: readonly string[], page: { html: string; title: string; description: string; state: string }, locale: Locale): string | null {
   const root = '<div id="root"></div>';
   if (!template.includes(root) || !template.includes('</head>')) return null;
   // renderToString puts the preloads React hoists (an image with fetchPriority high) first: they belong in the head.
@@ -284,8 +294,7 @@ function drawnHtml(template: string, files: readonly string[], page: { html: str
   const firstScript = head.slice(0, head.indexOf('</head>')).search(/<script |<link [^>]*rel="modulepreload"/);
   const first = [...stylesheets, hoisted].join('');
   head = firstScript < 0 ? head.replace('</head>', () => `${first}</head>`) : `${head.slice(0, firstScript)}${first}${head.slice(firstScript)}`;
-  return head
-    .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(locale)}">`)
+  return withLang(head, locale)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
     .replace(/(<meta name="description" content=")[^"]*(")/, (_m, open: string, close: string) => `${open}${escapeHtml(page.description)}${close}`)
     .replace('</head>', () => `${modules}</head>`)

@@ -12,6 +12,9 @@ export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 export const localeSchema = z.enum(LOCALES);
 
+/** PUT /api/users/profile/locale: the language the signed-in user chose. */
+export const localeBody = z.object({ locale: localeSchema });
+
 /** The cookie that remembers a visitor's language (a year; readable by the page). */
 export const LOCALE_COOKIE = 'shop_locale';
 /** The cookie that remembers the currency a visitor shows prices in ('USD' or a display currency). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeBody, exchangeResult, healthJson, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, shopConfigJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
+  cancelCashoutBody, cashoutBody, cashoutCancelJson, cashoutPreviewJson, ethPriceJson, exchangeBody, exchangeResult, healthJson, localeBody, loginBody, myCashoutJson, passkeyRegisteredJson, passkeyRegistrationBody, passwordCheckBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, personJson, recoveryCodesJson, shopConfigJson, referrerJson, referrerQuery, registerBody, statementEntryJson, stepUpBody, totpEnrolmentJson, twoFactorCodeBody, twoFactorStatus, updateProfileBody, userJson, webAuthnOptionsJson,
 } from './index.ts';
 import { ok, page, message, PAGED, type Operation } from './operation-parts.ts';
 import { pageQuery } from './queries.ts';
@@ -67,6 +67,11 @@ export const peopleOperations: Operation[] = [
     method: 'PUT', path: '/api/users/profile', tag: 'Users', access: 'user', stepUp: 'when the e-mail or the password changes', summary: "Change the signed-in user's name, e-mail or password",
     description: "A new e-mail or password needs `currentPassword` (400 without it, or with a wrong one), ends the user's other sessions and is e-mailed to the account's address (the old one, for a new e-mail). A `currentPassword` sent spends the sign-in attempts of the address and of the account (429 when spent).",
     body: updateProfileBody, answers: [ok(userJson)], errors: [409, 429],
+  },
+  {
+    method: 'PUT', path: '/api/users/profile/locale', tag: 'Users', access: 'user', summary: "Keep the signed-in user's language",
+    description: 'en, az or ru: the language of their e-mails, set as the language cookie here and on every later sign-in.',
+    body: localeBody, answers: [message('Language saved')],
   },
   {
     method: 'GET', path: '/api/users/profile/referrals', tag: 'Users', access: 'user', summary: 'The people the signed-in user referred, newest first',

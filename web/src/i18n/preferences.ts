@@ -44,7 +44,7 @@ export function startCurrency(code?: string): void {
  */
 export async function chooseLocale(locale: Locale): Promise<void> {
   writeCookie(LOCALE_COOKIE, locale);
-  if (getUserInfo()) await api.put('/api/profile/locale', { locale }).catch(() => undefined);
+  if (getUserInfo()) await api.put('/api/users/profile/locale', { locale }).catch(() => undefined);
   window.location.reload();
 }
 

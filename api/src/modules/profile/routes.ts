@@ -1,11 +1,12 @@
 import { Router, type RequestHandler } from 'express';
-import { updateProfileBody } from '@shop/core/contract';
+import { localeBody, updateProfileBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { accountGuards } from '../../middleware/accounts.ts';
 import { requireStepUp, requireUser } from '../../middleware/auth.ts';
 import { auditContext } from '../../middleware/audit.ts';
 import { byCreatedAt, pageQuery, sendPage } from '../../middleware/paging.ts';
 import { parseBody } from '../../middleware/validate.ts';
+import { rememberLocale } from '../../middleware/locale.ts';
 import { getUserJson, referralsPage, updateProfile } from './service.ts';
 
 /** The signed-in user's own account (under /api/users/profile): reading and editing it, the people it referred. */
@@ -29,6 +30,14 @@ export function profileRoutes(deps: AppDeps): Router {
     const { user, effects } = await updateProfile(db, { ...auditContext(req), userId: req.user!.id, sessionId: req.sessionId }, input);
     await handOnAfter(req, effects);
     res.json(user);
+  });
+
+  // The language the user chose in the footer: their e-mails' and, on signing in, any browser's.
+  router.put('/profile/locale', requireUser, async (req, res) => {
+    const { locale } = parseBody(localeBody, req.body);
+    await db.user.update({ where: { id: req.user!.id }, data: { locale }, select: { id: true } });
+    rememberLocale(res, deps.config, locale);
+    res.json({ message: 'Language saved' });
   });
 
   router.get('/profile/referrals', requireUser, async (req, res) => {

@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { checkPasswordReset, confirmPasswordReset, jobs, relyingParty, requestPasswordReset, RESET_LINK_WORKS, RESET_REQUESTED_MESSAGE } from '@shop/core';
-import { loginBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, referrerQuery, registerBody } from '@shop/core/contract';
+import { isLocale, loginBody, passwordResetBody, passwordResetCheckBody, passwordResetConfirmBody, referrerQuery, registerBody } from '@shop/core/contract';
 import type { AppDeps } from '../../deps.ts';
 import { accountGuards } from '../../middleware/accounts.ts';
 import { endSession, startSession } from '../../middleware/auth.ts';
 import { auditContext } from '../../middleware/audit.ts';
 import { parseBody } from '../../middleware/validate.ts';
+import { rememberLocale, requestLocale } from '../../middleware/locale.ts';
 import { login, referrerOf, register } from './service.ts';
 
 /** Joining, signing in and out, a forgotten password (under /api/users). */
@@ -16,7 +17,7 @@ export function signInRoutes(deps: AppDeps): Router {
 
   router.post('/', authLimit('register'), async (req, res) => {
     const input = parseBody(registerBody, req.body);
-    const { user, effects } = await register(db, input);
+    const { user, effects } = await register(db, input, requestLocale(req));
     await startSession(res, deps, user._id);
     // The welcome e-mail, noted with the account (an outbox row): a lost hand-off is the sweeper's.
     await handOnAfter(req, effects);
@@ -35,6 +36,9 @@ export function signInRoutes(deps: AppDeps): Router {
     const { user, secondFactor } = await login(deps, () => relyingParty(config, req.get('origin')), auditContext(req, null), input, spendSignInCode);
     // Signed in with a code: that is a second factor given now (money actions need one).
     await startSession(res, deps, user._id, { stepUp: secondFactor !== undefined });
+    // The account's language follows it to this browser.
+    const account = await db.user.findUnique({ where: { id: user._id }, select: { locale: true } });
+    if (isLocale(account?.locale)) rememberLocale(res, config, account.locale);
     res.json(user);
   });
 

@@ -2,7 +2,7 @@ import {
   badRequest, conflict, dummyPasswordHash, hashPassword, newReferralCode, notFound, noteSecurityChange, PASSKEY_WRONG, passkeyAssertionOptions, recordAudit, secondFactorOn, usePasskey, useSecondFactor,
   UserError, verifyPassword, type AppConfig, type AuditContext, type AuthenticationResponseJSON, type Db, type Effect, type Redis, type RelyingParty, type SecondFactor,
 } from '@shop/core';
-import type { ReferrerJson, UserJson } from '@shop/core/contract';
+import { DEFAULT_LOCALE, type Locale, type ReferrerJson, type UserJson } from '@shop/core/contract';
 import { isUniqueViolation, referralCountChange, toUserJson, userSelect } from '../profile/service.ts';
 
 /** Joining the shop and signing in (a password reset is core's: password-reset.ts). */
@@ -25,6 +25,8 @@ export async function referrerOf(db: Db, referralCode: string): Promise<Referrer
 export async function register(
   db: Db,
   input: { email: string; password: string; name: string; referredBy?: string },
+  /** The language the visitor registers in: their e-mails' (the welcome first). */
+  locale: Locale = DEFAULT_LOCALE,
 ): Promise<{ user: UserJson; effects: Effect[] }> {
   let referredById: string | undefined;
   if (input.referredBy) {
@@ -40,7 +42,7 @@ export async function register(
     try {
       const { user, welcome } = await db.$transaction(async (tx) => {
         const created = await tx.user.create({
-          data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById },
+          data: { name: input.name, email: input.email, passwordHash, referralCode: newReferralCode(), referredById, locale },
           select: userSelect,
         });
         if (referredById) await referralCountChange(tx, referredById, 1);
