@@ -22,7 +22,10 @@ const HOME_ROUTE = 'src/features/products/routes/home.tsx';
 const PAY_ROUTE = 'src/features/pay/routes/pay.tsx';
 /** The header's signed-in menus, loaded when a signed-in user reaches for one. */
 const SIGNED_IN_MENUS = 'src/app/layout/nav-menus.tsx';
-/** Issue 39: the home page at most 110 kB of JavaScript, gzipped. */
+/** A catalogue of the app's words (web/src/i18n): an area in a locale, loaded with the screens of the area. */
+const catalogue = (area: string, locale: string) => `src/i18n/catalogs/${area}/${locale}.json`;
+const LOCALES = ['en', 'az', 'ru'];
+/** Issue 39: the home page at most 110 kB of JavaScript, gzipped (issue 41: with its words, in the largest of its languages). */
 const HOME_TARGET_BYTES = 110_000;
 /** Strings only wallet code carries (wagmi, viem's JSON-RPC wallet methods, its hashing). */
 const WALLET_MARKERS = ['wagmi', 'eth_sendTransaction', 'eth_requestAccounts', 'keccak', 'secp256k1'];
@@ -109,11 +112,15 @@ export const webBench: Bench = {
       if (!appLazy.has(route)) throw new Error(`${route} is not a lazy route of the app`);
     }
 
-    const home = await app.load(['index.html', APP_MODULE, HOME_ROUTE]);
-    const homeSignedIn = await app.load(['index.html', APP_MODULE, HOME_ROUTE, SIGNED_IN_MENUS]);
+    // A page loads its words in one language, the visitor's (issue 41): the home page's
+    // figure is in the language whose catalogue weighs most, the others beside it.
+    const homeIn = await Promise.all(LOCALES.map(async (locale) => ({ locale, chunks: await app.load(['index.html', APP_MODULE, HOME_ROUTE, catalogue('shop', locale)]) })));
+    const heaviest = homeIn.reduce((a, b) => (total(b.chunks, 'gzip') > total(a.chunks, 'gzip') ? b : a));
+    const home = heaviest.chunks;
+    const homeSignedIn = await app.load(['index.html', APP_MODULE, HOME_ROUTE, SIGNED_IN_MENUS, catalogue('shop', heaviest.locale)]);
     // The pay route loads its wallet chunk as soon as the order is drawn: both are part of the page.
     const payPage = app.manifest[PAY_ROUTE]?.dynamicImports ?? [];
-    const pay = await app.load(['index.html', APP_MODULE, PAY_ROUTE, ...payPage]);
+    const pay = await app.load(['index.html', APP_MODULE, PAY_ROUTE, ...payPage, catalogue('shop', heaviest.locale), catalogue('account', heaviest.locale)]);
     const payFiles = new Set(pay.map((c) => c.file));
     const onDemand = (await app.load(payPage.flatMap((k) => app.manifest[k]?.dynamicImports ?? []))).filter((c) => !payFiles.has(c.file));
 
@@ -130,7 +137,7 @@ export const webBench: Bench = {
         {
           metric: 'Home page (/): JavaScript loaded, gzipped',
           target: `<= ${kb(HOME_TARGET_BYTES)}`,
-          figure: `${kb(homeGzip)} in ${home.length} files (${kb(total(home, 'raw'))} raw)`,
+          figure: `${kb(homeGzip)} in ${home.length} files (${kb(total(home, 'raw'))} raw), in ${heaviest.locale} (${homeIn.map((h) => `${h.locale} ${kb(total(h.chunks, 'gzip'))}`).join(', ')})`,
           baseline: `${kb(bareGzip)} (bare React + ReactDOM, ${kb(total(bareChunks, 'raw'))} raw)`,
           pass: homeGzip <= HOME_TARGET_BYTES,
         },
@@ -148,7 +155,7 @@ export const webBench: Bench = {
           pass: homeWallet.length === 0 && payWallet.length > 0,
         },
         {
-          metric: 'Pay page (/order/:id): JavaScript loaded, gzipped',
+          metric: `Pay page (/order/:id): JavaScript loaded, gzipped (in ${heaviest.locale})`,
           target: '-',
           figure: `${kb(total(pay, 'gzip'))} in ${pay.length} files (${kb(total(pay, 'raw'))} raw)`,
           baseline: `${kb(bareGzip)} (bare React + ReactDOM)`,

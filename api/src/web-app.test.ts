@@ -17,13 +17,13 @@ const INDEX =
   '<body><div id="root"></div></body></html>';
 const SERVER_BUNDLE = `
 let calls = 0;
-export async function render({ url, locale, data }) {
+export async function render({ url, locale, currency, data }) {
   calls += 1;
   if (url.startsWith('/throw')) throw new Error('boom');
   const names = (data.products?.items ?? []).map((p) => '<li>' + p.name + '</li>').join('');
   const product = data.product ? '<h1>' + data.product.name + '</h1>' : '';
   return {
-    html: '<link rel="preload" as="image" href="/images/gold.svg" fetchPriority="high"/><main data-calls="' + calls + '" data-locale="' + locale + '" data-network="' + data.shopConfig.network.name + '" data-next="' + (data.products?.next ?? '') + '">' + product + '<ul>' + names + '</ul></main>',
+    html: '<link rel="preload" as="image" href="/images/gold.svg" fetchPriority="high"/><main data-calls="' + calls + '" data-locale="' + locale + '" data-currency="' + currency + '" data-network="' + data.shopConfig.network.name + '" data-next="' + (data.products?.next ?? '') + '">' + product + '<ul>' + names + '</ul></main>',
     title: 'Drawn | ETH Shop',
     description: 'Drawn "page"',
     state: JSON.stringify({ queries: data.products?.items.length ?? 0 }),
@@ -130,5 +130,32 @@ describe('pages drawn on the server', () => {
     const failed = await (await kit.as(null)).get('/throw');
     expect(failed.status).toBe(200);
     expect(shell(failed.text)).toBe(true);
+  });
+
+  it("draws each page in the visitor's language and display currency: the cookie first, then Accept-Language, else English; each kept apart", async () => {
+    await makeProduct('Language Package');
+    const guest = await kit.as(null);
+    const lang = (html: string) => /<html lang="([^"]+)">/.exec(html)?.[1];
+    const az = await guest.get('/').set('Accept-Language', 'az-AZ,az;q=0.9,en;q=0.5');
+    expect(lang(az.text)).toBe('az');
+    expect(az.text).toContain('data-locale="az"');
+    expect(az.headers.vary).toMatch(/Accept-Language/);
+    const ru = await guest.get('/').set('Accept-Language', 'ru');
+    expect(lang(ru.text)).toBe('ru');
+    expect(ru.headers.etag).not.toBe(az.headers.etag);
+    // A language the shop does not speak: English.
+    expect(lang((await guest.get('/').set('Accept-Language', 'fr-FR,de')).text)).toBe('en');
+    // The footer's choice beats the browser's; an unknown one is ignored.
+    const chosen = await guest.get('/').set('Accept-Language', 'ru').set('Cookie', 'shop_locale=az; shop_currency=AZN');
+    expect(lang(chosen.text)).toBe('az');
+    expect(chosen.text).toContain('data-currency="AZN"');
+    expect(lang((await guest.get('/').set('Accept-Language', 'ru').set('Cookie', 'shop_locale=xx')).text)).toBe('ru');
+    // A currency the shop does not offer shows USD only.
+    expect((await guest.get('/').set('Cookie', 'shop_currency=EUR')).text).toContain('data-currency="USD"');
+    // The undrawn app's page names the language too: the app loads its words from it.
+    const shell = await guest.get('/forgot-password').set('Accept-Language', 'ru');
+    expect(lang(shell.text)).toBe('ru');
+    expect(shell.text).toContain('<div id="root"></div>');
+    expect(lang((await guest.get('/forgot-password')).text)).toBe('en');
   });
 });
