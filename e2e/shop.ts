@@ -91,12 +91,15 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
       expectCspViolations?: boolean;
       /** Open the shop as http://localhost:PORT (a name, as passkeys need: an IP address cannot be a WebAuthn relying party). */
       localhost?: boolean;
+      /** The browser's language (its Accept-Language and navigator.language): 'az-AZ', 'ru-RU'. */
+      locale?: string;
     } = {},
   ): Promise<Page> {
     const context = await browser.newContext({
       baseURL: opts.localhost ? baseUrl.replace('127.0.0.1', 'localhost') : baseUrl,
       viewport: opts.viewport ?? { width: 1280, height: 900 },
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+      ...(opts.locale ? { locale: opts.locale } : {}),
     });
     contexts.push(context);
     if (opts.wallet !== false && opts.wallet !== undefined) {
