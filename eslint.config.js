@@ -10,7 +10,16 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const root = import.meta.dirname;
 
 // The web app's files whose words are all in the catalogues (the literal-string rule below), under web/src.
-const I18N_FILES = ['i18n/**/*.tsx', 'components/price.tsx', 'app/layout/site-footer.tsx'];
+const I18N_FILES = [
+  'i18n/**/*.tsx',
+  'components/price.tsx',
+  'app/layout/site-footer.tsx',
+  // The buyer's pay page, orders and cashout, and the profile screen.
+  'features/pay/**/*.tsx',
+  'features/orders/**/*.tsx',
+  'features/cashout/**/*.tsx',
+  'app/screens/profile.tsx',
+];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
 // folders, and nothing imports upwards. A feature is a folder of features/; every other

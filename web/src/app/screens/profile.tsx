@@ -1,6 +1,7 @@
 import { useProfile } from '@/api/get-profile';
 import { ErrorAlert } from '@/components/error-alert';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { OrderHistory } from '@/features/orders/components/order-history';
 import { PaidOrders } from '@/features/orders/components/paid-orders';
 import { UnpaidOrders } from '@/features/orders/components/unpaid-orders';
@@ -15,9 +16,9 @@ export function ProfilePage() {
 
   return (
     <section className="flex flex-col gap-6">
-      <h1 className="text-2xl font-bold tracking-tight">Profile</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{t('profile.title')}</h1>
       {isPending ? (
-        <PageSpinner label="Loading profile" />
+        <PageSpinner label={t('profile.loading')} />
       ) : isError ? (
         <ErrorAlert error={error} />
       ) : (

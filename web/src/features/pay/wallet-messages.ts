@@ -1,17 +1,24 @@
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 
-// SPEC.md section 8: the pay page's texts, exactly.
-export const INSTALL_METAMASK = 'Please,Install MetaMask!';
-export const CONNECT_METAMASK = 'Please,connect MetaMask.';
-export const SWITCH_NETWORK = 'Please,switch Ethereum Mainnet Network.';
-export const METAMASK_CONNECTED = 'MetaMask Successfully Connected';
+// SPEC.md section 8: the pay page's texts (in English exactly), in the active language:
+// functions, so each is read in the language drawn at the time.
+export const installMetaMask = () => t('pay.wallet.installMetaMask');
+export const connectMetaMask = () => t('pay.wallet.connectMetaMask');
+export const switchNetwork = () => t('pay.wallet.switchNetwork');
+export const metaMaskConnected = () => t('pay.wallet.connected');
 /** A quote on a chain this page's wallet setup does not know: the payment request (link or QR code) still works. */
-export const UNKNOWN_QUOTE_CHAIN = "This shop's network is not one a browser wallet can pay on from this page: use the payment link or QR code.";
+export const unknownQuoteChain = () => t('pay.wallet.unknownQuoteChain');
 
 /** The buyer said no to the signature in the wallet: nothing happened, and the button is there to sign again. */
-export const SIGNATURE_DECLINED = 'You declined the signature in your wallet: nothing was paid. You can sign again.';
+export const signatureDeclined = () => t('pay.wallet.signatureDeclined');
 /** A transfer pays its network fee in ETH; a wallet without enough is offered the signature, whose fee the shop pays. */
-export const NO_GAS_FOR_TRANSFER = 'This wallet has too little ETH for the network fee of a transfer: pay with a signature instead, and the shop pays the fee.';
+export const noGasForTransfer = () => t('pay.wallet.noGasForTransfer');
+
+/** 'Connection Error: …', 'Payment Error: …', 'Signature Error: …' (SPEC.md's forms) with the wallet's own message. */
+export const connectionError = (e: unknown) => t('pay.wallet.connectionError', { message: walletErrorMessage(e) });
+export const paymentError = (e: unknown) => t('pay.wallet.paymentError', { message: walletErrorMessage(e) });
+export const signatureError = (e: unknown) => t('pay.wallet.signatureError', { message: walletErrorMessage(e) });
 
 /** viem and wagmi errors carry a one-line `shortMessage`; their `message` adds pages of detail. */
 export function walletErrorMessage(error: unknown): string {

@@ -14,6 +14,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { buttonVariants } from '@/components/ui/button';
 import { formatTime, formatMoney } from '@/lib/format';
+import { t } from '@/i18n/i18n';
 
 type CashoutConfirmProps = {
   /** What the server says the cashout would do; the dialog is open while there is one. */
@@ -36,32 +37,37 @@ export function CashoutConfirm({ preview, ethPrice, onConfirm, onCancel }: Casho
       {preview ? (
         <AlertDialogContent>
           <AlertDialogHeader>
-            <AlertDialogTitle>Confirm your cashout</AlertDialogTitle>
-            <AlertDialogDescription>Your whole active balance leaves your account for this wallet on Ethereum Mainnet.</AlertDialogDescription>
+            <AlertDialogTitle>{t('cashout.confirm.title')}</AlertDialogTitle>
+            <AlertDialogDescription>{t('cashout.confirm.description')}</AlertDialogDescription>
           </AlertDialogHeader>
           <DetailList
             items={[
-              ['Amount', `${formatMoney(preview.amountUsd)} ${BALANCE_CURRENCY}${eth ? ` (about ${eth} ETH)` : ''}`],
-              ['Wallet', <FullHex key="wallet" value={preview.wallet} />],
+              [
+                t('cashout.confirm.amount'),
+                eth
+                  ? t('cashout.confirm.amountEth', { amount: formatMoney(preview.amountUsd), currency: BALANCE_CURRENCY, eth })
+                  : t('cashout.confirm.amountValue', { amount: formatMoney(preview.amountUsd), currency: BALANCE_CURRENCY }),
+              ],
+              [t('cashout.confirm.wallet'), <FullHex key="wallet" value={preview.wallet} />],
             ]}
           />
           {preview.newWallet ? (
             <Alert role="note" className="border-amber-500/40 bg-amber-500/10">
               <MailWarning aria-hidden="true" className="text-amber-600" />
-              <AlertTitle>A wallet new to your account</AlertTitle>
+              <AlertTitle>{t('cashout.confirm.newWallet')}</AlertTitle>
               <AlertDescription>
                 {preview.holdUntil
-                  ? `We e-mail you about it at once, with a link to cancel it, and it waits until ${formatTime(preview.holdUntil)} before it is paid.`
-                  : 'We e-mail you about it at once, with a link to cancel it while it is not paid.'}
+                  ? t('cashout.confirm.heldUntil', { time: formatTime(preview.holdUntil) })
+                  : t('cashout.confirm.notHeld')}
               </AlertDescription>
             </Alert>
           ) : (
-            <p className="text-sm text-muted-foreground">Coins are sent to your wallet within 1-24 hours.</p>
+            <p className="text-sm text-muted-foreground">{t('cashout.payoutTimeText')}</p>
           )}
           <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogCancel>{t('cashout.confirm.cancel')}</AlertDialogCancel>
             <AlertDialogAction className={buttonVariants()} onClick={onConfirm}>
-              Confirm cashout
+              {t('cashout.confirm.button')}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

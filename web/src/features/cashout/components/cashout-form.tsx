@@ -13,9 +13,13 @@ import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage, getServerMessage } from '@/lib/api-client';
 import { usePreviewCashout } from '../api/preview-cashout';
 import { useRequestCashout } from '../api/request-cashout';
-import { canCashout, NOT_ENOUGH_MONEY } from '../cashout-rules';
+import { canCashout, notEnoughMoney } from '../cashout-rules';
 import { usdToEth } from '@shop/core/contract';
 import { CashoutConfirm } from './cashout-confirm';
+
+/** Not words: the start of what the field takes. */
+const HEX_PLACEHOLDER = '0x...';
+import { t } from '@/i18n/i18n';
 
 /** 'Cashout (x)' with x = balance / ETH price; a spinner while the price loads. */
 function CashoutLabel({ activeBalance }: { activeBalance: number }) {
@@ -23,13 +27,13 @@ function CashoutLabel({ activeBalance }: { activeBalance: number }) {
   if (price.isPending) {
     return (
       <>
-        Cashout
-        <Spinner size="sm" label="Loading ETH price" className="text-current" />
+        {t('cashout.button')}
+        <Spinner size="sm" label={t('cashout.loadingPrice')} className="text-current" />
       </>
     );
   }
   const eth = price.data ? usdToEth(activeBalance, price.data.price) : undefined;
-  return <>{eth === undefined ? 'Cashout' : `Cashout (${eth})`}</>;
+  return <>{eth === undefined ? t('cashout.button') : t('cashout.buttonEth', { eth })}</>;
 }
 
 /**
@@ -57,7 +61,7 @@ export function CashoutForm({ user }: { user: UserJson }) {
     setProblem(undefined);
     // SPEC.md section 5: strictly above the minimum, checked before any call.
     if (!canCashout(user.activeBalance)) {
-      fail(NOT_ENOUGH_MONEY);
+      fail(notEnoughMoney());
       return;
     }
     preview.mutate({ wallet: wallet.trim() }, { onSuccess: setConfirming, onError: failWith });
@@ -70,7 +74,7 @@ export function CashoutForm({ user }: { user: UserJson }) {
       { wallet: confirming.wallet },
       {
         onSuccess: () => {
-          toast.success('Cashout Success');
+          toast.success(t('cashout.success'));
           navigate('/profile');
         },
         onError: failWith,
@@ -80,21 +84,21 @@ export function CashoutForm({ user }: { user: UserJson }) {
   const pending = preview.isPending || cashout.isPending;
 
   return (
-    <form className="grid gap-5" aria-label="Cashout" onSubmit={submit}>
+    <form className="grid gap-5" aria-label={t('cashout.button')} onSubmit={submit}>
       <div className="grid gap-1">
-        <span className="text-sm text-muted-foreground">Active Balance</span>
+        <span className="text-sm text-muted-foreground">{t('cashout.activeBalance')}</span>
         <BalanceAmount value={user.activeBalance ?? 0} />
       </div>
       <FormField
-        label="Wallet Address"
+        label={t('cashout.wallet')}
         name="wallet"
-        placeholder="0x..."
+        placeholder={HEX_PLACEHOLDER}
         autoComplete="off"
         spellCheck={false}
         required
         value={wallet}
         onValueChange={setWallet}
-        hint="Your ETH address on Ethereum Mainnet."
+        hint={t('cashout.walletHint')}
       />
       {price.isError ? <ErrorAlert error={price.error} /> : null}
       {problem ? (

@@ -7,6 +7,7 @@ import { Card, CardContent, CardFooter, CardHeader } from '@/components/ui/card'
 import { getErrorMessage } from '@/lib/api-client';
 import { clearUserInfo } from '@/stores/auth-store';
 import { useCancelCashout } from '../api/cancel-cashout';
+import { t } from '@/i18n/i18n';
 
 const linkClass = 'font-medium text-foreground underline-offset-4 hover:underline';
 
@@ -27,7 +28,7 @@ export function CancelCashoutPage() {
     <div className="mx-auto w-full max-w-md py-4 sm:py-10">
       <Card>
         <CardHeader>
-          <h1 className="text-2xl font-bold tracking-tight">{cancel.isSuccess ? 'Cashout cancelled' : 'Cancel a cashout to a new wallet'}</h1>
+          <h1 className="text-2xl font-bold tracking-tight">{cancel.isSuccess ? t('cashout.cancel.done') : t('cashout.cancel.title')}</h1>
         </CardHeader>
         <CardContent className="grid gap-4">
           {cancel.isSuccess ? (
@@ -38,15 +39,10 @@ export function CancelCashoutPage() {
             </Alert>
           ) : (
             <>
-              <p className="text-sm">
-                Did not ask for this cashout? This cancels every cashout of your account to that wallet that is still waiting
-                (the amount comes back to your active balance), blocks the wallet for your account and signs your account out
-                everywhere. Once the wait is over a cashout is with the admins and the link cannot stop it. Then set a new
-                password.
-              </p>
+              <p className="text-sm">{t('cashout.cancel.explain')}</p>
               {!token ? (
                 <Alert variant="destructive">
-                  <AlertDescription>This page needs the link from the e-mail we sent you.</AlertDescription>
+                  <AlertDescription>{t('cashout.cancel.noToken')}</AlertDescription>
                 </Alert>
               ) : null}
               {cancel.isError ? (
@@ -55,7 +51,7 @@ export function CancelCashoutPage() {
                 </Alert>
               ) : null}
               <Button variant="destructive" icon={<Ban aria-hidden="true" />} pending={cancel.isPending} disabled={cancel.isPending || !token} onClick={submit}>
-                Cancel cashout and block wallet
+                {t('cashout.cancel.button')}
               </Button>
             </>
           )}
@@ -63,11 +59,11 @@ export function CancelCashoutPage() {
         <CardFooter className="text-sm text-muted-foreground">
           {cancel.isSuccess ? (
             <Link to="/forgot-password" className={linkClass}>
-              Set a new password
+              {t('cashout.cancel.newPassword')}
             </Link>
           ) : (
             <Link to="/login" className={linkClass}>
-              Sign in instead
+              {t('cashout.cancel.signIn')}
             </Link>
           )}
         </CardFooter>

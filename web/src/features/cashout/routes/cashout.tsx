@@ -5,6 +5,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { CashoutForm } from '../components/cashout-form';
 import { CashoutNotices } from '../components/cashout-notices';
+import { t } from '@/i18n/i18n';
 
 /** /profile/cashout: the balance is read fresh from the profile, not from userInfo. */
 export function CashoutPage() {
@@ -13,10 +14,10 @@ export function CashoutPage() {
   return (
     <section className="mx-auto flex w-full max-w-xl flex-col gap-6">
       <BackLink to="/profile" />
-      <h1 className="text-2xl font-bold tracking-tight">Cashout</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{t('cashout.title')}</h1>
       <CashoutNotices />
       {isPending ? (
-        <PageSpinner label="Loading balance" />
+        <PageSpinner label={t('cashout.loadingBalance')} />
       ) : isError ? (
         <ErrorAlert error={error} />
       ) : (

@@ -4,6 +4,7 @@ import { orderReference } from '@shop/core/contract';
 import { ConfirmAction } from '@/components/confirm-action';
 import { Button } from '@/components/ui/button';
 import { useDeleteOrder } from '../api/delete-order';
+import { t } from '@/i18n/i18n';
 
 /**
  * 'Delete Order', after a confirmation naming the order. Offered only where the server says
@@ -14,20 +15,20 @@ export function DeleteOrderButton({ orderId, onDeleted }: { orderId: string; onD
   const onDelete = () =>
     remove.mutate(orderId, {
       onSuccess: () => {
-        toast.success('Order deleted!');
+        toast.success(t('orders.delete.deleted'));
         onDeleted?.();
       },
-      onError: () => toast.error('Failed to delete order.'),
+      onError: () => toast.error(t('orders.delete.failed')),
     });
   return (
     <ConfirmAction
-      title={`Delete order ${orderReference(orderId)}?`}
-      description="Its items go back into stock and it leaves the order list. A transfer that still arrives for it waits on the Payments page for you to assign or refund."
-      confirmLabel="Delete Order"
+      title={t('orders.delete.confirmTitle', { reference: orderReference(orderId) })}
+      description={t('orders.delete.confirmText')}
+      confirmLabel={t('orders.delete.button')}
       onConfirm={onDelete}
     >
       <Button variant="destructive" size="sm" pending={remove.isPending} disabled={remove.isPending} icon={<Trash2 aria-hidden="true" />}>
-        Delete Order
+        {t('orders.delete.button')}
       </Button>
     </ConfirmAction>
   );

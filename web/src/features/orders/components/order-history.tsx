@@ -8,15 +8,17 @@ import { useListParam } from '@/components/list-filters';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDay, formatUsd } from '@/lib/format';
+import { Price } from '@/components/price';
+import { formatDay } from '@/lib/format';
 import { ORDER_STATUS_LABELS } from '@/lib/order-status';
 import { useMyOrders } from '../api/get-my-orders';
+import { t } from '@/i18n/i18n';
 
 /** The URL parameter of the history's state filter (the profile has no other list filter). */
 const PARAM = 'orders';
 
-const STATE_OPTIONS = [
-  { value: '', label: 'All states' },
+const stateOptions = () => [
+  { value: '', label: t('orders.history.allStates') },
   ...LISTED_ORDER_STATUSES.map((status) => ({ value: status, label: ORDER_STATUS_LABELS[status] })),
 ];
 
@@ -39,24 +41,24 @@ export function OrderHistory() {
     <Card>
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
         <CardTitle>
-          <h2 className="text-lg">Order History</h2>
+          <h2 className="text-lg">{t('orders.history.title')}</h2>
         </CardTitle>
-        <StatusFilter label="Show" options={STATE_OPTIONS} param={PARAM} />
+        <StatusFilter label={t('orders.history.show')} options={stateOptions()} param={PARAM} />
       </CardHeader>
       <CardContent>
         {list.isPending ? (
           <div className="flex justify-center py-6">
-            <Spinner label="Loading orders" />
+            <Spinner label={t('orders.loading')} />
           </div>
         ) : list.isError ? (
           <ErrorAlert error={list.error} />
         ) : orders.length === 0 ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <History aria-hidden="true" className="size-4" />
-            {state ? `No ${ORDER_STATUS_LABELS[state].toLowerCase()} orders.` : 'No orders yet.'}
+            {state ? t('orders.history.noneInState', { state: ORDER_STATUS_LABELS[state].toLowerCase() }) : t('orders.history.none')}
           </p>
         ) : (
-          <ul aria-label="Order history" className="divide-y">
+          <ul aria-label={t('orders.history.list')} className="divide-y">
             {orders.map((order) => (
               <li key={order._id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-3">
                 <div className="grid min-w-0 gap-1">
@@ -65,7 +67,7 @@ export function OrderHistory() {
                     <Link to={`/order/${order._id}`} className="font-mono text-xs underline underline-offset-4">
                       {orderReference(order._id)}
                     </Link>{' '}
-                    · {formatDay(order.createdAt)} · {formatUsd(order.totalPrice)}
+                    · {formatDay(order.createdAt)} · <Price usd={order.totalPrice} />
                   </span>
                 </div>
                 <Badge variant={BADGES[order.status] ?? 'secondary'}>{ORDER_STATUS_LABELS[order.status]}</Badge>
@@ -73,7 +75,7 @@ export function OrderHistory() {
             ))}
           </ul>
         )}
-        <LoadMore list={list} label="More orders" />
+        <LoadMore list={list} label={t('orders.more')} />
       </CardContent>
     </Card>
   );

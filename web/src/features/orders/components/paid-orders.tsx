@@ -5,9 +5,11 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { LoadMore } from '@/components/load-more';
-import { daysLeft, formatDay, formatUsd } from '@/lib/format';
+import { Price } from '@/components/price';
+import { daysLeft, formatDay } from '@/lib/format';
 import { formatOrderLine } from '@/lib/line-total';
 import { useMyOrders } from '../api/get-my-orders';
+import { t } from '@/i18n/i18n';
 
 const PAID = ['PAID'] as const;
 
@@ -29,7 +31,7 @@ export function paidLines(orders: OrderJson[]): PaidLine[] {
 function termLeft(line: PaidLine): string {
   const days = daysLeft(line.expiresAt);
   if (days === undefined) return '';
-  return days === 0 ? 'term ended' : `${days} ${days === 1 ? 'day' : 'days'} left`;
+  return days === 0 ? t('orders.paid.termEnded') : t('orders.paid.daysLeft', { count: days });
 }
 
 /** One package bought: SPEC.md's image, name, price and 'Expires in' (its own end), with its quantity, total, term left and order. */
@@ -42,7 +44,9 @@ function PaidLineRow({ line }: { line: PaidLine }) {
       <Link to={`/product/${item.product}`} className="truncate font-medium hover:underline">
         {item.name}
       </Link>
-      <span className="text-sm font-semibold sm:row-span-2 sm:text-right">{formatUsd(item.price)}</span>
+      <span className="text-sm font-semibold sm:row-span-2 sm:text-right">
+        <Price usd={item.price} />
+      </span>
       <span className="col-start-2 flex flex-wrap gap-x-3 text-sm text-muted-foreground">
         <span className="tabular-nums">{formatOrderLine(item.qty, item.price)}</span>
         <Link to={`/order/${line.orderId}`} className="font-mono text-xs leading-5 underline underline-offset-4">
@@ -50,7 +54,7 @@ function PaidLineRow({ line }: { line: PaidLine }) {
         </Link>
       </span>
       <span className="col-start-2 text-sm text-muted-foreground sm:col-span-2">
-        <span>Expires in</span> <time dateTime={formatDay(expiresAt)}>{formatDay(expiresAt) || '-'}</time>
+        <span>{t('orders.paid.expiresIn')}</span> <time dateTime={formatDay(expiresAt)}>{formatDay(expiresAt) || '-'}</time>
         {left ? <span> ({left})</span> : null}
       </span>
     </li>
@@ -66,29 +70,29 @@ export function PaidOrders() {
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">My Packages</h2>
+          <h2 className="text-lg">{t('orders.paid.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent>
         {isPending ? (
           <div className="flex justify-center py-6">
-            <Spinner label="Loading orders" />
+            <Spinner label={t('orders.loading')} />
           </div>
         ) : isError ? (
           <ErrorAlert error={error} />
         ) : paidLines(orders).length === 0 ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <PackageCheck aria-hidden="true" className="size-4" />
-            No paid orders yet.
+            {t('orders.paid.none')}
           </p>
         ) : (
-          <ul aria-label="Paid orders" className="divide-y">
+          <ul aria-label={t('orders.paid.list')} className="divide-y">
             {paidLines(orders).map((line) => (
               <PaidLineRow key={line.key} line={line} />
             ))}
           </ul>
         )}
-        <LoadMore list={list} label="More orders" />
+        <LoadMore list={list} label={t('orders.more')} />
       </CardContent>
     </Card>
   );

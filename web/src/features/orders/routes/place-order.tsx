@@ -5,6 +5,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useCart } from '@/stores/cart-store';
 import { useCreateOrder } from '../api/create-order';
 import { PlaceOrderSummary } from '../components/place-order-summary';
+import { t } from '@/i18n/i18n';
 
 export function PlaceOrderPage() {
   const cart = useCart();
@@ -33,11 +34,11 @@ export function PlaceOrderPage() {
   return (
     <section className="grid items-start gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
       <div className="flex flex-col gap-4">
-        <h1 className="text-2xl font-bold tracking-tight">Order Items</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{t('orders.place.title')}</h1>
         {lines.length === 0 ? (
-          <p className="rounded-xl border border-dashed px-6 py-10 text-center text-lg font-medium">Your cart is empty</p>
+          <p className="rounded-xl border border-dashed px-6 py-10 text-center text-lg font-medium">{t('orders.place.empty')}</p>
         ) : (
-          <OrderLines lines={lines} label="Order items" />
+          <OrderLines lines={lines} label={t('orders.place.items')} />
         )}
       </div>
       <PlaceOrderSummary

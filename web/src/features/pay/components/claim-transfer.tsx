@@ -10,6 +10,10 @@ import { useClaimTransfer } from '../api/claim-transfer';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletSignature } from '../hooks/use-wallet-signature';
 import { WalletMessage } from './wallet-section';
+import { t } from '@/i18n/i18n';
+
+/** Not words: the start of what the field takes. */
+const HEX_PLACEHOLDER = '0x…';
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -33,7 +37,7 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
     claim.mutate(
       { txHash: hash, signature },
       {
-        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? 'Transfer claimed. The order is paid.' : 'Transfer claimed.'),
+        onSuccess: (result) => toast.success(result.orderStatus === 'PAID' ? t('pay.claim.claimedPaid') : t('pay.claim.claimed')),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
@@ -41,19 +45,15 @@ export function ClaimTransfer({ orderId, wallet }: { orderId: string; wallet: Pa
 
   return (
     <details className="rounded-lg border px-3 py-2 text-sm">
-      <summary className="cursor-pointer font-medium">Sent an amount that was rounded? Claim your transfer</summary>
-      <form className="mt-3 flex flex-col gap-3" aria-label="Claim a transfer" onSubmit={(e) => void submit(e)}>
-        <p className="text-muted-foreground">
-          If your wallet rounded the amount (or it was typed by hand), the shop cannot tell which order it pays. Give the transaction hash
-          and sign a message with the wallet that sent it. A withdrawal from an exchange is sent by the
-          exchange&apos;s wallet, which you cannot sign for: the shop&apos;s admins see it and assign or refund it.
-        </p>
+      <summary className="cursor-pointer font-medium">{t('pay.claim.summary')}</summary>
+      <form className="mt-3 flex flex-col gap-3" aria-label={t('pay.claim.form')} onSubmit={(e) => void submit(e)}>
+        <p className="text-muted-foreground">{t('pay.claim.explain')}</p>
         <div className="grid gap-1.5">
-          <Label htmlFor={inputId}>Transaction hash</Label>
-          <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder="0x…" autoComplete="off" spellCheck={false} />
+          <Label htmlFor={inputId}>{t('pay.claim.txHash')}</Label>
+          <Input id={inputId} value={txHash} onChange={(e) => setTxHash(e.target.value)} placeholder={HEX_PLACEHOLDER} autoComplete="off" spellCheck={false} />
         </div>
         <Button pending={busy} type="submit" variant="outline" disabled={busy || !TX_HASH.test(txHash.trim())} className="w-fit">
-          Sign and claim
+          {t('pay.claim.submit')}
         </Button>
         {sign.error ? <WalletMessage message={sign.error} /> : null}
         {claim.isError ? <ErrorAlert error={claim.error} /> : null}

@@ -7,6 +7,7 @@ import { formatAssetAmount } from '@/lib/asset-amount';
 import { cn } from '@/lib/utils';
 import { checksummed, type TokenQuote } from '../payment-request';
 import { PaymentQr } from './payment-qr';
+import { t } from '@/i18n/i18n';
 
 /**
  * EIP-681 for the deposit address with no value: an exchange rounds what it withdraws and
@@ -43,7 +44,7 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
   };
 
   return (
-    <section aria-label="Pay from an exchange" className="rounded-lg border">
+    <section aria-label={t('pay.exchange.region')} className="rounded-lg border">
       <Button
         type="button"
         variant="ghost"
@@ -54,19 +55,19 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
       >
         <span className="flex items-center gap-2">
           <Landmark aria-hidden="true" />
-          Paying from an exchange?
+          {t('pay.exchange.toggle')}
         </span>
         <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
       </Button>
       {open ? (
         <div id={panelId} className="flex flex-col gap-3 border-t p-3 text-sm">
           {/* One text node: the sentence is found whole, as a buyer reads it. */}
-          <h3 className="font-semibold">{`Paying from an exchange? Send at least ${amount} to this address`}</h3>
+          <h3 className="font-semibold">{t('pay.exchange.heading', { amount })}</h3>
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
             {/* On a phone too: an exchange app can read the code from a screenshot, and it is the page's only code. */}
-            <PaymentQr uri={depositLink(address, quote.chainId)} label="QR code of the deposit address" testId="deposit-qr" />
+            <PaymentQr uri={depositLink(address, quote.chainId)} label={t('pay.exchange.qr')} testId="deposit-qr" />
             <div className="flex w-full min-w-0 flex-col gap-2">
-              <span className="text-muted-foreground">This order&apos;s deposit address</span>
+              <span className="text-muted-foreground">{t('pay.exchange.address')}</span>
               {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}
               <code className="rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all">{address}</code>
               <Button
@@ -75,27 +76,21 @@ export function ExchangePay({ quote, onOpenChange }: ExchangePayProps) {
                 size="sm"
                 className="w-fit"
                 icon={<Copy aria-hidden="true" />}
-                onClick={() => void copyToClipboard(address, 'Copy to clipboard', 'Could not copy; select the address and copy it by hand.')}
+                onClick={() => void copyToClipboard(address, t('pay.exchange.copied'), t('pay.exchange.copyFailed'))}
               >
-                Copy address
+                {t('pay.exchange.copy')}
               </Button>
             </div>
           </div>
-          <ul aria-label="What happens with more or less" className="flex list-disc flex-col gap-1 pl-5 text-muted-foreground">
-            <li>
-              Less arrives (an exchange may take its fee out of it): the order stays underpaid, and this page shows the rest to send to
-              the same address.
-            </li>
-            <li>More arrives: the order is paid; add the extra to your balance from this order's page, or ask the shop to refund it to a wallet you name (an exchange's wallet is not yours to refund to).</li>
+          <ul aria-label={t('pay.exchange.rules')} className="flex list-disc flex-col gap-1 pl-5 text-muted-foreground">
+            <li>{t('pay.exchange.less')}</li>
+            <li>{t('pay.exchange.more')}</li>
             <li className="wrap-anywhere">
               {token
-                ? `Ethereum network only: send ${token.asset} on Ethereum mainnet (the token at ${checksummed(token.tokenAddress)}), not another token and not another network.`
-                : 'Ethereum network only: send ETH on Ethereum mainnet, not a token and not another network.'}
+                ? t('pay.exchange.networkToken', { asset: token.asset, tokenAddress: checksummed(token.tokenAddress) })
+                : t('pay.exchange.networkEth')}
             </li>
-            <li>
-              Sent after the price lock ends: it is valued at the price when it arrives. It pays the order if it still covers the total;
-              otherwise the shop resolves it with you.
-            </li>
+            <li>{t('pay.exchange.late')}</li>
           </ul>
         </div>
       ) : null}

@@ -3,6 +3,7 @@ import { Smartphone } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { metaMaskDeepLink } from '../wallet-messages';
+import { t } from '@/i18n/i18n';
 
 /** On a phone without an injected wallet: open this very page in MetaMask's own browser. */
 export function OpenInMetaMask() {
@@ -11,11 +12,11 @@ export function OpenInMetaMask() {
   return (
     <Alert>
       <Smartphone aria-hidden="true" />
-      <AlertTitle>Pay from your phone</AlertTitle>
+      <AlertTitle>{t('pay.openInMetaMask.title')}</AlertTitle>
       <AlertDescription>
-        <p>This browser has no wallet. Open this page in the MetaMask app to pay.</p>
+        <p>{t('pay.openInMetaMask.text')}</p>
         <Button asChild size="sm" className="mt-1">
-          <a href={href}>Open MetaMask</a>
+          <a href={href}>{t('pay.openInMetaMask.open')}</a>
         </Button>
       </AlertDescription>
     </Alert>

@@ -2,7 +2,9 @@ import type { RefundJson } from '@shop/core/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { StatusBadge } from '@/components/status-badge';
 import type { PayWallet } from '../hooks/use-pay-wallet';
+import { rich, slot } from '@/i18n/rich-text';
 import { RefundWalletForm } from './refund-wallet-form';
+import { t } from '@/i18n/i18n';
 
 /** A requested refund can go to another wallet until a payout for it is being checked or was accepted. */
 function canChangeWallet(refund: RefundJson): boolean {
@@ -17,10 +19,10 @@ type OrderRefundsProps = { orderId: string; refunds: RefundJson[]; wallet: PayWa
  */
 export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
   return (
-    <Card role="region" aria-label="Refunds">
+    <Card role="region" aria-label={t('pay.refunds.title')}>
       <CardHeader>
         <CardTitle className="text-lg">
-          <h2>Refunds</h2>
+          <h2>{t('pay.refunds.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent>
@@ -32,11 +34,11 @@ export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
                 <StatusBadge status={refund.status} />
               </div>
               <span className="text-muted-foreground">
-                To <span className="font-mono text-xs break-all">{refund.wallet}</span>
+                {rich(t('pay.refunds.to', { wallet: slot(0) }), <span className="font-mono text-xs break-all">{refund.wallet}</span>)}
               </span>
               {refund.status === 'PAID' && refund.payoutTxHash ? (
                 <span className="text-muted-foreground">
-                  Sent in <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code>
+                  {rich(t('pay.refunds.sentIn', { hash: slot(0) }), <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code>)}
                 </span>
               ) : null}
               {canChangeWallet(refund) ? <RefundWalletForm orderId={orderId} refund={refund} wallet={wallet} /> : null}

@@ -5,32 +5,32 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
+import { rich, slot } from '@/i18n/rich-text';
 import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-overpayment';
+import { t } from '@/i18n/i18n';
 
 /** Where a refund of the overpayment goes: each transfer's part back to the address that sent it. */
 function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   if (!overpayment.refundable) {
-    return <p className="text-muted-foreground">It was not sent by a single address: to have it refunded, contact the shop.</p>;
+    return <p className="text-muted-foreground">{t('pay.overpayment.notRefundable')}</p>;
   }
   if (overpayment.from) {
     return (
       <p className="text-muted-foreground">
-        Or have it sent back to the address that paid, <span className="font-mono text-xs break-all">{overpayment.from}</span>.
+        {rich(t('pay.overpayment.sendBackTo', { address: slot(0) }), <span className="font-mono text-xs break-all">{overpayment.from}</span>)}
       </p>
     );
   }
   return (
     <div className="text-muted-foreground">
-      <p>Or have it sent back: each transfer's part to the address that sent it.</p>
-      <ul className="mt-1 list-disc pl-5" aria-label="Refund of each transfer">
+      <p>{t('pay.overpayment.sendBackParts')}</p>
+      <ul className="mt-1 list-disc pl-5" aria-label={t('pay.overpayment.parts')}>
         {overpayment.parts.map((part) => (
           <li key={part.txHash}>
             {part.from ? (
-              <>
-                {part.eth} ETH to <span className="font-mono text-xs break-all">{part.from}</span>
-              </>
+              rich(t('pay.overpayment.partTo', { eth: part.eth ?? '', address: slot(0) }), <span className="font-mono text-xs break-all">{part.from}</span>)
             ) : (
-              `${part.eth} ETH: not sent by a single address, so the shop refunds it to a wallet you name`
+              t('pay.overpayment.partNamed', { eth: part.eth ?? '' })
             )}
           </li>
         ))}
@@ -51,20 +51,18 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
     });
 
   return (
-    <Card role="region" aria-label="Overpayment">
+    <Card role="region" aria-label={t('pay.overpayment.title')}>
       <CardHeader>
         <CardTitle className="text-lg">
-          <h2>Overpayment</h2>
+          <h2>{t('pay.overpayment.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-2 text-sm">
-        <p>
-          You paid ${formatMoney(overpayment.usd)} ({overpayment.eth} ETH) more than the order total.
-        </p>
+        <p>{t('pay.overpayment.paid', { usd: formatMoney(overpayment.usd), eth: overpayment.eth })}</p>
         <p className="text-muted-foreground">
           {overpayment.creditUsd === null
-            ? 'Added to your active balance, it is worth what its ETH is worth at today\'s price, at most the amount above.'
-            : `Added to your active balance: $${formatMoney(overpayment.creditUsd)} (what its ETH is worth at today's price, at most the amount above).`}
+            ? t('pay.overpayment.credit')
+            : t('pay.overpayment.creditUsd', { usd: formatMoney(overpayment.creditUsd) })}
         </p>
         <RefundDestination overpayment={overpayment} />
       </CardContent>
@@ -75,7 +73,7 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
           disabled={settle.isPending}
           onClick={() => choose('balance')}
         >
-          Add to my balance
+          {t('pay.overpayment.toBalance')}
         </Button>
         {overpayment.refundable ? (
           <Button
@@ -85,7 +83,7 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
             disabled={settle.isPending}
             onClick={() => choose('refund')}
           >
-            Refund to my wallet
+            {t('pay.overpayment.refund')}
           </Button>
         ) : null}
       </CardFooter>

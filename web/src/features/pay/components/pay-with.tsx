@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { AssetCode } from '@shop/core/contract';
 import { cn } from '@/lib/utils';
 import type { PayOption } from '../payment-request';
+import { t } from '@/i18n/i18n';
 
 type PayWithProps = {
   options: PayOption[];
@@ -23,7 +24,7 @@ export function PayWith({ options, value, onChange }: PayWithProps) {
   return (
     <div role="radiogroup" aria-labelledby={labelId} className="flex flex-col gap-2">
       <span id={labelId} className="text-sm font-medium">
-        Pay with
+        {t('pay.payWith.label')}
       </span>
       <div className="grid grid-cols-3 gap-2">
         {options.map(({ asset, reason }) => {
@@ -58,7 +59,7 @@ export function PayWith({ options, value, onChange }: PayWithProps) {
           {notOffered.map(({ asset, reason }) => (
             <li key={asset}>
               {/* The asset is named once: by the reason when it names it ('USDT is off its peg…'), else before it. */}
-              {reason?.includes(asset) ? null : <span className="font-medium">{asset}: </span>}
+              {reason?.includes(asset) ? null : <span className="font-medium">{t('pay.payWith.asset', { asset })}</span>}
               <span id={reasonId(asset)}>{reason}</span>
             </li>
           ))}

@@ -5,22 +5,23 @@ import { Spinner } from '@/components/ui/spinner';
 import { paymentAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 import { SignedPaymentState } from './signed-pay';
+import { t } from '@/i18n/i18n';
 
 /** The pay page's line for one reported or discovered transfer. */
 export function paymentStateText(payment: PaymentJson): string {
   switch (payment.status) {
     case 'PENDING':
-      return `Waiting for confirmations ${payment.confirmations}/${payment.requiredConfirmations}`;
+      return t('pay.progress.waiting', { confirmations: payment.confirmations, required: payment.requiredConfirmations });
     case 'COUNTED':
-      return payment.usdValue === null ? 'Confirmed' : `Confirmed: $${formatMoney(payment.usdValue)} counted`;
+      return payment.usdValue === null ? t('pay.progress.confirmed') : t('pay.progress.confirmedUsd', { usd: formatMoney(payment.usdValue) });
     case 'REJECTED':
-      return `Rejected: ${payment.reason ?? 'not a valid payment for this order'}`;
+      return t('pay.progress.rejected', { reason: payment.reason ?? t('pay.progress.notValid') });
     case 'LATE':
-      return `Arrived after its quote expired${payment.reason ? `: ${payment.reason}` : ''}`;
+      return payment.reason ? t('pay.progress.lateReason', { reason: payment.reason }) : t('pay.progress.late');
     case 'UNRESOLVED':
-      return 'Waiting for the shop to review it';
+      return t('pay.progress.unresolved');
     case 'REFUNDED':
-      return 'Refunded by the shop';
+      return t('pay.progress.refunded');
     default:
       return payment.status;
   }
@@ -70,44 +71,44 @@ export function PaymentProgress({ order, sentHash }: PaymentProgressProps) {
   const waitingForFirstSight = sentHash !== undefined && !payments.some((p) => p.txHash.toLowerCase() === sentHash.toLowerCase());
 
   return (
-    <div role="region" aria-label="Payment progress" className="flex flex-col gap-3">
+    <div role="region" aria-label={t('pay.progress.region')} className="flex flex-col gap-3">
       {order.status === 'UNDERPAID' ? (
         <Alert variant="destructive">
           <CircleAlert aria-hidden="true" />
-          <AlertDescription>Underpaid: ${amountDue(order)} still due</AlertDescription>
+          <AlertDescription>{t('pay.progress.underpaid', { usd: amountDue(order) })}</AlertDescription>
         </Alert>
       ) : null}
       {order.status === 'LATE' ? (
         <Alert>
           <Clock aria-hidden="true" />
-          <AlertDescription>A payment arrived after its quote expired. The shop is reviewing it.</AlertDescription>
+          <AlertDescription>{t('pay.progress.orderLate')}</AlertDescription>
         </Alert>
       ) : null}
       {order.status === 'EXPIRED' ? (
         <Alert variant="destructive">
           <CircleAlert aria-hidden="true" />
-          <AlertDescription>This order expired: no payment arrived before the payment deadline.</AlertDescription>
+          <AlertDescription>{t('pay.progress.expired')}</AlertDescription>
         </Alert>
       ) : null}
       {order.status === 'CANCELLED' ? (
         <Alert>
           <CircleAlert aria-hidden="true" />
-          <AlertDescription>This order was cancelled: it no longer waits for a payment. A payment that arrives for it is refunded by the shop.</AlertDescription>
+          <AlertDescription>{t('pay.progress.cancelled')}</AlertDescription>
         </Alert>
       ) : null}
       {order.status === 'VERIFYING' ? (
         <div className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Spinner size="sm" aria-hidden="true" /> Payment received, verifying it on chain…
+          <Spinner size="sm" aria-hidden="true" /> {t('pay.progress.verifying')}
         </div>
       ) : null}
       {!order.isPaid && order.authorization ? <SignedPaymentState authorization={order.authorization} /> : null}
       {waitingForFirstSight ? (
         <div className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Spinner size="sm" aria-hidden="true" /> Payment sent ({shortHash(sentHash)}), waiting for the network…
+          <Spinner size="sm" aria-hidden="true" /> {t('pay.progress.sent', { hash: shortHash(sentHash) })}
         </div>
       ) : null}
       {payments.length > 0 ? (
-        <ul aria-label="Payments" className="divide-y rounded-lg border px-3">
+        <ul aria-label={t('pay.progress.payments')} className="divide-y rounded-lg border px-3">
           {payments.map((payment) => (
             <PaymentRow key={payment.txHash} payment={payment} />
           ))}

@@ -4,7 +4,9 @@ import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import { tokenPaymentLink, type TokenQuote } from '../payment-request';
+import { rich, slot } from '@/i18n/rich-text';
 import { PaymentQr } from './payment-qr';
+import { t } from '@/i18n/i18n';
 
 /** The EIP-681 request of a quote and what to say about its amount. */
 function phoneRequest(quote: QuoteJson | TokenQuote): { link: string; send: ReactNode } {
@@ -13,20 +15,14 @@ function phoneRequest(quote: QuoteJson | TokenQuote): { link: string; send: Reac
     return {
       link: tokenPaymentLink(quote),
       send: (
-        <>
-          It sends <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset)}</strong> to this
-          order&apos;s own address: any {quote.asset} sent there counts for this order.
-        </>
+        <>{rich(t('pay.phone.sendsToken', { asset: quote.asset, amount: slot(0) }), <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset)}</strong>)}</>
       ),
     };
   }
   return {
     link: paymentLink(quote),
     send: (
-      <>
-        Send <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> exactly: its last digits tell the shop
-        which order it pays.
-      </>
+      <>{rich(t('pay.phone.sendEth', { amount: slot(0) }), <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong>)}</>
     ),
   };
 }
@@ -44,43 +40,43 @@ export function PhonePay({ quote, primary, withQrCode = true }: { quote: QuoteJs
   // A wallet app reads only the chain id (EIP-681): on a test shop, say which network it is.
   const testNetwork = network?.testNetwork ? (
     <p data-testid="payment-request-network" className="font-medium">
-      A test network ({network.name}, chain id {quote.chainId}): send from a wallet on this network only, never real ETH.
+      {t('pay.phone.testNetwork', { name: network.name, chainId: quote.chainId })}
     </p>
   ) : null;
   if (!withQrCode) {
     // On the phone itself (the request opens in a wallet app: nothing to scan), or while the
     // exchange panel shows its deposit address's code, the only one on the page.
     return (
-      <section aria-label="Pay from a phone wallet" className="flex flex-col gap-2 rounded-lg border p-3 text-sm">
+      <section aria-label={t('pay.phone.region')} className="flex flex-col gap-2 rounded-lg border p-3 text-sm">
         <h3 className="flex items-center gap-2 font-semibold">
           <Smartphone aria-hidden="true" className="size-4" />
-          Or pay from another wallet app
+          {t('pay.phone.otherApp')}
         </h3>
         <p>{send}</p>
         {testNetwork}
         <a href={link} className="w-fit font-medium underline underline-offset-4">
-          Open the payment request in a wallet app
+          {t('pay.phone.open')}
         </a>
       </section>
     );
   }
   return (
-    <section aria-label="Pay from a phone wallet" className="flex flex-col gap-3 rounded-lg border p-3">
+    <section aria-label={t('pay.phone.region')} className="flex flex-col gap-3 rounded-lg border p-3">
       <h3 className="flex items-center gap-2 text-sm font-semibold">
         <Smartphone aria-hidden="true" className="size-4" />
-        {primary ? 'No browser wallet here: pay from your phone' : 'Or pay from a phone wallet'}
+        {primary ? t('pay.phone.primary') : t('pay.phone.secondary')}
       </h3>
       <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        <PaymentQr uri={link} label="QR code of the payment request" testId="payment-qr" />
+        <PaymentQr uri={link} label={t('pay.phone.qr')} testId="payment-qr" />
         <div className="flex min-w-0 flex-col gap-2 text-sm">
           <p>
-            Scan the code with your wallet app, or open the payment request on this device. {send}
+            {t('pay.phone.scan')} {send}
           </p>
           {testNetwork}
           <a href={link} className="w-fit font-medium underline underline-offset-4">
-            Open the payment request in a wallet app
+            {t('pay.phone.open')}
           </a>
-          <p className="text-muted-foreground">This page follows the payment and moves on by itself once it is confirmed.</p>
+          <p className="text-muted-foreground">{t('pay.phone.follows')}</p>
         </div>
       </div>
     </section>

@@ -7,10 +7,11 @@ import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
 import { formatDuration } from '../hooks/use-now';
 import { checksummed, type TokenQuote } from '../payment-request';
+import { t } from '@/i18n/i18n';
 
 /** SPEC.md /order/{id}: 'Provider error.' when the request never got an answer, else the error's text. */
 function ethPriceErrorMessage(error: unknown): string {
-  if (isApiError(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR')) return 'Provider error.';
+  if (isApiError(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR')) return t('pay.quote.providerError');
   return getErrorMessage(error);
 }
 
@@ -27,9 +28,9 @@ export function LiveEthPrice() {
   }
   return (
     <p className="text-sm text-muted-foreground">
-      Live price:{' '}
+      {t('pay.quote.livePrice')}{' '}
       <span className="font-medium text-foreground tabular-nums">
-        {price.data ? `1 ETH = USD $${formatMoney(price.data.price)}` : '…'}
+        {price.data ? t('pay.quote.ethPrice', { price: formatMoney(price.data.price) }) : '…'}
       </span>
     </p>
   );
@@ -46,7 +47,7 @@ function TimeLeft({ secondsLeft }: { secondsLeft: number | undefined }) {
   const expired = secondsLeft === 0;
   return (
     <dd className={`text-right tabular-nums ${expired ? 'text-destructive' : ''}`} aria-live="polite">
-      {secondsLeft === undefined ? '—' : expired ? 'Expired, getting a new quote…' : `${formatDuration(secondsLeft)} left`}
+      {secondsLeft === undefined ? '—' : expired ? t('pay.quote.expired') : t('pay.quote.left', { time: formatDuration(secondsLeft) })}
     </dd>
   );
 }
@@ -55,11 +56,11 @@ function TimeLeft({ secondsLeft }: { secondsLeft: number | undefined }) {
 export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
-      <dt className="text-muted-foreground">Amount</dt>
+      <dt className="text-muted-foreground">{t('pay.quote.amount')}</dt>
       <dd className="text-right font-medium tabular-nums">{quote.amountEth} ETH</dd>
-      <dt className="text-muted-foreground">Locked price</dt>
-      <dd className="text-right tabular-nums">USD ${formatMoney(quote.ethUsd)} / ETH</dd>
-      <dt className="text-muted-foreground">Price lock</dt>
+      <dt className="text-muted-foreground">{t('pay.quote.lockedPrice')}</dt>
+      <dd className="text-right tabular-nums">{t('pay.quote.perEth', { price: formatMoney(quote.ethUsd) })}</dd>
+      <dt className="text-muted-foreground">{t('pay.quote.priceLock')}</dt>
       <TimeLeft secondsLeft={secondsLeft} />
     </dl>
   );
@@ -73,14 +74,14 @@ export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
 export function TokenQuoteDetails({ quote, secondsLeft }: { quote: TokenQuote; secondsLeft: number | undefined }) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-lg border px-3 py-2.5 text-sm">
-      <dt className="text-muted-foreground">Amount</dt>
+      <dt className="text-muted-foreground">{t('pay.quote.amount')}</dt>
       <dd className="text-right font-medium tabular-nums">{formatAssetAmount(quote.amount, quote.asset)}</dd>
-      <dt className="text-muted-foreground">Value</dt>
-      <dd className="text-right tabular-nums">USD ${formatMoney(quote.usdAmount)}</dd>
-      <dt className="text-muted-foreground">Send to</dt>
+      <dt className="text-muted-foreground">{t('pay.quote.value')}</dt>
+      <dd className="text-right tabular-nums">{t('pay.quote.usd', { usd: formatMoney(quote.usdAmount) })}</dd>
+      <dt className="text-muted-foreground">{t('pay.quote.sendTo')}</dt>
       {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}
       <dd className="text-right font-mono text-xs break-all">{checksummed(quote.payTo)}</dd>
-      <dt className="text-muted-foreground">Quote</dt>
+      <dt className="text-muted-foreground">{t('pay.quote.quote')}</dt>
       <TimeLeft secondsLeft={secondsLeft} />
     </dl>
   );

@@ -13,6 +13,10 @@ import { useChangeRefundWallet } from '../api/change-refund-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletSignature } from '../hooks/use-wallet-signature';
 import { WalletMessage } from './wallet-section';
+import { t } from '@/i18n/i18n';
+
+/** Not words: the start of what the field takes. */
+const HEX_PLACEHOLDER = '0x…';
 
 type RefundWalletFormProps = { orderId: string; refund: RefundJson; wallet: PayWallet };
 
@@ -40,7 +44,7 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
       { refundId: refund._id, wallet: address, signature },
       {
         onSuccess: (updated) => {
-          toast.success(`Refund will be sent to ${shortHex(updated.wallet, 6, 4)}`);
+          toast.success(t('pay.refundWallet.changed', { wallet: shortHex(updated.wallet, 6, 4) }));
           setNewWallet('');
           setOpen(false);
         },
@@ -60,33 +64,33 @@ export function RefundWalletForm({ orderId, refund, wallet }: RefundWalletFormPr
         aria-controls={open ? formId : undefined}
         onClick={() => setOpen((o) => !o)}
       >
-        Send to another wallet
+        {t('pay.refundWallet.toggle')}
         <ChevronDown aria-hidden="true" className={cn('transition-transform', open && 'rotate-180')} />
       </Button>
       {open ? (
         <form
           id={formId}
           className="flex flex-col gap-3 rounded-lg border p-3"
-          aria-label="Send the refund to another wallet"
+          aria-label={t('pay.refundWallet.form')}
           onSubmit={(e) => void submit(e)}
         >
           <p id={hintId} className="text-muted-foreground">
-            The wallet that sent this ETH must sign this change.
+            {t('pay.refundWallet.hint')}
           </p>
           <div className="grid gap-1.5">
-            <Label htmlFor={inputId}>New wallet</Label>
+            <Label htmlFor={inputId}>{t('pay.refundWallet.newWallet')}</Label>
             <Input
               id={inputId}
               value={newWallet}
               onChange={(e) => setNewWallet(e.target.value)}
-              placeholder="0x…"
+              placeholder={HEX_PLACEHOLDER}
               autoComplete="off"
               spellCheck={false}
               aria-describedby={hintId}
             />
           </div>
           <Button pending={busy} type="submit" variant="outline" disabled={busy || !isEthAddress(address)} className="w-fit">
-            Sign and send
+            {t('pay.refundWallet.submit')}
           </Button>
           {sign.error ? <WalletMessage message={sign.error} /> : null}
           {change.isError ? <ErrorAlert error={change.error} /> : null}

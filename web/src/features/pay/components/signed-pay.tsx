@@ -4,9 +4,8 @@ import type { OrderAuthorizationJson, OrderJson } from '@shop/core/contract';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 
-/** The way to pay USDC with one signature (issue 38's words, exactly). */
-export const PAY_BY_SIGNATURE = 'Pay with a signature (no ETH needed)';
 
 type PayBySignatureProps = {
   /** The way offered first (the wallet cannot pay a transfer's gas): drawn as the main button. */
@@ -31,10 +30,10 @@ export function PayBySignature({ primary, disabled, pending, onSign }: PayBySign
         aria-describedby={noteId}
         onClick={onSign}
       >
-        {PAY_BY_SIGNATURE}
+        {t('pay.signed.button')}
       </Button>
       <p id={noteId} className="text-center text-xs text-muted-foreground">
-        One signature in your wallet, no transaction: the shop sends your USDC to this order and pays the network fee.
+        {t('pay.signed.note')}
       </p>
     </div>
   );

@@ -5,7 +5,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { useShopNetwork } from '@/api/get-shop-config';
 import { DEV_WALLET_ENABLED } from '@/lib/wagmi-dev-wallet';
 import type { PayWallet } from '../hooks/use-pay-wallet';
-import { SWITCH_NETWORK } from '../wallet-messages';
+import { switchNetwork } from '../wallet-messages';
+import { t } from '@/i18n/i18n';
 
 /**
  * The one message of a failed connect or payment (SPEC.md's texts), drawn beside the Pay
@@ -36,22 +37,22 @@ export function WalletSection({ wallet }: { wallet: PayWallet }) {
         <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-muted/40 px-3 py-2 text-sm">
           <span className="flex min-w-0 items-center gap-2">
             <Wallet aria-hidden="true" className="size-4 shrink-0" />
-            <span className="break-all font-mono">Connected: {wallet.address}</span>
+            <span className="break-all font-mono">{t('pay.walletSection.connected', { address: wallet.address })}</span>
           </span>
           <Button variant="ghost" size="sm" onClick={wallet.disconnect}>
-            Disconnect
+            {t('pay.walletSection.disconnect')}
           </Button>
         </div>
       ) : (
         <div className="flex flex-col gap-2 sm:flex-row">
           <Button variant="outline" className="flex-1" onClick={() => void wallet.connectMetaMask()} disabled={wallet.isConnecting}>
             {wallet.isConnecting ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
-            Connect to MetaMask
+            {t('pay.walletSection.connect')}
           </Button>
           {/* The constant folds to false in a production build, and the button goes with it. */}
           {DEV_WALLET_ENABLED && developmentChain && wallet.connectDevWallet ? (
             <Button variant="secondary" className="flex-1" onClick={wallet.connectDevWallet} disabled={wallet.isConnecting}>
-              Use dev wallet (anvil)
+              {t('pay.walletSection.devWallet')}
             </Button>
           ) : null}
         </div>
@@ -61,10 +62,10 @@ export function WalletSection({ wallet }: { wallet: PayWallet }) {
         <Alert variant="destructive">
           <CircleAlert aria-hidden="true" />
           <AlertDescription>
-            <p>{SWITCH_NETWORK}</p>
+            <p>{switchNetwork()}</p>
             <Button size="sm" variant="outline" onClick={wallet.switchToMainnet} disabled={wallet.isSwitching}>
               {wallet.isSwitching ? <Spinner size="sm" aria-hidden="true" className="text-current" /> : null}
-              Switch to Ethereum Mainnet
+              {t('pay.walletSection.switch')}
             </Button>
           </AlertDescription>
         </Alert>

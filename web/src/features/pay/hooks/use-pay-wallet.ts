@@ -4,18 +4,22 @@ import { erc20Abi, type Address } from 'viem';
 import { useConnect, useConnection, useConnectors, useDisconnect, useSendTransaction, useSignTypedData, useSwitchChain, useWriteContract } from 'wagmi';
 import { transferAuthorizationTypedData, type QuoteJson, type TransferAuthorization } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
+import { t } from '@/i18n/i18n';
 import { findWalletConnector, hasBrowserWallet, requiredChainId, SHOP_CHAINS, type ShopChainId } from '@/lib/wagmi';
 import { DEV_WALLET_ENABLED, DEV_WALLET_ID } from '@/lib/wagmi-dev-wallet';
 import { transferAuthorization, type SignableQuote, type TokenQuote } from '../payment-request';
 import {
-  CONNECT_METAMASK,
-  INSTALL_METAMASK,
+  connectionError,
+  connectMetaMask as connectMetaMaskMessage,
+  installMetaMask,
   isChainMismatch,
   isUserRejection,
-  METAMASK_CONNECTED,
-  SIGNATURE_DECLINED,
-  SWITCH_NETWORK,
-  UNKNOWN_QUOTE_CHAIN,
+  metaMaskConnected,
+  paymentError,
+  signatureDeclined,
+  signatureError,
+  switchNetwork,
+  unknownQuoteChain,
   walletErrorMessage,
 } from '../wallet-messages';
 
@@ -48,7 +52,7 @@ export function usePayWallet() {
   // The shop's own chain (GET /api/config): mainnet, or a staging shop's test network.
   const chainId = requiredChainId(useShopNetwork()?.chainId);
   const isConnected = connection.status === 'connected';
-  const wrongNetwork = (isConnected && connection.chainId !== chainId) || error === SWITCH_NETWORK;
+  const wrongNetwork = (isConnected && connection.chainId !== chainId) || error === switchNetwork();
 
   /**
    * Connects MetaMask (or another browser wallet) unless one is connected already.
@@ -60,13 +64,13 @@ export function usePayWallet() {
     if (isConnected) return undefined;
     setError(undefined);
     const connector = await findWalletConnector(connectors);
-    if (!connector) return INSTALL_METAMASK;
+    if (!connector) return installMetaMask();
     try {
       await connect.mutateAsync({ connector });
     } catch (e) {
-      return `Connection Error: ${walletErrorMessage(e)}`;
+      return connectionError(e);
     }
-    toast.success(METAMASK_CONNECTED, { id: WALLET_CONNECTED_TOAST });
+    toast.success(metaMaskConnected(), { id: WALLET_CONNECTED_TOAST });
     return undefined;
   };
 
@@ -83,8 +87,8 @@ export function usePayWallet() {
         connect.mutate(
           { connector: devConnector },
           {
-            onSuccess: () => toast.success('Dev wallet (anvil) connected', { id: WALLET_CONNECTED_TOAST }),
-            onError: (e) => fail(`Connection Error: ${walletErrorMessage(e)}`),
+            onSuccess: () => toast.success(t('pay.wallet.devConnected'), { id: WALLET_CONNECTED_TOAST }),
+            onError: (e) => fail(connectionError(e)),
           },
         );
       }
@@ -109,26 +113,26 @@ export function usePayWallet() {
   const send = async <T>(
     chainId: number,
     submit: (chainId: ShopChainId, from: Address) => Promise<T>,
-    failure = (e: unknown) => `Payment Error: ${walletErrorMessage(e)}`,
+    failure = paymentError,
   ): Promise<T | undefined> => {
     setError(undefined);
     if (!isConnected || !connection.address) {
-      fail(CONNECT_METAMASK);
+      fail(connectMetaMaskMessage());
       return undefined;
     }
     const quoteChainId = SHOP_CHAINS.find((c) => c.id === chainId)?.id;
     if (quoteChainId === undefined) {
-      fail(UNKNOWN_QUOTE_CHAIN);
+      fail(unknownQuoteChain());
       return undefined;
     }
     if (connection.chainId !== quoteChainId) {
-      fail(SWITCH_NETWORK);
+      fail(switchNetwork());
       return undefined;
     }
     try {
       return await submit(quoteChainId, connection.address);
     } catch (e) {
-      fail(isChainMismatch(e) ? SWITCH_NETWORK : failure(e));
+      fail(isChainMismatch(e) ? switchNetwork() : failure(e));
       return undefined;
     }
   };
@@ -165,7 +169,7 @@ export function usePayWallet() {
         const signature = await signTypedData.mutateAsync({ account: from, ...transferAuthorizationTypedData(quote.signedTransfer.domain, auth) });
         return { auth, signature };
       },
-      (e) => (isUserRejection(e) ? SIGNATURE_DECLINED : `Signature Error: ${walletErrorMessage(e)}`),
+      (e) => (isUserRejection(e) ? signatureDeclined() : signatureError(e)),
     );
 
   return {
@@ -174,7 +178,7 @@ export function usePayWallet() {
     /** False when the page has no browser wallet at all (no window.ethereum, no EIP-6963). */
     hasWallet: hasBrowserWallet(connectors),
     wrongNetwork,
-    error: error === SWITCH_NETWORK ? undefined : error,
+    error: error === switchNetwork() ? undefined : error,
     isConnecting: connect.isPending,
     isSwitching: switchChain.isPending,
     isSending: sendTransaction.isPending || writeContract.isPending,

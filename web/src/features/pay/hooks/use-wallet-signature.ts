@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSignMessage } from 'wagmi';
 import type { PayWallet } from './use-pay-wallet';
-import { walletErrorMessage } from '../wallet-messages';
+import { signatureError } from '../wallet-messages';
 
 /**
  * Signs a message (EIP-191 personal_sign) with the pay page's wallet, for the forms that
@@ -24,7 +24,7 @@ export function useWalletSignature(wallet: Pick<PayWallet, 'ensureConnected' | '
     try {
       return await sign.signMessageAsync({ message });
     } catch (e) {
-      setError(`Signature Error: ${walletErrorMessage(e)}`);
+      setError(signatureError(e));
       return undefined;
     }
   };

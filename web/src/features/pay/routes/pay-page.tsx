@@ -7,6 +7,7 @@ import { ErrorAlert } from '@/components/error-alert';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import { formatMoney } from '@/lib/format';
@@ -27,7 +28,7 @@ import { secondsUntil, useNow } from '../hooks/use-now';
 import { usePayWallet, type PayWallet } from '../hooks/use-pay-wallet';
 import { useWalletFunds } from '../hooks/use-wallet-funds';
 import { authorizationRequest, chosenQuote, isSignable, payOptions, type TokenQuote } from '../payment-request';
-import { isMobileDevice, NO_GAS_FOR_TRANSFER } from '../wallet-messages';
+import { isMobileDevice, noGasForTransfer } from '../wallet-messages';
 
 /**
  * SPEC.md: 'Pay {totalPrice} USD ({eth amount} ETH)', or the chosen token's amount
@@ -36,8 +37,8 @@ import { isMobileDevice, NO_GAS_FOR_TRANSFER } from '../wallet-messages';
 export function payButtonLabel(order: OrderJson, token?: TokenQuote): string {
   const quote = token ?? order.quote;
   const usd = formatMoney(order.status === 'UNDERPAID' && quote ? quote.usdAmount : order.totalPrice);
-  if (token) return `Pay ${usd} USD (${formatAssetAmount(token.amount, token.asset)})`;
-  return order.quote ? `Pay ${usd} USD (${order.quote.amountEth} ETH)` : `Pay ${usd} USD`;
+  if (token) return t('pay.panel.payIn', { usd, amount: formatAssetAmount(token.amount, token.asset) });
+  return order.quote ? t('pay.panel.payIn', { usd, amount: `${order.quote.amountEth} ETH` }) : t('pay.panel.pay', { usd });
 }
 
 function PaidNotice({ order, sentHash }: { order: OrderJson; sentHash: string | undefined }) {
@@ -46,10 +47,10 @@ function PaidNotice({ order, sentHash }: { order: OrderJson; sentHash: string | 
     <Alert variant="success">
       <CircleCheck aria-hidden="true" />
       <AlertDescription>
-        <p>This order is already paid.</p>
+        <p>{t('pay.panel.alreadyPaid')}</p>
         {hash ? (
           <Link to={`/order/${order._id}/purchased?tx=${encodeURIComponent(hash)}`} className="underline">
-            View the payment
+            {t('pay.panel.viewPayment')}
           </Link>
         ) : null}
       </AlertDescription>
@@ -124,10 +125,10 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
   ) : null;
 
   return (
-    <Card role="region" aria-label="Payment">
+    <Card role="region" aria-label={t('pay.panel.title')}>
       <CardHeader>
         <CardTitle className="text-lg">
-          <h2>Payment</h2>
+          <h2>{t('pay.panel.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -171,7 +172,7 @@ function PayPanel({ order, wallet }: { order: OrderJson; wallet: PayWallet }) {
           </Button>
           {signFirst ? (
             <p id={noGasId} className="text-center text-xs text-muted-foreground">
-              {NO_GAS_FOR_TRANSFER}
+              {noGasForTransfer()}
             </p>
           ) : (
             signButton

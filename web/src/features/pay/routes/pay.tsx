@@ -9,6 +9,7 @@ import { LoadBoundary } from '@/components/load-boundary';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { hasInjectedProvider } from '@/lib/injected-provider';
 import { useOrder } from '../api/get-order';
 import { OpenInMetaMask } from '../components/open-in-metamask';
@@ -22,7 +23,7 @@ let walletLoaded = false;
 // The wallet code (wagmi, viem) is a chunk of its own. It starts loading once the order
 // summary is on screen (not before: a visitor the route guard sends to /login never
 // downloads it, and on a slow phone the order is not held up behind it). A failed load
-// shows where the column goes (walletLoadFailed, through LoadBoundary).
+// shows where the column goes (WalletLoadFailed, through LoadBoundary).
 const WalletPayColumn = lazy(async () => {
   const { WalletPayColumn: column } = await import('./pay-page');
   walletLoaded = true;
@@ -56,23 +57,27 @@ function useShownAfterPaint(ready: boolean, already: boolean) {
   return shown;
 }
 
-const walletLoading = <PageSpinner label="Loading the wallet" />;
+function WalletLoading() {
+  return <PageSpinner label={t('pay.page.loadingWallet')} />;
+}
 
 // A paid order's receipt: its own chunk, so the page a buyer pays on loads none of it.
 const OrderReceipt = lazy(async () => ({ default: (await import('../components/order-receipt')).OrderReceipt }));
 
 /** The wallet side failed to load (a dropped connection, or a release since the page was opened). */
-const walletLoadFailed = (
-  <Alert variant="destructive">
-    <CircleAlert aria-hidden="true" />
-    <AlertDescription className="flex flex-col items-start gap-3">
-      <p>The payment part of this page could not be loaded.</p>
-      <Button variant="outline" onClick={() => window.location.reload()}>
-        Reload the page
-      </Button>
-    </AlertDescription>
-  </Alert>
-);
+function WalletLoadFailed() {
+  return (
+    <Alert variant="destructive">
+      <CircleAlert aria-hidden="true" />
+      <AlertDescription className="flex flex-col items-start gap-3">
+        <p>{t('pay.page.walletLoadFailed')}</p>
+        <Button variant="outline" onClick={() => window.location.reload()}>
+          {t('pay.page.reload')}
+        </Button>
+      </AlertDescription>
+    </Alert>
+  );
+}
 
 /** The /order/:id route (SPEC.md pay page): the order, then the wallet side once its code is in. */
 export function PayPage() {
@@ -84,7 +89,7 @@ export function PayPage() {
   const order = useDeferredValue(fetched);
   const offerDeepLink = isMobileDevice() && !hasInjectedProvider();
   const summaryShown = useShownAfterPaint(order !== undefined, walletLoaded);
-  const paidTitle = order?.isPaid ? `Order ${orderReference(order._id)}` : undefined;
+  const paidTitle = order?.isPaid ? t('pay.page.paidTitle', { reference: orderReference(order._id) }) : undefined;
   useEffect(() => {
     if (!paidTitle) return;
     // After the layout's own title effect, which runs after this one in the same commit.
@@ -96,12 +101,12 @@ export function PayPage() {
     <section className="flex min-h-svh flex-col gap-6">
       {offerDeepLink && !order?.isPaid ? <OpenInMetaMask /> : null}
       {/* SPEC.md's title 'Pay' while there is something to pay; a paid order's page is its receipt. */}
-      <h1 className="text-2xl font-bold tracking-tight">{paidTitle ?? 'Pay'}</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{paidTitle ?? t('pay.page.title')}</h1>
       {/* A failed refresh of an order already shown is an alert above it: the wallet side
           (a connection, a payment being sent) stays as it is. */}
       {isError ? <ErrorAlert error={error} /> : null}
       {isPending || (fetched && !order) ? (
-        <PageSpinner label="Loading order" />
+        <PageSpinner label={t('pay.page.loadingOrder')} />
       ) : order ? (
         <OrderPanels order={order} summaryShown={summaryShown} />
       ) : null}
@@ -117,7 +122,7 @@ const OrderPanels = memo(function OrderPanels({ order, summaryShown }: { order: 
         {/* A decision the buyer owes comes first, above the receipt (on a phone the wallet column is below it). */}
         {order.isPaid && order.overpayment ? <OverpaymentCard orderId={order._id} overpayment={order.overpayment} /> : null}
         {order.isPaid ? (
-          <Suspense fallback={<PageSpinner label="Loading the receipt" />}>
+          <Suspense fallback={<PageSpinner label={t('pay.page.loadingReceipt')} />}>
             <OrderReceipt order={order} />
           </Suspense>
         ) : (
@@ -128,8 +133,8 @@ const OrderPanels = memo(function OrderPanels({ order, summaryShown }: { order: 
         </div>
       </div>
       <div className="print:hidden">
-        <LoadBoundary failed={walletLoadFailed}>
-          <Suspense fallback={walletLoading}>{summaryShown ? <WalletPayColumn order={order} /> : walletLoading}</Suspense>
+        <LoadBoundary failed={<WalletLoadFailed />}>
+          <Suspense fallback={<WalletLoading />}>{summaryShown ? <WalletPayColumn order={order} /> : <WalletLoading />}</Suspense>
         </LoadBoundary>
       </div>
     </div>

@@ -10,8 +10,10 @@ import { useShopNetwork } from '@/api/get-shop-config';
 import { useOrder } from '../api/get-order';
 import { OrderReceipt } from '../components/order-receipt';
 import { OverpaymentCard } from '../components/overpayment-card';
+import { t } from '@/i18n/i18n';
 
-export const TX_MISSING_MESSAGE = 'Transaction not find';
+/** SPEC.md's text (in English exactly) when the page has no `?tx=`. */
+const txMissingMessage = () => t('pay.purchased.txMissing');
 
 /** How long the missing-transaction error stays before the visitor is sent home. */
 export const TX_MISSING_REDIRECT_MS = 2500;
@@ -35,7 +37,7 @@ export function PurchasedPage() {
   useEffect(() => {
     if (tx) return;
     // A fixed id keeps StrictMode's second effect run from stacking a second toast.
-    toast.error(TX_MISSING_MESSAGE, { id: 'tx-missing' });
+    toast.error(txMissingMessage(), { id: 'tx-missing' });
     const timer = window.setTimeout(() => navigate('/', { replace: true }), TX_MISSING_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [tx, navigate]);
@@ -44,7 +46,7 @@ export function PurchasedPage() {
     return (
       <Alert variant="destructive">
         <CircleAlert aria-hidden="true" />
-        <AlertDescription>{TX_MISSING_MESSAGE}</AlertDescription>
+        <AlertDescription>{txMissingMessage()}</AlertDescription>
       </Alert>
     );
   }
@@ -53,9 +55,9 @@ export function PurchasedPage() {
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
       <section className="flex w-full flex-col items-center gap-5 rounded-xl border px-6 py-10 text-center print:hidden">
         <CircleCheck aria-hidden="true" className="size-12 text-success" />
-        <h1 className="text-2xl font-bold tracking-tight">Success Pay</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{t('pay.purchased.title')}</h1>
         <div className="flex w-full flex-col gap-1">
-          <span className="text-sm text-muted-foreground">Transaction hash</span>
+          <span className="text-sm text-muted-foreground">{t('pay.claim.txHash')}</span>
           <code data-testid="tx-hash" className="break-all rounded-md bg-muted px-3 py-2 font-mono text-sm">
             {tx}
           </code>
@@ -64,7 +66,7 @@ export function PurchasedPage() {
           <Alert role="status" className="text-left">
             <Info aria-hidden="true" />
             <AlertDescription>
-              One thing waits for you: you paid more than the order total. Add it to your balance or have it refunded below.
+              {t('pay.purchased.overpaid')}
             </AlertDescription>
           </Alert>
         ) : null}
@@ -72,16 +74,16 @@ export function PurchasedPage() {
           {network && explorerLink ? (
             <Button asChild variant="outline">
               <a href={explorerLink} target="_blank" rel="noreferrer">
-                View on {explorerName(network)}
+                {t('pay.purchased.viewOn', { explorer: explorerName(network) ?? '' })}
                 <ExternalLink aria-hidden="true" />
               </a>
             </Button>
           ) : null}
           <Button asChild variant="outline">
-            <Link to={`/order/${id}`}>Order details</Link>
+            <Link to={`/order/${id}`}>{t('pay.purchased.details')}</Link>
           </Button>
           <Button asChild>
-            <Link to="/profile">My packages</Link>
+            <Link to="/profile">{t('pay.purchased.myPackages')}</Link>
           </Button>
         </div>
       </section>
