@@ -64,7 +64,7 @@ describe('a guest shops', () => {
     await page.getByRole('link', { name: 'Sampler Package' }).first().click();
     await page.getByText('Out of Stock').first().waitFor();
     expect(await page.getByRole('button', { name: 'Add to Cart' }).isDisabled()).toBe(true);
-    expect(await page.getByRole('combobox').count()).toBe(0);
+    expect(await page.getByRole('combobox', { name: 'Count:' }).count()).toBe(0);
   });
 });
 
