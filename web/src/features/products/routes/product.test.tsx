@@ -34,7 +34,7 @@ describe('ProductPage', () => {
     renderApp('/product/p1');
 
     expect(await screen.findByText('Out of Stock')).toBeInTheDocument();
-    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Count:' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
   });
 
