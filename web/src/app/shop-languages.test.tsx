@@ -103,3 +103,21 @@ describe.each(languages)('the shop in $locale', ({ locale, home, login }) => {
     expect(screen.queryByText('Email Address')).not.toBeInTheDocument();
   });
 });
+
+describe('a public page drawn on the server', () => {
+  afterEach(async () => {
+    await startLocale('en');
+  });
+
+  it("has its title, meta description and words in the visitor's language", async () => {
+    const { render } = await import('@/entry-server');
+    const network = { chainId: 11155111, name: 'Sepolia', testNetwork: true, developmentChain: false, explorerUrl: null };
+    const page = await render({ url: '/login', locale: 'ru', currency: 'USD', data: { shopConfig: { network, displayCurrencies: [] } } });
+    expect(page?.title).toBe('Вход | ETH Shop');
+    expect(page?.description).toBe('Войдите в свой аккаунт ETH Shop, чтобы заказывать и оплачивать.');
+    expect(page?.html).toContain('Войти');
+    expect(page?.html).toContain('Тестовая сеть: Sepolia. Платежи здесь — не настоящие деньги.');
+    expect(page?.html).not.toContain('Email Address');
+    expect(page?.html).not.toContain('Test network');
+  });
+});
