@@ -19,6 +19,17 @@ const I18N_FILES = [
   'features/orders/**/*.tsx',
   'features/cashout/**/*.tsx',
   'app/screens/profile.tsx',
+  // The shop's layout, shared parts, sign-in, catalogue and cart (issue 41).
+  'app/*.tsx',
+  'app/layout/**/*.tsx',
+  'app/routes/**/*.tsx',
+  'components/**/*.tsx',
+  'lib/**/*.tsx',
+  'stores/**/*.tsx',
+  'api/**/*.tsx',
+  'features/auth/**/*.tsx',
+  'features/products/**/*.tsx',
+  'features/cart/**/*.tsx',
 ];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared

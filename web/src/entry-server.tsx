@@ -7,7 +7,7 @@ import { AppProviders } from './app/providers';
 import { startLocale } from './i18n/i18n';
 import { startCurrency } from './i18n/preferences';
 import { AppRoutes, loadRoutesAt, pageMetaAt } from './app/router';
-import { pageTitle } from './app/layout/app-layout';
+import { pageDescription, pageTitle } from './app/layout/app-layout';
 import { pagedQueryOptions } from './lib/paged-query';
 import { createQueryClient } from './lib/query-client';
 import { productQueryKey, productsQueryKey, shopConfigQueryKey } from './lib/query-keys';
@@ -49,7 +49,8 @@ export const render: RenderPage = async ({ url, locale, currency, data }) => {
   return {
     html,
     title: pageTitle(meta),
-    description: meta?.description ?? '',
+    description: pageDescription(meta),
+
     // JSON inside <script>: '<' escaped so no '</script>' in a package's text ends it.
     state: JSON.stringify(dehydrate(queryClient)).replace(/</g, '\\u003c'),
   };

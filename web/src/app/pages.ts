@@ -1,3 +1,5 @@
+import type { MessageKey } from '../i18n/i18n';
+
 /**
  * Every screen of the web app, in one list: its path, the module that draws it, who may
  * open it, and its title and meta description. Plain data (no React), so two readers
@@ -29,9 +31,13 @@ export type PageEntry = {
    * others arrive as an empty page the app draws once its code has run.
    */
   drawnOnServer?: boolean;
-  /** The page title before ' | ETH Shop' ('' for the home page: just 'ETH Shop'). */
-  title: string;
-  description: string;
+  /**
+   * The page title before ' | ETH Shop' ('' for the home page: just 'ETH Shop') and its
+   * meta description: message keys of the `shop` catalogue (the layout draws them on every
+   * page), translated where they are drawn (app-layout.tsx, entry-server.tsx).
+   */
+  title: MessageKey | '';
+  description: MessageKey;
 };
 
 export const pages: readonly PageEntry[] = [
@@ -43,7 +49,7 @@ export const pages: readonly PageEntry[] = [
     drawnOnServer: true,
     data: ['/api/products'],
     title: '',
-    description: 'Digital packages with daily credit, paid in ETH from any wallet.',
+    description: 'pages.home.description',
   },
   {
     path: 'product/:id',
@@ -52,8 +58,8 @@ export const pages: readonly PageEntry[] = [
     access: 'public',
     drawnOnServer: true,
     data: ['/api/products/:id'],
-    title: 'Package',
-    description: "A package's price, daily credit, term and stock; add it to your cart and pay in ETH.",
+    title: 'pages.product.title',
+    description: 'pages.product.description',
   },
   {
     path: 'cart',
@@ -61,8 +67,8 @@ export const pages: readonly PageEntry[] = [
     component: 'CartPage',
     access: 'public',
     drawnOnServer: true,
-    title: 'Cart',
-    description: 'Your cart: review the packages you chose before paying in ETH.',
+    title: 'pages.cart.title',
+    description: 'pages.cart.description',
   },
   {
     path: 'login',
@@ -70,24 +76,24 @@ export const pages: readonly PageEntry[] = [
     component: 'LoginPage',
     access: 'public',
     drawnOnServer: true,
-    title: 'Sign in',
-    description: 'Sign in to your ETH Shop account to order and pay.',
+    title: 'pages.login.title',
+    description: 'pages.login.description',
   },
   {
     path: 'forgot-password',
     module: 'features/auth/routes/forgot-password.tsx',
     component: 'ForgotPasswordPage',
     access: 'public',
-    title: 'Forgot password',
-    description: 'Get a link by e-mail to set a new password for your ETH Shop account.',
+    title: 'pages.forgotPassword.title',
+    description: 'pages.forgotPassword.description',
   },
   {
     path: 'reset-password',
     module: 'features/auth/routes/reset-password.tsx',
     component: 'ResetPasswordPage',
     access: 'public',
-    title: 'Set a new password',
-    description: 'Set a new password for your ETH Shop account with the link we e-mailed you.',
+    title: 'pages.resetPassword.title',
+    description: 'pages.resetPassword.description',
   },
   {
     // The link of the e-mail that announces a cashout to a wallet new to the account.
@@ -95,8 +101,8 @@ export const pages: readonly PageEntry[] = [
     module: 'features/cashout/routes/cancel-cashout.tsx',
     component: 'CancelCashoutPage',
     access: 'public',
-    title: 'Cancel a cashout',
-    description: 'Cancel a cashout to a wallet new to your account, block the wallet and sign your account out everywhere.',
+    title: 'pages.cancelCashout.title',
+    description: 'pages.cancelCashout.description',
   },
   {
     path: 'register',
@@ -104,16 +110,16 @@ export const pages: readonly PageEntry[] = [
     component: 'RegisterPage',
     access: 'public',
     drawnOnServer: true,
-    title: 'Create an account',
-    description: 'Create an ETH Shop account to order packages and earn referral rewards.',
+    title: 'pages.register.title',
+    description: 'pages.register.description',
   },
   {
     path: 'placeorder',
     module: 'features/orders/routes/place-order.tsx',
     component: 'PlaceOrderPage',
     access: 'signed-in',
-    title: 'Place order',
-    description: 'Review your order before paying in ETH.',
+    title: 'pages.placeOrder.title',
+    description: 'pages.placeOrder.description',
   },
   {
     // The only screen that loads wallet code (wagmi, viem).
@@ -122,40 +128,40 @@ export const pages: readonly PageEntry[] = [
     component: 'PayPage',
     access: 'signed-in',
     data: ['/api/orders/:id'],
-    title: 'Pay for your order',
-    description: 'Pay your order in ETH from your wallet and follow its confirmation.',
+    title: 'pages.pay.title',
+    description: 'pages.pay.description',
   },
   {
     path: 'order/:id/purchased',
     module: 'features/pay/routes/purchased.tsx',
     component: 'PurchasedPage',
     access: 'signed-in',
-    title: 'Order paid',
-    description: 'Your order and its payment.',
+    title: 'pages.purchased.title',
+    description: 'pages.purchased.description',
   },
   {
     path: 'profile',
     module: 'app/screens/profile.tsx',
     component: 'ProfilePage',
     access: 'signed-in',
-    title: 'Your profile',
-    description: 'Your account, balances, referral link and orders.',
+    title: 'pages.profile.title',
+    description: 'pages.profile.description',
   },
   {
     path: 'profile/security',
     module: 'features/auth/routes/security.tsx',
     component: 'SecurityPage',
     access: 'signed-in',
-    title: 'Security',
-    description: 'Two-factor sign-in for your ETH Shop account.',
+    title: 'pages.security.title',
+    description: 'pages.security.description',
   },
   {
     path: 'profile/cashout',
     module: 'features/cashout/routes/cashout.tsx',
     component: 'CashoutPage',
     access: 'signed-in',
-    title: 'Cash out',
-    description: 'Request a cashout of your balance in ETH.',
+    title: 'pages.cashout.title',
+    description: 'pages.cashout.description',
   },
   {
     // The admin's landing page.
@@ -163,16 +169,16 @@ export const pages: readonly PageEntry[] = [
     module: 'features/admin-overview/routes/overview.tsx',
     component: 'OverviewPage',
     access: 'admin',
-    title: 'Overview',
-    description: 'Revenue and paid orders per day, work waiting, top packages and CSV exports (admin).',
+    title: 'pages.overview.title',
+    description: 'pages.overview.description',
   },
   {
     path: 'admin/orderlist',
     module: 'features/orders/routes/order-list.tsx',
     component: 'OrderListPage',
     access: 'admin',
-    title: 'Orders',
-    description: 'All orders (admin).',
+    title: 'pages.orderList.title',
+    description: 'pages.orderList.description',
   },
   {
     path: 'admin/order/:id',
@@ -180,87 +186,87 @@ export const pages: readonly PageEntry[] = [
     component: 'AdminOrderPage',
     access: 'admin',
     data: ['/api/admin/orders/:id'],
-    title: 'Order',
-    description: 'One order with its transfers, refunds and webhook deliveries (admin).',
+    title: 'pages.adminOrder.title',
+    description: 'pages.adminOrder.description',
   },
   {
     path: 'admin/productlist',
     module: 'features/products/routes/product-list.tsx',
     component: 'ProductListPage',
     access: 'admin',
-    title: 'Packages',
-    description: 'All packages (admin).',
+    title: 'pages.productList.title',
+    description: 'pages.productList.description',
   },
   {
     path: 'admin/products/:id/edit',
     module: 'features/products/routes/product-edit.tsx',
     component: 'ProductEditPage',
     access: 'admin',
-    title: 'Edit package',
-    description: 'Edit a package (admin).',
+    title: 'pages.productEdit.title',
+    description: 'pages.productEdit.description',
   },
   {
     path: 'admin/userlist',
     module: 'features/users/routes/user-list.tsx',
     component: 'UserListPage',
     access: 'admin',
-    title: 'Users',
-    description: 'All users (admin).',
+    title: 'pages.userList.title',
+    description: 'pages.userList.description',
   },
   {
     path: 'admin/user/:id/edit',
     module: 'features/users/routes/user-edit.tsx',
     component: 'UserEditPage',
     access: 'admin',
-    title: 'Edit user',
-    description: 'Edit a user (admin).',
+    title: 'pages.userEdit.title',
+    description: 'pages.userEdit.description',
   },
   {
     path: 'admin/cashouts',
     module: 'features/admin-payments/routes/cashout-list.tsx',
     component: 'CashoutListPage',
     access: 'admin',
-    title: 'Cashouts and refunds',
-    description: 'Payouts waiting to be sent (admin).',
+    title: 'pages.cashoutList.title',
+    description: 'pages.cashoutList.description',
   },
   {
     path: 'admin/payments',
     module: 'features/admin-payments/routes/payment-list.tsx',
     component: 'PaymentListPage',
     access: 'admin',
-    title: 'Payments',
-    description: 'Transfers waiting for an admin (admin).',
+    title: 'pages.paymentList.title',
+    description: 'pages.paymentList.description',
   },
   {
     path: 'admin/reconciliation',
     module: 'features/reconciliation/routes/reconciliation.tsx',
     component: 'ReconciliationPage',
     access: 'admin',
-    title: 'Reconciliation',
-    description: 'The books (admin).',
+    title: 'pages.reconciliation.title',
+    description: 'pages.reconciliation.description',
   },
   {
     path: 'admin/webhooks',
     module: 'features/admin-webhooks/routes/webhooks.tsx',
     component: 'WebhooksPage',
     access: 'admin',
-    title: 'Webhooks',
-    description: 'Webhook endpoints and deliveries (admin).',
+    title: 'pages.webhooks.title',
+    description: 'pages.webhooks.description',
   },
   {
     path: 'admin/audit',
     module: 'features/audit/routes/audit-log.tsx',
     component: 'AuditLogPage',
     access: 'admin',
-    title: 'Audit log',
-    description: 'Who did what, when and from where (admin).',
+    title: 'pages.auditLog.title',
+    description: 'pages.auditLog.description',
   },
   {
     path: 'admin/approvals',
     module: 'features/approvals/routes/approvals.tsx',
     component: 'ApprovalsPage',
     access: 'admin',
-    title: 'Approvals',
-    description: 'Large money moves waiting for a second admin (admin).',
+    title: 'pages.approvals.title',
+    description: 'pages.approvals.description',
   },
 ];

@@ -88,7 +88,8 @@ export const routes: RouteObject[] = [
       // admin rights. Reached client-side only by a redirect after signing in.
       { path: 'admin/queues/*', element: <ServerPage /> },
       { element: <RequireAdmin />, children: screens('admin') },
-      { path: '*', element: <NotFoundPage />, handle: { title: 'Not found', description: 'This page does not exist.' } satisfies PageMeta },
+      { path: '*', element: <NotFoundPage />, handle: { title: 'pages.notFound.title', description: 'pages.notFound.description' } satisfies PageMeta
+ },
     ],
   },
 ];

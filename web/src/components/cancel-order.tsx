@@ -4,6 +4,7 @@ import { toast } from '@/lib/toast';
 import type { OrderStatus } from '@shop/core/contract';
 import { useCancelOrder } from '@/api/cancel-order';
 import { Button } from '@/components/ui/button';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 
 /** Orders their buyer may cancel (the server decides; a payment being confirmed is refused there). */
@@ -23,18 +24,16 @@ export function CancelOrder({ orderId, status, size = 'default' }: { orderId: st
   if (!asking) {
     return (
       <Button variant="outline" size={size} icon={<X aria-hidden="true" />} onClick={() => setAsking(true)}>
-        Cancel order
+        {t('cancelOrder.button')}
       </Button>
     );
   }
   return (
     <div role="group" aria-labelledby={questionId} className="flex w-full flex-col gap-2 rounded-lg border p-3 text-sm">
       <p id={questionId} className="font-medium">
-        Cancel this order?
+        {t('cancelOrder.question')}
       </p>
-      <p className="text-muted-foreground">
-        Its items go back on sale. {status === 'UNDERPAID' ? 'What you paid so far' : 'A payment already sent for it'} will be refunded by the shop.
-      </p>
+      <p className="text-muted-foreground">{status === 'UNDERPAID' ? t('cancelOrder.textUnderpaid') : t('cancelOrder.text')}</p>
       <div className="flex flex-wrap gap-2">
         <Button
           variant="destructive"
@@ -44,16 +43,17 @@ export function CancelOrder({ orderId, status, size = 'default' }: { orderId: st
             cancel.mutate(orderId, {
               onSuccess: () => {
                 setAsking(false);
-                toast.success('Order cancelled');
+                toast.success(t('cancelOrder.done'));
               },
               onError: (error) => toast.error(getErrorMessage(error)),
             })
           }
         >
-          Yes, cancel the order
+          {t('cancelOrder.yes')}
         </Button>
         <Button variant="outline" size={size} disabled={cancel.isPending} onClick={() => setAsking(false)}>
-          Keep it
+          {t('cancelOrder.keep')}
+
         </Button>
       </div>
     </div>

@@ -10,6 +10,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
+import { t } from '@/i18n/i18n';
 
 type ConfirmActionProps = {
   /** The button that asks (rendered as the dialog's trigger). */
@@ -34,7 +35,8 @@ export function ConfirmAction({ children, title, description, confirmLabel, onCo
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogCancel>{t('confirm.cancel')}</AlertDialogCancel>
+
           <AlertDialogAction onClick={onConfirm}>{confirmLabel}</AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

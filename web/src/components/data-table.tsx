@@ -13,8 +13,12 @@ declare module '@tanstack/react-table' {
     className?: string;
     /** A column a phone can do without: left out of the row's card below the md breakpoint. */
     hideOnPhone?: boolean;
-    /** The cell's label in a row's card on a phone, where the header is a component or says too little; a text header is used as it is. */
-    label?: string;
+    /**
+     * The cell's label in a row's card on a phone, where the header is a component or says
+     * too little; a text header is used as it is. A function is read when the table draws
+     * (a label in the active language, for columns made at module level).
+     */
+    label?: string | (() => string);
     /** The row's buttons: kept in view on a wide screen (stuck to the table's right edge as it scrolls), at the bottom of the card on a phone. */
     actions?: boolean;
   }
@@ -65,7 +69,9 @@ export const phoneCards = {
 
 /** The text a column's cells are labelled with in a phone's card: meta.label, else a text header. */
 function cardLabel<TData>(column: ColumnDef<TData>): string | undefined {
-  if (column.meta?.label !== undefined) return column.meta.label || undefined;
+  const label = column.meta?.label;
+  if (label !== undefined) return (typeof label === 'function' ? label() : label) || undefined;
+
   return typeof column.header === 'string' && column.header ? column.header : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { t } from '@/i18n/i18n';
 import { cn } from '@/lib/utils';
 
 /** Label and value pairs: stacked on a phone, two columns from sm up. */
@@ -25,7 +26,8 @@ export function FullHex({ value }: { value: string | null }) {
 /** 'Showing the newest 50 of 72.' under a capped list, nothing when all are shown. */
 export function CappedNote({ shown, total }: { shown: number; total: number }) {
   if (total <= shown) return null;
-  return <p className="text-xs text-muted-foreground">{`Showing the newest ${shown} of ${total}.`}</p>;
+  return <p className="text-xs text-muted-foreground">{t('list.capped', { shown, total })}
+</p>;
 }
 
 /** One section of the order page: a card that is a named region (its heading names it). */

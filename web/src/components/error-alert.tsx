@@ -1,5 +1,6 @@
 import { CircleAlert } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 
 /** SPEC.md section 8: a failed load shows a red alert 'Error: ' plus the server's message. */
@@ -7,7 +8,8 @@ export function ErrorAlert({ error, className }: { error: unknown; className?: s
   return (
     <Alert variant="destructive" className={className}>
       <CircleAlert aria-hidden="true" />
-      <AlertDescription>Error: {getErrorMessage(error)}</AlertDescription>
+      <AlertDescription>{t('error.withMessage', { message: getErrorMessage(error) })}</AlertDescription>
+
     </Alert>
   );
 }

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
+import { t } from '@/i18n/i18n';
 import { useListParam } from './list-filters';
 
 /** A select of states (`status` in the URL); the first option, value '', shows every state. */
@@ -34,9 +35,9 @@ function DateRangeFields({ label, from, to, onApply }: { label: string; from: st
     e.preventDefault();
     const wrong =
       (draft.from && !DAY.test(draft.from)) || (draft.to && !DAY.test(draft.to))
-        ? 'Enter each day as YYYY-MM-DD'
+        ? t('filters.dayFormat')
         : draft.from && draft.to && draft.from > draft.to
-          ? 'From must not be after To'
+          ? t('filters.fromAfterTo')
           : null;
     setProblem(wrong);
     if (!wrong) onApply({ from: draft.from || undefined, to: draft.to || undefined });
@@ -45,19 +46,20 @@ function DateRangeFields({ label, from, to, onApply }: { label: string; from: st
   return (
     <form aria-label={label} onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-2">
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-from`}>From</Label>
+        <Label htmlFor={`${id}-from`}>{t('filters.from')}</Label>
         <Input id={`${id}-from`} type="date" className="w-40" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} {...invalid} />
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-to`}>To</Label>
+        <Label htmlFor={`${id}-to`}>{t('filters.to')}</Label>
         <Input id={`${id}-to`} type="date" className="w-40" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} {...invalid} />
       </div>
       <Button type="submit" variant="outline">
-        Show
+        {t('filters.show')}
       </Button>
       {from || to ? (
         <Button type="button" variant="ghost" onClick={() => onApply({})}>
-          Clear dates
+          {t('filters.clearDates')}
+
         </Button>
       ) : null}
       {problem ? (

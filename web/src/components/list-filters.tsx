@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Search } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { t } from '@/i18n/i18n';
 
 /**
  * A list's filters live in the page's URL (`?q=...&status=...`): a filtered list can be
@@ -37,7 +38,8 @@ export function SearchBox({ label, placeholder, param = 'q' }: { label: string; 
   return (
     <form role="search" aria-label={label} onSubmit={onSubmit} className="flex w-full max-w-md items-center gap-2">
       <Input type="search" aria-label={label} placeholder={placeholder} value={draft} maxLength={100} onChange={(e) => setDraft(e.target.value)} />
-      <Button type="submit" variant="outline" aria-label="Search">
+      <Button type="submit" variant="outline" aria-label={t('filters.search')}
+>
         <Search aria-hidden="true" className="size-4" />
       </Button>
     </form>

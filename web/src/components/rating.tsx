@@ -1,4 +1,6 @@
 import { Star } from 'lucide-react';
+import { t } from '@/i18n/i18n';
+import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 export type StarState = 'full' | 'half' | 'empty';
@@ -40,7 +42,8 @@ export function Rating({ value, text, className }: RatingProps) {
   const shown = Number.isFinite(value) ? Math.round(value * 100) / 100 : 0;
   return (
     <div className={cn('flex items-center gap-2', className)}>
-      <span role="img" aria-label={`Rated ${shown} out of 5`} className="inline-flex gap-0.5 text-rating">
+      <span role="img" aria-label={t('rating.label', { value: formatNumber(shown), max: 5 })}
+ className="inline-flex gap-0.5 text-rating">
         {states.map((state, index) => (
           <StarIcon key={index} state={state} />
         ))}

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { APPROVAL_REASON_MAX } from '@shop/core/contract';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { t } from '@/i18n/i18n';
 
 /**
  * Why the admin makes an edit that may wait for a second admin (a large balance increase,
@@ -13,19 +14,20 @@ export function SecondAdminReason({ value, onValueChange }: { value: string; onV
   const hintId = useId();
   return (
     <div className="grid gap-2">
-      <Label htmlFor={id}>Reason for a second admin</Label>
+      <Label htmlFor={id}>{t('secondAdmin.reason')}</Label>
       <Textarea
         id={id}
         name="approvalReason"
         rows={2}
         maxLength={APPROVAL_REASON_MAX}
         aria-describedby={hintId}
-        placeholder="Why this change (e.g. goodwill for a failed order)"
+        placeholder={t('secondAdmin.placeholder')}
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
       />
       <p id={hintId} className="text-sm text-muted-foreground">
-        If this change waits for a second admin, they read this before they approve it.
+        {t('secondAdmin.hint')}
+
       </p>
     </div>
   );

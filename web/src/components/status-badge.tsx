@@ -1,4 +1,5 @@
 import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { t, type MessageKey } from '@/i18n/i18n';
 
 type Variant = NonNullable<BadgeProps['variant']>;
 
@@ -19,18 +20,42 @@ const variants: Record<string, Variant> = {
 };
 
 /**
- * Statuses whose own word is internal: a cashout (or refund) REQUESTED and one whose
- * operator e-mail went out (NOTIFIED) both wait for an admin to pay it, and read so.
+ * Each status's words. REQUESTED and NOTIFIED are internal: a cashout (or refund) requested
+ * and one whose operator e-mail went out both wait for an admin to pay it, and read so.
  */
-const labels: Record<string, string> = {
-  REQUESTED: 'Waiting to be paid',
-  NOTIFIED: 'Waiting to be paid',
+const labels: Record<string, MessageKey> = {
+  REQUESTED: 'status.waitingToBePaid',
+  NOTIFIED: 'status.waitingToBePaid',
+  PENDING: 'status.pending',
+  PENDING_PAYMENT: 'status.pendingPayment',
+  VERIFYING: 'status.verifying',
+  UNDERPAID: 'status.underpaid',
+  LATE: 'status.late',
+  PAID: 'status.paid',
+  EXPIRED: 'status.expired',
+  DELETED: 'status.deleted',
+  CANCELLED: 'status.cancelled',
+  COUNTED: 'status.counted',
+  REJECTED: 'status.rejected',
+  UNRESOLVED: 'status.unresolved',
+  REFUNDED: 'status.refunded',
+  HELD: 'status.held',
+  APPROVED: 'status.approved',
+  DELIVERED: 'status.delivered',
+  FAILED: 'status.failed',
+  RECEIVED: 'status.received',
+  SENT: 'status.sent',
+  CONFIRMED: 'status.confirmed',
+  DROPPED: 'status.dropped',
+  CHECKING: 'status.checking',
+  ACCEPTED: 'status.accepted',
+  REFUSED: 'status.refused',
 };
 
-/** 'PENDING_PAYMENT' -> 'Pending payment'. */
+/** 'PENDING_PAYMENT' -> 'Pending payment', in the active language (a status without words of its own: its code, in words). */
 export function statusText(status: string): string {
   const label = labels[status];
-  if (label) return label;
+  if (label) return t(label);
   const words = status.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,10 +1,12 @@
 import { Check, X } from 'lucide-react';
+import { t } from '@/i18n/i18n';
 
 /** The tick or cross of the admin tables, with a text for screen readers. */
-export function YesNoIcon({ value, yes = 'Yes', no = 'No' }: { value: boolean; yes?: string; no?: string }) {
+export function YesNoIcon({ value, yes, no }: { value: boolean; yes?: string; no?: string }) {
   return value ? (
-    <Check role="img" aria-label={yes} className="size-4 text-success" />
+    <Check role="img" aria-label={yes ?? t('yesNo.yes')} className="size-4 text-success" />
   ) : (
-    <X role="img" aria-label={no} className="size-4 text-destructive" />
+    <X role="img" aria-label={no ?? t('yesNo.no')} className="size-4 text-destructive" />
+
   );
 }

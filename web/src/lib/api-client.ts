@@ -4,6 +4,8 @@
  * shows: the server's `message` when it sent one, otherwise the error's own text.
  */
 
+import { activeLocale, t } from '@/i18n/i18n';
+
 /** Failures that never produced an HTTP response (or produced an unreadable one). */
 export type ApiErrorKind = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
 
@@ -33,7 +35,7 @@ export function isApiError(error: unknown): error is ApiError {
 export function getErrorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
-  return 'Something went wrong';
+  return t('api.somethingWrong');
 }
 
 /** The `message` the server sent with an error response, if it sent one. */
@@ -159,11 +161,12 @@ async function exchange<T>(method: string, path: string, options: RequestOptions
     response = await fetch(buildUrl(path, query), init);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'TimeoutError') {
-      throw new ApiError('TIMEOUT_ERROR', 'The request timed out', undefined, { cause: error });
+      throw new ApiError('TIMEOUT_ERROR', t('api.timedOut'), undefined, { cause: error });
     }
     // A caller's own abort is not an API failure; let TanStack Query see it as-is.
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('FETCH_ERROR', getErrorMessage(error), undefined, { cause: error });
+    // The browser's own text ('Failed to fetch', 'NetworkError when...') is in its language, not the page's.
+    throw new ApiError('FETCH_ERROR', t('api.fetchFailed'), undefined, { cause: error });
   }
 
   const { text, json, isJson } = await readBody(response);
@@ -173,11 +176,13 @@ async function exchange<T>(method: string, path: string, options: RequestOptions
     if (response.status === 403 && stepUpHandler && !retried && (json as { stepUpRequired?: unknown } | undefined)?.stepUpRequired === true) {
       if (await stepUpHandler()) return exchange<T>(method, path, options, true);
     }
-    const fallback = response.statusText || `Request failed with status code ${response.status}`;
+    // HTTP's reason phrase ('Bad Gateway') is English: shown only to an English page.
+    const fallback = (activeLocale() === 'en' && response.statusText) || t('api.requestFailed', { status: response.status });
     throw new ApiError(response.status, serverMessage(json) ?? fallback, data);
   }
   if (text !== '' && !isJson) {
-    throw new ApiError('PARSING_ERROR', 'The server sent a response that is not JSON', text);
+    throw new ApiError('PARSING_ERROR', t('api.notJson'), text);
+
   }
   return { data: json as T, response };
 }

@@ -1,12 +1,16 @@
 import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { keepReferralCode } from '@/stores/referral-store';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 import { TestNetworkBanner } from './test-network-banner';
 
-/** A route's title and meta description (its `handle`); the home page's title is the shop's name. */
-export type PageMeta = { title: string; description: string };
+/**
+ * A route's title and meta description (its `handle`), as message keys (pages.ts); the
+ * home page's title ('') is the shop's name.
+ */
+export type PageMeta = { title: MessageKey | ''; description: MessageKey };
 const SHOP = 'ETH Shop';
 
 /** The page's meta: the deepest matched route's that has one (its `handle`). */
@@ -14,16 +18,22 @@ export function pageMetaOf(matches: readonly { handle?: unknown }[]): PageMeta |
   return [...matches].reverse().find((m) => (m.handle as PageMeta | undefined)?.description)?.handle as PageMeta | undefined;
 }
 
-/** The document's title for a page's meta. */
+/** The document's title for a page's meta, in the active language. */
 export function pageTitle(meta: PageMeta | undefined): string {
-  return meta?.title ? `${meta.title} | ${SHOP}` : SHOP;
+  return meta?.title ? `${t(meta.title)} | ${SHOP}` : SHOP;
+}
+
+/** The page's meta description, in the active language ('' for a page without meta). */
+export function pageDescription(meta: PageMeta | undefined): string {
+  return meta ? t(meta.description) : '';
 }
 
 function usePageMeta(meta: PageMeta | undefined): void {
   useEffect(() => {
     if (!meta) return;
     document.title = pageTitle(meta);
-    document.querySelector('meta[name="description"]')?.setAttribute('content', meta.description);
+    document.querySelector('meta[name="description"]')?.setAttribute('content', pageDescription(meta));
+
   }, [meta]);
 }
 

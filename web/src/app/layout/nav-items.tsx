@@ -2,6 +2,7 @@ import { ChevronDown, User } from 'lucide-react';
 import type { AdminWaitingJson } from '@shop/core/contract';
 import { waitingTotal } from '@/api/get-admin-waiting';
 import { Badge } from '@/components/ui/badge';
+import { t } from '@/i18n/i18n';
 
 /** The header's links and menu triggers: full width in the small-screen menu. */
 export const navButton = 'w-full justify-start md:w-auto md:justify-center';
@@ -34,13 +35,15 @@ export function AdminMenuLabel({ waiting }: { waiting?: AdminWaitingJson | undef
   const total = waiting && waitingTotal(waiting);
   return (
     <>
-      Admin<span className="sr-only">{total && total.count > 0 ? ' menu: ' : ' menu'}</span>
+      {t('header.admin')}
+      <span className="sr-only"> {total && total.count > 0 ? `${t('header.adminMenu')}: ` : t('header.adminMenu')}</span>
       {total && total.count > 0 ? (
         <>
           <Badge variant="destructive" className="rounded-full px-1.5">
             {total.text}
           </Badge>
-          <span className="sr-only"> waiting</span>
+          <span className="sr-only"> {t('header.adminWaiting')}</span>
+
         </>
       ) : null}
       <ChevronDown aria-hidden="true" />

@@ -14,6 +14,7 @@ import type { UserInfo } from '@/stores/auth-store';
 import type { AdminWaitingJson } from '@shop/core/contract';
 import { waitingText } from '@/api/get-admin-waiting';
 import { Badge } from '@/components/ui/badge';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { AdminMenuLabel, navButton, QUEUE_DASHBOARD_HREF, UserMenuLabel } from './nav-items';
 
 // The signed-in menus. Radix's dropdown is a large part of the first load and a guest
@@ -52,14 +53,14 @@ export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDema
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" onFocus={onFocus}>
         <DropdownMenuItem asChild>
-          <Link to="/profile">Profile</Link>
+          <Link to="/profile">{t('header.userMenu.profile')}</Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
-          <Link to="/profile/security">Security</Link>
+          <Link to="/profile/security">{t('header.userMenu.security')}</Link>
         </DropdownMenuItem>
         <DropdownMenuItem disabled={logout.isPending} onSelect={() => logout.mutate()}>
           <LogOut aria-hidden="true" />
-          Log Out
+          {t('header.userMenu.logOut')}
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
@@ -67,18 +68,22 @@ export function UserMenu({ user, openedByKeyboard }: { user: UserInfo } & OnDema
 }
 
 /** Each admin page, and what of it waits for the admin (counted by GET /api/admin/overview/waiting). */
-const adminLinks: readonly { to: string; label: string; waits?: { count: keyof AdminWaitingJson; what: string; to: string } }[] = [
-  { to: '/admin', label: 'Overview' },
-  { to: '/admin/orderlist', label: 'Order List' },
-  { to: '/admin/userlist', label: 'User List' },
-  { to: '/admin/productlist', label: 'Product List' },
+const adminLinks: readonly { to: string; label: MessageKey; waits?: { count: keyof AdminWaitingJson; what: MessageKey; to: string } }[] = [
+  { to: '/admin', label: 'header.adminMenu.overview' },
+  { to: '/admin/orderlist', label: 'header.adminMenu.orderList' },
+  { to: '/admin/userlist', label: 'header.adminMenu.userList' },
+  { to: '/admin/productlist', label: 'header.adminMenu.productList' },
   // What waits leads to the list of it: the cashouts waiting to be paid.
-  { to: '/admin/cashouts', label: 'Cashouts', waits: { count: 'cashouts', what: 'to pay', to: `/admin/cashouts?${new URLSearchParams({ status: 'REQUESTED,NOTIFIED' })}` } },
-  { to: '/admin/payments', label: 'Payments' },
-  { to: '/admin/approvals', label: 'Approvals', waits: { count: 'approvals', what: 'to decide', to: '/admin/approvals' } },
-  { to: '/admin/reconciliation', label: 'Reconciliation' },
-  { to: '/admin/webhooks', label: 'Webhooks' },
-  { to: '/admin/audit', label: 'Audit log' },
+  {
+    to: '/admin/cashouts',
+    label: 'header.adminMenu.cashouts',
+    waits: { count: 'cashouts', what: 'header.adminMenu.toPay', to: `/admin/cashouts?${new URLSearchParams({ status: 'REQUESTED,NOTIFIED' })}` },
+  },
+  { to: '/admin/payments', label: 'header.adminMenu.payments' },
+  { to: '/admin/approvals', label: 'header.adminMenu.approvals', waits: { count: 'approvals', what: 'header.adminMenu.toDecide', to: '/admin/approvals' } },
+  { to: '/admin/reconciliation', label: 'header.adminMenu.reconciliation' },
+  { to: '/admin/webhooks', label: 'header.adminMenu.webhooks' },
+  { to: '/admin/audit', label: 'header.adminMenu.auditLog' },
 ];
 
 export function AdminMenu({ openedByKeyboard, waiting }: OnDemand & { waiting?: AdminWaitingJson | undefined }) {
@@ -97,22 +102,23 @@ export function AdminMenu({ openedByKeyboard, waiting }: OnDemand & { waiting?: 
             <DropdownMenuItem key={link.to} asChild>
               {count > 0 && link.waits ? (
                 <Link to={link.waits.to} className="justify-between gap-4">
-                  {link.label}
+                  {t(link.label)}
                   <span className="sr-only"> </span>
                   <Badge variant="destructive" className="rounded-full px-1.5">
                     {waitingText(count)}
                   </Badge>
-                  <span className="sr-only">{` ${link.waits.what}`}</span>
+                  <span className="sr-only">{` ${t(link.waits.what)}`}</span>
                 </Link>
               ) : (
-                <Link to={link.to}>{link.label}</Link>
+                <Link to={link.to}>{t(link.label)}</Link>
               )}
             </DropdownMenuItem>
           );
         })}
         {/* The api's page, not a screen of this app: a full page load. */}
         <DropdownMenuItem asChild>
-          <a href={QUEUE_DASHBOARD_HREF}>Queues</a>
+          <a href={QUEUE_DASHBOARD_HREF}>{t('header.adminMenu.queues')}</a>
+
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

@@ -5,6 +5,7 @@ import { Gem, LogIn, Menu, X } from 'lucide-react';
 import { useAdminWaiting } from '@/api/get-admin-waiting';
 import { LoadBoundary } from '@/components/load-boundary';
 import { Button } from '@/components/ui/button';
+import { t } from '@/i18n/i18n';
 import { cn } from '@/lib/utils';
 import { useUserInfo } from '@/stores/auth-store';
 import { CartLink } from './cart-link';
@@ -45,7 +46,7 @@ function MenuOnDemand({ label, menu }: { label: ReactNode; menu: (openedByKeyboa
     </Button>
   );
   const failed = (
-    <Button variant="ghost" className={navButton} title="The menu could not be loaded: reload the page" onClick={() => window.location.reload()}>
+    <Button variant="ghost" className={navButton} title={t('header.menuFailed')} onClick={() => window.location.reload()}>
       {label}
     </Button>
   );
@@ -69,7 +70,7 @@ export function SiteHeader() {
 
   return (
     <header className="border-b bg-background">
-      <nav aria-label="Main" className="container flex flex-wrap items-center gap-x-2 py-3 md:gap-x-4">
+      <nav aria-label={t('header.nav')} className="container flex flex-wrap items-center gap-x-2 py-3 md:gap-x-4">
         <Link to="/" className="mr-auto flex items-center gap-2 text-lg font-bold tracking-tight">
           <Gem aria-hidden="true" className="size-6" />
           {SITE_NAME}
@@ -82,7 +83,7 @@ export function SiteHeader() {
           className="md:hidden"
           aria-expanded={open}
           aria-controls="main-nav-items"
-          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-label={open ? t('header.closeMenu') : t('header.openMenu')}
           onClick={() => setOpenOn(open ? null : pathname)}
         >
           {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
@@ -100,7 +101,8 @@ export function SiteHeader() {
             <Button asChild variant="ghost" className={navButton}>
               <Link to="/login">
                 <LogIn aria-hidden="true" />
-                Enter
+                {t('header.enter')}
+
               </Link>
             </Button>
           )}

@@ -1,6 +1,6 @@
 import { FlaskConical } from 'lucide-react';
-import { testNetworkNotice } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
+import { t } from '@/i18n/i18n';
 
 /**
  * On every page of a shop that does not take real money (a development chain, a test
@@ -9,10 +9,12 @@ import { useShopNetwork } from '@/api/get-shop-config';
  */
 export function TestNetworkBanner() {
   const network = useShopNetwork();
-  const notice = network ? testNetworkNotice(network) : null;
+  // contract/network.ts's testNetworkNotice, in the visitor's language.
+  const notice = network?.testNetwork ? t('layout.testNetwork.notice', { name: network.name }) : null;
   if (!notice) return null;
   return (
-    <aside aria-label="Test network" data-testid="test-network-banner" className="border-b border-amber-300 bg-amber-100 text-amber-950 print:hidden">
+    <aside aria-label={t('layout.testNetwork.label')}
+ data-testid="test-network-banner" className="border-b border-amber-300 bg-amber-100 text-amber-950 print:hidden">
       <p className="container flex items-center justify-center gap-2 py-1.5 text-center text-sm font-medium">
         <FlaskConical aria-hidden="true" className="size-4 shrink-0" />
         {notice}

@@ -1,12 +1,14 @@
 import { Component, type ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 
 /** Shown in place of a page that failed to load or render; the header stays usable. */
 export function RouteError({ error }: { error: unknown }) {
   return (
     <Alert variant="destructive">
-      <AlertDescription>Error: {getErrorMessage(error)}</AlertDescription>
+      <AlertDescription>{t('error.withMessage', { message: getErrorMessage(error) })}</AlertDescription>
+
     </Alert>
   );
 }

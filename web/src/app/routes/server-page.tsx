@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 
 /** How the app leaves for a page the server owns; an object so tests can replace it. */
 export const serverNavigation = {
@@ -18,5 +19,6 @@ export function ServerPage() {
   useEffect(() => {
     serverNavigation.replace(pathname + search + hash);
   }, [pathname, search, hash]);
-  return <PageSpinner label="Opening page" />;
+  return <PageSpinner label={t('serverPage.opening')}
+ />;
 }

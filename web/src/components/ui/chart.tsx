@@ -20,6 +20,10 @@ type ChartContextProps = { config: ChartConfig };
 
 const ChartContext = createContext<ChartContextProps | null>(null);
 
+/** The config key of a series with no name of its own (recharts' default dataKey); not a text shown. */
+const VALUE_KEY = 'value';
+
+
 function useChart() {
   const context = useContext(ChartContext);
   if (!context) throw new Error('useChart must be used within a <ChartContainer />');
@@ -119,7 +123,7 @@ export function ChartTooltipContent({
       {tooltipLabel ? <div className="font-medium">{tooltipLabel}</div> : null}
       <div className="grid gap-1.5">
         {payload.map((item) => {
-          const key = String(nameKey ?? item.name ?? item.dataKey ?? 'value');
+          const key = String(nameKey ?? item.name ?? item.dataKey ?? VALUE_KEY);
           const itemConfig = configOf(config, item, key);
           const color = item.color ?? item.fill;
           return (
@@ -171,7 +175,7 @@ export function ChartLegendContent({
   return (
     <div className={cn('flex flex-wrap items-center justify-center gap-4', verticalAlign === 'top' ? 'pb-3' : 'pt-3', className)}>
       {payload.map((item) => {
-        const key = String(nameKey ?? item.dataKey ?? 'value');
+        const key = String(nameKey ?? item.dataKey ?? VALUE_KEY);
         const itemConfig = config[key];
         return (
           <div key={key} className="flex items-center gap-1.5 [&>svg]:h-3 [&>svg]:w-3 [&>svg]:text-muted-foreground">

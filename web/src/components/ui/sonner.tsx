@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { Toaster as Sonner, type ToasterProps } from 'sonner';
+import { t } from '@/i18n/i18n';
 
 /**
  * SPEC.md section 9: top-right, 5 s. Sonner itself pauses the timer while a toast is
@@ -12,6 +13,10 @@ export function Toaster(props: ToasterProps) {
       duration={5000}
       richColors
       closeButton
+      // sonner's own English names of the toasts' region and close buttons, in the page's language.
+      containerAriaLabel={t('toast.region')}
+      toastOptions={{ closeButtonAriaLabel: t('toast.close') }}
+
       className="toaster group"
       style={
         {

@@ -1,5 +1,6 @@
 import type { ComponentProps } from 'react';
 import { LoaderCircle } from 'lucide-react';
+import { t } from '@/i18n/i18n';
 import { cn } from '@/lib/utils';
 
 const sizes = { sm: 'size-4', md: 'size-8', lg: 'size-12' } as const;
@@ -10,12 +11,13 @@ export type SpinnerProps = ComponentProps<'div'> & {
   label?: string;
 };
 
-export function Spinner({ className, size = 'md', label = 'Loading', ...props }: SpinnerProps) {
+export function Spinner({ className, size = 'md', label, ...props }: SpinnerProps) {
   return (
     <div
       data-slot="spinner"
       role="status"
-      aria-label={label}
+      aria-label={label ?? t('spinner.loading')}
+
       className={cn('inline-flex items-center justify-center text-muted-foreground', className)}
       {...props}
     >

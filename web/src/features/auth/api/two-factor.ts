@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PasskeyJson } from '@shop/core/contract';
 import { api, getErrorMessage, isApiError } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { twoFactorQueryKey } from '@/lib/query-keys';
 
 /** Starts TOTP enrolment with the account's password: a secret and its otpauth:// URL for the QR code. */
@@ -47,8 +48,9 @@ export async function answerWithPasskey(optionsJSON: PasskeyRequestOptions) {
 
 /** What a cancelled or failed browser passkey prompt means to the user. */
 export function passkeyErrorMessage(error: unknown): string {
-  if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return 'The passkey prompt was closed or timed out. Try again.';
-  if (error instanceof Error && error.name === 'InvalidStateError') return 'This passkey is registered already.';
+  if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return t('auth.passkey.closed');
+  if (error instanceof Error && error.name === 'InvalidStateError') return t('auth.passkey.registered');
+
   return getErrorMessage(error);
 }
 

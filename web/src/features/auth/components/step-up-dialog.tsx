@@ -4,6 +4,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { KeyRound } from 'lucide-react';
+import { t } from '@/i18n/i18n';
 import { api, getErrorMessage, onStepUp } from '@/lib/api-client';
 import { passkeyErrorMessage, stepUpWithPasskey } from '../api/two-factor';
 import { useTwoFactorStatus } from '../api/two-factor-status';
@@ -72,12 +73,10 @@ export function StepUpDialog() {
     <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : finish(false))}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Confirm it is you</DialogTitle>
-          <DialogDescription>
-            This action moves money or secrets: {hasPasskey ? 'use your passkey, or ' : ''}enter a code from your authenticator app (or a recovery code).
-          </DialogDescription>
+          <DialogTitle>{t('stepUp.title')}</DialogTitle>
+          <DialogDescription>{hasPasskey ? t('stepUp.textWithPasskey') : t('stepUp.text')}</DialogDescription>
         </DialogHeader>
-        <form className="grid gap-3" onSubmit={(e) => void submit(e)} aria-label="Confirm it is you">
+        <form className="grid gap-3" onSubmit={(e) => void submit(e)} aria-label={t('stepUp.title')}>
           {error ? (
             <Alert variant="destructive">
               <AlertDescription>{error}</AlertDescription>
@@ -85,13 +84,14 @@ export function StepUpDialog() {
           ) : null}
           {hasPasskey ? (
             <Button type="button" variant="outline" icon={<KeyRound aria-hidden="true" />} pending={pending} disabled={pending} onClick={() => void withPasskey()}>
-              Use your passkey
+              {t('stepUp.usePasskey')}
             </Button>
           ) : null}
-          <FormField label="Authentication code" name="code" autoComplete="one-time-code" required autoFocus={!hasPasskey} maxLength={40} value={code} onValueChange={setCode} />
+          <FormField label={t('stepUp.code')} name="code" autoComplete="one-time-code" required autoFocus={!hasPasskey} maxLength={40} value={code} onValueChange={setCode} />
           <Button type="submit" pending={pending} disabled={pending}>
-            Confirm
+            {t('stepUp.confirm')}
           </Button>
+
         </form>
       </DialogContent>
     </Dialog>

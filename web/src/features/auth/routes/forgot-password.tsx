@@ -3,6 +3,7 @@ import { Link } from '@/components/link';
 import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { useRequestPasswordReset } from '../api/password-reset';
 import { AuthCard } from '../components/auth-card';
@@ -13,13 +14,13 @@ export function ForgotPasswordPage() {
   const request = useRequestPasswordReset();
   return (
     <AuthCard
-      title="Forgot password"
+      title={t('auth.forgot.heading')}
       onSubmit={() => request.mutate(email)}
       footer={
         <p>
-          Remembered it?{' '}
+          {t('auth.forgot.remembered')}{' '}
           <Link to="/login" className="font-medium text-foreground underline-offset-4 hover:underline">
-            Sign in
+            {t('auth.signInLink')}
           </Link>
         </p>
       }
@@ -29,7 +30,7 @@ export function ForgotPasswordPage() {
           <AlertDescription>{request.data.message}</AlertDescription>
         </Alert>
       ) : (
-        <p className="text-sm text-muted-foreground">Enter the e-mail of your account: we send it a link to set a new password.</p>
+        <p className="text-sm text-muted-foreground">{t('auth.forgot.text')}</p>
       )}
       {request.isError ? (
         <Alert variant="destructive">
@@ -37,17 +38,18 @@ export function ForgotPasswordPage() {
         </Alert>
       ) : null}
       <FormField
-        label="Email Address"
+        label={t('auth.field.email')}
         type="email"
         name="email"
         autoComplete="email"
-        placeholder="Enter email"
+        placeholder={t('auth.field.emailPlaceholder')}
         required
         value={email}
         onValueChange={setEmail}
       />
       <Button pending={request.isPending} type="submit" disabled={request.isPending}>
-        Send reset link
+        {t('auth.forgot.submit')}
+
       </Button>
     </AuthCard>
   );

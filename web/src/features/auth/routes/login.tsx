@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUserInfo } from '@/stores/auth-store';
 import { KeyRound } from 'lucide-react';
+import { t } from '@/i18n/i18n';
 import { login as loginRequest, useLogin } from '../api/login';
 import { answerWithPasskey, asksForCode, passkeyChallenge, passkeyErrorMessage } from '../api/two-factor';
 import { AUTH_ERROR_TOAST, AuthCard } from '../components/auth-card';
@@ -62,7 +63,7 @@ export function LoginPage() {
         () => null,
         (error: unknown) => passkeyChallenge(error),
       );
-      if (!challenge) throw new Error('Sign in with a code: this account has no passkey.');
+      if (!challenge) throw new Error(t('auth.login.noPasskey'));
       const passkey = await answerWithPasskey(challenge);
       await login.mutateAsync({ email, password, passkey });
       toast.dismiss(AUTH_ERROR_TOAST);
@@ -76,61 +77,59 @@ export function LoginPage() {
 
   return (
     <AuthCard
-      title="Daxil Olun"
+      title={t('auth.login.heading')}
       onSubmit={submit}
       footer={
         <p>
-          New customer?{' '}
+          {t('auth.login.newCustomer')}{' '}
           <Link to={withRedirect('/register', redirect)} className="font-medium text-foreground underline-offset-4 hover:underline">
-            Register
+            {t('auth.login.register')}
           </Link>
         </p>
       }
     >
       {user && adminRequired ? (
         <Alert>
-          <AlertDescription>
-            You are signed in as {user.name}, who is not an admin. Sign in with an admin account to open that page.
-          </AlertDescription>
+          <AlertDescription>{t('auth.login.notAdmin', { name: user.name })}</AlertDescription>
         </Alert>
       ) : null}
       <FormField
-        label="Email Address"
+        label={t('auth.field.email')}
         type="email"
         name="email"
         autoComplete="email"
-        placeholder="Enter email"
+        placeholder={t('auth.field.emailPlaceholder')}
         required
         value={email}
         onValueChange={setEmail}
       />
       <FormField
-        label="Password"
+        label={t('auth.field.password')}
         type="password"
         name="password"
         autoComplete="current-password"
-        placeholder="Enter password"
+        placeholder={t('auth.field.passwordPlaceholder')}
         required
         value={password}
         onValueChange={setPassword}
       />
       {needsCode && hasPasskey ? (
         <Button type="button" variant="outline" icon={<KeyRound aria-hidden="true" />} pending={passkeyPending} disabled={passkeyPending} onClick={() => void signInWithPasskey()}>
-          Use your passkey
+          {t('stepUp.usePasskey')}
         </Button>
       ) : null}
       {needsCode ? (
         <FormField
-          label="Authentication code"
+          label={t('stepUp.code')}
           name="code"
           autoComplete="one-time-code"
-          placeholder={hasTotp ? '6-digit code or a recovery code' : 'A recovery code'}
+          placeholder={hasTotp ? t('auth.login.codePlaceholder') : t('auth.login.recoveryPlaceholder')}
           hint={
             !hasPasskey
-              ? 'From your authenticator app; a recovery code works once if you lost the device.'
+              ? t('auth.login.codeHint')
               : hasTotp
-                ? 'Or a code from your authenticator app, or a recovery code (each works once).'
-                : 'Or one of your recovery codes, if the passkey is lost (each works once).'
+                ? t('auth.login.codeHintPasskey')
+                : t('auth.login.codeHintRecovery')
           }
           required
           autoFocus={!hasPasskey}
@@ -141,11 +140,12 @@ export function LoginPage() {
       ) : null}
       <p className="-mt-2 text-right text-sm">
         <Link to="/forgot-password" className="text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
-          Forgot password?
+          {t('auth.login.forgotPassword')}
         </Link>
       </p>
       <Button pending={login.isPending} type="submit" disabled={login.isPending}>
-        Sign In
+        {t('auth.login.submit')}
+
       </Button>
     </AuthCard>
   );

@@ -6,6 +6,7 @@ import { PASSWORD_MIN_LENGTH } from '@shop/core/contract';
 import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { useUserInfo } from '@/stores/auth-store';
 import { forgetReferralCode, referralCodeOf, useKeptReferralCode } from '@/stores/referral-store';
 import { useReferrer } from '../api/get-referrer';
@@ -25,7 +26,7 @@ function useSettled(value: string, delayMs = 400): string {
 
 /** Whose the code is, or that it is no one's (what registration would refuse); nothing while unknown. */
 function referrerLine(referrer: ReturnType<typeof useReferrer>): ReactNode {
-  if (referrer.data) return <span className="font-medium text-foreground">You were invited by {referrer.data.name}</span>;
+  if (referrer.data) return <span className="font-medium text-foreground">{t('auth.register.invitedBy', { name: referrer.data.name })}</span>;
   if (referrer.isError && isApiError(referrer.error) && referrer.error.status === 404) {
     return <span className="text-destructive">{getErrorMessage(referrer.error)}</span>;
   }
@@ -68,59 +69,60 @@ export function RegisterPage() {
 
   return (
     <AuthCard
-      title="Registration:"
+      title={t('auth.register.heading')}
       onSubmit={submit}
       footer={
         <p>
-          Have a account?{' '}
+          {t('auth.register.haveAccount')}{' '}
           <Link to={withRedirect('/login', redirect)} className="font-medium text-foreground underline-offset-4 hover:underline">
-            Login
+            {t('auth.register.login')}
           </Link>
         </p>
       }
     >
       <FormField
-        label="Email Address"
+        label={t('auth.field.email')}
         type="email"
         name="email"
         autoComplete="email"
-        placeholder="Enter email"
+        placeholder={t('auth.field.emailPlaceholder')}
         required
         value={email}
         onValueChange={setEmail}
       />
       <FormField
-        label="Password"
+        label={t('auth.field.password')}
         type="password"
         name="password"
         autoComplete="new-password"
-        placeholder="Enter password"
+        placeholder={t('auth.field.passwordPlaceholder')}
         required
         value={password}
         onValueChange={setPassword}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        hint={t('auth.register.passwordHint', { count: PASSWORD_MIN_LENGTH })}
       />
       <FormField
-        label="Name"
+        label={t('auth.register.name')}
         name="name"
         autoComplete="name"
-        placeholder="Enter name"
+        placeholder={t('auth.register.namePlaceholder')}
         required
         value={name}
         onValueChange={setName}
       />
       <FormField
-        label="Referral Code"
+        label={t('auth.register.referralCode')}
         name="referralCode"
         autoComplete="off"
-        placeholder="Optional"
+        placeholder={t('auth.register.optional')}
         value={referralCode}
         onValueChange={setReferralCode}
         hint={referrerLine(referrer)}
       />
       <Button pending={register.isPending} type="submit" disabled={register.isPending}>
-        Register
+        {t('auth.register.submit')}
       </Button>
+
     </AuthCard>
   );
 }

@@ -6,6 +6,7 @@ import { FormField } from '@/components/form-field';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { clearUserInfo } from '@/stores/auth-store';
 import { useCheckPasswordReset, useConfirmPasswordReset } from '../api/password-reset';
 import { AuthCard } from '../components/auth-card';
@@ -34,7 +35,7 @@ export function ResetPasswordPage() {
 
   if (reset.isSuccess) {
     return (
-      <AuthCard title="Password changed" onSubmit={() => {}} footer={<Link to="/login" className={linkClass}>Sign in</Link>}>
+      <AuthCard title={t('auth.reset.changed')} onSubmit={() => {}} footer={<Link to="/login" className={linkClass}>{t('auth.signInLink')}</Link>}>
         <Alert role="status">
           <AlertDescription>{reset.data.message}</AlertDescription>
         </Alert>
@@ -43,20 +44,20 @@ export function ResetPasswordPage() {
   }
   return (
     <AuthCard
-      title="Set a new password"
+      title={t('auth.reset.heading')}
       onSubmit={submit}
       footer={
         <p>
-          Link expired?{' '}
+          {t('auth.reset.linkExpired')}{' '}
           <Link to="/forgot-password" className={linkClass}>
-            Ask for a new one
+            {t('auth.reset.askNew')}
           </Link>
         </p>
       }
     >
       {!token ? (
         <Alert variant="destructive">
-          <AlertDescription>This page needs the link from the e-mail we sent you.</AlertDescription>
+          <AlertDescription>{t('auth.reset.needsLink')}</AlertDescription>
         </Alert>
       ) : null}
       {refused ? (
@@ -100,33 +101,34 @@ function NewPasswordFields({ password, confirm, mismatch, error, pending, disabl
         </Alert>
       ) : null}
       <FormField
-        label="New password"
+        label={t('auth.reset.newPassword')}
         type="password"
         name="password"
         autoComplete="new-password"
-        placeholder={`At least ${PASSWORD_MIN_LENGTH} characters`}
+        placeholder={t('auth.reset.newPasswordPlaceholder', { count: PASSWORD_MIN_LENGTH })}
         required
         minLength={PASSWORD_MIN_LENGTH}
         value={password}
         onValueChange={onPassword}
       />
       <FormField
-        label="Confirm new password"
+        label={t('auth.reset.confirm')}
         type="password"
         name="confirm"
         autoComplete="new-password"
-        placeholder="The same password again"
+        placeholder={t('auth.reset.confirmPlaceholder')}
         required
         value={confirm}
         onValueChange={onConfirm}
       />
       {mismatch ? (
         <Alert variant="destructive">
-          <AlertDescription>Passwords do not match</AlertDescription>
+          <AlertDescription>{t('auth.reset.mismatch')}</AlertDescription>
         </Alert>
       ) : null}
       <Button pending={pending} type="submit" disabled={pending || disabled}>
-        Set new password
+        {t('auth.reset.submit')}
+
       </Button>
     </>
   );

@@ -9,6 +9,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDay, formatTime } from '@/lib/format';
 import { passkeyErrorMessage, useAddPasskey, useConfirmTotp, useDisableTotp, useRemovePasskey, useStartTotp } from '../api/two-factor';
@@ -35,9 +36,9 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div className="grid gap-3">
       <Alert role="status">
-        <AlertDescription>Two-factor sign-in is on. Keep these recovery codes somewhere safe: each works once, if you lose your device. They are not shown again.</AlertDescription>
+        <AlertDescription>{t('security.recoveryCodes.text')}</AlertDescription>
       </Alert>
-      <ol aria-label="Recovery codes" className="grid grid-cols-2 gap-2 font-mono text-sm sm:max-w-sm">
+      <ol aria-label={t('security.recoveryCodes.label')} className="grid grid-cols-2 gap-2 font-mono text-sm sm:max-w-sm">
         {codes.map((c) => (
           <li key={c} className="rounded border px-2 py-1 text-center">
             {c}
@@ -59,30 +60,30 @@ function EnableTotp({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => voi
       start.mutate(password, { onError: (err) => toast.error(getErrorMessage(err)) });
     };
     return (
-      <form className="grid gap-3 sm:max-w-xs" onSubmit={submit} aria-label="Set up an authenticator app">
-        <p className="text-sm text-muted-foreground">Sign in with a code from an authenticator app (Google Authenticator, 1Password, Aegis...) as well as your password.</p>
-        <FormField label="Your password" type="password" name="password" autoComplete="current-password" required value={password} onValueChange={setPassword} />
+      <form className="grid gap-3 sm:max-w-xs" onSubmit={submit} aria-label={t('security.totp.setUp')}>
+        <p className="text-sm text-muted-foreground">{t('security.totp.intro')}</p>
+        <FormField label={t('security.yourPassword')} type="password" name="password" autoComplete="current-password" required value={password} onValueChange={setPassword} />
         <Button type="submit" className="w-fit" pending={start.isPending} disabled={start.isPending}>
-          Set up an authenticator app
+          {t('security.totp.setUp')}
         </Button>
       </form>
     );
   }
   return (
     <div className="grid gap-4">
-      <p className="text-sm">Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
+      <p className="text-sm">{t('security.totp.scan')}</p>
       <div className="w-fit rounded-md bg-white p-3">
-        <QRCodeSVG value={start.data.otpauthUrl} size={192} level="M" marginSize={4} role="img" aria-label="QR code for your authenticator app" data-testid="totp-qr" />
+        <QRCodeSVG value={start.data.otpauthUrl} size={192} level="M" marginSize={4} role="img" aria-label={t('security.totp.qr')} data-testid="totp-qr" />
       </div>
       <p className="text-sm">
-        Or type this key: <code className="font-mono break-all" data-testid="totp-secret">{start.data.secret}</code>
+        {t('security.totp.typeKey')} <code className="font-mono break-all" data-testid="totp-secret">{start.data.secret}</code>
       </p>
       {confirm.isError ? (
         <Alert variant="destructive">
           <AlertDescription>{getErrorMessage(confirm.error)}</AlertDescription>
         </Alert>
       ) : null}
-      <CodeForm label="Code from the app" submitLabel="Turn on" pending={confirm.isPending} onCode={(code) => confirm.mutate(code, { onSuccess: (r) => onEnabled(r.recoveryCodes) })} />
+      <CodeForm label={t('security.totp.codeFromApp')} submitLabel={t('security.turnOn')} pending={confirm.isPending} onCode={(code) => confirm.mutate(code, { onSuccess: (r) => onEnabled(r.recoveryCodes) })} />
     </div>
   );
 }
@@ -96,12 +97,12 @@ function Passkeys({ passkeys, keepOne, onFirstFactor }: { passkeys: PasskeyJson[
   const submit = (e: FormEvent) => {
     e.preventDefault();
     add.mutate(
-      { password, name: name.trim() || 'Passkey' },
+      { password, name: name.trim() || t('security.passkeys.defaultName') },
       {
         onSuccess: (r) => {
           setPassword('');
           setName('');
-          toast.success('Passkey added');
+          toast.success(t('security.passkeys.added'));
           if (r.recoveryCodes) onFirstFactor(r.recoveryCodes);
         },
         onError: (err) => toast.error(passkeyErrorMessage(err)),
@@ -110,41 +111,42 @@ function Passkeys({ passkeys, keepOne, onFirstFactor }: { passkeys: PasskeyJson[
   };
   return (
     <div className="grid gap-4">
-      <h3 className="font-medium">Passkeys</h3>
+      <h3 className="font-medium">{t('security.passkeys.heading')}</h3>
       {passkeys.length ? (
-        <ul aria-label="Your passkeys" className="grid gap-2">
+        <ul aria-label={t('security.passkeys.yours')} className="grid gap-2">
           {passkeys.map((p) => (
             <li key={p._id} className="flex flex-wrap items-center justify-between gap-2 rounded border px-3 py-2 text-sm">
               <span>
                 <span className="font-medium">{p.name}</span>
                 <span className="block text-xs text-muted-foreground">
-                  Added {formatDay(p.createdAt)}
-                  {p.lastUsedAt ? `, last used ${formatTime(p.lastUsedAt)}` : ''}
+                  {p.lastUsedAt
+                    ? t('security.passkeys.addedUsed', { day: formatDay(p.createdAt), time: formatTime(p.lastUsedAt) })
+                    : t('security.passkeys.addedOn', { day: formatDay(p.createdAt) })}
                 </span>
               </span>
               <Button
                 size="sm"
                 variant="outline"
                 disabled={remove.isPending || (keepOne && passkeys.length === 1)}
-                title={keepOne && passkeys.length === 1 ? 'Admins of this shop must keep a second factor' : undefined}
+                title={keepOne && passkeys.length === 1 ? t('security.passkeys.keepOne') : undefined}
                 onClick={() => {
-                  if (!window.confirm(`Remove the passkey '${p.name}'?`)) return;
-                  remove.mutate(p._id, { onSuccess: () => toast.success('Passkey removed'), onError: (err) => toast.error(getErrorMessage(err)) });
+                  if (!window.confirm(t('security.passkeys.confirmRemove', { name: p.name }))) return;
+                  remove.mutate(p._id, { onSuccess: () => toast.success(t('security.passkeys.removed')), onError: (err) => toast.error(getErrorMessage(err)) });
                 }}
               >
-                Remove
+                {t('security.passkeys.remove')}
               </Button>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="text-sm text-muted-foreground">Confirm it is you with this device's screen lock or a security key instead of typing a code.</p>
+        <p className="text-sm text-muted-foreground">{t('security.passkeys.none')}</p>
       )}
-      <form className="grid gap-3 sm:max-w-xs" onSubmit={submit} aria-label="Add a passkey">
-        <FormField label="Name it" name="passkey-name" placeholder="Laptop, phone, security key..." maxLength={100} value={name} onValueChange={setName} />
-        <FormField label="Your password" type="password" name="passkey-password" autoComplete="current-password" required value={password} onValueChange={setPassword} />
+      <form className="grid gap-3 sm:max-w-xs" onSubmit={submit} aria-label={t('security.passkeys.add')}>
+        <FormField label={t('security.passkeys.nameIt')} name="passkey-name" placeholder={t('security.passkeys.namePlaceholder')} maxLength={100} value={name} onValueChange={setName} />
+        <FormField label={t('security.yourPassword')} type="password" name="passkey-password" autoComplete="current-password" required value={password} onValueChange={setPassword} />
         <Button type="submit" variant="outline" className="w-fit" icon={<KeyRound aria-hidden="true" />} pending={add.isPending} disabled={add.isPending}>
-          Add a passkey
+          {t('security.passkeys.add')}
         </Button>
       </form>
     </div>
@@ -174,28 +176,28 @@ export function SecurityPage() {
   const keepTotp = required && passkeys.length === 0;
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Security" />
+      <PageHeader title={t('security.heading')} />
       {required && !on ? (
         <Alert>
-          <AlertDescription>This shop requires two-factor sign-in for admins: turn it on to open the admin pages.</AlertDescription>
+          <AlertDescription>{t('security.required')}</AlertDescription>
         </Alert>
       ) : null}
       <Card>
         <CardHeader>
-          <h2 className="text-lg font-semibold">Two-factor sign-in</h2>
+          <h2 className="text-lg font-semibold">{t('security.twoFactor.heading')}</h2>
           <p className="text-sm text-muted-foreground">
-            {on ? `On. ${recoveryCodesLeft} of 10 recovery codes left.` : 'Off: signing in needs only your password.'}
+            {on ? t('security.twoFactor.on', { count: recoveryCodesLeft, total: 10 }) : t('security.twoFactor.off')}
           </p>
         </CardHeader>
         <CardContent className="grid gap-6">
           {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : null}
           <div className="grid gap-4">
-            <h3 className="font-medium">Authenticator app</h3>
+            <h3 className="font-medium">{t('security.totp.heading')}</h3>
             {totp && !disable.isSuccess ? (
               <>
-                <p className="text-sm">On: signing in can take a code from your authenticator app.</p>
+                <p className="text-sm">{t('security.totp.on')}</p>
                 {keepTotp ? (
-                  <p className="text-sm text-muted-foreground">Admins of this shop must keep a second factor: add a passkey before turning this off.</p>
+                  <p className="text-sm text-muted-foreground">{t('security.totp.keep')}</p>
                 ) : (
                   <>
                     {disable.isError ? (
@@ -203,7 +205,8 @@ export function SecurityPage() {
                         <AlertDescription>{getErrorMessage(disable.error)}</AlertDescription>
                       </Alert>
                     ) : null}
-                    <CodeForm label="Current code" submitLabel="Turn off" pending={disable.isPending} onCode={(code) => disable.mutate(code)} />
+                    <CodeForm label={t('security.totp.currentCode')} submitLabel={t('security.turnOff')}
+ pending={disable.isPending} onCode={(code) => disable.mutate(code)} />
                   </>
                 )}
               </>

@@ -3,7 +3,8 @@ import { Link } from '@/components/link';
 import { Trash2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
-import { formatUsd } from '@/lib/format';
+import { Price } from '@/components/price';
+import { t } from '@/i18n/i18n';
 import { addToCart, removeFromCart, type CartItem } from '@/stores/cart-store';
 
 export function CartLine({ item }: { item: CartItem }) {
@@ -21,11 +22,11 @@ export function CartLine({ item }: { item: CartItem }) {
         {item.name}
       </Link>
       <span className="col-start-2 row-start-2 text-sm font-semibold sm:col-start-auto sm:row-start-auto sm:text-right">
-        {formatUsd(item.price)}
+        <Price usd={item.price} />
       </span>
       <div className="col-start-3 row-start-1 justify-self-end sm:col-start-auto sm:row-start-auto">
         <label htmlFor={qtyId} className="sr-only">
-          Quantity of {item.name}
+          {t('cart.line.quantityOf', { name: item.name })}
         </label>
         <NativeSelect
           id={qtyId}
@@ -38,7 +39,8 @@ export function CartLine({ item }: { item: CartItem }) {
       <Button
         variant="ghost"
         size="icon"
-        aria-label={`Remove ${item.name}`}
+        aria-label={t('cart.line.remove', { name: item.name })}
+
         className="col-start-3 row-start-2 justify-self-end text-destructive hover:text-destructive sm:col-start-auto sm:row-start-auto"
         onClick={() => removeFromCart(item._id)}
       >

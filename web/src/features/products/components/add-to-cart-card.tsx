@@ -4,7 +4,8 @@ import { ShoppingCart } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
-import { formatUsd } from '@/lib/format';
+import { Price } from '@/components/price';
+import { t } from '@/i18n/i18n';
 import { addToCart } from '@/stores/cart-store';
 import type { Product } from '../types';
 import { StockStatus } from './stock-status';
@@ -25,17 +26,19 @@ export function AddToCartCard({ product }: { product: Product }) {
     <Card className="gap-0 py-0">
       <CardContent className="divide-y px-0">
         <div className="flex items-center justify-between gap-4 px-5 py-3">
-          <span className="text-sm text-muted-foreground">Price:</span>
-          <span className="text-lg font-semibold">{formatUsd(product.price)}</span>
+          <span className="text-sm text-muted-foreground">{t('products.addToCart.price')}</span>
+          <span className="text-lg font-semibold">
+            <Price usd={product.price} />
+          </span>
         </div>
         <div className="flex items-center justify-between gap-4 px-5 py-3">
-          <span className="text-sm text-muted-foreground">Status:</span>
+          <span className="text-sm text-muted-foreground">{t('products.addToCart.status')}</span>
           <StockStatus countInStock={product.countInStock} />
         </div>
         {inStock ? (
           <div className="flex items-center justify-between gap-4 px-5 py-3">
             <label htmlFor={qtyId} className="text-sm text-muted-foreground">
-              Count:
+              {t('products.addToCart.count')}
             </label>
             <NativeSelect id={qtyId} value={qty} onChange={(event) => setQty(Number(event.target.value))}>
               <QuantityOptions max={product.countInStock} />
@@ -45,7 +48,8 @@ export function AddToCartCard({ product }: { product: Product }) {
         <div className="px-5 py-4">
           <Button className="w-full" disabled={!inStock} onClick={add}>
             <ShoppingCart aria-hidden="true" />
-            Add to Cart
+            {t('products.addToCart.add')}
+
           </Button>
         </div>
       </CardContent>

@@ -1,7 +1,8 @@
 import { Link } from '@/components/link';
 import { Rating } from '@/components/rating';
 import { Card, CardContent } from '@/components/ui/card';
-import { formatUsd } from '@/lib/format';
+import { Price } from '@/components/price';
+import { t } from '@/i18n/i18n';
 import { cn } from '@/lib/utils';
 import type { Product } from '../types';
 
@@ -31,11 +32,14 @@ export function ProductCard({ product, priority = false }: { product: Product; p
             {product.name}
           </Link>
         </h2>
-        <Rating value={product.rating} text={`${product.numReviews} reviews`} />
-        <div className="mt-auto flex items-center justify-between gap-2 pt-1">
-          <span className="text-lg font-semibold">{formatUsd(product.price)}</span>
+        <Rating value={product.rating} text={t('products.reviews', { count: product.numReviews })} />
+        <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-1">
+          <span className="text-lg font-semibold">
+            <Price usd={product.price} />
+          </span>
           <span className={cn('text-sm font-medium', inStock ? 'text-success' : 'text-destructive')}>
-            {inStock ? 'Available' : 'Out of Stock'}
+            {inStock ? t('products.stock.available') : t('products.stock.out')}
+
           </span>
         </div>
       </CardContent>

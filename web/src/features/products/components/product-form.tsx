@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatUsd } from '@/lib/format';
 import { useUpdateProduct } from '../api/update-product';
@@ -22,11 +23,13 @@ type Terms = { ok: true; price: string; dailyCredit: string; days: number } | { 
 
 function readTerms(price: string, dailyCredit: string, term: string): Terms {
   const days = packageTermDays.safeParse(term);
-  if (!days.success) return { ok: false, problem: `Term (days) ${days.error.issues[0]?.message ?? 'is not valid'}` };
+  // The contract's rule (its message, in English) after the field's name.
+  const problem = (field: string, message: string | undefined) => (message ? t('products.form.problem', { field, message }) : t('products.form.notValid', { field }));
+  if (!days.success) return { ok: false, problem: problem(t('products.form.term'), days.error.issues[0]?.message) };
   const credit = usdAmount.safeParse(dailyCredit);
-  if (!credit.success) return { ok: false, problem: `Daily Bonus ${credit.error.issues[0]?.message ?? 'is not valid'}` };
+  if (!credit.success) return { ok: false, problem: problem(t('products.form.dailyBonus'), credit.error.issues[0]?.message) };
   const cost = usdAmount.safeParse(price);
-  if (!cost.success) return { ok: false, problem: `Price ${cost.error.issues[0]?.message ?? 'is not valid'}` };
+  if (!cost.success) return { ok: false, problem: problem(t('products.form.price'), cost.error.issues[0]?.message) };
   return { ok: true, price: cost.data, dailyCredit: credit.data, days: days.data };
 }
 
@@ -35,7 +38,7 @@ function PackagePays({ id, terms }: { id: string; terms: Terms }) {
   return (
     <p id={id} aria-live="polite" data-testid="package-pays" className={terms.ok ? 'text-sm font-medium sm:col-span-2' : 'text-sm font-medium text-destructive sm:col-span-2'}>
       {terms.ok
-        ? `${formatUsd(terms.dailyCredit)} a day for ${terms.days} ${terms.days === 1 ? 'day' : 'days'}: ${formatUsd(termCredit(terms.dailyCredit, terms.days))} in all`
+        ? t('products.form.pays', { count: terms.days, daily: formatUsd(terms.dailyCredit), total: formatUsd(termCredit(terms.dailyCredit, terms.days)) })
         : terms.problem}
     </p>
   );
@@ -51,9 +54,8 @@ function SecondAdminNote({ terms }: { terms: Terms }) {
   const paysMore = terms.ok && over !== undefined && toCents(over) > toCents(terms.price);
   return (
     <p className="text-sm text-muted-foreground" data-testid="second-admin-note">
-      {paysMore ? `At these numbers it pays ${formatUsd(over)} over its ${terms.days}-day term for ${formatUsd(terms.price)}. ` : ''}
-      Publishing a package that pays more over its term than it costs, or lowering its price, raising its daily bonus, lengthening its term or adding stock while
-      it is on sale, waits for a second admin (Admin &gt; Approvals).
+      {paysMore ? `${t('products.form.paysMore', { pays: formatUsd(over), count: terms.days, price: formatUsd(terms.price) })} ` : ''}
+      {t('products.form.secondAdmin')}
     </p>
   );
 }
@@ -82,7 +84,7 @@ export function ProductForm({ product }: { product: Product }) {
     upload.mutate(file, {
       onSuccess: (result) => {
         setImage(result.image);
-        toast.success(result.message || 'Image uploaded');
+        toast.success(result.message || t('products.form.imageUploaded'));
       },
       onError: (error) => toast.error(getErrorMessage(error)),
     });
@@ -97,8 +99,8 @@ export function ProductForm({ product }: { product: Product }) {
       },
       {
         onSuccess: (saved) => {
-          if (saved.pendingApproval) toast.info('Saved. The changes to the price, daily bonus, term or stock wait for a second admin.');
-          else toast.success('Product updated');
+          if (saved.pendingApproval) toast.info(t('products.form.savedWaits'));
+          else toast.success(t('products.form.updated'));
           navigate('/admin/productlist');
         },
         onError: (error) => toast.error(getErrorMessage(error)),
@@ -107,11 +109,11 @@ export function ProductForm({ product }: { product: Product }) {
   };
 
   return (
-    <form className="grid gap-4" aria-label="Edit Product" onSubmit={submit}>
-      <FormField label="Name" name="name" placeholder="Enter name" value={name} onValueChange={setName} />
+    <form className="grid gap-4" aria-label={t('products.edit.heading')} onSubmit={submit}>
+      <FormField label={t('products.form.name')} name="name" placeholder={t('products.form.namePlaceholder')} value={name} onValueChange={setName} />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
-          label="Price"
+          label={t('products.form.price')}
           type="number"
           name="price"
           min="0"
@@ -121,7 +123,7 @@ export function ProductForm({ product }: { product: Product }) {
           onValueChange={setPrice}
         />
         <FormField
-          label="Count In Stock"
+          label={t('products.form.countInStock')}
           type="number"
           name="countInStock"
           min="0"
@@ -131,7 +133,7 @@ export function ProductForm({ product }: { product: Product }) {
           onValueChange={setCountInStock}
         />
         <FormField
-          label="Daily Bonus"
+          label={t('products.form.dailyBonus')}
           type="number"
           name="dailyCredit"
           min="0"
@@ -142,7 +144,7 @@ export function ProductForm({ product }: { product: Product }) {
           aria-describedby={paysId}
         />
         <FormField
-          label="Term (days)"
+          label={t('products.form.term')}
           type="number"
           name="durationDays"
           required
@@ -157,22 +159,22 @@ export function ProductForm({ product }: { product: Product }) {
         <PackagePays id={paysId} terms={terms} />
       </div>
       <div className="grid gap-2">
-        <FormField label="Image" name="image" placeholder="Enter image url" value={image} onValueChange={setImage} />
+        <FormField label={t('products.form.image')} name="image" placeholder={t('products.form.imagePlaceholder')} value={image} onValueChange={setImage} />
         <div className="flex items-center gap-3">
           {image ? <img src={image} alt="" className="size-12 rounded-md border bg-muted object-cover" /> : null}
           <Label htmlFor={fileId} className="sr-only">
-            Upload image file
+            {t('products.form.uploadFile')}
           </Label>
           <Input id={fileId} type="file" accept="image/*" onChange={onFile} disabled={upload.isPending} />
-          {upload.isPending ? <Spinner size="sm" label="Uploading image" /> : null}
+          {upload.isPending ? <Spinner size="sm" label={t('products.form.uploading')} /> : null}
         </div>
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={descriptionId}>Description</Label>
+        <Label htmlFor={descriptionId}>{t('products.form.description')}</Label>
         <Textarea
           id={descriptionId}
           name="description"
-          placeholder="Enter description"
+          placeholder={t('products.form.descriptionPlaceholder')}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
@@ -181,8 +183,9 @@ export function ProductForm({ product }: { product: Product }) {
       <SecondAdminReason value={reason} onValueChange={setReason} />
       <Button type="submit" disabled={update.isPending || upload.isPending} className="w-full sm:w-fit">
         {update.isPending ? busy : null}
-        Update
+        {t('products.form.update')}
       </Button>
+
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { termCredit } from '@shop/core/contract';
 import { SecondAdminReason } from '@/components/second-admin-reason';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { t } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 import type { Product } from '../types';
 
@@ -32,15 +33,16 @@ export function PublishDialog({ product, open, onOpenChange, pending, onPublish 
       <DialogContent>
         <form onSubmit={submit} className="grid gap-4">
           <DialogHeader>
-            <DialogTitle>Publish {product.name}?</DialogTitle>
+            <DialogTitle>{t('products.publish.question', { name: product.name })}</DialogTitle>
             <DialogDescription>
-              It pays {formatUsd(pays)} over its {product.durationDays}-day term for {formatUsd(product.price)}, so it goes on sale once a second admin approves.
+              {t('products.publish.text', { pays: formatUsd(pays), days: product.durationDays, price: formatUsd(product.price) })}
             </DialogDescription>
           </DialogHeader>
           <SecondAdminReason value={reason} onValueChange={setReason} />
           <div className="flex justify-end gap-2">
             <Button type="submit" pending={pending} disabled={pending}>
-              Ask to publish
+              {t('products.publish.ask')}
+
             </Button>
           </div>
         </form>

@@ -1,5 +1,6 @@
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { SearchBox, useListParam } from '@/components/list-filters';
 import { LoadMore } from '@/components/load-more';
@@ -21,16 +22,16 @@ export function HomePage() {
     // At least a screen tall while the packages load, so the footer never moves up into
     // view and back down when the grid arrives (a layout shift).
     <section className="flex min-h-svh flex-col gap-6">
-      <h1 className="text-2xl font-bold tracking-tight">Available Packages :</h1>
-      {searchable && <SearchBox label="Search packages" placeholder="Package name" />}
+      <h1 className="text-2xl font-bold tracking-tight">{t('products.home.heading')}</h1>
+      {searchable && <SearchBox label={t('products.home.search')} placeholder={t('products.home.searchPlaceholder')} />}
       {isPending ? (
-        <PageSpinner label="Loading packages" />
+        <PageSpinner label={t('products.home.loading')} />
       ) : isError ? (
         <Alert variant="destructive">
-          <AlertDescription>Error: {getErrorMessage(error)}</AlertDescription>
+          <AlertDescription>{t('error.withMessage', { message: getErrorMessage(error) })}</AlertDescription>
         </Alert>
       ) : products.length === 0 ? (
-        <p className="text-muted-foreground">{q ? 'No package matches.' : 'No packages are on sale yet.'}</p>
+        <p className="text-muted-foreground">{q ? t('products.home.noMatch') : t('products.home.empty')}</p>
       ) : (
         <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {products.map((product, i) => (
@@ -40,7 +41,8 @@ export function HomePage() {
           ))}
         </ul>
       )}
-      <LoadMore list={list} label="More packages" />
+      <LoadMore list={list} label={t('products.home.more')} />
+
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { useAdminProduct } from '../api/get-admin-products';
 import { ProductForm } from '../components/product-form';
 
@@ -15,11 +16,12 @@ export function ProductEditPage() {
       <BackLink to="/admin/productlist" />
       <Card>
         <CardHeader>
-          <h1 className="text-2xl font-bold tracking-tight">Edit Product</h1>
+          <h1 className="text-2xl font-bold tracking-tight">{t('products.edit.heading')}</h1>
         </CardHeader>
         <CardContent>
           {isPending ? (
-            <PageSpinner label="Loading package" />
+            <PageSpinner label={t('products.loadingPackage')} />
+
           ) : isError ? (
             <ErrorAlert error={error} />
           ) : (

@@ -3,7 +3,9 @@ import { termCredit } from '@shop/core/contract';
 import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Rating } from '@/components/rating';
+import { Price } from '@/components/price';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 import { useProduct } from '../api/get-product';
 import { AddToCartCard } from '../components/add-to-cart-card';
@@ -17,7 +19,7 @@ export function ProductPage() {
     <section className="flex min-h-svh flex-col gap-6">
       <BackLink to="/" />
       {isPending ? (
-        <PageSpinner label="Loading package" />
+        <PageSpinner label={t('products.loadingPackage')} />
       ) : isError ? (
         <ErrorAlert error={error} />
       ) : (
@@ -33,16 +35,19 @@ export function ProductPage() {
           />
           <div className="flex flex-col gap-4">
             <h1 className="text-2xl font-bold tracking-tight">{product.name}</h1>
-            <Rating value={product.rating} text={`${product.numReviews} reviews`} />
+            <Rating value={product.rating} text={t('products.reviews', { count: product.numReviews })} />
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-muted-foreground">Daily credit:</dt>
-              <dd className="font-medium">{formatUsd(product.dailyCredit)}</dd>
-              <dt className="text-muted-foreground">Term:</dt>
+              <dt className="text-muted-foreground">{t('products.page.dailyCredit')}</dt>
               <dd className="font-medium">
-                {product.durationDays} days, from the day it is paid
+                <Price usd={product.dailyCredit} />
+              </dd>
+              <dt className="text-muted-foreground">{t('products.page.term')}</dt>
+              <dd className="font-medium">
+                {t('products.page.termDays', { count: product.durationDays })}
                 <span className="block font-normal text-muted-foreground">
-                  {formatUsd(termCredit(product.dailyCredit, product.durationDays))} of credit in all
+                  {t('products.page.creditInAll', { amount: formatUsd(termCredit(product.dailyCredit, product.durationDays)) })}
                 </span>
+
               </dd>
             </dl>
             <p className="whitespace-pre-line leading-relaxed text-muted-foreground">{product.description}</p>
