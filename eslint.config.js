@@ -10,7 +10,13 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const root = import.meta.dirname;
 
 // The web app's files whose words are all in the catalogues (the literal-string rule below), under web/src.
-const I18N_FILES = ['i18n/**/*.tsx', 'components/price.tsx', 'app/layout/site-footer.tsx'];
+const I18N_FILES = [
+  'i18n/**/*.tsx',
+  'components/price.tsx',
+  'app/layout/site-footer.tsx',
+  // The admin console.
+  'features/admin-overview/**/*.tsx',
+];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
 // folders, and nothing imports upwards. A feature is a folder of features/; every other
