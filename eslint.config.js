@@ -16,6 +16,12 @@ const I18N_FILES = [
   'app/layout/site-footer.tsx',
   // The admin console.
   'features/admin-overview/**/*.tsx',
+  'features/admin-payments/**/*.tsx',
+  'features/admin-orders/**/*.tsx',
+  'app/screens/admin-order.tsx',
+  'features/users/routes/*.tsx',
+  'features/users/components/user-form.tsx',
+  'features/users/components/negative-balance-note.tsx',
 ];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
