@@ -22,6 +22,10 @@ const I18N_FILES = [
   'features/users/routes/*.tsx',
   'features/users/components/user-form.tsx',
   'features/users/components/negative-balance-note.tsx',
+  'features/approvals/**/*.tsx',
+  'features/audit/**/*.tsx',
+  'features/reconciliation/**/*.tsx',
+  'features/admin-webhooks/**/*.tsx',
 ];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared
