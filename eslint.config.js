@@ -30,6 +30,16 @@ const I18N_FILES = [
   'features/auth/**/*.tsx',
   'features/products/**/*.tsx',
   'features/cart/**/*.tsx',
+  // The admin console.
+  'features/admin-overview/**/*.tsx',
+  'features/admin-payments/**/*.tsx',
+  'features/admin-orders/**/*.tsx',
+  'app/screens/admin-order.tsx',
+  'features/users/**/*.tsx',
+  'features/approvals/**/*.tsx',
+  'features/audit/**/*.tsx',
+  'features/reconciliation/**/*.tsx',
+  'features/admin-webhooks/**/*.tsx',
 ];
 
 // web/src's layers (bulletproof-react's): app/ composes features/, features use the shared

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { PageSpinner } from '@/components/ui/spinner';
 import { SectionCard } from '@/components/detail-list';
 import { statusText } from '@/components/status-badge';
+import { t } from '@/i18n/i18n';
 import { useAdminOrder } from '@/features/admin-orders/api/get-admin-order';
 import { OrderBuyer, OrderDeliveries, OrderItems, OrderQuotes, OrderSummary } from '@/features/admin-orders/components/order-sections';
 import { OrderOverpayment } from '@/features/admin-payments/components/order-overpayment';
@@ -25,7 +26,7 @@ export function AdminOrderPage() {
   const navigate = useNavigate();
   const { data: order, isPending, isError, error } = useAdminOrder(id);
 
-  if (isPending) return <PageSpinner label="Loading order" />;
+  if (isPending) return <PageSpinner label={t('adminOrder.loading')} />;
   if (isError) {
     return (
       <section className="flex flex-col gap-6">
@@ -47,13 +48,13 @@ export function AdminOrderPage() {
           <OrderSummary order={order} />
           <OrderBuyer buyer={order.buyer} />
           <OrderItems items={order.items} />
-          <SectionCard title="Actions">
+          <SectionCard title={t('adminOrder.actions')}>
             {order.actions.canDelete ? (
               <div className="flex justify-start">
                 <DeleteOrderButton orderId={order._id} onDeleted={() => navigate('/admin/orderlist')} />
               </div>
             ) : (
-              <p className="text-sm text-muted-foreground">{`Delete Order: ${order.actions.deleteBlockedReason ?? ''}.`}</p>
+              <p className="text-sm text-muted-foreground">{t('adminOrder.deleteBlocked', { reason: order.actions.deleteBlockedReason ?? '' })}</p>
             )}
           </SectionCard>
           <OrderQuotes quotes={order.quotes} />

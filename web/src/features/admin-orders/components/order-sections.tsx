@@ -3,6 +3,7 @@ import { Link } from '@/components/link';
 import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
+import { t } from '@/i18n/i18n';
 import { formatTime, formatUsd } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 
@@ -11,20 +12,23 @@ type Order = AdminOrderDetailJson;
 /** Money and dates: what was due, what arrived, what is left over. */
 export function OrderSummary({ order }: { order: Order }) {
   return (
-    <SectionCard title="Summary">
+    <SectionCard title={t('adminOrder.summary.title')}>
       <DetailList
         items={[
-          ['Total', formatUsd(order.totalPrice)],
-          ['Received', formatUsd(order.paidUsd)],
-          ['Overpaid', order.overpaidUsd > 0 ? `${formatUsd(order.overpaidUsd)} (${formatUsd(order.overpaidSettledUsd)} refunded or credited)` : '—'],
-          ['Placed', formatTime(order.createdAt)],
-          ...(order.paymentDeadline && !order.isPaid ? [['Pay by', formatTime(order.paymentDeadline)] as [string, string]] : []),
-          ...(order.paidAt ? [['Paid', formatTime(order.paidAt)] as [string, string]] : []),
-          ...(order.expiresAt ? [['Runs until', formatTime(order.expiresAt)] as [string, string]] : []),
-          ...(order.cancelledAt ? [['Cancelled', formatTime(order.cancelledAt)] as [string, string]] : []),
-          ...(order.deletedAt ? [['Deleted', formatTime(order.deletedAt)] as [string, string]] : []),
+          [t('adminOrder.summary.total'), formatUsd(order.totalPrice)],
+          [t('adminOrder.summary.received'), formatUsd(order.paidUsd)],
+          [
+            t('adminOrder.summary.overpaid'),
+            order.overpaidUsd > 0 ? t('adminOrder.summary.overpaidSettled', { overpaid: formatUsd(order.overpaidUsd), settled: formatUsd(order.overpaidSettledUsd) }) : '—',
+          ],
+          [t('adminOrder.summary.placed'), formatTime(order.createdAt)],
+          ...(order.paymentDeadline && !order.isPaid ? [[t('adminOrder.summary.payBy'), formatTime(order.paymentDeadline)] as [string, string]] : []),
+          ...(order.paidAt ? [[t('adminOrder.summary.paid'), formatTime(order.paidAt)] as [string, string]] : []),
+          ...(order.expiresAt ? [[t('adminOrder.summary.runsUntil'), formatTime(order.expiresAt)] as [string, string]] : []),
+          ...(order.cancelledAt ? [[t('adminOrder.summary.cancelled'), formatTime(order.cancelledAt)] as [string, string]] : []),
+          ...(order.deletedAt ? [[t('adminOrder.summary.deleted'), formatTime(order.deletedAt)] as [string, string]] : []),
           ...(order.depositAddress
-            ? [['Deposit address', <code key="deposit" className="font-mono text-xs break-all">{order.depositAddress}</code>] as [string, ReactNode]]
+            ? [[t('adminOrder.summary.depositAddress'), <code key="deposit" className="font-mono text-xs break-all">{order.depositAddress}</code>] as [string, ReactNode]]
             : []),
         ]}
       />
@@ -34,13 +38,13 @@ export function OrderSummary({ order }: { order: Order }) {
 
 export function OrderBuyer({ buyer }: { buyer: Order['buyer'] }) {
   return (
-    <SectionCard title="Buyer">
+    <SectionCard title={t('adminOrder.buyer.title')}>
       <DetailList
         items={[
           [
-            'Name',
+            t('adminOrder.buyer.name'),
             buyer.deleted ? (
-              `${buyer.name} (account deleted)`
+              t('adminOrder.buyer.deleted', { name: buyer.name })
             ) : (
               <Link key="name" to={`/admin/user/${buyer._id}/edit`} className="underline underline-offset-4">
                 {buyer.name}
@@ -48,7 +52,7 @@ export function OrderBuyer({ buyer }: { buyer: Order['buyer'] }) {
             ),
           ],
           [
-            'E-mail',
+            t('adminOrder.buyer.email'),
             <a key="email" href={`mailto:${buyer.email}`} className="break-all underline-offset-4 hover:underline">
               {buyer.email}
             </a>,
@@ -61,7 +65,7 @@ export function OrderBuyer({ buyer }: { buyer: Order['buyer'] }) {
 
 export function OrderItems({ items }: { items: Order['items'] }) {
   return (
-    <SectionCard title="Items">
+    <SectionCard title={t('adminOrder.items.title')}>
       <ul className="flex flex-col gap-2 text-sm">
         {items.map((item) => (
           <li key={item.product} className="flex flex-col gap-0.5">
@@ -69,7 +73,13 @@ export function OrderItems({ items }: { items: Order['items'] }) {
               {item.name}
             </Link>
             <span className="text-muted-foreground">
-              {`${item.qty} x ${formatUsd(item.price)} = ${formatUsd(lineTotal(item.price, item.qty))}; ${formatUsd(item.dailyCredit)} a day for ${item.durationDays} days`}
+              {t('adminOrder.items.line', {
+                qty: item.qty,
+                price: formatUsd(item.price),
+                total: formatUsd(lineTotal(item.price, item.qty)),
+                daily: formatUsd(item.dailyCredit),
+                days: item.durationDays,
+              })}
             </span>
           </li>
         ))}
@@ -80,15 +90,15 @@ export function OrderItems({ items }: { items: Order['items'] }) {
 
 export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
   return (
-    <SectionCard title="Quotes">
+    <SectionCard title={t('adminOrder.quotes.title')}>
       {quotes.items.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No quote was issued.</p>
+        <p className="text-sm text-muted-foreground">{t('adminOrder.quotes.empty')}</p>
       ) : (
         <ul className="flex flex-col gap-2 text-sm">
           {quotes.items.map((q) => (
             <li key={q._id} className="flex flex-col gap-0.5">
-              <span className="tabular-nums">{`${q.amountText} for ${formatUsd(q.usdAmount)} at $${Number(q.unitUsd).toFixed(2)} per ${q.asset}`}</span>
-              <span className="text-xs text-muted-foreground">{`${formatTime(q.createdAt)} until ${formatTime(q.expiresAt)}`}</span>
+              <span className="tabular-nums">{t('adminOrder.quotes.line', { amount: q.amountText, usd: formatUsd(q.usdAmount), unit: Number(q.unitUsd).toFixed(2), asset: q.asset })}</span>
+              <span className="text-xs text-muted-foreground">{t('adminOrder.quotes.valid', { from: formatTime(q.createdAt), to: formatTime(q.expiresAt) })}</span>
             </li>
           ))}
         </ul>
@@ -100,9 +110,9 @@ export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
 
 export function OrderDeliveries({ deliveries }: { deliveries: Order['deliveries'] }) {
   return (
-    <SectionCard title="Webhook deliveries">
+    <SectionCard title={t('adminOrder.deliveries.title')}>
       {deliveries.items.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No event of this order went to a webhook endpoint.</p>
+        <p className="text-sm text-muted-foreground">{t('adminOrder.deliveries.empty')}</p>
       ) : (
         <ul className="flex flex-col gap-3 text-sm">
           {deliveries.items.map((d) => (
@@ -113,9 +123,15 @@ export function OrderDeliveries({ deliveries }: { deliveries: Order['deliveries'
               </div>
               <span className="text-xs break-all text-muted-foreground">{d.endpoint.url}</span>
               <span className="text-xs text-muted-foreground">
-                {`${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last answer ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}; ${
-                  d.deliveredAt ? `delivered ${formatTime(d.deliveredAt)}` : `queued ${formatTime(d.createdAt)}`
-                }`}
+                {t('adminOrder.deliveries.line', {
+                  attempts: d.attempts,
+                  answered: d.lastStatus !== null ? 'yes' : 'no',
+                  lastStatus: d.lastStatus ?? '',
+                  failed: d.lastError ? 'yes' : 'no',
+                  lastError: d.lastError ?? '',
+                  delivered: d.deliveredAt ? 'yes' : 'no',
+                  time: formatTime(d.deliveredAt ?? d.createdAt),
+                })}
               </span>
             </li>
           ))}

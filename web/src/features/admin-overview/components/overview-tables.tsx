@@ -1,18 +1,19 @@
 import type { AdminOverviewJson } from '@shop/core/contract';
 import { statusText } from '@/components/status-badge';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { t } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 
 /** The chart's figures as a table, newest day first: its text alternative, and what a screen reader reads. */
 export function DayTable({ days }: { days: AdminOverviewJson['days'] }) {
   return (
-    <Table aria-label="Revenue and paid orders per day">
-      <TableCaption className="sr-only">Revenue and paid orders per UTC day, newest first</TableCaption>
+    <Table aria-label={t('overview.days.label')}>
+      <TableCaption className="sr-only">{t('overview.days.caption')}</TableCaption>
       <TableHeader>
         <TableRow>
-          <TableHead>DAY (UTC)</TableHead>
-          <TableHead className="text-right">REVENUE</TableHead>
-          <TableHead className="text-right">PAID ORDERS</TableHead>
+          <TableHead>{t('overview.days.day')}</TableHead>
+          <TableHead className="text-right">{t('overview.days.revenue')}</TableHead>
+          <TableHead className="text-right">{t('overview.days.paidOrders')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -29,14 +30,14 @@ export function DayTable({ days }: { days: AdminOverviewJson['days'] }) {
 }
 
 export function TopPackages({ packages }: { packages: AdminOverviewJson['topPackages'] }) {
-  if (!packages.length) return <p className="text-sm text-muted-foreground">No package was paid for in this range.</p>;
+  if (!packages.length) return <p className="text-sm text-muted-foreground">{t('overview.topPackages.empty')}</p>;
   return (
-    <Table aria-label="Top packages">
+    <Table aria-label={t('overview.topPackages.heading')}>
       <TableHeader>
         <TableRow>
-          <TableHead>PACKAGE</TableHead>
-          <TableHead className="text-right">REVENUE</TableHead>
-          <TableHead className="text-right">QTY</TableHead>
+          <TableHead>{t('overview.topPackages.package')}</TableHead>
+          <TableHead className="text-right">{t('overview.topPackages.revenue')}</TableHead>
+          <TableHead className="text-right">{t('overview.topPackages.qty')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -55,7 +56,7 @@ export function TopPackages({ packages }: { packages: AdminOverviewJson['topPack
 /** Orders placed in the range by their state now; states with none are left out. */
 export function OrdersByState({ states }: { states: AdminOverviewJson['ordersByStatus'] }) {
   const shown = states.filter((s) => s.count > 0);
-  if (!shown.length) return <p className="text-sm text-muted-foreground">No order was placed in this range.</p>;
+  if (!shown.length) return <p className="text-sm text-muted-foreground">{t('overview.byState.empty')}</p>;
   return (
     <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2 text-sm">
       {shown.map((s) => (

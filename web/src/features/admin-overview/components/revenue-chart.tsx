@@ -1,12 +1,15 @@
 import { Bar, CartesianGrid, ComposedChart, Line, XAxis, YAxis } from 'recharts';
 import type { OverviewDayJson } from '@shop/core/contract';
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart';
+import { t } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 
-const config = {
-  revenue: { label: 'Revenue', color: 'oklch(0.546 0.245 262.881)' },
-  paidOrders: { label: 'Paid orders', color: 'oklch(0.646 0.222 41.116)' },
-} satisfies ChartConfig;
+/** The two series' names (in the active language) and colours. */
+const chartConfig = () =>
+  ({
+    revenue: { label: t('overview.chart.revenue'), color: 'oklch(0.546 0.245 262.881)' },
+    paidOrders: { label: t('overview.chart.paidOrders'), color: 'oklch(0.646 0.222 41.116)' },
+  }) satisfies ChartConfig;
 
 /** '$1.2k' for an axis: whole dollars, short. */
 const axisUsd = (value: number) => (value >= 1000 ? `$${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)}k` : `$${value}`);
@@ -20,8 +23,8 @@ const axisUsd = (value: number) => (value >= 1000 ? `$${(value / 1000).toFixed(v
 export function RevenueChart({ days, summaryId }: { days: OverviewDayJson[]; summaryId: string }) {
   const data = days.map((d) => ({ day: d.day, label: d.day.slice(5), revenue: Number(d.revenue), revenueText: d.revenue, paidOrders: d.paidOrders }));
   return (
-    <ChartContainer config={config} className="aspect-auto h-64 w-full sm:h-72" aria-describedby={summaryId}>
-      <ComposedChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} title="Revenue and paid orders per day (UTC)" accessibilityLayer>
+    <ChartContainer config={chartConfig()} className="aspect-auto h-64 w-full sm:h-72" aria-describedby={summaryId}>
+      <ComposedChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} title={t('overview.chart.title')} accessibilityLayer>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} tickMargin={8} minTickGap={16} />
         <YAxis yAxisId="usd" tickLine={false} axisLine={false} width={44} tickFormatter={axisUsd} allowDecimals={false} />

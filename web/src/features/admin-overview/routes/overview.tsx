@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatAssetAmount } from '@/lib/asset-amount';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 import { exportUrl, readyToExport, useOverview, type DayRange } from '../api/get-overview';
 import { DayTable, OrdersByState, TopPackages } from '../components/overview-tables';
@@ -35,11 +36,12 @@ async function download(event: MouseEvent<HTMLAnchorElement>, href: string): Pro
   link.click();
 }
 
-const EXPORT_LABELS: Record<ExportFile, string> = {
-  'paid-orders': 'Paid orders (revenue)',
-  orders: 'Orders placed',
-  payments: 'Payments',
-  ledger: 'Ledger',
+/** Each CSV file's link text and what it holds. */
+const EXPORT_TEXTS: Record<ExportFile, { label: MessageKey; description: MessageKey }> = {
+  'paid-orders': { label: 'overview.export.paidOrders', description: 'overview.export.paidOrdersDescription' },
+  orders: { label: 'overview.export.orders', description: 'overview.export.ordersDescription' },
+  payments: { label: 'overview.export.payments', description: 'overview.export.paymentsDescription' },
+  ledger: { label: 'overview.export.ledger', description: 'overview.export.ledgerDescription' },
 };
 
 /** The range in the URL (?from=&to=), or the last 30 days when there is none or it is not one the api would read. */
@@ -64,14 +66,14 @@ function Stat({ title, value, hint, to }: { title: string; value: string; hint?:
   );
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 function Summary({ data, id }: { data: AdminOverviewJson; id: string }) {
   const best = data.days.reduce((top, d) => (Number(d.revenue) > Number(top.revenue) ? d : top), data.days[0]!);
+  const values = { revenue: formatUsd(data.totals.revenue), paidOrders: data.totals.paidOrders, days: data.days.length };
   return (
     <p id={id} className="text-sm text-muted-foreground">
-      {formatUsd(data.totals.revenue)} from {plural(data.totals.paidOrders, 'paid order')} over {plural(data.days.length, 'day')} (UTC)
-      {data.totals.paidOrders > 0 ? `; the best day was ${best.day} with ${formatUsd(best.revenue)}.` : '.'} Every day is in the table below.
+      {data.totals.paidOrders > 0
+        ? t('overview.summary.withBest', { ...values, bestDay: best.day, bestRevenue: formatUsd(best.revenue) })
+        : t('overview.summary.noPaid', values)}
     </p>
   );
 }
@@ -90,7 +92,7 @@ export function OverviewPage() {
 
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Overview" />
+      <PageHeader title={t('overview.title')} />
       <RangePicker range={range} today={today} onChange={setRange} />
       {isPending ? (
         <PageSpinner />
@@ -100,28 +102,28 @@ export function OverviewPage() {
         <div className="flex flex-col gap-6" aria-busy={isPlaceholderData}>
           {/* Seven figures: four a row on a wide screen (seven in one row left a dollar amount no room). */}
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-            <Stat title="Revenue" value={formatUsd(data.totals.revenue)} hint={<><span className="whitespace-nowrap">{data.from}</span> to <span className="whitespace-nowrap">{data.to}</span></>} />
-            <Stat title="Paid orders" value={String(data.totals.paidOrders)} />
-            <Stat title="New users" value={String(data.totals.newUsers)} />
-            <Stat title="Referral rewards" value={formatUsd(data.totals.referralRewards)} hint="Credited less reversed" />
+            <Stat title={t('overview.stat.revenue')} value={formatUsd(data.totals.revenue)} hint={t('overview.stat.revenueRange', { from: data.from, to: data.to })} />
+            <Stat title={t('overview.stat.paidOrders')} value={String(data.totals.paidOrders)} />
+            <Stat title={t('overview.stat.newUsers')} value={String(data.totals.newUsers)} />
+            <Stat title={t('overview.stat.referralRewards')} value={formatUsd(data.totals.referralRewards)} hint={t('overview.stat.referralRewardsHint')} />
             <Stat
-              title="Gas paid for signed payments"
+              title={t('overview.stat.relayGas')}
               value={formatUsd(data.totals.relayGasUsd)}
               hint={
                 <>
-                  <span className="whitespace-nowrap">{plural(data.totals.relayedPayments, 'payment')}</span> ·{' '}
+                  <span className="whitespace-nowrap">{t('overview.stat.relayedPayments', { count: data.totals.relayedPayments })}</span> ·{' '}
                   <span className="whitespace-nowrap">{formatAssetAmount(data.totals.relayGasWei, 'ETH')}</span>
                 </>
               }
             />
-            <Stat title="Payments to resolve" value={String(data.needsAction.payments)} hint="Unresolved or late transfers" to="/admin/payments" />
-            <Stat title="Cashouts to pay" value={String(data.needsAction.cashouts)} hint={formatUsd(data.needsAction.cashoutsUsd)} to="/admin/cashouts" />
+            <Stat title={t('overview.stat.paymentsToResolve')} value={String(data.needsAction.payments)} hint={t('overview.stat.paymentsToResolveHint')} to="/admin/payments" />
+            <Stat title={t('overview.stat.cashoutsToPay')} value={String(data.needsAction.cashouts)} hint={formatUsd(data.needsAction.cashoutsUsd)} to="/admin/cashouts" />
           </div>
 
           <Card>
             <CardHeader>
               <CardTitle>
-                <h2>Revenue and paid orders per day</h2>
+                <h2>{t('overview.chart.heading')}</h2>
               </CardTitle>
               <Summary data={data} id="overview-chart-summary" />
             </CardHeader>
@@ -134,7 +136,7 @@ export function OverviewPage() {
             <Card>
               <CardHeader>
                 <CardTitle>
-                  <h2>Top packages</h2>
+                  <h2>{t('overview.topPackages.heading')}</h2>
                 </CardTitle>
               </CardHeader>
               <CardContent>
@@ -144,7 +146,7 @@ export function OverviewPage() {
             <Card>
               <CardHeader>
                 <CardTitle>
-                  <h2>Orders placed, by state</h2>
+                  <h2>{t('overview.byState.heading')}</h2>
                 </CardTitle>
               </CardHeader>
               <CardContent>
@@ -156,12 +158,9 @@ export function OverviewPage() {
           <Card>
             <CardHeader>
               <CardTitle>
-                <h2>Export as CSV</h2>
+                <h2>{t('overview.export.heading')}</h2>
               </CardTitle>
-              <CardDescription>
-                {data.from} to {data.to} (UTC). Each download asks for your second factor if you have not given it in the last 10 minutes, and is recorded in
-                the audit log.
-              </CardDescription>
+              <CardDescription>{t('overview.export.description', { from: data.from, to: data.to })}</CardDescription>
             </CardHeader>
             <CardContent>
               <ul className="grid gap-3 sm:grid-cols-2">
@@ -170,10 +169,10 @@ export function OverviewPage() {
                     <Button asChild variant="outline" className="justify-start">
                       <a href={exportUrl(file, range)} download onClick={(event) => void download(event, exportUrl(file, range))}>
                         <Download aria-hidden="true" />
-                        {EXPORT_LABELS[file]}
+                        {t(EXPORT_TEXTS[file].label)}
                       </a>
                     </Button>
-                    <span className="text-xs text-muted-foreground">{EXPORT_FILES[file]}</span>
+                    <span className="text-xs text-muted-foreground">{t(EXPORT_TEXTS[file].description)}</span>
                   </li>
                 ))}
               </ul>
@@ -183,7 +182,7 @@ export function OverviewPage() {
           <Card>
             <CardHeader>
               <CardTitle>
-                <h2>Day by day</h2>
+                <h2>{t('overview.days.heading')}</h2>
               </CardTitle>
             </CardHeader>
             <CardContent>

@@ -10,11 +10,13 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { paymentAmount } from '@/lib/asset-amount';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDay, formatUsd } from '@/lib/format';
 import { useAssignPayment } from '../api/assign-payment';
 import { useAssignableOrders } from '../api/get-assignable-orders';
+import { marks, withParts } from './rich-text';
 import { ShortHex } from './short-hex';
 
 /** One open order the server offers, with the button that assigns the transfer to it. */
@@ -24,17 +26,16 @@ function OfferedOrder({ order, pending, onAssign }: { order: AssignableOrderJson
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-xs">{order.reference}</span>
         <StatusBadge status={order.status} />
-        {order.reported ? <Badge variant="outline">Reported for this transfer</Badge> : null}
+        {order.reported ? <Badge variant="outline">{t('adminPayments.assign.reported')}</Badge> : null}
       </div>
       <div className="[overflow-wrap:anywhere] text-muted-foreground">
         {order.buyer.name} · {order.buyer.email}
       </div>
       <div className="text-muted-foreground">
-        <span className="tabular-nums">{formatUsd(order.dueUsd)} due</span> of {formatUsd(order.totalPrice)} ·{' '}
-        <span className="whitespace-nowrap">placed {formatDay(order.createdAt)}</span>
+        {t('adminPayments.assign.due', { due: formatUsd(order.dueUsd), total: formatUsd(order.totalPrice), day: formatDay(order.createdAt) })}
       </div>
       <Button size="sm" className="self-start" pending={pending} disabled={pending} onClick={() => void onAssign(order._id)}>
-        Assign to {order.reference}
+        {t('adminPayments.assign.assignTo', { reference: order.reference })}
       </Button>
     </li>
   );
@@ -58,7 +59,7 @@ export function AssignDialog({ payment, open, onOpenChange }: { payment: AdminPa
   const assignTo = (orderId: string) =>
     assign.mutateAsync({ id: payment._id, orderId }).then(
       ({ orderStatus }) => {
-        toast.success(`Payment assigned. The order is ${statusText(orderStatus).toLowerCase()} now.`);
+        toast.success(t('adminPayments.assign.assigned', { status: statusText(orderStatus).toLowerCase() }));
         onOpenChange(false);
       },
       (error: unknown) => {
@@ -79,17 +80,21 @@ export function AssignDialog({ payment, open, onOpenChange }: { payment: AdminPa
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[90dvh] max-w-lg overflow-y-auto">
         <DialogHeader>
-          <DialogTitle>Assign transfer</DialogTitle>
+          <DialogTitle>{t('adminPayments.assign.title')}</DialogTitle>
           <DialogDescription>
-            {paymentAmount(payment)}
-            {payment.usdValue !== null ? ` (${formatUsd(payment.usdValue)})` : ''} in <ShortHex value={payment.txHash} />, from <ShortHex value={payment.from} />.
-            Name the order it pays, or find the buyer&apos;s open orders.
+            {withParts(
+              t('adminPayments.assign.description', {
+                amount: payment.usdValue !== null ? t('adminPayments.withUsd', { amount: paymentAmount(payment), usd: formatUsd(payment.usdValue) }) : paymentAmount(payment),
+                ...marks('tx', 'from'),
+              }),
+              { tx: <ShortHex value={payment.txHash} />, from: <ShortHex value={payment.from} /> },
+            )}
           </DialogDescription>
         </DialogHeader>
-        <form aria-label="Assign to an order" onSubmit={onAssign} className="flex flex-wrap items-end gap-2">
+        <form aria-label={t('adminPayments.assign.form')} onSubmit={onAssign} className="flex flex-wrap items-end gap-2">
           <FormField
             className="min-w-0 flex-1 basis-56"
-            label="Order reference or id"
+            label={t('adminPayments.assign.order')}
             placeholder="ORD-XXXXXXXX"
             required
             autoComplete="off"
@@ -98,28 +103,28 @@ export function AssignDialog({ payment, open, onOpenChange }: { payment: AdminPa
             onValueChange={setOrder}
           />
           <Button type="submit" pending={assign.isPending} disabled={assign.isPending}>
-            Assign
+            {t('adminPayments.assign.submit')}
           </Button>
         </form>
-        <section aria-label="The buyer's open orders" className="flex flex-col gap-2 border-t pt-4">
-          <form role="search" aria-label="Find the buyer's open orders" onSubmit={onFind} className="flex items-center gap-2">
-            <Input type="search" aria-label="Buyer's e-mail or name" placeholder="Buyer's e-mail or name" maxLength={100} value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <section aria-label={t('adminPayments.assign.openOrders')} className="flex flex-col gap-2 border-t pt-4">
+          <form role="search" aria-label={t('adminPayments.assign.find')} onSubmit={onFind} className="flex items-center gap-2">
+            <Input type="search" aria-label={t('adminPayments.assign.buyer')} placeholder={t('adminPayments.assign.buyer')} maxLength={100} value={draft} onChange={(e) => setDraft(e.target.value)} />
             <Button type="submit" variant="outline" icon={<Search aria-hidden="true" />}>
-              Find
+              {t('adminPayments.assign.findButton')}
             </Button>
           </form>
           {offered.isPending ? (
             <div className="flex justify-center py-4">
-              <Spinner label="Loading open orders" />
+              <Spinner label={t('adminPayments.assign.loading')} />
             </div>
           ) : offered.isError ? (
             <ErrorAlert error={offered.error} />
           ) : orders.length === 0 ? (
             <p className="text-sm text-muted-foreground">
-              {q ? 'No open order matches.' : 'Nobody reported this transfer for an order: find the buyer by e-mail or name, or type the order reference.'}
+              {q ? t('adminPayments.assign.noMatch') : t('adminPayments.assign.noneReported')}
             </p>
           ) : (
-            <ul aria-label="Open orders" className="divide-y">
+            <ul aria-label={t('adminPayments.assign.list')} className="divide-y">
               {orders.map((o) => (
                 <OfferedOrder key={o._id} order={o} pending={assign.isPending && assign.variables?.orderId === o._id} onAssign={assignTo} />
               ))}

@@ -2,6 +2,7 @@ import { Ban } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import type { CashoutJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { useMarkCashoutPaid } from '../api/mark-cashout-paid';
 import { useRejectCashout } from '../api/reject-cashout';
@@ -26,16 +27,16 @@ export function CashoutActions({ cashout }: { cashout: CashoutJson }) {
   }
 
   const onReject = () => {
-    if (!window.confirm('Are you sure')) return;
+    if (!window.confirm(t('adminPayments.cashoutActions.confirm'))) return;
     reject.mutate(cashout._id, {
-      onSuccess: () => toast.success('Cashout rejected. The amount is back in the active balance.'),
+      onSuccess: () => toast.success(t('adminPayments.cashoutActions.rejected')),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
   };
 
   const rejectButton = (
     <Button size="sm" variant="destructive" icon={<Ban aria-hidden="true" />} disabled={reject.isPending} onClick={onReject}>
-      Reject
+      {t('adminPayments.cashoutActions.reject')}
     </Button>
   );
   if (cashout.status === 'HELD') return rejectButton;

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { RefreshCw, TriangleAlert } from 'lucide-react';
 import { toast } from '@/lib/toast';
@@ -12,47 +12,49 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { formatTime, formatUsd } from '@/lib/format';
 import { useDepositsSummary, useDepositSweeps } from '../api/get-deposits';
 import { useSweepNow } from '../api/sweep-now';
 import { ethValue } from './eth-value';
+import { marks, withParts } from './rich-text';
 import { ShortHex } from './short-hex';
 
-const SWEEP_BADGES: Record<DepositSweepJson['status'], { text: string; variant: NonNullable<BadgeProps['variant']> }> = {
-  SENT: { text: 'Sent', variant: 'secondary' },
-  CONFIRMED: { text: 'Confirmed', variant: 'success' },
-  FAILED: { text: 'Failed', variant: 'destructive' },
-  DROPPED: { text: 'Dropped', variant: 'outline' },
+const SWEEP_BADGES: Record<DepositSweepJson['status'], { text: MessageKey; variant: NonNullable<BadgeProps['variant']> }> = {
+  SENT: { text: 'adminPayments.deposits.sweepSent', variant: 'secondary' },
+  CONFIRMED: { text: 'adminPayments.deposits.sweepConfirmed', variant: 'success' },
+  FAILED: { text: 'adminPayments.deposits.sweepFailed', variant: 'destructive' },
+  DROPPED: { text: 'adminPayments.deposits.sweepDropped', variant: 'outline' },
 };
 
-const SWEEP_COLUMNS: ColumnDef<DepositSweepJson>[] = [
-  { id: 'txHash', header: 'TX HASH', cell: ({ row }) => <ShortHex value={row.original.txHash} /> },
+const sweepColumns = (): ColumnDef<DepositSweepJson>[] => [
+  { id: 'txHash', header: t('adminPayments.column.txHash'), cell: ({ row }) => <ShortHex value={row.original.txHash} /> },
   {
     id: 'status',
-    header: 'STATUS',
-    cell: ({ row }) => <Badge variant={SWEEP_BADGES[row.original.status].variant}>{SWEEP_BADGES[row.original.status].text}</Badge>,
+    header: t('adminPayments.column.status'),
+    cell: ({ row }) => <Badge variant={SWEEP_BADGES[row.original.status].variant}>{t(SWEEP_BADGES[row.original.status].text)}</Badge>,
   },
-  { id: 'items', header: 'ADDRESSES', accessorFn: (sweep) => String(sweep.items), meta: { className: 'tabular-nums' } },
+  { id: 'items', header: t('adminPayments.column.addresses'), accessorFn: (sweep) => String(sweep.items), meta: { className: 'tabular-nums' } },
   {
     id: 'swept',
-    header: 'SWEPT',
+    header: t('adminPayments.column.swept'),
     // Until it is confirmed, what the addresses held when it was sent; a token sweep in its tokens.
     cell: ({ row }) =>
       row.original.tokens !== null ? (
         row.original.status === 'CONFIRMED' ? (
           row.original.tokens
         ) : (
-          <span className="text-muted-foreground">{row.original.tokens} expected</span>
+          <span className="text-muted-foreground">{t('adminPayments.deposits.expected', { amount: row.original.tokens })}</span>
         )
       ) : row.original.sweptWei !== null ? (
         ethValue(row.original.sweptWei)
       ) : (
-        <span className="text-muted-foreground">{ethValue(row.original.expectedWei)} expected</span>
+        <span className="text-muted-foreground">{t('adminPayments.deposits.expected', { amount: ethValue(row.original.expectedWei) })}</span>
       ),
     meta: { className: 'tabular-nums' },
   },
-  { id: 'gas', header: 'GAS', accessorFn: (sweep) => ethValue(sweep.feeWei), meta: { className: 'tabular-nums' } },
-  { id: 'reason', header: 'REASON', accessorFn: (sweep) => sweep.reason ?? '—', meta: { className: 'max-w-64 text-xs whitespace-normal' } },
+  { id: 'gas', header: t('adminPayments.column.gas'), accessorFn: (sweep) => ethValue(sweep.feeWei), meta: { className: 'tabular-nums' } },
+  { id: 'reason', header: t('adminPayments.column.reason'), accessorFn: (sweep) => sweep.reason ?? '—', meta: { className: 'max-w-64 text-xs whitespace-normal' } },
   dayColumn(),
 ];
 
@@ -72,22 +74,22 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: R
  * left) follows "nothing to sweep".
  */
 function stateLine(status: SweeperStatusJson): string {
-  if (status.state === 'idle') return `Idle: nothing to sweep${status.reason ? `; ${status.reason}` : ''}`;
-  return status.reason ?? (status.state === 'sent' ? 'Sent a sweep' : 'Off');
+  if (status.state === 'idle') return status.reason ? t('adminPayments.deposits.idleReason', { reason: status.reason }) : t('adminPayments.deposits.idle');
+  return status.reason ?? t(status.state === 'sent' ? 'adminPayments.deposits.sentSweep' : 'adminPayments.deposits.off');
 }
 
 /** The sweeper's state as its last run left it; why it waits, prominently. */
 function SweeperState({ status }: { status: SweeperStatusJson | null }) {
-  if (!status) return <p className="text-sm text-muted-foreground">Sweeper: it has not run yet.</p>;
-  const when = `as of ${formatTime(status.at)}`;
+  if (!status) return <p className="text-sm text-muted-foreground">{t('adminPayments.deposits.notRun')}</p>;
+  const when = t('adminPayments.deposits.asOf', { time: formatTime(status.at) });
   if (status.state === 'waiting') {
     return (
       <Alert variant="destructive">
         <TriangleAlert aria-hidden="true" />
-        <AlertTitle>Sweeper waiting</AlertTitle>
+        <AlertTitle>{t('adminPayments.deposits.waiting')}</AlertTitle>
         <AlertDescription>
           {/* A reason may name a transaction hash: 66 characters with nowhere to wrap on a phone. */}
-          <p className="[overflow-wrap:anywhere]">{status.reason ?? 'No reason given'}</p>
+          <p className="[overflow-wrap:anywhere]">{status.reason ?? t('adminPayments.deposits.noReason')}</p>
           <p className="text-xs">{when}</p>
         </AlertDescription>
       </Alert>
@@ -95,15 +97,18 @@ function SweeperState({ status }: { status: SweeperStatusJson | null }) {
   }
   return (
     <p className="text-sm [overflow-wrap:anywhere]">
-      Sweeper: <span className="font-medium">{stateLine(status)}</span> <span className="text-xs text-muted-foreground">{when}</span>
+      {withParts(t('adminPayments.deposits.sweeper', marks('state', 'when')), {
+        state: <span className="font-medium">{stateLine(status)}</span>,
+        when: <span className="text-xs text-muted-foreground">{when}</span>,
+      })}
     </p>
   );
 }
 
-const FACTORY_TEXT: Record<Exclude<DepositFactoryJson['state'], 'refused'>, string> = {
-  off: 'none configured: orders have no deposit address',
-  checking: 'not checked yet: new orders get no deposit address until it is',
-  trusted: "its code is the shop's",
+const FACTORY_TEXT: Record<Exclude<DepositFactoryJson['state'], 'refused'>, MessageKey> = {
+  off: 'adminPayments.deposits.factoryOff',
+  checking: 'adminPayments.deposits.factoryChecking',
+  trusted: 'adminPayments.deposits.factoryTrusted',
 };
 
 /** Whether new orders get deposit addresses: the factory's check; a refused factory, and why, prominently. */
@@ -112,33 +117,37 @@ function FactoryState({ factory }: { factory: DepositFactoryJson }) {
     return (
       <Alert variant="destructive">
         <TriangleAlert aria-hidden="true" />
-        <AlertTitle>Deposit factory refused</AlertTitle>
+        <AlertTitle>{t('adminPayments.deposits.factoryRefused')}</AlertTitle>
         <AlertDescription>
           {/* The reason names addresses: 42 characters with nowhere to wrap on a phone. */}
-          <p className="[overflow-wrap:anywhere]">New orders get no deposit address and nothing is swept through it: {factory.reason ?? 'no reason given'}.</p>
-          {factory.checkedAt ? <p className="text-xs">checked {formatTime(factory.checkedAt)}</p> : null}
+          <p className="[overflow-wrap:anywhere]">{t('adminPayments.deposits.factoryRefusedWhy', { reason: factory.reason ?? t('adminPayments.deposits.factoryNoReason') })}</p>
+          {factory.checkedAt ? <p className="text-xs">{t('adminPayments.deposits.checked', { time: formatTime(factory.checkedAt) })}</p> : null}
         </AlertDescription>
       </Alert>
     );
   }
+  const state = <span className="font-medium">{t(FACTORY_TEXT[factory.state])}</span>;
   return (
     <p className="text-sm [overflow-wrap:anywhere]">
-      Deposit factory: <span className="font-medium">{FACTORY_TEXT[factory.state]}</span>
-      {factory.state === 'checking' && factory.reason ? ` (${factory.reason})` : ''}
+      {factory.state === 'checking' && factory.reason
+        ? withParts(t('adminPayments.deposits.factoryReason', { reason: factory.reason, ...marks('state') }), { state })
+        : withParts(t('adminPayments.deposits.factory', marks('state')), { state })}
     </p>
   );
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function Figures({ data }: { data: DepositsSummaryJson }) {
   const { unswept, last24h, last30d } = data;
   return (
     <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
-      <Figure label="Waiting to be swept" value={`${unswept.eth} ETH`} hint={unswept.usd === null ? 'USD: price unavailable' : formatUsd(unswept.usd)} />
-      <Figure label="Addresses waiting" value={String(unswept.addresses)} hint={`${plural(data.sweepsWaiting, 'sweep')} on the way`} />
-      <Figure label="Swept, last 24 hours" value={`${last24h.swept.eth} ETH`} hint={`${last30d.swept.eth} ETH in the last 30 days`} />
-      <Figure label="Gas spent, last 24 hours" value={`${last24h.gas.eth} ETH`} hint={`${last30d.gas.eth} ETH in the last 30 days`} />
+      <Figure
+        label={t('adminPayments.deposits.unswept')}
+        value={`${unswept.eth} ETH`}
+        hint={unswept.usd === null ? t('adminPayments.deposits.noPrice') : formatUsd(unswept.usd)}
+      />
+      <Figure label={t('adminPayments.deposits.addresses')} value={String(unswept.addresses)} hint={t('adminPayments.deposits.onTheWay', { count: data.sweepsWaiting })} />
+      <Figure label={t('adminPayments.deposits.swept24h')} value={`${last24h.swept.eth} ETH`} hint={t('adminPayments.deposits.last30d', { amount: last30d.swept.eth })} />
+      <Figure label={t('adminPayments.deposits.gas24h')} value={`${last24h.gas.eth} ETH`} hint={t('adminPayments.deposits.last30d', { amount: last30d.gas.eth })} />
     </dl>
   );
 }
@@ -152,6 +161,7 @@ export function DepositAddresses() {
   const summary = useDepositsSummary();
   const sweeps = useDepositSweeps();
   const sweepNow = useSweepNow();
+  const columns = useMemo(() => sweepColumns(), []);
   const onSweep = () =>
     sweepNow.mutate(undefined, {
       onSuccess: (answer) => toast.info(answer.message),
@@ -163,18 +173,14 @@ export function DepositAddresses() {
       <CardHeader>
         <CardTitle>
           <h2 id={headingId} className="text-xl font-semibold tracking-tight">
-            Deposit addresses
+            {t('adminPayments.deposits.heading')}
           </h2>
         </CardTitle>
-        <CardDescription>
-          A buyer paying from an exchange, or in a token, sends to their order&apos;s own address; the sweeper moves what arrives
-          there (ETH, and the accepted tokens) on to the receiving address from its gas wallet. The figures below are ETH; a token
-          sweep reads in its tokens.
-        </CardDescription>
+        <CardDescription>{t('adminPayments.deposits.description')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {summary.isPending ? (
-          <Spinner label="Loading the deposit figures" className="py-6" />
+          <Spinner label={t('adminPayments.deposits.loading')} className="py-6" />
         ) : summary.error ? (
           <ErrorAlert error={summary.error} />
         ) : (
@@ -183,12 +189,12 @@ export function DepositAddresses() {
             <FactoryState factory={summary.data.factory} />
             <SweeperState status={summary.data.sweeper} />
             <Button variant="outline" className="w-fit" pending={sweepNow.isPending} icon={<RefreshCw aria-hidden="true" />} onClick={onSweep}>
-              Sweep now
+              {t('adminPayments.deposits.sweepNow')}
             </Button>
           </>
         )}
-        <h3 className="font-semibold">Recent sweeps</h3>
-        <DataTable columns={SWEEP_COLUMNS} list={sweeps} label="Recent sweeps" emptyText="No sweeps yet." moreLabel="More sweeps" />
+        <h3 className="font-semibold">{t('adminPayments.deposits.recent')}</h3>
+        <DataTable columns={columns} list={sweeps} label={t('adminPayments.deposits.recent')} emptyText={t('adminPayments.deposits.empty')} moreLabel={t('adminPayments.deposits.more')} />
       </CardContent>
     </Card>
   );

@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { ETH_ADDRESS } from '@shop/core/contract';
 import { Input } from '@/components/ui/input';
+import { t } from '@/i18n/i18n';
 
 /** Browser check for a transaction hash; the api checks it again. */
 export const TX_HASH_PATTERN = '0x[0-9a-fA-F]{64}';
@@ -63,7 +64,7 @@ export function InlineInputForm({
       <Button type="submit" size="sm" pending={pending} disabled={pending}>
         {submitLabel}
       </Button>
-      <Button type="button" size="icon" variant="ghost" className="size-8" aria-label="Cancel" onClick={onCancel}>
+      <Button type="button" size="icon" variant="ghost" className="size-8" aria-label={t('adminPayments.cancel')} onClick={onCancel}>
         <X aria-hidden="true" />
       </Button>
     </form>

@@ -4,6 +4,7 @@ import { CircleCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { PayoutHashForm, payoutVerifyingToast } from './payout-hash-form';
 
 type MarkPaidMutation = Pick<UseMutationResult<unknown, Error, { id: string; payoutTxHash: string }>, 'mutate' | 'isPending'>;
@@ -45,7 +46,7 @@ export function MarkPayoutPaid({ what, id, markPaid, children }: MarkPayoutPaidP
   return (
     <div className="flex justify-end gap-2">
       <Button size="sm" icon={<CircleCheck aria-hidden="true" />} onClick={() => setMarking(true)}>
-        Mark Paid
+        {t('adminPayments.markPaid.button')}
       </Button>
       {children}
     </div>

@@ -1,9 +1,10 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { Link } from '@/components/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderReference, type OverpaidOrderJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { actionsColumn } from '@/components/data-table-columns';
+import { t } from '@/i18n/i18n';
 import { formatUsd } from '@/lib/format';
 import { useOverpaidOrders } from '../api/get-overpaid-orders';
 import { useRefundOverpayment } from '../api/refund-overpayment';
@@ -21,8 +22,8 @@ function RefundOverpaymentAction({ order }: { order: OverpaidOrderJson }) {
   const { refundable, from } = order.overpayment;
   return (
     <RequestRefundAction
-      sender={refundable ? (from ?? "each transfer's own sender") : null}
-      label="Refund overpayment"
+      sender={refundable ? (from ?? t('adminPayments.overpayment.eachSender')) : null}
+      label={t('adminPayments.overpayment.refund')}
       pending={refund.isPending}
       mutate={(target, { onSuccess, onError }) => refund.mutate({ orderId: order._id, ...target }, { onSuccess: () => onSuccess(), onError })}
     />
@@ -43,10 +44,10 @@ function OverpaymentSenders({ overpayment }: { overpayment: OverpaidOrderJson['o
   );
 }
 
-const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
+const overpaidColumns = (): ColumnDef<OverpaidOrderJson>[] => [
   {
     id: 'order',
-    header: 'ORDER',
+    header: t('adminPayments.column.order'),
     cell: ({ row }) => (
       <Link to={`/admin/order/${row.original._id}`} className="underline underline-offset-4">
         {orderReference(row.original._id)}
@@ -54,12 +55,12 @@ const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
     ),
     meta: { className: 'font-mono text-xs' },
   },
-  userColumn('BUYER'),
-  { id: 'total', header: 'TOTAL', accessorFn: (order) => formatUsd(order.totalPrice), meta: { className: 'tabular-nums' } },
-  { id: 'paid', header: 'PAID', accessorFn: (order) => formatUsd(order.paidUsd), meta: { className: 'tabular-nums' } },
+  userColumn(t('adminPayments.column.buyer')),
+  { id: 'total', header: t('adminPayments.column.total'), accessorFn: (order) => formatUsd(order.totalPrice), meta: { className: 'tabular-nums' } },
+  { id: 'paid', header: t('adminPayments.column.paid'), accessorFn: (order) => formatUsd(order.paidUsd), meta: { className: 'tabular-nums' } },
   {
     id: 'overpayment',
-    header: 'OVERPAYMENT',
+    header: t('adminPayments.column.overpayment'),
     cell: ({ row }) => (
       <>
         <div>{formatUsd(row.original.overpayment.usd)}</div>
@@ -68,7 +69,7 @@ const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
     ),
     meta: { className: 'tabular-nums' },
   },
-  { id: 'from', header: 'FROM', cell: ({ row }) => <OverpaymentSenders overpayment={row.original.overpayment} /> },
+  { id: 'from', header: t('adminPayments.column.from'), cell: ({ row }) => <OverpaymentSenders overpayment={row.original.overpayment} /> },
   actionsColumn((order) => <RefundOverpaymentAction order={order} />),
 ];
 
@@ -79,24 +80,22 @@ const OVERPAID_COLUMNS: ColumnDef<OverpaidOrderJson>[] = [
 export function OverpaidOrders() {
   const headingId = useId();
   const list = useOverpaidOrders();
+  const columns = useMemo(() => overpaidColumns(), []);
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">
         <h2 id={headingId} className="text-xl font-semibold tracking-tight">
-          Overpaid orders
+          {t('adminPayments.overpaid.heading')}
         </h2>
-        <p className="text-sm text-muted-foreground">
-          The buyer can add an overpayment to their balance or ask for a refund from the order page; a refund requested here goes to
-          the Cashouts page to be paid.
-        </p>
+        <p className="text-sm text-muted-foreground">{t('adminPayments.overpaid.description')}</p>
       </div>
       <DataTable
-        columns={OVERPAID_COLUMNS}
+        columns={columns}
         list={list}
-        label="Overpaid orders"
-        emptyText="No order is overpaid."
-        moreLabel="More overpaid orders"
+        label={t('adminPayments.overpaid.heading')}
+        emptyText={t('adminPayments.overpaid.empty')}
+        moreLabel={t('adminPayments.overpaid.more')}
       />
     </section>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link2 } from 'lucide-react';
 import type { AdminPaymentJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
+import { t } from '@/i18n/i18n';
 import { useRefundPayment } from '../api/refund-payment';
 import { AssignDialog } from './assign-dialog';
 import { RequestRefundAction } from './request-refund-action';
@@ -19,7 +20,7 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
   return (
     <RequestRefundAction
       sender={payment.from}
-      label="Refund"
+      label={t('adminPayments.paymentActions.refund')}
       pending={refund.isPending}
       mutate={(target, { onSuccess, onError }) =>
         refund.mutate({ id: payment._id, ...target }, { onSuccess: (result) => onSuccess(result?.message), onError })
@@ -28,7 +29,7 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
       {payment.source === 'INFLOW' ? null : (
         <>
           <Button size="sm" icon={<Link2 aria-hidden="true" />} onClick={() => setAssigning(true)}>
-            Assign
+            {t('adminPayments.paymentActions.assign')}
           </Button>
           {assigning ? <AssignDialog payment={payment} open={assigning} onOpenChange={setAssigning} /> : null}
         </>

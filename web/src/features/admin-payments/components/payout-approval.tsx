@@ -7,6 +7,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, Di
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { getErrorMessage } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { useAskApproval } from '../api/ask-approval';
 
 /** A payout that may not be marked paid yet: worth more than one admin may pay alone, and not approved. */
@@ -37,7 +38,14 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
     event.preventDefault();
     const parsed = approvalReason.safeParse(reason);
     if (!parsed.success) {
-      setProblem(`Reason ${parsed.error.issues[0]?.message ?? 'is required'}`);
+      const code = parsed.error.issues[0]?.code;
+      setProblem(
+        code === 'too_big'
+          ? t('adminPayments.approval.reasonTooLong', { max: APPROVAL_REASON_MAX })
+          : code === 'invalid_format'
+            ? t('adminPayments.approval.reasonPlain')
+            : t('adminPayments.approval.reasonRequired'),
+      );
       return;
     }
     setProblem(null);
@@ -47,7 +55,7 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
         onSuccess: () => {
           setOpen(false);
           setReason('');
-          toast.success('Asked. Another admin approves it on the Approvals page.');
+          toast.success(t('adminPayments.approval.asked'));
         },
         onError: (error) => toast.error(getErrorMessage(error)),
       },
@@ -58,27 +66,25 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
       {pending ? (
         <span className="flex items-center gap-1.5 text-xs text-muted-foreground">
           <Clock aria-hidden="true" className="size-3.5" />
-          Awaiting a second admin's approval
+          {t('adminPayments.approval.awaiting')}
         </span>
       ) : (
         <>
-          <span className="text-xs text-muted-foreground">{approval?.current?.status === 'REJECTED' ? 'Approval refused' : 'Needs a second admin'}</span>
+          <span className="text-xs text-muted-foreground">{t(approval?.current?.status === 'REJECTED' ? 'adminPayments.approval.refused' : 'adminPayments.approval.needed')}</span>
           <Dialog open={open} onOpenChange={setOpen}>
             <DialogTrigger asChild>
               <Button size="sm" variant="outline" icon={<UsersRound aria-hidden="true" />}>
-                Ask approval
+                {t('adminPayments.approval.ask')}
               </Button>
             </DialogTrigger>
             <DialogContent>
               <form onSubmit={onAsk} className="grid gap-4" noValidate>
                 <DialogHeader>
-                  <DialogTitle>Ask a second admin to approve this {kind}</DialogTitle>
-                  <DialogDescription>
-                    It can be marked paid once another admin approves it on the Approvals page. Say why it should be paid: they read it before deciding.
-                  </DialogDescription>
+                  <DialogTitle>{t('adminPayments.approval.title', { kind })}</DialogTitle>
+                  <DialogDescription>{t('adminPayments.approval.description')}</DialogDescription>
                 </DialogHeader>
                 <div className="grid gap-2">
-                  <Label htmlFor={reasonId}>Reason</Label>
+                  <Label htmlFor={reasonId}>{t('adminPayments.approval.reason')}</Label>
                   <Textarea
                     id={reasonId}
                     value={reason}
@@ -89,12 +95,12 @@ export function PayoutApproval({ kind, id, approval, children }: PayoutApprovalP
                     onChange={(e) => setReason(e.target.value)}
                   />
                   <p id={`${reasonId}-hint`} className={problem ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}>
-                    {problem ?? `Up to ${APPROVAL_REASON_MAX} characters.`}
+                    {problem ?? t('adminPayments.approval.hint', { max: APPROVAL_REASON_MAX })}
                   </p>
                 </div>
                 <div className="flex justify-end gap-2">
                   <Button type="submit" pending={ask.isPending}>
-                    Ask approval
+                    {t('adminPayments.approval.ask')}
                   </Button>
                 </div>
               </form>

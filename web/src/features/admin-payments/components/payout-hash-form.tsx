@@ -1,8 +1,9 @@
+import { t } from '@/i18n/i18n';
 import { InlineInputForm, TX_HASH_PATTERN } from './inline-input-form';
 
 /** What an admin reads after giving a payout's hash: nothing is paid until the worker has verified it. */
 export function payoutVerifyingToast(what: 'Cashout' | 'Refund'): string {
-  return `${what} payout submitted. Its transaction is being verified on chain.`;
+  return t(what === 'Cashout' ? 'adminPayments.markPaid.cashoutSubmitted' : 'adminPayments.markPaid.refundSubmitted');
 }
 
 type PayoutHashFormProps = { pending: boolean; onSubmit: (payoutTxHash: string) => void; onCancel: () => void };
@@ -11,10 +12,10 @@ type PayoutHashFormProps = { pending: boolean; onSubmit: (payoutTxHash: string) 
 export function PayoutHashForm({ pending, onSubmit, onCancel }: PayoutHashFormProps) {
   return (
     <InlineInputForm
-      label="Payout tx hash"
-      submitLabel="Save"
+      label={t('adminPayments.payoutHash.label')}
+      submitLabel={t('adminPayments.payoutHash.save')}
       pattern={TX_HASH_PATTERN}
-      patternHint="0x followed by 64 hex characters"
+      patternHint={t('adminPayments.payoutHash.hint')}
       pending={pending}
       onCancel={onCancel}
       onSubmit={onSubmit}

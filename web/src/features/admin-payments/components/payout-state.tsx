@@ -1,12 +1,13 @@
 import { CircleAlert, CircleCheck, Clock } from 'lucide-react';
 import type { PayoutCheckJson } from '@shop/core/contract';
+import { t } from '@/i18n/i18n';
 import { shortHex } from '@/lib/format';
 import { ShortHex } from './short-hex';
 
 /** 'Checking 0x1234ab…cdef: It has 1 of 12 confirmations', 'Refused …: reason'. */
 export function payoutCheckText(check: PayoutCheckJson): string {
-  const verb = check.status === 'CHECKING' ? 'Checking' : check.status === 'REFUSED' ? 'Refused' : 'Accepted';
-  return `${verb} ${shortHex(check.txHash)}${check.reason ? `: ${check.reason}` : ''}`;
+  const key = check.status === 'CHECKING' ? 'adminPayments.payoutCheck.checking' : check.status === 'REFUSED' ? 'adminPayments.payoutCheck.refused' : 'adminPayments.payoutCheck.accepted';
+  return t(key, { hash: shortHex(check.txHash), hasReason: check.reason ? 'yes' : 'no', reason: check.reason ?? '' });
 }
 
 /** The worker's verdict on the payout hash an admin gave last. */

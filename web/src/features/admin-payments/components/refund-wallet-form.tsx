@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import { APPROVAL_REASON_MAX } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { t } from '@/i18n/i18n';
 import type { RefundTarget } from '../api/refund-payment';
 import { ADDRESS_PATTERN } from './inline-input-form';
 
@@ -30,10 +31,10 @@ export function RefundWalletForm({ sender, pending, onSubmit, onCancel }: Refund
     onSubmit({ ...(named ? { wallet: named } : {}), ...(why ? { approvalReason: why } : {}) });
   };
   return (
-    <form aria-label="Refund wallet" className="flex min-w-72 flex-col gap-2" onSubmit={submit}>
+    <form aria-label={t('adminPayments.refundForm.wallet')} className="flex min-w-72 flex-col gap-2" onSubmit={submit}>
       <Input
-        aria-label="Refund wallet"
-        placeholder={sender ?? 'Wallet to refund (required)'}
+        aria-label={t('adminPayments.refundForm.wallet')}
+        placeholder={sender ?? t('adminPayments.refundForm.walletRequired')}
         value={wallet}
         required={sender === null}
         autoFocus
@@ -41,12 +42,12 @@ export function RefundWalletForm({ sender, pending, onSubmit, onCancel }: Refund
         autoComplete="off"
         className="h-8 font-mono text-xs md:text-xs"
         pattern={ADDRESS_PATTERN}
-        title={`0x followed by 40 hex characters${sender ? '; leave it empty to refund the sender' : ''}`}
+        title={t(sender ? 'adminPayments.refundForm.walletHintSender' : 'adminPayments.refundForm.walletHint')}
         onChange={(event) => setWallet(event.target.value)}
       />
       <Input
-        aria-label="Reason for a second admin"
-        placeholder="Reason, read by a second admin if it waits for one"
+        aria-label={t('adminPayments.refundForm.reason')}
+        placeholder={t('adminPayments.refundForm.reasonPlaceholder')}
         value={reason}
         maxLength={APPROVAL_REASON_MAX}
         autoComplete="off"
@@ -55,9 +56,9 @@ export function RefundWalletForm({ sender, pending, onSubmit, onCancel }: Refund
       />
       <div className="flex items-center justify-end gap-2">
         <Button type="submit" size="sm" pending={pending} disabled={pending}>
-          Request refund
+          {t('adminPayments.refundForm.submit')}
         </Button>
-        <Button type="button" size="icon" variant="ghost" className="size-8" aria-label="Cancel" onClick={onCancel}>
+        <Button type="button" size="icon" variant="ghost" className="size-8" aria-label={t('adminPayments.cancel')} onClick={onCancel}>
           <X aria-hidden="true" />
         </Button>
       </div>

@@ -1,15 +1,16 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { AdminPaymentJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { dayColumn } from '@/components/data-table-columns';
+import { t } from '@/i18n/i18n';
 import { REFUNDED_STATUSES, useAdminPayments } from '../api/get-admin-payments';
-import { TRANSFER_COLUMNS } from './transfer-columns';
+import { transferColumns } from './transfer-columns';
 import { TransferRefundState } from './transfer-refund-state';
 
-const REFUNDED_COLUMNS: ColumnDef<AdminPaymentJson>[] = [
-  ...TRANSFER_COLUMNS,
-  { id: 'refund', header: 'REFUND', cell: ({ row }) => <TransferRefundState refund={row.original.refund} /> },
+const refundedColumns = (): ColumnDef<AdminPaymentJson>[] => [
+  ...transferColumns(),
+  { id: 'refund', header: t('adminPayments.column.refund'), cell: ({ row }) => <TransferRefundState refund={row.original.refund} /> },
   dayColumn(),
 ];
 
@@ -17,18 +18,19 @@ const REFUNDED_COLUMNS: ColumnDef<AdminPaymentJson>[] = [
 export function RefundedTransfers() {
   const headingId = useId();
   const list = useAdminPayments(REFUNDED_STATUSES);
+  const columns = useMemo(() => refundedColumns(), []);
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h2 id={headingId} className="text-xl font-semibold tracking-tight">
-        Refunded transfers
+        {t('adminPayments.refunded.heading')}
       </h2>
       <DataTable
-        columns={REFUNDED_COLUMNS}
+        columns={columns}
         list={list}
-        label="Refunded transfers"
-        emptyText="No transfers have been refunded."
-        moreLabel="More refunded transfers"
+        label={t('adminPayments.refunded.heading')}
+        emptyText={t('adminPayments.refunded.empty')}
+        moreLabel={t('adminPayments.refunded.more')}
       />
     </section>
   );

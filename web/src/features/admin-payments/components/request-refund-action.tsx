@@ -3,6 +3,7 @@ import { Undo2 } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import type { RefundTarget } from '../api/refund-payment';
 import { RefundWalletForm } from './refund-wallet-form';
 
@@ -39,7 +40,7 @@ export function RequestRefundAction({ sender, label, pending, mutate, children }
           mutate(target, {
             onSuccess: (message) => {
               setOpen(false);
-              toast.success(`${message || 'Refund requested.'} Pay it out from the Cashouts page.`);
+              toast.success(t('adminPayments.refundAction.payOut', { message: message || t('adminPayments.refundAction.requested') }));
             },
             onError: (error) => toast.error(getErrorMessage(error)),
           })

@@ -1,5 +1,7 @@
 import type { AdminPaymentJson } from '@shop/core/contract';
 import { shortHex } from '@/lib/format';
+import { t } from '@/i18n/i18n';
+import { marks, withParts } from './rich-text';
 
 /** A refunded transfer's refund: 'Refund requested to 0x…' until its payout is verified, then 'Refunded in 0x…'. */
 export function TransferRefundState({ refund }: { refund: AdminPaymentJson['refund'] }) {
@@ -7,13 +9,13 @@ export function TransferRefundState({ refund }: { refund: AdminPaymentJson['refu
   if (refund.status === 'PAID' && refund.payoutTxHash) {
     return (
       <span title={refund.payoutTxHash} className="text-xs text-success">
-        Refunded in <span className="font-mono">{shortHex(refund.payoutTxHash)}</span>
+        {withParts(t('adminPayments.refundState.refunded', marks('hash')), { hash: <span className="font-mono">{shortHex(refund.payoutTxHash)}</span> })}
       </span>
     );
   }
   return (
     <span title={refund.wallet} className="text-xs">
-      Refund requested to <span className="font-mono">{shortHex(refund.wallet)}</span>
+      {withParts(t('adminPayments.refundState.requested', marks('hash')), { hash: <span className="font-mono">{shortHex(refund.wallet)}</span> })}
     </span>
   );
 }

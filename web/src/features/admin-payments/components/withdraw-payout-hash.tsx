@@ -3,6 +3,7 @@ import { toast } from '@/lib/toast';
 import type { PayoutCheckJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { shortHex } from '@/lib/format';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { useWithdrawPayoutHash, type WithdrawPayoutHashInput } from '../api/withdraw-payout-hash';
 
@@ -24,21 +25,19 @@ export function WithdrawPayoutHash({ target, check, heldBy }: WithdrawPayoutHash
   const withdraw = useWithdrawPayoutHash();
   const checking = check?.status === 'CHECKING';
   if (checking ? check.seen : !heldBy) return null;
-  const question = checking
-    ? 'Withdraw this hash? Only if it is wrong: a payout sent with it must never be paid again.'
-    : 'Withdraw the hold? Only once the payout it carried can no longer run (for a Safe: its nonce was used).';
+  const question = t(checking ? 'adminPayments.withdraw.hashQuestion' : 'adminPayments.withdraw.holdQuestion');
   const onClick = () => {
     if (!window.confirm(question)) return;
     withdraw.mutate(target, {
-      onSuccess: () => toast.success(checking ? 'Hash withdrawn. Mark the right transaction paid.' : 'Hold withdrawn.'),
+      onSuccess: () => toast.success(t(checking ? 'adminPayments.withdraw.hashWithdrawn' : 'adminPayments.withdraw.holdWithdrawn')),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
   };
   return (
     <div className="flex flex-col items-end gap-1">
-      {!checking && heldBy ? <p className="max-w-72 text-xs text-destructive">Held by {shortHex(heldBy)}: a replaced payout sent through a contract, which may still run.</p> : null}
+      {!checking && heldBy ? <p className="max-w-72 text-xs text-destructive">{t('adminPayments.withdraw.heldBy', { hash: shortHex(heldBy) })}</p> : null}
       <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} pending={withdraw.isPending} onClick={onClick}>
-        {checking ? 'Withdraw hash' : 'Withdraw hold'}
+        {t(checking ? 'adminPayments.withdraw.hash' : 'adminPayments.withdraw.hold')}
       </Button>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { RotateCw } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -8,6 +8,7 @@ import { actionsColumn } from '@/components/data-table-columns';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/status-badge';
 import { getErrorMessage } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { formatTime } from '@/lib/format';
 import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useRedeliverWebhook } from '../api/redeliver-webhook';
@@ -18,19 +19,19 @@ function responseText(statusCode: number | null, error: string | null): string {
 }
 
 function Attempts({ delivery }: { delivery: WebhookDeliveryJson }) {
-  const label = `${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
+  const label = t('webhooks.deliveries.attempts', { count: delivery.attempts });
   if (delivery.log.length === 0) return <span className="tabular-nums">{label}</span>;
   return (
     <details className="text-xs">
       <summary className="cursor-pointer tabular-nums">{label}</summary>
-      <ol aria-label="Attempts, newest first" className="mt-1 flex flex-col gap-1">
+      <ol aria-label={t('webhooks.deliveries.log')} className="mt-1 flex flex-col gap-1">
         {delivery.log.map((attempt, index) => (
           <li key={`${attempt.at}-${index}`} className="whitespace-normal">
             <span className="tabular-nums">{formatTime(attempt.at)}</span>{' '}
             <span className={attempt.error || (attempt.statusCode ?? 0) >= 300 ? 'text-destructive' : 'text-success'}>
-              {responseText(attempt.statusCode, attempt.error) || 'No answer'}
+              {responseText(attempt.statusCode, attempt.error) || t('webhooks.deliveries.noAnswer')}
             </span>{' '}
-            <span className="text-muted-foreground">({attempt.durationMs} ms)</span>
+            <span className="text-muted-foreground">{t('webhooks.deliveries.duration', { ms: String(attempt.durationMs) })}</span>
           </li>
         ))}
       </ol>
@@ -42,7 +43,7 @@ function RedeliverButton({ delivery }: { delivery: WebhookDeliveryJson }) {
   const redeliver = useRedeliverWebhook();
   const onRedeliver = () =>
     redeliver.mutate(delivery._id, {
-      onSuccess: (result) => toast.success(result?.message || 'Redelivery queued'),
+      onSuccess: (result) => toast.success(result?.message || t('webhooks.deliveries.queued')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
   return (
@@ -54,27 +55,27 @@ function RedeliverButton({ delivery }: { delivery: WebhookDeliveryJson }) {
       disabled={redeliver.isPending}
       onClick={onRedeliver}
     >
-      Redeliver
+      {t('webhooks.deliveries.redeliver')}
     </Button>
   );
 }
 
-const DELIVERY_COLUMNS: ColumnDef<WebhookDeliveryJson>[] = [
-  { accessorKey: 'type', header: 'EVENT', meta: { className: 'font-mono text-xs' } },
-  { accessorKey: 'eventId', header: 'EVENT ID', meta: { className: 'font-mono text-xs' } },
-  { accessorKey: 'subject', header: 'SUBJECT', meta: { className: 'max-w-48 font-mono text-xs break-all whitespace-normal' } },
-  { id: 'status', header: 'STATUS', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
-  { id: 'attempts', header: 'ATTEMPTS', cell: ({ row }) => <Attempts delivery={row.original} /> },
+const deliveryColumns = (): ColumnDef<WebhookDeliveryJson>[] => [
+  { accessorKey: 'type', header: t('webhooks.column.event'), meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'eventId', header: t('webhooks.column.eventId'), meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'subject', header: t('webhooks.column.subject'), meta: { className: 'max-w-48 font-mono text-xs break-all whitespace-normal' } },
+  { id: 'status', header: t('webhooks.column.status'), cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  { id: 'attempts', header: t('webhooks.column.attempts'), cell: ({ row }) => <Attempts delivery={row.original} /> },
   {
     id: 'lastResponse',
-    header: 'LAST RESPONSE',
+    header: t('webhooks.column.lastResponse'),
     accessorFn: (delivery) => responseText(delivery.lastStatus, delivery.lastError) || '—',
     meta: { className: 'max-w-64 text-xs break-words whitespace-normal' },
   },
-  { id: 'createdAt', header: 'CREATED', accessorFn: (delivery) => formatTime(delivery.createdAt), meta: { className: 'text-xs tabular-nums' } },
+  { id: 'createdAt', header: t('webhooks.column.created'), accessorFn: (delivery) => formatTime(delivery.createdAt), meta: { className: 'text-xs tabular-nums' } },
   {
     id: 'deliveredAt',
-    header: 'DELIVERED',
+    header: t('webhooks.column.delivered'),
     accessorFn: (delivery) => formatTime(delivery.deliveredAt) || '—',
     meta: { className: 'text-xs tabular-nums' },
   },
@@ -85,19 +86,20 @@ const DELIVERY_COLUMNS: ColumnDef<WebhookDeliveryJson>[] = [
 export function WebhookDeliveries({ endpoint }: { endpoint: WebhookEndpointJson }) {
   const headingId = useId();
   const list = useWebhookDeliveries(endpoint._id);
+  const columns = useMemo(() => deliveryColumns(), []);
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h2 id={headingId} className="text-xl font-semibold tracking-tight">
-        Delivery log
+        {t('webhooks.deliveries.heading')}
         <span className="block font-mono text-sm font-normal break-all text-muted-foreground">{endpoint.url}</span>
       </h2>
       <DataTable
-        columns={DELIVERY_COLUMNS}
+        columns={columns}
         list={list}
-        label="Deliveries"
-        emptyText="No events have been sent to this endpoint yet."
-        moreLabel="More deliveries"
+        label={t('webhooks.deliveries.label')}
+        emptyText={t('webhooks.deliveries.empty')}
+        moreLabel={t('webhooks.deliveries.more')}
         // A row grows when its attempts are opened; the other cells stay at its top.
         rowClassName="align-top"
       />

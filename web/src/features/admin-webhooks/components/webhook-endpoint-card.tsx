@@ -6,8 +6,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
+import { t } from '@/i18n/i18n';
 import { useDeleteWebhook } from '../api/delete-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
+import { marks, withParts } from './rich-text';
 import { WebhookSecret } from './webhook-secret';
 
 type WebhookEndpointCardProps = {
@@ -26,7 +28,7 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
     update.mutate(
       { id: endpoint._id, enabled: !endpoint.enabled },
       {
-        onSuccess: (updated) => toast.success(updated.enabled ? 'Endpoint enabled' : 'Endpoint disabled'),
+        onSuccess: (updated) => toast.success(t(updated.enabled ? 'webhooks.endpoint.enabled' : 'webhooks.endpoint.disabled')),
         onError: (error) => toast.error(getErrorMessage(error)),
       },
     );
@@ -35,7 +37,7 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
     remove.mutate(endpoint._id, {
       onSuccess: () => {
         if (selected) onSelect(null);
-        toast.success('Webhook endpoint deleted');
+        toast.success(t('webhooks.endpoint.deleted'));
       },
       onError: (error) => toast.error(getErrorMessage(error)),
     });
@@ -50,10 +52,10 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
           <p className="font-mono break-all">{endpoint.url}</p>
           {endpoint.description ? <p className="text-muted-foreground">{endpoint.description}</p> : null}
         </div>
-        <Badge variant={endpoint.enabled ? 'success' : 'secondary'}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</Badge>
+        <Badge variant={endpoint.enabled ? 'success' : 'secondary'}>{t(endpoint.enabled ? 'webhooks.endpoint.badgeEnabled' : 'webhooks.endpoint.badgeDisabled')}</Badge>
       </div>
       <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[auto_1fr]">
-        <dt className="text-muted-foreground">Events</dt>
+        <dt className="text-muted-foreground">{t('webhooks.endpoint.events')}</dt>
         <dd className="flex flex-wrap gap-1">
           {endpoint.events.map((type) => (
             <Badge key={type} variant="outline" className="font-mono">
@@ -61,14 +63,15 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
             </Badge>
           ))}
         </dd>
-        <dt className="text-muted-foreground">Signing secret</dt>
+        <dt className="text-muted-foreground">{t('webhooks.endpoint.secret')}</dt>
         <dd>
           <WebhookSecret endpointId={endpoint._id} secret={endpoint.secret} />
         </dd>
-        <dt className="text-muted-foreground">Deliveries</dt>
+        <dt className="text-muted-foreground">{t('webhooks.endpoint.deliveries')}</dt>
         <dd className="tabular-nums">
-          {counts.pending} pending, {counts.delivered} delivered,{' '}
-          <span className={counts.failed > 0 ? 'text-destructive' : undefined}>{counts.failed} failed</span>
+          {withParts(t('webhooks.endpoint.counts', { pending: counts.pending, delivered: counts.delivered, ...marks('failed') }), {
+            failed: <span className={counts.failed > 0 ? 'text-destructive' : undefined}>{t('webhooks.endpoint.failed', { count: counts.failed })}</span>,
+          })}
         </dd>
       </dl>
       <div className="flex flex-wrap gap-2">
@@ -79,7 +82,7 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
           icon={<ListTree aria-hidden="true" />}
           onClick={() => onSelect(selected ? null : endpoint._id)}
         >
-          Delivery log
+          {t('webhooks.endpoint.log')}
         </Button>
         <Button
           size="sm"
@@ -89,16 +92,16 @@ export function WebhookEndpointCard({ endpoint, selected, onSelect }: WebhookEnd
           disabled={update.isPending}
           onClick={onToggle}
         >
-          {endpoint.enabled ? 'Disable' : 'Enable'}
+          {t(endpoint.enabled ? 'webhooks.endpoint.disable' : 'webhooks.endpoint.enable')}
         </Button>
         <ConfirmAction
-          title={`Delete the endpoint ${endpoint.url}?`}
-          description="It will receive no more events. Its delivery log is kept."
-          confirmLabel="Delete"
+          title={t('webhooks.endpoint.confirmTitle', { url: endpoint.url })}
+          description={t('webhooks.endpoint.confirmDescription')}
+          confirmLabel={t('webhooks.endpoint.delete')}
           onConfirm={onDelete}
         >
           <Button size="sm" variant="destructive" pending={remove.isPending} icon={<Trash2 aria-hidden="true" />} disabled={remove.isPending}>
-            Delete
+            {t('webhooks.endpoint.delete')}
           </Button>
         </ConfirmAction>
       </div>

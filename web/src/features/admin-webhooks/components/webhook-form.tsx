@@ -8,7 +8,11 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { t } from '@/i18n/i18n';
 import { useCreateWebhook } from '../api/create-webhook';
+
+/** An example address, the same in every language. */
+const URL_EXAMPLE = 'https://example.com/webhooks/shop';
 
 function EventCheckbox({ type, checked, onChange }: { type: WebhookEventType; checked: boolean; onChange: (on: boolean) => void }) {
   const id = useId();
@@ -31,7 +35,7 @@ export function WebhookForm({ onCreated }: { onCreated: (id: string) => void }) 
 
   const toggle = (type: WebhookEventType, on: boolean) =>
     // Kept in the contract's order, whatever order they were ticked in.
-    setEvents((current) => WEBHOOK_EVENT_TYPES.filter((t) => (t === type ? on : current.includes(t))));
+    setEvents((current) => WEBHOOK_EVENT_TYPES.filter((each) => (each === type ? on : current.includes(each))));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -40,7 +44,7 @@ export function WebhookForm({ onCreated }: { onCreated: (id: string) => void }) 
       { url: url.trim(), ...(trimmed ? { description: trimmed } : {}), events },
       {
         onSuccess: (endpoint) => {
-          toast.success('Webhook endpoint added');
+          toast.success(t('webhooks.form.added'));
           setUrl('');
           setDescription('');
           setEvents([...WEBHOOK_EVENT_TYPES]);
@@ -54,40 +58,40 @@ export function WebhookForm({ onCreated }: { onCreated: (id: string) => void }) 
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">Add an endpoint</h2>
+          <h2 className="text-lg">{t('webhooks.form.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent>
-        <form className="grid gap-4" aria-label="Add an endpoint" onSubmit={submit}>
+        <form className="grid gap-4" aria-label={t('webhooks.form.title')} onSubmit={submit}>
           <div className="grid gap-4 md:grid-cols-2">
             <FormField
-              label="URL"
+              label={t('webhooks.form.url')}
               type="url"
               name="url"
               required
-              placeholder="https://example.com/webhooks/shop"
+              placeholder={URL_EXAMPLE}
               autoComplete="off"
               spellCheck={false}
               value={url}
               onValueChange={setUrl}
             />
             <FormField
-              label="Description"
+              label={t('webhooks.form.description')}
               name="description"
               maxLength={200}
-              placeholder="Optional: what receives the events"
+              placeholder={t('webhooks.form.descriptionPlaceholder')}
               value={description}
               onValueChange={setDescription}
             />
           </div>
           <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">Events</legend>
+            <legend className="mb-2 text-sm font-medium">{t('webhooks.form.events')}</legend>
             <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
               {WEBHOOK_EVENT_TYPES.map((type) => (
                 <EventCheckbox key={type} type={type} checked={events.includes(type)} onChange={(on) => toggle(type, on)} />
               ))}
             </div>
-            {events.length === 0 ? <p className="text-xs text-destructive">Choose at least one event type.</p> : null}
+            {events.length === 0 ? <p className="text-xs text-destructive">{t('webhooks.form.noEvents')}</p> : null}
           </fieldset>
           {create.error ? <ErrorAlert error={create.error} /> : null}
           <Button
@@ -97,7 +101,7 @@ export function WebhookForm({ onCreated }: { onCreated: (id: string) => void }) 
             icon={<Plus aria-hidden="true" />}
             disabled={create.isPending || events.length === 0}
           >
-            Add endpoint
+            {t('webhooks.form.submit')}
           </Button>
         </form>
       </CardContent>

@@ -4,7 +4,11 @@ import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/api-client';
 import { copyToClipboard } from '@/lib/clipboard';
+import { t } from '@/i18n/i18n';
 import { useRevealWebhookSecret } from '../api/reveal-webhook-secret';
+
+/** What stands for the secret until it is shown (its prefix, then dots). */
+const HIDDEN_SECRET = 'whsec_••••••••••••••••';
 
 /**
  * The endpoint's signing secret: hidden until asked for, copyable either way. The list
@@ -29,7 +33,7 @@ export function WebhookSecret({ endpointId, secret: given }: { endpointId: strin
   return (
     <div className="flex flex-wrap items-center gap-2">
       <code className="min-w-0 rounded-md border bg-muted px-2 py-1 font-mono text-xs break-all">
-        {shown && secret ? secret : 'whsec_••••••••••••••••'}
+        {shown && secret ? secret : HIDDEN_SECRET}
       </code>
       <Button
         type="button"
@@ -39,7 +43,7 @@ export function WebhookSecret({ endpointId, secret: given }: { endpointId: strin
         icon={shown ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
         onClick={() => void (shown ? setShown(false) : load().then((s) => setShown(s !== null)))}
       >
-        {shown ? 'Hide secret' : 'Show secret'}
+        {t(shown ? 'webhooks.secret.hide' : 'webhooks.secret.show')}
       </Button>
       <Button
         type="button"
@@ -47,10 +51,10 @@ export function WebhookSecret({ endpointId, secret: given }: { endpointId: strin
         variant="outline"
         icon={<Copy aria-hidden="true" />}
         onClick={() =>
-          void load().then((s) => (s ? copyToClipboard(s, 'Signing secret copied', 'Could not copy; show the secret and copy it by hand.') : undefined))
+          void load().then((s) => (s ? copyToClipboard(s, t('webhooks.secret.copied'), t('webhooks.secret.copyFailed')) : undefined))
         }
       >
-        Copy secret
+        {t('webhooks.secret.copy')}
       </Button>
     </div>
   );

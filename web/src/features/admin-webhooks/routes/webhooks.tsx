@@ -2,28 +2,34 @@ import { useState } from 'react';
 import { AdminTableState } from '@/components/admin-table-state';
 import { LoadMore } from '@/components/load-more';
 import { PageHeader } from '@/components/page-header';
+import { t } from '@/i18n/i18n';
 import { useWebhooks } from '../api/get-webhooks';
 import { WebhookDeliveries } from '../components/webhook-deliveries';
 import { WebhookEndpointCard } from '../components/webhook-endpoint-card';
 import { WebhookForm } from '../components/webhook-form';
+import { marks, withParts } from '../components/rich-text';
+
+/** The Standard Webhooks headers and library, named as they are. */
+const [HEADER_ID, HEADER_TIMESTAMP, HEADER_SIGNATURE, LIBRARY] = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'standardwebhooks'];
+const codeClass = 'font-mono text-foreground';
 
 function WebhooksHelp() {
   return (
     <div className="flex flex-col gap-2 text-sm text-muted-foreground">
       <p>
-        The shop POSTs each event as JSON to every enabled endpoint that subscribes to its type. Requests are signed per the{' '}
-        <a href="https://www.standardwebhooks.com/" target="_blank" rel="noreferrer" className="text-foreground underline underline-offset-4">
-          Standard Webhooks
-        </a>{' '}
-        spec, with the headers <code className="font-mono text-foreground">webhook-id</code>,{' '}
-        <code className="font-mono text-foreground">webhook-timestamp</code> and{' '}
-        <code className="font-mono text-foreground">webhook-signature</code>: verify them with the{' '}
-        <code className="font-mono text-foreground">standardwebhooks</code> library and the endpoint&apos;s signing secret.
+        {withParts(t('webhooks.help.signing', marks('spec', 'id', 'timestamp', 'signature', 'library')), {
+          spec: (
+            <a href="https://www.standardwebhooks.com/" target="_blank" rel="noreferrer" className="text-foreground underline underline-offset-4">
+              {t('webhooks.help.spec')}
+            </a>
+          ),
+          id: <code className={codeClass}>{HEADER_ID}</code>,
+          timestamp: <code className={codeClass}>{HEADER_TIMESTAMP}</code>,
+          signature: <code className={codeClass}>{HEADER_SIGNATURE}</code>,
+          library: <code className={codeClass}>{LIBRARY}</code>,
+        })}
       </p>
-      <p>
-        A failed delivery is retried with exponential back-off for about 3 days. Redeliver sends an event again with the same
-        webhook-id, so a receiver that already handled it can drop it.
-      </p>
+      <p>{t('webhooks.help.retries')}</p>
     </div>
   );
 }
@@ -37,15 +43,15 @@ export function WebhooksPage() {
 
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Webhooks" />
+      <PageHeader title={t('webhooks.title')} />
       <WebhooksHelp />
       <WebhookForm onCreated={setSelectedId} />
-      <h2 className="text-xl font-semibold tracking-tight">Endpoints</h2>
+      <h2 className="text-xl font-semibold tracking-tight">{t('webhooks.endpoints')}</h2>
       <AdminTableState
         isPending={isPending}
         error={error}
         isEmpty={endpoints?.length === 0}
-        emptyText="No webhook endpoints yet."
+        emptyText={t('webhooks.empty')}
       >
         <div className="flex flex-col divide-y">
           {endpoints?.map((endpoint) => (
@@ -58,7 +64,7 @@ export function WebhooksPage() {
           ))}
         </div>
       </AdminTableState>
-      <LoadMore list={list} label="More endpoints" />
+      <LoadMore list={list} label={t('webhooks.more')} />
       {selected ? <WebhookDeliveries endpoint={selected} /> : null}
     </section>
   );

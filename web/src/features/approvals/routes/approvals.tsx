@@ -1,4 +1,5 @@
 import { Link } from '@/components/link';
+import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Check, Undo2, X } from 'lucide-react';
 import { toast } from '@/lib/toast';
@@ -9,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { StatusFilter } from '@/components/list-filter-fields';
 import { useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
 import { useUserInfo } from '@/stores/auth-store';
@@ -18,17 +20,29 @@ const usd = (n: number) => `USD $${n.toFixed(2)}`;
 
 /** What the request is worth: admin rights are worth no amount; a payout no price could value says so; a package what one pays over its term. */
 const worth = (a: ApprovalJson) =>
-  a.kind === 'ADMIN_GRANT' ? '-' : a.amountUsd === null ? 'not valued (no ETH price)' : a.kind === 'PACKAGE' ? `${usd(a.amountUsd)} per package` : usd(a.amountUsd);
+  a.kind === 'ADMIN_GRANT'
+    ? '-'
+    : a.amountUsd === null
+      ? t('approvals.notValued')
+      : a.kind === 'PACKAGE'
+        ? t('approvals.perPackage', { amount: usd(a.amountUsd) })
+        : usd(a.amountUsd);
 
 /** Where the money goes: the payout's wallet (and its user), the user, or a package's buyers. */
-const destination = (a: ApprovalJson) => (a.kind === 'PACKAGE' ? "the package's buyers" : [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || 'the sender');
+const destination = (a: ApprovalJson) =>
+  a.kind === 'PACKAGE' ? t('approvals.packageBuyers') : [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || t('approvals.theSender');
 const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
+
+/** A package's terms: what it credits a day, for how long, and its price. */
+const terms = (p: { price: string; dailyCredit: string; durationDays: number }) => t('approvals.terms', { daily: p.dailyCredit, days: p.durationDays, price: p.price });
 
 /** On a phone, where the AMOUNT, TO and ASKED BY columns are hidden: the same in one line. */
 function Who({ approval }: { approval: ApprovalJson }) {
   return (
     <span className="block text-xs text-muted-foreground md:hidden">
-      {approval.kind === 'ADMIN_GRANT' ? 'for' : `${worth(approval)} to`} {destination(approval)}, asked by {approval.requestedBy?.email ?? '-'}
+      {approval.kind === 'ADMIN_GRANT'
+        ? t('approvals.whoFor', { destination: destination(approval), by: approval.requestedBy?.email ?? '-' })
+        : t('approvals.who', { worth: worth(approval), destination: destination(approval), by: approval.requestedBy?.email ?? '-' })}
     </span>
   );
 }
@@ -37,16 +51,14 @@ function Who({ approval }: { approval: ApprovalJson }) {
 function PackageTerms({ approval }: { approval: ApprovalJson }) {
   const p = approval.package;
   if (!p) return null;
-  const terms = (t: { price: string; dailyCredit: string; durationDays: number }) => `$${t.dailyCredit} a day for ${t.durationDays} days, price $${t.price}`;
+  const stock = p.stockAdded ? t('approvals.stockAdded', { stock: p.stockOnceApproved, added: `${p.stockAdded > 0 ? '+' : ''}${p.stockAdded}` }) : String(p.stockOnceApproved);
   return (
     <span>
       <Link className="underline-offset-4 hover:underline" to={`/admin/products/${approval.subject.id}/edit`}>
-        {p.publish ? 'Package on sale' : 'Package change'}: {p.name}
+        {t(p.publish ? 'approvals.packageOnSale' : 'approvals.packageChange', { name: p.name })}
       </Link>
       <span className="block text-xs text-muted-foreground">
-        {terms(p)}
-        {p.was ? ` (was ${terms(p.was)})` : ''}
-        {`, stock ${p.stockOnceApproved}${p.stockAdded ? ` (${p.stockAdded > 0 ? '+' : ''}${p.stockAdded})` : ''}, paying $${p.stockPaysUsd} in all`}
+        {t('approvals.packageLine', { terms: p.was ? t('approvals.termsWas', { terms: terms(p), was: terms(p.was) }) : terms(p), stock, pays: p.stockPaysUsd })}
       </span>
       <Who approval={approval} />
     </span>
@@ -57,7 +69,7 @@ function PackageTerms({ approval }: { approval: ApprovalJson }) {
 function Reason({ approval }: { approval: ApprovalJson }) {
   return (
     <span className="mt-1 block text-xs break-words whitespace-normal">
-      <span className="font-medium">Reason:</span> {approval.reason ?? <span className="text-muted-foreground">none given</span>}
+      <span className="font-medium">{t('approvals.reasonLabel')}</span> {approval.reason ?? <span className="text-muted-foreground">{t('approvals.noneGiven')}</span>}
     </span>
   );
 }
@@ -74,19 +86,27 @@ function WhatAndWhy({ approval }: { approval: ApprovalJson }) {
 
 /** The change a balance increase makes, in words: 'active +$600.00, passive +$10.00'. */
 const changeText = (change: NonNullable<ApprovalJson['change']>) =>
-  [change.active !== '0.00' ? `active ${signed(change.active)}` : '', change.passive !== '0.00' ? `passive ${signed(change.passive)}` : ''].filter(Boolean).join(', ');
+  [
+    change.active !== '0.00' ? t('approvals.changeActive', { amount: signed(change.active) }) : '',
+    change.passive !== '0.00' ? t('approvals.changePassive', { amount: signed(change.passive) }) : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 
 /** What approving does, said before the admin confirms it. */
 function approvalEffect(a: ApprovalJson): string {
-  const user = a.beneficiary?.email ?? 'the user';
-  if (a.kind === 'BALANCE_INCREASE') return `${user}'s balance changes at once through the ledger${a.change ? `: ${changeText(a.change)}` : ''}.`;
-  if (a.kind === 'ADMIN_GRANT') return `${user} becomes an admin at once, with every admin right.`;
+  const user = a.beneficiary?.email ?? t('approvals.theUser');
+  if (a.kind === 'BALANCE_INCREASE') {
+    return a.change ? t('approvals.effect.balanceChange', { user, change: changeText(a.change) }) : t('approvals.effect.balance', { user });
+  }
+  if (a.kind === 'ADMIN_GRANT') return t('approvals.effect.admin', { user });
   if (a.kind === 'PACKAGE') {
     const p = a.package;
-    if (!p) return 'The package change is applied at once.';
-    return `${p.publish ? `${p.name} goes on sale` : `${p.name} changes`} at once: $${p.dailyCredit} a day for ${p.durationDays} days, price $${p.price}, stock ${p.stockOnceApproved}, paying $${p.stockPaysUsd} in all.`;
+    if (!p) return t('approvals.effect.package');
+    const values = { name: p.name, daily: p.dailyCredit, days: p.durationDays, price: p.price, stock: p.stockOnceApproved, pays: p.stockPaysUsd };
+    return t(p.publish ? 'approvals.effect.packageOnSale' : 'approvals.effect.packageChange', values);
   }
-  return `The ${a.subject.type} of ${worth(a)} to ${destination(a)} may then be sent and marked paid.`;
+  return t(a.subject.type === 'cashout' ? 'approvals.effect.cashout' : 'approvals.effect.refund', { worth: worth(a), destination: destination(a) });
 }
 
 /** 'Balance increase' with the change to each balance, 'Cashout payout' / 'Refund payout', or a package's terms. */
@@ -96,7 +116,7 @@ function What({ approval }: { approval: ApprovalJson }) {
     return (
       <span>
         <Link className="underline-offset-4 hover:underline" to={`/admin/user/${approval.subject.id}/edit`}>
-          Admin rights
+          {t('approvals.what.adminRights')}
         </Link>
         <Who approval={approval} />
       </span>
@@ -107,7 +127,7 @@ function What({ approval }: { approval: ApprovalJson }) {
     return (
       <span>
         <Link className="underline-offset-4 hover:underline" to={`/admin/user/${approval.subject.id}/edit`}>
-          Balance increase
+          {t('approvals.what.balanceIncrease')}
         </Link>
         {change ? <span className="block text-xs text-muted-foreground">{changeText(change)}</span> : null}
         <Who approval={approval} />
@@ -117,24 +137,24 @@ function What({ approval }: { approval: ApprovalJson }) {
   return (
     <span>
       <Link className="underline-offset-4 hover:underline" to="/admin/cashouts">
-        {approval.subject.type === 'cashout' ? 'Cashout payout' : 'Refund payout'}
+        {t(approval.subject.type === 'cashout' ? 'approvals.what.cashoutPayout' : 'approvals.what.refundPayout')}
       </Link>
       <Who approval={approval} />
     </span>
   );
 }
 
-const APPROVED_MESSAGE: Record<ApprovalJson['kind'], string> = {
-  BALANCE_INCREASE: 'Approved. The balance was changed.',
-  PAYOUT: 'Approved. The payout can be sent and marked paid.',
-  ADMIN_GRANT: 'Approved. The user is an admin now.',
-  PACKAGE: 'Approved. The package is changed, or on sale.',
+const APPROVED_MESSAGE: Record<ApprovalJson['kind'], MessageKey> = {
+  BALANCE_INCREASE: 'approvals.approved.balance',
+  PAYOUT: 'approvals.approved.payout',
+  ADMIN_GRANT: 'approvals.approved.admin',
+  PACKAGE: 'approvals.approved.package',
 };
 
-const DONE: Record<Decision, (a: ApprovalJson) => string> = {
+const DONE: Record<Decision, (a: ApprovalJson) => MessageKey> = {
   approve: (a) => APPROVED_MESSAGE[a.kind],
-  reject: () => 'Request rejected.',
-  withdraw: () => 'Request withdrawn.',
+  reject: () => 'approvals.rejected',
+  withdraw: () => 'approvals.withdrawn',
 };
 
 /**
@@ -147,8 +167,9 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   if (approval.status !== 'PENDING') {
     return (
       <span className="text-xs">
-        {approval.status === 'APPROVED' ? 'Approved' : 'Rejected'}
-        {approval.decidedBy ? ` by ${approval.decidedBy.email}` : ''}
+        {approval.decidedBy
+          ? t(approval.status === 'APPROVED' ? 'approvals.decided.approvedBy' : 'approvals.decided.rejectedBy', { email: approval.decidedBy.email })
+          : t(approval.status === 'APPROVED' ? 'approvals.decided.approved' : 'approvals.decided.rejected')}
         {approval.decidedAt ? <span className="block text-muted-foreground">{formatTime(approval.decidedAt)}</span> : null}
       </span>
     );
@@ -159,15 +180,15 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   // component unmount) before the callbacks would run, and the toast would never show.
   const run = (decision: Decision) =>
     void decide.mutateAsync({ id: approval._id, decision }).then(
-      () => toast.success(DONE[decision](approval)),
+      () => toast.success(t(DONE[decision](approval))),
       (error: unknown) => toast.error(getErrorMessage(error)),
     );
   if (own) {
     return (
       <div className="flex flex-wrap justify-end gap-2">
-        <span className="self-center text-right text-xs text-muted-foreground">Your request: another admin approves it</span>
+        <span className="self-center text-right text-xs text-muted-foreground">{t('approvals.own')}</span>
         <Button size="sm" variant="outline" icon={<Undo2 aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('withdraw')}>
-          Withdraw
+          {t('approvals.withdraw')}
         </Button>
       </div>
     );
@@ -175,65 +196,66 @@ function Decide({ approval }: { approval: ApprovalJson }) {
   return (
     <div className="flex flex-wrap justify-end gap-2">
       {toMe ? (
-        <span className="self-center text-right text-xs text-muted-foreground">Money to you: another admin approves it</span>
+        <span className="self-center text-right text-xs text-muted-foreground">{t('approvals.toMe')}</span>
       ) : (
         <ConfirmAction
-          title="Approve this request?"
+          title={t('approvals.confirmTitle')}
           description={
             // A wallet is 42 characters with nowhere to wrap on a phone.
             <span className="[overflow-wrap:anywhere]">
-              {approvalEffect(approval)} Asked by {approval.requestedBy?.email ?? 'another admin'}: {approval.reason ?? 'no reason given'}.
+              {t('approvals.confirmDescription', {
+                effect: approvalEffect(approval),
+                by: approval.requestedBy?.email ?? t('approvals.anotherAdmin'),
+                reason: approval.reason ?? t('approvals.noReason'),
+              })}
             </span>
           }
-          confirmLabel="Approve"
+          confirmLabel={t('approvals.approve')}
           onConfirm={() => run('approve')}
         >
           <Button size="sm" icon={<Check aria-hidden="true" />} disabled={decide.isPending}>
-            Approve
+            {t('approvals.approve')}
           </Button>
         </ConfirmAction>
       )}
       <Button size="sm" variant="outline" icon={<X aria-hidden="true" />} disabled={decide.isPending} onClick={() => run('reject')}>
-        Reject
+        {t('approvals.reject')}
       </Button>
     </div>
   );
 }
 
-const COLUMNS: ColumnDef<ApprovalJson>[] = [
-  { id: 'at', header: 'ASKED', cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
-  { id: 'what', header: 'WHAT', cell: ({ row }) => <WhatAndWhy approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
-  { id: 'amount', header: 'AMOUNT', cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
-  { id: 'for', header: 'TO', cell: ({ row }) => destination(row.original), meta: { className: 'whitespace-normal [overflow-wrap:anywhere]' } },
-  { id: 'by', header: 'ASKED BY', cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
+const approvalColumns = (): ColumnDef<ApprovalJson>[] => [
+  { id: 'at', header: t('approvals.column.asked'), cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>, meta: { hideOnPhone: true } },
+  { id: 'what', header: t('approvals.column.what'), cell: ({ row }) => <WhatAndWhy approval={row.original} />, meta: { className: 'min-w-44 whitespace-normal' } },
+  { id: 'amount', header: t('approvals.column.amount'), cell: ({ row }) => worth(row.original), meta: { className: 'whitespace-nowrap' } },
+  { id: 'for', header: t('approvals.column.to'), cell: ({ row }) => destination(row.original), meta: { className: 'whitespace-normal [overflow-wrap:anywhere]' } },
+  { id: 'by', header: t('approvals.column.askedBy'), cell: ({ row }) => row.original.requestedBy?.email ?? '-', meta: { hideOnPhone: true } },
   { id: 'decide', header: '', cell: ({ row }) => <Decide approval={row.original} />, meta: { className: 'text-right whitespace-normal', actions: true } },
 ];
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'Waiting' },
-  { value: 'APPROVED', label: 'Approved' },
-  { value: 'REJECTED', label: 'Rejected' },
-  { value: 'PENDING,APPROVED,REJECTED', label: 'All' },
+const statusOptions = () => [
+  { value: '', label: t('approvals.filterWaiting') },
+  { value: 'APPROVED', label: t('approvals.filterApproved') },
+  { value: 'REJECTED', label: t('approvals.filterRejected') },
+  { value: 'PENDING,APPROVED,REJECTED', label: t('approvals.filterAll') },
 ];
 
 /** 'Approvals': large money moves waiting for a second admin, and those decided. */
 export function ApprovalsPage() {
   const [status] = useListParam('status');
   const list = useApprovals({ status: status || 'PENDING' });
+  const columns = useMemo(() => approvalColumns(), []);
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Approvals" />
-      <p className="text-sm text-muted-foreground">
-        Balance increases, refunds and cashout payouts worth more than one admin may move alone, packages that pay more than they cost, and new admins, wait here for a
-        second admin. Nobody approves their own request, nor money that goes to them; the admin who asked may withdraw it, and rejecting another admin&apos;s asks for
-        your second factor.
-      </p>
+      <PageHeader title={t('approvals.title')} />
+      <p className="text-sm text-muted-foreground">{t('approvals.description')}</p>
       <DataTable
-        columns={COLUMNS}
+        columns={columns}
         list={list}
-        emptyText={status ? 'Nothing here.' : 'Nothing waits for approval.'}
-        moreLabel="More requests"
-        toolbar={<StatusFilter label="Show" options={STATUS_OPTIONS} />}
+        emptyText={status ? t('approvals.emptyFiltered') : t('approvals.empty')}
+        moreLabel={t('approvals.more')}
+        toolbar={<StatusFilter label={t('approvals.filter')} options={statusOptions()} />}
       />
     </section>
   );

@@ -1,10 +1,12 @@
 import { Link } from '@/components/link';
+import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AUDIT_ACTIONS, type AuditEntryJson } from '@shop/core/contract';
 import { DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { StatusFilter } from '@/components/list-filter-fields';
 import { SearchBox, useListParam } from '@/components/list-filters';
+import { t } from '@/i18n/i18n';
 import { formatTime } from '@/lib/format';
 import { useAuditLog } from '../api/get-audit';
 
@@ -50,7 +52,8 @@ function Subject({ subject }: { subject: NonNullable<AuditEntryJson['subject']> 
         className={`text-xs text-muted-foreground ${linkClass}`}
         to={`/admin/audit?subject=${encodeURIComponent(subject.id)}`}
       >
-        Its entries<span className="sr-only">{` (about ${label})`}</span>
+        {t('audit.entries')}
+        <span className="sr-only"> {t('audit.entriesAbout', { label })}</span>
       </Link>
     </span>
   );
@@ -72,12 +75,12 @@ function Change({ value }: { value: unknown }) {
   );
 }
 
-const COLUMNS: ColumnDef<AuditEntryJson>[] = [
+const auditColumns = (): ColumnDef<AuditEntryJson>[] => [
   { accessorKey: 'seq', header: '#', meta: { className: 'font-mono text-xs' } },
-  { id: 'at', header: 'WHEN', cell: ({ row }) => <time dateTime={row.original.at}>{formatTime(row.original.at)}</time> },
+  { id: 'at', header: t('audit.column.when'), cell: ({ row }) => <time dateTime={row.original.at}>{formatTime(row.original.at)}</time> },
   {
     id: 'actor',
-    header: 'WHO',
+    header: t('audit.column.who'),
     // Each name and subject filters the log by it.
     cell: ({ row }) =>
       row.original.actor?.email ? (
@@ -85,20 +88,20 @@ const COLUMNS: ColumnDef<AuditEntryJson>[] = [
           {row.original.actor.email}
         </Link>
       ) : (
-        <span className="text-muted-foreground">anonymous</span>
+        <span className="text-muted-foreground">{t('audit.anonymous')}</span>
       ),
   },
-  { accessorKey: 'action', header: 'ACTION', meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'action', header: t('audit.column.action'), meta: { className: 'font-mono text-xs' } },
   {
     id: 'subject',
-    header: 'SUBJECT',
+    header: t('audit.column.subject'),
     cell: ({ row }) => (row.original.subject ? <Subject subject={row.original.subject} /> : null),
   },
-  { id: 'before', header: 'BEFORE', cell: ({ row }) => <Change value={row.original.before} /> },
-  { id: 'after', header: 'AFTER', cell: ({ row }) => <Change value={row.original.after} /> },
+  { id: 'before', header: t('audit.column.before'), cell: ({ row }) => <Change value={row.original.before} /> },
+  { id: 'after', header: t('audit.column.after'), cell: ({ row }) => <Change value={row.original.after} /> },
   {
     id: 'from',
-    header: 'FROM',
+    header: t('audit.column.from'),
     cell: ({ row }) => (
       <span className="text-xs">
         {row.original.ip ?? '-'}
@@ -108,7 +111,7 @@ const COLUMNS: ColumnDef<AuditEntryJson>[] = [
   },
 ];
 
-const ACTION_OPTIONS = [{ value: '', label: 'Every action' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))];
+const actionOptions = () => [{ value: '', label: t('audit.everyAction') }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))];
 
 /** 'Audit log': every admin action and security event, newest first, from the chained log. */
 export function AuditLogPage() {
@@ -116,22 +119,21 @@ export function AuditLogPage() {
   const [action] = useListParam('action');
   const [subject] = useListParam('subject');
   const list = useAuditLog({ actor, action, subject });
+  const columns = useMemo(() => auditColumns(), []);
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Audit log" />
-      <p className="text-sm text-muted-foreground">
-        Append-only: each entry carries the hash of the one before it, and the reconciler reports an entry changed or removed.
-      </p>
+      <PageHeader title={t('audit.title')} />
+      <p className="text-sm text-muted-foreground">{t('audit.description')}</p>
       <DataTable
-        columns={COLUMNS}
+        columns={columns}
         list={list}
-        emptyText={actor || action || subject ? 'No entry matches.' : 'Nothing recorded yet.'}
-        moreLabel="More entries"
+        emptyText={actor || action || subject ? t('audit.noMatch') : t('audit.empty')}
+        moreLabel={t('audit.more')}
         toolbar={
           <div className="flex flex-wrap items-center gap-3">
-            <SearchBox label="Actor" placeholder="Admin e-mail or user id" param="actor" />
-            <SearchBox label="Subject" placeholder="User, order, payout id..." param="subject" />
-            <StatusFilter label="Action" options={ACTION_OPTIONS} param="action" />
+            <SearchBox label={t('audit.actor')} placeholder={t('audit.actorPlaceholder')} param="actor" />
+            <SearchBox label={t('audit.subject')} placeholder={t('audit.subjectPlaceholder')} param="subject" />
+            <StatusFilter label={t('audit.action')} options={actionOptions()} param="action" />
           </div>
         }
       />

@@ -7,6 +7,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -15,7 +16,7 @@ import { useReconciliation, useRunReconciliation } from '../api/get-reconciliati
 const utc = (iso: string | null) => formatTime(iso) || '-';
 
 /** '1 discrepancy', '3 discrepancies'. */
-const discrepancies = (n: number) => `${n} ${n === 1 ? 'discrepancy' : 'discrepancies'}`;
+const discrepancies = (count: number) => t('reconciliation.discrepancies', { count });
 
 /** 'stock-held' -> 'Stock held'. */
 const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
@@ -35,18 +36,18 @@ export function ReconciliationPage() {
   const onRun = () =>
     run.mutate((message) => toast.info(message), {
       onSuccess: (audit) => {
-        if (!audit) toast.info('The audit is still running. Its report will appear here.');
-        else if (audit.discrepancies.length) toast.error(`${discrepancies(audit.discrepancies.length)} found.`);
-        else toast.success('The books reconcile.');
+        if (!audit) toast.info(t('reconciliation.stillRunning'));
+        else if (audit.discrepancies.length) toast.error(t('reconciliation.found', { count: audit.discrepancies.length }));
+        else toast.success(t('reconciliation.reconciled'));
       },
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="Reconciliation">
+      <PageHeader title={t('reconciliation.title')}>
         <Button pending={auditing} icon={<RefreshCw aria-hidden="true" />} onClick={onRun} disabled={auditing}>
-          {auditing ? 'Auditing…' : 'Check now'}
+          {t(auditing ? 'reconciliation.auditing' : 'reconciliation.checkNow')}
         </Button>
       </PageHeader>
       {isPending ? (
@@ -54,17 +55,20 @@ export function ReconciliationPage() {
       ) : error ? (
         <ErrorAlert error={error} />
       ) : !report ? (
-        <p className="rounded-xl border border-dashed px-6 py-10 text-center text-muted-foreground">The books have not been checked yet</p>
+        <p className="rounded-xl border border-dashed px-6 py-10 text-center text-muted-foreground">{t('reconciliation.notChecked')}</p>
       ) : (
         <>
           <Alert variant={report.discrepancies.length ? 'destructive' : 'success'}>
-            <AlertTitle>{report.discrepancies.length ? discrepancies(report.discrepancies.length) : 'The books reconcile'}</AlertTitle>
+            <AlertTitle>{report.discrepancies.length ? discrepancies(report.discrepancies.length) : t('reconciliation.reconcile')}</AlertTitle>
             <AlertDescription>
-              {report.scope === 'changes' ? 'Changes since ' + utc(report.since) + ' checked' : 'Full audit'} {utc(report.startedAt)} in {report.durationMs} ms:{' '}
-              {Object.entries(report.checked)
-                .map(([what, n]) => `${what} ${n}`)
-                .join(', ')}
-              .
+              {t(report.scope === 'changes' ? 'reconciliation.changes' : 'reconciliation.full', {
+                since: utc(report.since),
+                started: utc(report.startedAt),
+                ms: String(report.durationMs),
+                checked: Object.entries(report.checked)
+                  .map(([what, n]) => `${what} ${n}`)
+                  .join(', '),
+              })}
             </AlertDescription>
           </Alert>
           {report.discrepancies.length ? (
@@ -73,21 +77,21 @@ export function ReconciliationPage() {
               <Table className={phoneCards.table}>
                 <TableHeader className={phoneCards.header}>
                   <TableRow>
-                    <TableHead>CHECK</TableHead>
-                    <TableHead>WHAT IS WRONG</TableHead>
-                    <TableHead>IDS</TableHead>
+                    <TableHead>{t('reconciliation.column.check')}</TableHead>
+                    <TableHead>{t('reconciliation.column.wrong')}</TableHead>
+                    <TableHead>{t('reconciliation.column.ids')}</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody className={phoneCards.body}>
                   {report.discrepancies.map((d, i) => (
                     <TableRow key={`${d.check}-${i}`} className={phoneCards.row}>
-                      <TableCell data-label="CHECK" className={cn('whitespace-nowrap', phoneCards.cell)}>
+                      <TableCell data-label={t('reconciliation.column.check')} className={cn('whitespace-nowrap', phoneCards.cell)}>
                         {checkName(d.check)}
                       </TableCell>
-                      <TableCell data-label="WHAT IS WRONG" className={cn('max-w-96 whitespace-normal', phoneCards.cell)}>
+                      <TableCell data-label={t('reconciliation.column.wrong')} className={cn('max-w-96 whitespace-normal', phoneCards.cell)}>
                         {d.message}
                       </TableCell>
-                      <TableCell data-label="IDS" className={cn('font-mono text-xs whitespace-normal break-all', phoneCards.cell)}>
+                      <TableCell data-label={t('reconciliation.column.ids')} className={cn('font-mono text-xs whitespace-normal break-all', phoneCards.cell)}>
                         {Object.entries(d.ids).map(([k, v]) => (
                           <div key={k}>
                             {k}: {v}

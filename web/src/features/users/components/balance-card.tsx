@@ -9,6 +9,7 @@ import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { getServerMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { useExchangeBalance } from '../api/exchange-balance';
@@ -28,10 +29,10 @@ function Amount({ label, value }: { label: string; value: number }) {
 /** The amount field's problem, or null: a positive amount in cents, at most the active balance. */
 function amountProblem(text: string, active: number): string | null {
   const parsed = usdAmount.safeParse(text);
-  if (!parsed.success) return 'Enter an amount such as 10.50 (at most 2 decimals)';
+  if (!parsed.success) return t('users.balance.amountInvalid');
   const cents = toCents(parsed.data);
-  if (cents <= 0n) return 'Enter an amount above 0.00';
-  if (cents > toCents(active)) return `At most your active balance, ${formatMoney(active)} ${BALANCE_CURRENCY}`;
+  if (cents <= 0n) return t('users.balance.amountZero');
+  if (cents > toCents(active)) return t('users.balance.amountTooBig', { amount: formatMoney(active), currency: BALANCE_CURRENCY });
   return null;
 }
 
@@ -60,9 +61,9 @@ export function BalanceCard({ user }: { user: UserJson }) {
         onSuccess: (result) => {
           setTyped(null);
           setRequestId(crypto.randomUUID());
-          toast.success(result.message || 'Balance exchanged!');
+          toast.success(result.message || t('users.balance.exchanged'));
         },
-        onError: (error) => toast.error(getServerMessage(error) ?? 'Exchange failed'),
+        onError: (error) => toast.error(getServerMessage(error) ?? t('users.balance.exchangeFailed')),
       },
     );
 
@@ -70,37 +71,35 @@ export function BalanceCard({ user }: { user: UserJson }) {
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">Balance</h2>
+          <h2 className="text-lg">{t('users.balance.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-6 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
         <div className="flex flex-col gap-3">
-          <Amount label="Passive Balance" value={user.passiveBalance} />
+          <Amount label={t('users.balance.passive')} value={user.passiveBalance} />
           <p id={explainId} className="text-sm text-muted-foreground">
-            Your passive balance stays in your account: it cannot be cashed out to a wallet, and an exchange cannot be
-            undone. Only the active balance can be cashed out.
+            {t('users.balance.passiveExplained')}
           </p>
           {user.activeBalance > 0 ? (
             <FormField
-              label={`Amount to exchange (${BALANCE_CURRENCY})`}
+              label={t('users.balance.amount', { currency: BALANCE_CURRENCY })}
               inputMode="decimal"
               autoComplete="off"
               value={amount}
               onValueChange={setTyped}
               aria-invalid={problem ? true : undefined}
-              hint={problem ?? `Up to your whole active balance, ${formatMoney(user.activeBalance)} ${BALANCE_CURRENCY}`}
+              hint={problem ?? t('users.balance.amountHint', { amount: formatMoney(user.activeBalance), currency: BALANCE_CURRENCY })}
             />
           ) : null}
           <ConfirmAction
-            title="Exchange to Passive Balance?"
-            description={
-              <>
-                {centsToString(cents)} {BALANCE_CURRENCY} of your active balance moves to your passive balance. Your active
-                balance will be {after(user.activeBalance, -cents)} and your passive balance {after(user.passiveBalance, cents)}.
-                The passive balance cannot be cashed out, and the exchange cannot be undone.
-              </>
-            }
-            confirmLabel={`Exchange ${centsToString(cents)} ${BALANCE_CURRENCY}`}
+            title={t('users.balance.confirmTitle')}
+            description={t('users.balance.confirmDescription', {
+              amount: centsToString(cents),
+              currency: BALANCE_CURRENCY,
+              active: after(user.activeBalance, -cents),
+              passive: after(user.passiveBalance, cents),
+            })}
+            confirmLabel={t('users.balance.confirmLabel', { amount: centsToString(cents), currency: BALANCE_CURRENCY })}
             onConfirm={onExchange}
           >
             <Button variant="secondary" disabled={exchange.isPending || problem !== null || user.activeBalance <= 0} aria-describedby={explainId}>
@@ -109,16 +108,16 @@ export function BalanceCard({ user }: { user: UserJson }) {
               ) : (
                 <ArrowRightLeft aria-hidden="true" />
               )}
-              Exchange to Passive Balance
+              {t('users.balance.exchange')}
             </Button>
           </ConfirmAction>
         </div>
         <div className="flex flex-col gap-3">
-          <Amount label="Active Balance" value={user.activeBalance} />
+          <Amount label={t('users.balance.active')} value={user.activeBalance} />
           <Button asChild>
             <Link to="/profile/cashout">
               <Wallet aria-hidden="true" />
-              Cashout
+              {t('users.balance.cashout')}
             </Link>
           </Button>
           <OpenCashouts />

@@ -1,3 +1,5 @@
+import { t } from '@/i18n/i18n';
+
 /**
  * Why a balance can be below zero (shown to the user and to the admin): a referral
  * reward is taken back when the payment that earned it leaves the blockchain, even if it
@@ -5,9 +7,6 @@
  */
 export function NegativeBalanceNote({ who = 'you' }: { who?: 'you' | 'the user' }) {
   return (
-    <p className="text-sm text-destructive">
-      Below zero: a referral reward was taken back because the payment that earned it left the blockchain. New credit repays it
-      first{who === 'you' ? '' : ' (the user sees this note too)'}.
-    </p>
+    <p className="text-sm text-destructive">{t(who === 'you' ? 'users.negativeBalance.you' : 'users.negativeBalance.admin')}</p>
   );
 }

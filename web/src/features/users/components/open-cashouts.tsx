@@ -1,7 +1,19 @@
+import { Fragment, type ReactNode } from 'react';
 import { Clock } from 'lucide-react';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
 import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
+import { t } from '@/i18n/i18n';
 import { useMyOpenCashouts } from '../api/get-statement';
+
+const MARK = '\u0001';
+
+/** Values for t() that hold the places of elements, drawn by `withParts`. */
+const marks = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((name) => [name, `${MARK}${name}${MARK}`]));
+
+/** A message with elements in it: each mark of `marks` drawn as the element of its name, where the translation put it. */
+function withParts(text: string, parts: Record<string, ReactNode>): ReactNode {
+  return text.split(MARK).map((piece, i) => (i % 2 === 1 ? <Fragment key={i}>{parts[piece]}</Fragment> : piece));
+}
 
 /**
  * Under the active balance: each cashout still waiting to be paid, so a 0.00 balance reads
@@ -11,24 +23,19 @@ export function OpenCashouts() {
   const { data: cashouts } = useMyOpenCashouts();
   if (!cashouts?.length) return null;
   return (
-    <ul aria-label="Cashouts waiting to be paid" className="grid gap-2 text-sm">
+    <ul aria-label={t('users.openCashouts.label')} className="grid gap-2 text-sm">
       {cashouts.map((c) => (
         <li key={c._id} className="flex items-start gap-2 rounded-md border bg-muted/40 px-3 py-2">
           <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
           <span>
-            <strong className="tabular-nums">
-              {formatMoney(c.amountUsd)} {BALANCE_CURRENCY}
-            </strong>{' '}
-            waiting to be paid to <code className="font-mono text-xs">{shortHex(c.wallet, 6, 4)}</code>, requested{' '}
-            <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>.{' '}
-            {c.status === 'HELD' && c.holdUntil ? (
-              <>
-                A wallet new to your account: it waits until <time dateTime={c.holdUntil}>{formatTime(c.holdUntil)}</time>, and
-                the e-mail we sent you can cancel it.
-              </>
-            ) : (
-              'Coins are sent within 1-24 hours.'
-            )}
+            {withParts(t('users.openCashouts.waiting', marks('amount', 'wallet', 'day')), {
+              amount: <strong className="tabular-nums">{`${formatMoney(c.amountUsd)} ${BALANCE_CURRENCY}`}</strong>,
+              wallet: <code className="font-mono text-xs">{shortHex(c.wallet, 6, 4)}</code>,
+              day: <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>,
+            })}{' '}
+            {c.status === 'HELD' && c.holdUntil
+              ? withParts(t('users.openCashouts.held', marks('time')), { time: <time dateTime={c.holdUntil}>{formatTime(c.holdUntil)}</time> })
+              : t('users.openCashouts.soon')}
           </span>
         </li>
       ))}

@@ -5,6 +5,7 @@ import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
+import { t } from '@/i18n/i18n';
 import { useUpdateProfile } from '../api/update-profile';
 
 /**
@@ -27,7 +28,7 @@ export function ProfileForm({ user }: { user: UserJson }) {
         onSuccess: () => {
           setPassword('');
           setCurrentPassword('');
-          toast.success('Profile updated');
+          toast.success(t('users.profile.updated'));
         },
         onError: (error) => toast.error(getErrorMessage(error)),
       },
@@ -38,14 +39,14 @@ export function ProfileForm({ user }: { user: UserJson }) {
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">User Profile</h2>
+          <h2 className="text-lg">{t('users.profile.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent>
-        <form className="grid gap-4" aria-label="User Profile" onSubmit={submit}>
-          <FormField label="Name" name="name" autoComplete="name" value={name} onValueChange={setName} />
+        <form className="grid gap-4" aria-label={t('users.profile.title')} onSubmit={submit}>
+          <FormField label={t('users.profile.name')} name="name" autoComplete="name" value={name} onValueChange={setName} />
           <FormField
-            label="Email"
+            label={t('users.profile.email')}
             type="email"
             name="email"
             autoComplete="email"
@@ -53,29 +54,29 @@ export function ProfileForm({ user }: { user: UserJson }) {
             onValueChange={setEmail}
           />
           <FormField
-            label="Password"
+            label={t('users.profile.password')}
             type="text"
             name="password"
             autoComplete="new-password"
-            placeholder="New password"
-            hint={`Leave empty to keep the current password; a new one has at least ${PASSWORD_MIN_LENGTH} characters.`}
+            placeholder={t('users.profile.passwordPlaceholder')}
+            hint={t('users.profile.passwordHint', { min: PASSWORD_MIN_LENGTH })}
             value={password}
             onValueChange={setPassword}
           />
           {changesCredentials ? (
             <FormField
-              label="Current password"
+              label={t('users.profile.currentPassword')}
               type="password"
               name="currentPassword"
               autoComplete="current-password"
               required
-              hint="Needed to change your e-mail or password."
+              hint={t('users.profile.currentPasswordHint')}
               value={currentPassword}
               onValueChange={setCurrentPassword}
             />
           ) : null}
           <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
-            Update Profile
+            {t('users.profile.update')}
           </Button>
         </form>
       </CardContent>

@@ -2,6 +2,7 @@ import { Copy, Users } from 'lucide-react';
 import type { UserJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { t } from '@/i18n/i18n';
 import { copyToClipboard } from '@/lib/clipboard';
 
 export function referralLink(code: string): string {
@@ -21,7 +22,7 @@ function CopyRow({ label, value, copyLabel }: { label: string; value: string; co
           variant="outline"
           size="icon"
           aria-label={copyLabel}
-          onClick={() => void copyToClipboard(value, 'Copy to clipboard', 'Could not copy; select the text and copy it by hand.')}
+          onClick={() => void copyToClipboard(value, t('users.referral.copied'), t('users.referral.copyFailed'))}
         >
           <Copy aria-hidden="true" />
         </Button>
@@ -38,15 +39,15 @@ export function ReferralCard({ user }: { user: UserJson }) {
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">Referral</h2>
+          <h2 className="text-lg">{t('users.referral.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <CopyRow label="Referral Link" value={referralLink(user.referralCode)} copyLabel="Copy referral link" />
-        <CopyRow label="Referral Code" value={user.referralCode} copyLabel="Copy referral code" />
+        <CopyRow label={t('users.referral.link')} value={referralLink(user.referralCode)} copyLabel={t('users.referral.copyLink')} />
+        <CopyRow label={t('users.referral.code')} value={user.referralCode} copyLabel={t('users.referral.copyCode')} />
         <p className="flex items-center gap-2 text-sm">
           <Users aria-hidden="true" className="size-4 text-muted-foreground" />
-          Referral Command: {count} person
+          {t('users.referral.count', { count })}
         </p>
       </CardContent>
     </Card>

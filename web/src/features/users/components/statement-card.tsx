@@ -8,38 +8,56 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { t } from '@/i18n/i18n';
 import { useStatement } from '../api/get-statement';
 
-const ACCOUNT = { ACTIVE: 'Active', PASSIVE: 'Passive' } as const;
+const ACCOUNT = { ACTIVE: 'users.statement.activeBalance', PASSIVE: 'users.statement.passiveBalance' } as const;
 
 /** Where a cashout stands, in words a buyer reads (REQUESTED and NOTIFIED both wait for an admin). */
 export function cashoutState(cashout: MyCashoutJson): { text: string; variant: 'secondary' | 'success' | 'destructive' } {
-  if (cashout.status === 'PAID') return { text: 'Paid', variant: 'success' };
-  if (cashout.status === 'REJECTED') return { text: 'Rejected', variant: 'destructive' };
-  if (cashout.status === 'CANCELLED') return { text: 'Cancelled', variant: 'destructive' };
-  if (cashout.status === 'HELD') return { text: `New wallet: held until ${formatDay(cashout.holdUntil)}`, variant: 'secondary' };
-  return { text: 'Waiting to be paid', variant: 'secondary' };
+  if (cashout.status === 'PAID') return { text: t('users.cashoutState.paid'), variant: 'success' };
+  if (cashout.status === 'REJECTED') return { text: t('users.cashoutState.rejected'), variant: 'destructive' };
+  if (cashout.status === 'CANCELLED') return { text: t('users.cashoutState.cancelled'), variant: 'destructive' };
+  if (cashout.status === 'HELD') return { text: t('users.cashoutState.held', { day: formatDay(cashout.holdUntil) }), variant: 'secondary' };
+  return { text: t('users.cashoutState.waiting'), variant: 'secondary' };
 }
+
+/** Holds the place of the payout's hash in 'paid by {hash}'. */
+const PAID_BY_MARK = '\u0001';
 
 /** What a line of the statement is, in a buyer's words. */
 export function entryTitle(entry: StatementEntryJson): string {
   switch (entry.kind) {
     case 'DAILY_CREDIT':
-      return 'Daily package credit';
+      return t('users.entry.dailyCredit');
     case 'REFERRAL_REWARD':
-      return entry.from ? `Referral reward from ${entry.from}` : 'Referral reward';
+      return entry.from ? t('users.entry.referralFrom', { from: entry.from }) : t('users.entry.referral');
     case 'REFERRAL_REVERSAL':
-      return entry.from ? `Referral reward taken back (${entry.from}'s payment left the chain)` : 'Referral reward taken back';
+      return entry.from ? t('users.entry.reversalFrom', { from: entry.from }) : t('users.entry.reversal');
     case 'EXCHANGE':
-      return entry.account === 'PASSIVE' ? 'Exchange from active balance' : 'Exchange to passive balance';
+      return t(entry.account === 'PASSIVE' ? 'users.entry.exchangeIn' : 'users.entry.exchangeOut');
     case 'CASHOUT':
-      if (!entry.cashoutReturned) return 'Cashout requested';
-      return entry.cashout?.status === 'CANCELLED' ? 'Cashout cancelled: amount returned' : 'Cashout rejected: amount returned';
+      if (!entry.cashoutReturned) return t('users.entry.cashout');
+      return t(entry.cashout?.status === 'CANCELLED' ? 'users.entry.cashoutCancelled' : 'users.entry.cashoutRejected');
     case 'ADMIN_ADJUSTMENT':
-      return 'Adjustment by the shop';
+      return t('users.entry.adjustment');
     case 'OVERPAYMENT_CREDIT':
-      return 'Overpayment added to balance';
+      return t('users.entry.overpayment');
   }
+}
+
+/** 'paid by 0x…' with the payout's hash in full in its title, where the translation puts it. */
+function PaidBy({ hash }: { hash: string }) {
+  const [before = '', after = ''] = t('users.statement.paidBy', { hash: PAID_BY_MARK }).split(PAID_BY_MARK);
+  return (
+    <span className="text-xs">
+      {before}
+      <code className="break-all font-mono" title={hash}>
+        {shortHex(hash, 10, 8)}
+      </code>
+      {after}
+    </span>
+  );
 }
 
 function EntryDetail({ entry }: { entry: StatementEntryJson }) {
@@ -55,11 +73,9 @@ function EntryDetail({ entry }: { entry: StatementEntryJson }) {
         <span className="flex flex-wrap items-center gap-2">
           <Badge variant={cashoutState(cashout).variant}>{cashoutState(cashout).text}</Badge>
           {cashout.payoutTxHash ? (
-            <span className="text-xs">
-              paid by <code className="break-all font-mono" title={cashout.payoutTxHash}>{shortHex(cashout.payoutTxHash, 10, 8)}</code>
-            </span>
+            <PaidBy hash={cashout.payoutTxHash} />
           ) : (
-            <span className="text-xs">to {shortHex(cashout.wallet, 6, 4)}</span>
+            <span className="text-xs">{t('users.statement.to', { wallet: shortHex(cashout.wallet, 6, 4) })}</span>
           )}
         </span>
       ) : null}
@@ -85,23 +101,23 @@ export function StatementCard() {
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2 className="text-lg">Statement</h2>
+          <h2 className="text-lg">{t('users.statement.title')}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent>
         {list.isPending ? (
           <div className="flex justify-center py-6">
-            <Spinner label="Loading the statement" />
+            <Spinner label={t('users.statement.loading')} />
           </div>
         ) : list.isError ? (
           <ErrorAlert error={list.error} />
         ) : entries.length === 0 ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <ReceiptText aria-hidden="true" className="size-4" />
-            Nothing yet: daily credit, referral rewards and cashouts show here.
+            {t('users.statement.empty')}
           </p>
         ) : (
-          <ul aria-label="Statement" className="divide-y">
+          <ul aria-label={t('users.statement.title')} className="divide-y">
             {entries.map((entry) => (
               <li key={entry._id} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 py-3">
                 <span className="font-medium">{entryTitle(entry)}</span>
@@ -112,12 +128,12 @@ export function StatementCard() {
                   <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
                   <EntryDetail entry={entry} />
                 </span>
-                <span className="text-right text-xs text-muted-foreground">{ACCOUNT[entry.account]} balance</span>
+                <span className="text-right text-xs text-muted-foreground">{t(ACCOUNT[entry.account])}</span>
               </li>
             ))}
           </ul>
         )}
-        <LoadMore list={list} label="Earlier entries" />
+        <LoadMore list={list} label={t('users.statement.earlier')} />
       </CardContent>
     </Card>
   );

@@ -8,6 +8,7 @@ import { FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateUser } from '../api/update-user';
 import { NegativeBalanceNote } from './negative-balance-note';
@@ -46,15 +47,10 @@ export function UserForm({ user }: { user: UserJson }) {
       {
         onSuccess: (user) => {
           // One message: saved, or saved with what waits for a second admin, as sentences.
-          if (user.pendingApproval || user.pendingAdminGrant) {
-            const increase = user.pendingApproval ? `the balance increase of $${user.pendingApproval.amountUsd.toFixed(2)}` : null;
-            const waiting = [increase, user.pendingAdminGrant ? 'admin rights' : null].filter(Boolean).join(' and ');
-            // 'Admin rights' are plural: only the increase alone 'waits'.
-            const verb = increase && !user.pendingAdminGrant ? 'waits' : 'wait';
-            toast.info(`Saved. ${waiting.charAt(0).toUpperCase()}${waiting.slice(1)} ${verb} for a second admin.`);
-          } else {
-            toast.success('user updated successfully');
-          }
+          const amount = user.pendingApproval?.amountUsd.toFixed(2);
+          if (amount !== undefined) toast.info(t(user.pendingAdminGrant ? 'users.form.bothWait' : 'users.form.increaseWaits', { amount }));
+          else if (user.pendingAdminGrant) toast.info(t('users.form.adminWaits'));
+          else toast.success(t('users.form.updated'));
           navigate('/admin/userlist');
         },
         onError: (error) => toast.error(getErrorMessage(error)),
@@ -63,19 +59,19 @@ export function UserForm({ user }: { user: UserJson }) {
   };
 
   return (
-    <form className="grid gap-4" aria-label="Edit User" onSubmit={submit}>
-      <FormField label="Name" name="name" placeholder="Enter name" value={name} onValueChange={setName} />
+    <form className="grid gap-4" aria-label={t('users.edit.title')} onSubmit={submit}>
+      <FormField label={t('users.form.name')} name="name" placeholder={t('users.form.namePlaceholder')} value={name} onValueChange={setName} />
       <FormField
-        label="Email Address"
+        label={t('users.form.email')}
         type="email"
         name="email"
-        placeholder="Enter email"
+        placeholder={t('users.form.emailPlaceholder')}
         value={email}
         onValueChange={setEmail}
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
-          label="Active Balance"
+          label={t('users.form.activeBalance')}
           type="number"
           name="activeBalance"
           step="0.01"
@@ -84,7 +80,7 @@ export function UserForm({ user }: { user: UserJson }) {
           onValueChange={setActiveBalance}
         />
         <FormField
-          label="Passive Balance"
+          label={t('users.form.passiveBalance')}
           type="number"
           name="passiveBalance"
           step="0.01"
@@ -95,22 +91,22 @@ export function UserForm({ user }: { user: UserJson }) {
       </div>
       {user.activeBalance < 0 || user.passiveBalance < 0 ? <NegativeBalanceNote who="the user" /> : null}
       <FormField
-        label="Password"
+        label={t('users.form.password')}
         type="password"
         name="password"
         autoComplete="new-password"
-        placeholder="Leave empty to keep it"
+        placeholder={t('users.form.passwordPlaceholder')}
         value={password}
         onValueChange={setPassword}
       />
       <div className="flex items-center gap-2">
         <Checkbox id={adminId} checked={isAdmin} onCheckedChange={(checked) => setIsAdmin(checked === true)} />
-        <Label htmlFor={adminId}>Is Admin</Label>
+        <Label htmlFor={adminId}>{t('users.form.isAdmin')}</Label>
       </div>
       {mayWait ? <SecondAdminReason value={reason} onValueChange={setReason} /> : null}
       {update.error ? <ErrorAlert error={update.error} /> : null}
       <Button pending={update.isPending} type="submit" disabled={update.isPending} className="w-full sm:w-fit">
-        Update
+        {t('users.form.update')}
       </Button>
     </form>
   );

@@ -3,6 +3,7 @@ import { BackLink } from '@/components/back-link';
 import { ErrorAlert } from '@/components/error-alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
+import { t } from '@/i18n/i18n';
 import { useUser } from '../api/get-user';
 import { UserForm } from '../components/user-form';
 
@@ -15,11 +16,11 @@ export function UserEditPage() {
       <BackLink to="/admin/userlist" />
       <Card>
         <CardHeader>
-          <h1 className="text-2xl font-bold tracking-tight">Edit User</h1>
+          <h1 className="text-2xl font-bold tracking-tight">{t('users.edit.title')}</h1>
         </CardHeader>
         <CardContent>
           {isPending ? (
-            <PageSpinner label="Loading user" />
+            <PageSpinner label={t('users.edit.loading')} />
           ) : isError ? (
             <ErrorAlert error={error} />
           ) : (

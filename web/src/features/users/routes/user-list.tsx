@@ -1,4 +1,5 @@
 import { Link } from '@/components/link';
+import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Pencil, Trash2 } from 'lucide-react';
 import { toast } from '@/lib/toast';
@@ -10,6 +11,7 @@ import { PageHeader } from '@/components/page-header';
 import { SearchBox, useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { YesNoIcon } from '@/components/yes-no-icon';
+import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
@@ -19,7 +21,7 @@ function UserActions({ user }: { user: AdminUserListItem }) {
 
   const onDelete = () =>
     remove.mutate(user._id, {
-      onSuccess: (result) => toast.success(result?.message || 'User deleted'),
+      onSuccess: (result) => toast.success(result?.message || t('users.list.deleted')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 
@@ -27,19 +29,19 @@ function UserActions({ user }: { user: AdminUserListItem }) {
   if (user.isAdmin) return null;
   return (
     <div className="flex justify-end gap-2">
-      <Button asChild variant="outline" size="icon" aria-label={`Edit ${user.name}`}>
+      <Button asChild variant="outline" size="icon" aria-label={t('users.list.edit', { name: user.name })}>
         <Link to={`/admin/user/${user._id}/edit`}>
           <Pencil aria-hidden="true" />
         </Link>
       </Button>
       {/* SPEC.md section 6: delete asks 'Are you sure'; the question names the user. */}
       <ConfirmAction
-        title="Are you sure"
-        description={`Delete the user ${user.name} (${user.email})? They can no longer sign in; their orders and ledger are kept.`}
-        confirmLabel="Delete"
+        title={t('users.list.confirmTitle')}
+        description={t('users.list.confirmDescription', { name: user.name, email: user.email })}
+        confirmLabel={t('users.list.confirmDelete')}
         onConfirm={onDelete}
       >
-        <Button variant="destructive" size="icon" aria-label={`Delete ${user.name}`} disabled={remove.isPending}>
+        <Button variant="destructive" size="icon" aria-label={t('users.list.delete', { name: user.name })} disabled={remove.isPending}>
           <Trash2 aria-hidden="true" />
         </Button>
       </ConfirmAction>
@@ -48,35 +50,36 @@ function UserActions({ user }: { user: AdminUserListItem }) {
 }
 
 /** SPEC.md section 6: ID, NAME, EMAIL (a mailto link), ADMIN. */
-const USER_COLUMNS: ColumnDef<AdminUserListItem>[] = [
-  { accessorKey: '_id', header: 'ID', meta: { className: 'font-mono text-xs' } },
-  { accessorKey: 'name', header: 'NAME', meta: { className: 'font-medium' } },
+const userColumns = (): ColumnDef<AdminUserListItem>[] => [
+  { accessorKey: '_id', header: t('users.list.id'), meta: { className: 'font-mono text-xs' } },
+  { accessorKey: 'name', header: t('users.list.name'), meta: { className: 'font-medium' } },
   {
     accessorKey: 'email',
-    header: 'EMAIL',
+    header: t('users.list.email'),
     cell: ({ row }) => (
       <a href={`mailto:${row.original.email}`} className="underline-offset-4 hover:underline">
         {row.original.email}
       </a>
     ),
   },
-  { id: 'admin', header: 'ADMIN', cell: ({ row }) => <YesNoIcon value={row.original.isAdmin} yes="Admin" no="Not admin" /> },
+  { id: 'admin', header: t('users.list.admin'), cell: ({ row }) => <YesNoIcon value={row.original.isAdmin} yes={t('users.list.isAdmin')} no={t('users.list.notAdmin')} /> },
   actionsColumn((user) => <UserActions user={user} />),
 ];
 
 export function UserListPage() {
   const [q] = useListParam('q');
   const list = useUsers(q);
+  const columns = useMemo(() => userColumns(), []);
 
   return (
     <section className="flex flex-col gap-6">
-      <PageHeader title="User List" />
+      <PageHeader title={t('users.list.title')} />
       <DataTable
-        columns={USER_COLUMNS}
+        columns={columns}
         list={list}
-        emptyText={q ? 'No user matches.' : 'There are no users yet.'}
-        moreLabel="More users"
-        toolbar={<SearchBox label="Search users" placeholder="Name or e-mail" />}
+        emptyText={q ? t('users.list.noMatch') : t('users.list.empty')}
+        moreLabel={t('users.list.more')}
+        toolbar={<SearchBox label={t('users.list.search')} placeholder={t('users.list.searchPlaceholder')} />}
       />
     </section>
   );
