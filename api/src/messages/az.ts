@@ -246,12 +246,17 @@ export const az: MessageCatalogue = {
     'lists too many event types': 'çox sayda hadisə növü sadalayır',
     'must be text': 'mətn olmalıdır',
     'is required: say why the second admin should approve it': 'mütləqdir: ikinci adminin onu niyə təsdiqləməli olduğunu yazın',
+    'Invalid input': 'yanlış məlumat',
   },
   fieldTemplates: {
     'must be at least {n} characters': 'ən azı {n} simvol olmalıdır',
     'must be at most {n} characters': 'ən çox {n} simvol olmalıdır',
     'must be at least {n}': 'ən azı {n} olmalıdır',
     'must be at most {n}': 'ən çox {n} olmalıdır',
+    'Invalid input: expected {expected}, received {received}': 'yanlış məlumat: {expected} gözlənilirdi, {received} alındı',
+    'Invalid option: expected one of {options}': 'yanlış seçim: bunlardan biri gözlənilirdi: {options}',
+    'Unrecognized key: {key}': 'naməlum açar: {key}',
+    'Unrecognized keys: {keys}': 'naməlum açarlar: {keys}',
   },
   fields: {
     name: 'Ad',

@@ -245,9 +245,20 @@ export const FIELD_EXACT = [
   'lists too many event types',
   'must be text',
   'is required: say why the second admin should approve it',
+  'Invalid input',
 ] as const;
 
-export const FIELD_TEMPLATES = ['must be at least {n} characters', 'must be at most {n} characters', 'must be at least {n}', 'must be at most {n}'] as const;
+export const FIELD_TEMPLATES = [
+  'must be at least {n} characters',
+  'must be at most {n} characters',
+  'must be at least {n}',
+  'must be at most {n}',
+  // zod's own words, where a schema gives none (a field left out, a key it does not know).
+  'Invalid input: expected {expected}, received {received}',
+  'Invalid option: expected one of {options}',
+  'Unrecognized key: {key}',
+  'Unrecognized keys: {keys}',
+] as const;
 
 export type Exact = (typeof EXACT)[number];
 export type Template = (typeof TEMPLATES)[number];

@@ -46,6 +46,8 @@ describe('the messages catalogue', () => {
   it("translates a field's message as its name and its problem", () => {
     expect(translateFieldMessage('ru', 'password', 'must be at least 8 characters', 'Password')).toBe('Пароль: нужно не менее 8 символов');
     expect(translateFieldMessage('az', 'email', 'must be a valid e-mail address', 'Email')).toBe('E-poçt: düzgün e-poçt ünvanı olmalıdır');
+    // zod's own words, where a schema gives none.
+    expect(translateFieldMessage('ru', 'email', 'Invalid input: expected string, received undefined', 'Email')).toBe('Электронная почта: неверные данные: ожидалось string, получено undefined');
     // A field the catalogue does not name keeps its English name.
     expect(translateFieldMessage('az', 'loadedActiveBalance', 'is required', 'Loaded active balance')).toBe('Loaded active balance: mütləqdir');
   });

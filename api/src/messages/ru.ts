@@ -256,12 +256,17 @@ export const ru: MessageCatalogue = {
     'lists too many event types': 'слишком много типов событий',
     'must be text': 'нужен текст',
     'is required: say why the second admin should approve it': 'обязательное поле: объясните, почему второй администратор должен это одобрить',
+    'Invalid input': 'неверные данные',
   },
   fieldTemplates: {
     'must be at least {n} characters': (v) => `нужно не менее ${count(v.n, 'символа', 'символов', 'символов')}`,
     'must be at most {n} characters': (v) => `нужно не более ${count(v.n, 'символа', 'символов', 'символов')}`,
     'must be at least {n}': 'нужно не менее {n}',
     'must be at most {n}': 'нужно не более {n}',
+    'Invalid input: expected {expected}, received {received}': 'неверные данные: ожидалось {expected}, получено {received}',
+    'Invalid option: expected one of {options}': 'неверный вариант: ожидался один из {options}',
+    'Unrecognized key: {key}': 'неизвестный ключ: {key}',
+    'Unrecognized keys: {keys}': 'неизвестные ключи: {keys}',
   },
   fields: {
     name: 'Имя',
