@@ -1,12 +1,5 @@
 import type { MessageCatalogue } from './en.ts';
-
-const rules = new Intl.PluralRules('ru');
-/** A count with its noun in the form Russian gives it: 1 секунду, 2 секунды, 5 секунд (a count that is not a number keeps `many`). */
-function count(value: string | undefined, one: string, few: string, many: string): string {
-  const n = Number(value);
-  const form = Number.isFinite(n) ? rules.select(n) : 'many';
-  return `${value ?? ''} ${form === 'one' ? one : form === 'few' ? few : many}`;
-}
+import { count, fields } from './ru-fields.ts';
 
 /** The api's messages in Russian, key for key as en.ts. */
 export const ru: MessageCatalogue = {
@@ -152,6 +145,16 @@ export const ru: MessageCatalogue = {
     'Only JPEG, PNG, WebP or GIF images are allowed': 'Разрешены только изображения JPEG, PNG, WebP или GIF',
     'Image dimensions are too large': 'Размеры изображения слишком велики',
     'The image file is damaged or incomplete': 'Файл изображения повреждён или неполон',
+    'Its block is being reorganized': 'Её блок сейчас реорганизуется',
+    'Transaction failed (reverted) on chain': 'Транзакция не удалась (отменена) в блокчейне',
+    "Sent by the shop's own address: its own money, not a payment": 'Отправлено с собственного адреса магазина: это его собственные деньги, а не платёж',
+    "Not sent to the shop's receiving address, and the node cannot trace what the contract it went to passed on (any ETH that reached the shop is listed for an admin as an unexplained inflow)": 'Отправлено не на адрес магазина для приёма платежей, и узел не может отследить, что передал контракт, на который ушёл перевод (любой ETH, дошедший до магазина, показывается администратору как необъяснённое поступление)',
+    "Not sent to this order's deposit address": 'Отправлено не на депозитный адрес этого заказа',
+    "Not sent to the shop's receiving address": 'Отправлено не на адрес магазина для приёма платежей',
+    'This shop does not send signed payments: pay with a transfer from your wallet': 'Этот магазин не отправляет подписанные платежи: оплатите переводом со своего кошелька',
+    'This order was deleted already': 'Этот заказ уже удалён',
+    'Paid orders cannot be deleted': 'Оплаченные заказы нельзя удалить',
+    'A payout transaction is being checked for this request: wait for its verdict': 'По этому запросу проверяется транзакция выплаты: дождитесь её результата',
   },
   templates: {
     'Invalid input: {fragment}': 'Неверные данные: {fragment}',
@@ -226,69 +229,12 @@ export const ru: MessageCatalogue = {
     'The books of this deposit address cannot be shown to agree now: {why}. Refund it once they do': 'Сейчас нельзя показать, что учёт по этому депозитному адресу сходится: {why}. Сделайте возврат, когда сойдётся',
     "url's host {host} does not resolve": 'Хост {host} из URL не разрешается',
     'events: unknown event type {types} (one of {known})': 'События: неизвестный тип {types} (допустимые: {known})',
+    'It has {count} of {needed} confirmations': 'У неё {count} из {needed} подтверждений',
+    'Not an Ethereum mainnet transaction (chain id {id})': 'Это не транзакция основной сети Ethereum (chain id {id})',
+    'It moved no {asset} to the shop': 'Она не перевела магазину ни одного {asset}',
+    '{asset} is off its dollar peg ({price}); pay in ETH or another asset': '{asset} отклонился от привязки к доллару ({price}); оплатите в ETH или другом активе',
+    "{wallet} is on the {asset} issuer's blocklist: {asset2} sent there cannot arrive. Name another wallet for this refund": '{wallet} в чёрном списке эмитента {asset}: {asset2}, отправленный туда, не дойдёт. Укажите для этого возврата другой кошелёк',
+    'The payout in {tx} was sent through a contract whose operation may still run: withdraw its hold once it cannot': 'Выплата в {tx} отправлена через контракт, операция которого ещё может выполниться: снимите её удержание, когда это станет невозможно',
   },
-  fieldExact: {
-    'is required': 'обязательное поле',
-    'is too long': 'слишком длинное значение',
-    'is too large': 'слишком большое значение',
-    'is too long (100 characters at most)': 'слишком длинное значение (не более 100 символов)',
-    'is too long (200 characters at most)': 'слишком длинное значение (не более 200 символов)',
-    'is too long (5000 characters at most)': 'слишком длинное значение (не более 5000 символов)',
-    'must be a valid e-mail address': 'нужен действительный адрес электронной почты',
-    'must be a whole number': 'нужно целое число',
-    'must be a non-negative amount with at most 2 decimals': 'нужна неотрицательная сумма не более чем с 2 знаками после запятой',
-    'must be an amount with at most 2 decimals': 'нужна сумма не более чем с 2 знаками после запятой',
-    'must be an Ethereum address (0x followed by 40 hex characters)': 'нужен адрес Ethereum (0x и 40 шестнадцатеричных символов)',
-    'must be a transaction hash (0x followed by 64 hex characters)': 'нужен хеш транзакции (0x и 64 шестнадцатеричных символа)',
-    'must be an address (0x and 40 hex digits)': 'нужен адрес (0x и 40 шестнадцатеричных цифр)',
-    'must be a whole number written in decimal digits': 'нужно целое число, записанное десятичными цифрами',
-    'must be 32 bytes (0x and 64 hex digits)': 'нужно 32 байта (0x и 64 шестнадцатеричные цифры)',
-    'must be a signature (0x followed by hex)': 'нужна подпись (0x и шестнадцатеричные цифры)',
-    'must be a decimal string of wei': 'нужна десятичная строка в wei',
-    "must be a decimal string of the asset's smallest units": 'нужна десятичная строка в наименьших единицах актива',
-    'has too many lines (50 at most)': 'слишком много строк (не более 50)',
-    "must be the order's reference (ORD-…) or its id": 'нужен номер заказа (ORD-…) или его id',
-    'must be an uploaded image path or an http(s) URL': 'нужен путь к загруженному изображению или URL http(s)',
-    'must be true or false': 'нужно true или false',
-    'must be base64url': 'нужна строка base64url',
-    'is not a reset token': 'это не токен сброса',
-    'is not a link token': 'это не токен ссылки',
-    'lists too many event types': 'слишком много типов событий',
-    'must be text': 'нужен текст',
-    'is required: say why the second admin should approve it': 'обязательное поле: объясните, почему второй администратор должен это одобрить',
-    'Invalid input': 'неверные данные',
-  },
-  fieldTemplates: {
-    'must be at least {n} characters': (v) => `нужно не менее ${count(v.n, 'символа', 'символов', 'символов')}`,
-    'must be at most {n} characters': (v) => `нужно не более ${count(v.n, 'символа', 'символов', 'символов')}`,
-    'must be at least {n}': 'нужно не менее {n}',
-    'must be at most {n}': 'нужно не более {n}',
-    'Invalid input: expected {expected}, received {received}': 'неверные данные: ожидалось {expected}, получено {received}',
-    'Invalid option: expected one of {options}': 'неверный вариант: ожидался один из {options}',
-    'Unrecognized key: {key}': 'неизвестный ключ: {key}',
-    'Unrecognized keys: {keys}': 'неизвестные ключи: {keys}',
-  },
-  fields: {
-    name: 'Имя',
-    email: 'Электронная почта',
-    password: 'Пароль',
-    currentPassword: 'Текущий пароль',
-    referredBy: 'Реферальный код',
-    referralCode: 'Реферальный код',
-    code: 'Код',
-    token: 'Токен',
-    wallet: 'Кошелёк',
-    txHash: 'Хеш транзакции',
-    amount: 'Сумма',
-    orderedItems: 'Позиции заказа',
-    qty: 'Количество',
-    locale: 'Язык',
-    signature: 'Подпись',
-    price: 'Цена',
-    description: 'Описание',
-    image: 'Изображение',
-    reason: 'Причина',
-    url: 'URL',
-  },
-  field: (label, problem) => `${label}: ${problem}`,
+  ...fields,
 };

@@ -15,6 +15,20 @@ export type SourceMessage = { pattern: string; kind: 'message' | 'field'; where:
 const HELPERS = new Set(['badRequest', 'conflict', 'notFound', 'forbidden', 'unauthorized', 'unavailable']);
 const ZOD_CHECKS = new Set(['min', 'max', 'length', 'regex', 'int', 'email', 'url', 'gte', 'lte', 'gt', 'lt', 'positive', 'nonnegative', 'refine']);
 const MAX_VARIANTS = 16;
+const REASON_FUNCTION = /(Reason|^blockedWalletMessage|^payoutHold)$/;
+
+/** What a function returns: an arrow's expression, or its own return statements (not those of functions inside it). */
+function returnsOf(node: ts.FunctionDeclaration | ts.VariableDeclaration): ts.Expression[] {
+  const fn = ts.isFunctionDeclaration(node) ? node : (node.initializer as ts.ArrowFunction);
+  if (fn.body && !ts.isBlock(fn.body)) return [fn.body];
+  const found: ts.Expression[] = [];
+  const visit = (child: ts.Node) => {
+    if (ts.isReturnStatement(child) && child.expression) found.push(child.expression);
+    if (!ts.isFunctionLike(child)) ts.forEachChild(child, visit);
+  };
+  if (fn.body) ts.forEachChild(fn.body, visit);
+  return found;
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -90,6 +104,8 @@ function messagesOf(file: ts.SourceFile, global: Map<string, ts.Expression>, roo
   const contract = /[/\\]contract[/\\]/.test(file.fileName);
   const handler = file.fileName.endsWith(path.join('middleware', 'error-handler.ts'));
   const errorsFile = file.fileName.endsWith(path.join('infra', 'errors.ts'));
+  // The deposit sweeper's reasons are its status on the admin's sweeper page, never thrown.
+  const sweeper = /[/\\]deposit-sweeper[/\\]/.test(file.fileName);
   const visit = (node: ts.Node) => {
     if (ts.isNewExpression(node) && callName(node) === 'UserError') add(node.arguments?.[1], 'message', node);
     if (ts.isCallExpression(node)) {
@@ -112,6 +128,10 @@ function messagesOf(file: ts.SourceFile, global: Map<string, ts.Expression>, roo
         if (key === 'refusal') add(p.initializer, 'message', p);
       }
     }
+    // A function that says why something is refused, for the caller to throw (deleteBlockedReason, blockedWalletMessage, payoutHold).
+    const reasonFn = ts.isFunctionDeclaration(node) || (ts.isVariableDeclaration(node) && node.initializer && ts.isArrowFunction(node.initializer)) ? node : undefined;
+    const reasonName = reasonFn?.name && ts.isIdentifier(reasonFn.name) ? reasonFn.name.text : '';
+    if (reasonFn && REASON_FUNCTION.test(reasonName) && !sweeper) for (const returned of returnsOf(reasonFn)) add(returned, 'message', returned);
     // The helpers' own defaults (unauthorized(message = 'Not authorized, please sign in')).
     if (errorsFile && ts.isParameter(node) && node.initializer) add(node.initializer, 'message', node);
     if (handler && ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'message' && node.initializer) add(node.initializer, 'message', node);
