@@ -163,7 +163,7 @@ export const az: MessageCatalogue = {
     '{message}, please try again in {seconds} seconds': '{message}, zəhmət olmasa {seconds} saniyədən sonra yenidən cəhd edin',
     'Package not found: {id}': 'Paket tapılmadı: {id}',
     'This package is not on sale: {id}': 'Bu paket satışda deyil: {id}',
-    'Prices have changed: the total is now ${total}. Please review your cart.': 'Qiymətlər dəyişib: cəmi indi ${total}-dır. Zəhmət olmasa səbətinizi yoxlayın.',
+    'Prices have changed: the total is now ${total}. Please review your cart.': 'Qiymətlər dəyişib: cəmi indi ${total} təşkil edir. Zəhmət olmasa səbətinizi yoxlayın.',
     'Not enough stock for {name}: {left} left': '{name} üçün kifayət qədər ehtiyat yoxdur: {left} qalıb',
     'You already have {count} unpaid orders. Pay for one, cancel one, or wait until they expire, before placing another.':
       'Artıq {count} ödənilməmiş sifarişiniz var. Başqasını verməzdən əvvəl birini ödəyin, birini ləğv edin və ya onların müddətinin bitməsini gözləyin.',
@@ -180,7 +180,7 @@ export const az: MessageCatalogue = {
     'The signature is not from the address that sent this ETH ({address})': 'İmza bu ETH-ni göndərən ünvandan ({address}) deyil',
     'This exchange was already made, of {amount}: nothing more was moved. Check your balances.': '{amount} məbləğində bu dəyişdirmə artıq edilib: başqa heç nə köçürülmədi. Balanslarınızı yoxlayın.',
     'Your active balance is {active} now, less than the {amount} you asked to exchange: nothing was moved. Check the amount and exchange again.':
-      'Aktiv balansınız indi {active}-dır, dəyişdirmək istədiyiniz {amount}-dan azdır: heç nə köçürülmədi. Məbləği yoxlayın və yenidən dəyişdirin.',
+      'Aktiv balansınız indi {active} təşkil edir və dəyişdirmək istədiyiniz məbləğdən ({amount}) azdır: heç nə köçürülmədi. Məbləği yoxlayın və yenidən dəyişdirin.',
     "This is one of the shop's own addresses ({what}): enter the wallet the payout should go to": 'Bu, mağazanın öz ünvanlarından biridir ({what}): ödənişin göndəriləcəyi pul kisəsini daxil edin',
     'This cashout waits until {until}: the wallet is new to the account': 'Bu pul çıxarışı {until} tarixinədək gözləyir: pul kisəsi hesab üçün yenidir',
     '{asset} cannot be paid with a signature here: only {assets}': '{asset} burada imza ilə ödənilə bilməz: yalnız {assets}',
@@ -195,11 +195,11 @@ export const az: MessageCatalogue = {
     'The authorization expires in less than {minutes} minutes, too soon for the shop to send it: sign again': 'Səlahiyyətin müddəti {minutes} dəqiqədən az müddətdə bitir, mağazanın onu göndərməsi üçün çox tezdir: yenidən imzalayın',
     "The signature is not {from}'s signature of this authorization": 'İmza {from} ünvanının bu səlahiyyətə imzası deyil',
     "{address} is on the {asset} issuer's blocklist: its {asset2} cannot move": '{address} {asset} emitentinin qara siyahısındadır: onun {asset2} vəsaiti hərəkət edə bilməz',
-    '{from} holds {held}, less than the {value} it authorizes': '{from} ünvanında {held} var, bu onun icazə verdiyi {value}-dan azdır',
+    '{from} holds {held}, less than the {value} it authorizes': '{from} ünvanında {held} var, bu, onun icazə verdiyi məbləğdən ({value}) azdır',
     'The authorization cannot be used: {reason}': 'Səlahiyyətdən istifadə etmək olmaz: {reason}',
     '{from} has a signed payment on its way for another order already: wait until it is sent, then sign again': '{from} ünvanının başqa sifariş üçün imzalanmış ödənişi artıq yoldadır: göndərilənədək gözləyin, sonra yenidən imzalayın',
     '{name} must be given once': '{name} bir dəfə verilməlidir',
-    'limit must be a whole number from 1 to {max}': 'limit 1-dən {max}-dək tam ədəd olmalıdır',
+    'limit must be a whole number from 1 to {max}': 'limit 1 ilə {max} arasında tam ədəd olmalıdır',
     '{name} must be at most 100 characters': '{name} ən çox 100 simvol olmalıdır',
     '{name} must be one of {values}': '{name} bunlardan biri olmalıdır: {values}',
     '{name} must be a date (YYYY-MM-DD)': '{name} tarix olmalıdır (İİİİ-AA-GG)',
@@ -215,7 +215,7 @@ export const az: MessageCatalogue = {
       'Bu ödənişi indi qiymətləndirmək mümkün deyil (ETH qiyməti yoxdur), bir adminin təkbaşına ödəyə biləcəyi {limit} həddini aşır: göndərilməzdən əvvəl ikinci admin onu təsdiqləməlidir (Admin > Təsdiqlər).',
     'This payout {what}, more than the {limit} one admin may pay alone: a second admin must approve it (Admin > Approvals) before it is sent.':
       'Bu ödəniş ({what}) bir adminin təkbaşına ödəyə biləcəyi {limit} həddini aşır: göndərilməzdən əvvəl ikinci admin onu təsdiqləməlidir (Admin > Təsdiqlər).',
-    'This payout needs no approval: it is worth {worth}, within what one admin may pay alone.': 'Bu ödənişin təsdiqə ehtiyacı yoxdur: dəyəri {worth}-dır, bir adminin təkbaşına ödəyə biləcəyi həddədir.',
+    'This payout needs no approval: it is worth {worth}, within what one admin may pay alone.': 'Bu ödənişin təsdiqə ehtiyacı yoxdur: dəyəri {worth} təşkil edir və bir adminin təkbaşına ödəyə biləcəyi həddədir.',
     'The {key} balance can only be set to zero or more': '{key} balansı yalnız sıfır və ya daha çox ola bilər',
     'The {key} balance changed since this form was loaded (it is now ${amount}). Reload the user and enter the change again.':
       '{key} balansı bu forma açılandan bəri dəyişib (indi ${amount}). İstifadəçini yenidən yükləyin və dəyişikliyi təkrar daxil edin.',
