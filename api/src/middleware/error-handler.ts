@@ -15,9 +15,9 @@ type FieldError = { path: string; message: string };
  */
 function spoken(req: Request, message: string, errors?: FieldError[]): { message: string; errors?: FieldError[] } {
   const english = { message, ...(errors ? { errors } : {}) };
-  const locale = requestLocale(req);
-  if (locale === 'en') return english;
   try {
+    const locale = requestLocale(req);
+    if (locale === 'en') return english;
     const first = errors?.[0];
     const text =
       first?.path && message === fieldMessage(first.path, first.message)
