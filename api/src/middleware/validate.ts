@@ -24,12 +24,17 @@ const FIELD_LABELS: Record<string, string> = { referredBy: 'Referral code', dura
  */
 export function fieldMessage(path: string, message: string): string {
   if (!path) return message;
+  const label = fieldLabel(path);
+  return /^[A-Z]/.test(message) ? `${label}: ${message}` : `${label} ${message}`;
+}
+
+/** A field's name as a person reads it, in English: 'Loaded active balance', 'Ordered items #1 qty'. */
+export function fieldLabel(path: string): string {
   const words = path
     .split('.')
     .map((part) => (/^\d+$/.test(part) ? `#${Number(part) + 1}` : (FIELD_LABELS[part] ?? part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase())))
     .join(' ');
-  const label = words.charAt(0).toUpperCase() + words.slice(1);
-  return /^[A-Z]/.test(message) ? `${label}: ${message}` : `${label} ${message}`;
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Route ids are UUIDs; anything else cannot exist, so it is a 404, not a 500. */

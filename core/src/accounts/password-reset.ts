@@ -48,14 +48,19 @@ export async function requestPasswordReset(db: Db, config: AppConfig, origin: Au
 }
 
 /**
- * What the mail job sends for reset `resetId`: the address and the token, or null when
+ * What the mail job sends for reset `resetId`: the address, the user's language and the token, or null when
  * there is nothing to send (used, expired, already sent, or sealed under another secret).
  */
-export async function resetMail(db: Db, config: AppConfig, resetId: string, now = new Date()): Promise<{ to: string; name: string; token: string; expiresAt: Date } | null> {
-  const reset = await db.passwordReset.findUnique({ where: { id: resetId }, include: { user: { select: { email: true, name: true, deletedAt: true } } } });
+export async function resetMail(
+  db: Db,
+  config: AppConfig,
+  resetId: string,
+  now = new Date(),
+): Promise<{ to: string; name: string; locale: string | null; token: string; expiresAt: Date } | null> {
+  const reset = await db.passwordReset.findUnique({ where: { id: resetId }, include: { user: { select: { email: true, name: true, locale: true, deletedAt: true } } } });
   if (!reset || reset.usedAt || reset.expiresAt <= now || !reset.sealedToken || reset.user.deletedAt) return null;
   const token = unseal(reset.sealedToken, config.jwtSecret, SEAL_PURPOSE);
-  return token ? { to: reset.user.email, name: reset.user.name, token, expiresAt: reset.expiresAt } : null;
+  return token ? { to: reset.user.email, name: reset.user.name, locale: reset.user.locale, token, expiresAt: reset.expiresAt } : null;
 }
 
 /** Erases the sealed token once its e-mail is sent: from then on the database holds only its hash. */

@@ -63,4 +63,26 @@ describe('account letters', () => {
     expect(mailsTo('nina@example.com', 'Welcome to ETH Shop')).toHaveLength(1);
     expect(mailsTo('rita@example.com', 'You earned a referral reward of $2.50')).toHaveLength(1);
   });
+
+  it('writes the welcome in the language the account was registered in: Azerbaijani, Russian; English when none', async () => {
+    const guest = await kit.as(null);
+    const register = (name: string, email: string, language: string) =>
+      guest.post('/api/users').set('Accept-Language', language).send({ name, email, password: `${email}-password-1` });
+    expect((await register('Aysel Azeri', 'aysel@example.com', 'az')).status).toBe(201);
+    expect((await register('Rustam Russky', 'rustam@example.com', 'ru-RU,ru;q=0.9')).status).toBe(201);
+    expect((await register('Erin English', 'erin@example.com', 'de')).status).toBe(201);
+    const code = async (email: string) => (await kit.db.user.findUniqueOrThrow({ where: { email } })).referralCode;
+
+    const az = await mailTo('aysel@example.com', 'ETH Shop-a xoş gəlmisiniz');
+    expect(az.text).toContain('Salam, Aysel Azeri!');
+    expect(az.text).toContain(`Referal kodunuz: ${await code('aysel@example.com')}.`);
+    expect(az.text).toContain(`Hesabınız hazırdır. ${SITE}/ ünvanında paket seçin`);
+    const ru = await mailTo('rustam@example.com', 'Добро пожаловать в ETH Shop');
+    expect(ru.text).toContain('Здравствуйте, Rustam Russky!');
+    expect(ru.text).toContain(`Ваш реферальный код: ${await code('rustam@example.com')}.`);
+    expect(ru.text).toContain('10% от каждого оплаченного им заказа');
+    const en = await mailTo('erin@example.com', 'Welcome to ETH Shop');
+    expect(en.text).toContain('Hello Erin English,');
+    expect(en.text).toContain('Whoever registers with it earns you 10% of each order they pay, added to your active balance.');
+  });
 });

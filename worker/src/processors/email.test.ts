@@ -106,4 +106,50 @@ describe('e-mail', () => {
       await smtp.stop();
     }
   });
+
+  it("writes the receipt in the buyer's language (User.locale): Azerbaijani and Russian, amounts and dates as the language writes them", async () => {
+    const smtp = await startSmtpServer(smtpPort);
+    try {
+      const receiptTo = async (name: string, locale: string) => {
+        const user = await kit.createUser({ name });
+        await kit.db.user.update({ where: { id: user.id }, data: { locale } });
+        const order = await paidOrder(user.id, 'Silver Package', '12.5', 2);
+        await jobs.sendReceipt(kit.env.runtime.queues, order.id);
+        await waitForJobDone(worker.queues.email, jobIds.receipt(order.id));
+        const mail = await waitFor(`the ${locale} receipt`, async () => smtp.messages.find((m) => m.to && 'text' in m.to && m.to.text === user.email));
+        return { mail, ref: orderReference(order.id), id: order.id };
+      };
+      const az = await receiptTo('Aysel Alıcı', 'az');
+      expect(az.mail.subject).toBe(`${az.ref} nömrəli sifariş üçün ödəniş alındı`);
+      expect(az.mail.text).toContain('Salam, Aysel Alıcı!');
+      expect(az.mail.text).toContain(`${az.ref} nömrəli sifariş üçün ödənişiniz Sepolia staging şəbəkəsində təsdiqləndi.`);
+      expect(az.mail.text).toMatch(/- Silver Package: 2 × 12,50\sUSD = 25,00\sUSD/);
+      expect(az.mail.text).toMatch(/Cəmi: 25,00\sUSD/);
+      expect(az.mail.text).toContain('Paketləriniz 31 may 2026 tarixinədək işləyir.');
+      expect(az.mail.text).toContain(`Qəbziniz: https://shop.example.org/order/${az.id}`);
+
+      const ru = await receiptTo('Ruslan Pokupatel', 'ru');
+      expect(ru.mail.subject).toBe(`Оплата заказа ${ru.ref} получена`);
+      expect(ru.mail.text).toContain('Здравствуйте, Ruslan Pokupatel!');
+      expect(ru.mail.text).toContain(`Ваша оплата заказа ${ru.ref} подтверждена в сети Sepolia staging.`);
+      expect(ru.mail.text).toMatch(/- Silver Package: 2 × 12,50\sUSD = 25,00\sUSD/);
+      expect(ru.mail.text).toContain('Ваши пакеты действуют до 31 мая 2026 г.');
+      expect(ru.mail.text).toContain(`Ваш чек: https://shop.example.org/order/${ru.id}`);
+    } finally {
+      await smtp.stop();
+    }
+  });
 });
+
+/** A PAID order of `qty` of a new package at `price`, made by hand (no transfer behind it), running until 2026-05-31. */
+async function paidOrder(userId: string, name: string, price: string, qty: number) {
+  const product = await createProduct(kit.db, { name, image: '/images/silver.svg', description: '', price: new Prisma.Decimal(price), countInStock: qty });
+  const total = new Prisma.Decimal(price).mul(qty);
+  return kit.db.order.create({
+    data: {
+      userId, status: 'PAID', stockReserved: false, itemsPrice: total, totalPrice: total,
+      paidAt: new Date('2026-05-01T00:00:00Z'), expiresAt: new Date('2026-05-31T00:00:00Z'),
+      items: { create: [{ productId: product.id, name, image: '', price: new Prisma.Decimal(price), qty, dailyCredit: new Prisma.Decimal('1'), durationDays: 30 }] },
+    },
+  });
+}

@@ -1,7 +1,8 @@
 import { createMailer, forgetResetToken, resetMail, type Mailer, type Runtime } from '@shop/core';
-import { centsToString, explorerTxUrl, formatDay, formatEth, formatTime, orderReference, toCents, usdToEth } from '@shop/core/contract';
+import { centsToString, explorerTxUrl, orderReference, toCents, usdToEth } from '@shop/core/contract';
 import type { JobPayload, Logger } from '@shop/core';
 import type { Processor } from '../worker-manager.ts';
+import { mailFor, operatorMail, type MailWords } from '../mail/index.ts';
 import { securityMail } from './security-mail.ts';
 
 let mailer: Mailer | undefined;
@@ -15,7 +16,8 @@ export function closeMailer(): void {
 /**
  * E-mail jobs: the buyer's receipt for a paid order, the operator's letter about a cashout
  * request (who asked, how much, the wallet and where to act), the notices of a
- * verified payout, the password-reset mails and the security notices (security-mail.ts). A failure
+ * verified payout, the password-reset mails and the security notices (security-mail.ts),
+ * each in the recipient's language (User.locale, read with the user: ../mail). A failure
  * throws, so BullMQ retries with backoff and, in the end, keeps the job visible as
  * failed in the queue dashboard. A sent message is marked so a rerun does not resend.
  */
@@ -30,21 +32,21 @@ export const email: Processor<'email'> = async (job, { runtime, logger }) => {
   const cashout = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
   if (!cashout || cashout.status !== 'REQUESTED') return { skipped: true };
   const ethAmount = cashout.ethUsd ? usdToEth(cashout.amountUsd.toFixed(2), cashout.ethUsd.toFixed(8)) : undefined;
-  const eth = ethAmount ? ` (about ${ethAmount} ETH at $${cashout.ethUsd!.toFixed(2)}/ETH)` : '';
-  // SPEC's to_name, from_name and message (the wallet and the amount), as a letter.
+  const amount = `$${cashout.amountUsd.toFixed(2)}`;
+  // SPEC's to_name, from_name and message (the wallet and the amount), as a letter: in English, to the operator.
   const sent = await mailerFor(runtime).send({
     to: config.operatorEmail,
-    subject: `Cashout request from ${cashout.user.name}: $${cashout.amountUsd.toFixed(2)}`,
+    subject: operatorMail.subject(cashout.user.name, amount),
     text: [
-      `Hello ${config.operatorName},`,
+      mailFor('en').hello(config.operatorName),
       '',
-      `${cashout.user.name} (${cashout.user.email}) asked for a cashout of $${cashout.amountUsd.toFixed(2)}${eth}.`,
+      operatorMail.asked({ name: cashout.user.name, email: cashout.user.email, amount, eth: ethAmount ?? null, ethUsd: cashout.ethUsd?.toFixed(2) ?? '' }),
       '',
-      `Send it to this wallet on ${config.network.name}:`,
+      operatorMail.sendTo(config.network.name),
       '',
       `  ${cashout.wallet}`,
       '',
-      `Pay it and record the payout at ${siteOf(runtime)}/admin/cashouts (request ${cashout.id}).`,
+      operatorMail.act(`${siteOf(runtime)}/admin/cashouts`, cashout.id),
     ].join('\n'),
   });
   await db.cashoutRequest.updateMany({ where: { id: cashout.id, status: 'REQUESTED' }, data: { status: 'NOTIFIED' } });
@@ -62,40 +64,29 @@ async function payoutNotice(
   logger: Logger,
 ): Promise<unknown> {
   const { db, config } = runtime;
-  const profile = config.publicUrl ? ['', `Your profile: ${config.publicUrl}/profile`] : [];
+  const profile = (t: MailWords) => (config.publicUrl ? ['', t.yourProfile(`${config.publicUrl}/profile`)] : []);
   let mail: { to: string; subject: string; text: string };
   let markSent: () => Promise<unknown>;
   if (data.kind === 'cashout-paid') {
     const c = await db.cashoutRequest.findUnique({ where: { id: data.cashoutId }, include: { user: true } });
     if (!c || c.status !== 'PAID' || c.paidNoticeSentAt || !c.payoutTxHash) return { skipped: true };
+    const t = mailFor(c.user.locale);
+    const amount = t.usd(c.amountUsd.toFixed(2));
     mail = {
       to: c.user.email,
-      subject: `Your cashout of $${c.amountUsd.toFixed(2)} was paid`,
-      text: [
-        `Hello ${c.user.name},`,
-        '',
-        `Your cashout of $${c.amountUsd.toFixed(2)} was sent to ${c.wallet} on ${config.network.name}.`,
-        `Transaction: ${c.payoutTxHash}`,
-        ...profile,
-      ].join('\n'),
+      subject: t.cashoutPaid.subject(amount),
+      text: [t.hello(c.user.name), '', t.cashoutPaid.sent({ amount, wallet: c.wallet, network: config.network.name }), t.transaction(c.payoutTxHash), ...profile(t)].join('\n'),
     };
     markSent = () => db.cashoutRequest.update({ where: { id: c.id }, data: { paidNoticeSentAt: new Date() } });
   } else {
     const r = await db.refund.findUnique({ where: { id: data.refundId } });
     const user = r?.userId ? await db.user.findUnique({ where: { id: r.userId } }) : null;
     if (!r || !user || r.status !== 'PAID' || r.paidNoticeSentAt || !r.payoutTxHash) return { skipped: true };
-    const what = r.source === 'OVERPAYMENT' ? `the overpayment of order ${orderReference(r.orderId!)}` : r.orderId ? `your transfer for order ${orderReference(r.orderId)}` : 'your transfer';
-    mail = {
-      to: user.email,
-      subject: `Refund of ${formatEth(r.amount.toFixed(0))} ETH sent`,
-      text: [
-        `Hello ${user.name},`,
-        '',
-        `We refunded ${what}: ${formatEth(r.amount.toFixed(0))} ETH was sent to ${r.wallet} on ${config.network.name}.`,
-        `Transaction: ${r.payoutTxHash}`,
-        ...profile,
-      ].join('\n'),
-    };
+    const t = mailFor(user.locale);
+    const what = r.source === 'OVERPAYMENT' ? 'overpayment' : r.orderId ? 'order-transfer' : 'transfer';
+    const eth = t.eth(r.amount.toFixed(0));
+    const sentLine = t.refundPaid.sent({ what, ref: r.orderId ? orderReference(r.orderId) : '', eth, wallet: r.wallet, network: config.network.name });
+    mail = { to: user.email, subject: t.refundPaid.subject(eth), text: [t.hello(user.name), '', sentLine, t.transaction(r.payoutTxHash), ...profile(t)].join('\n') };
     markSent = () => db.refund.update({ where: { id: r.id }, data: { paidNoticeSentAt: new Date() } });
   }
   const sent = await mailerFor(runtime).send(mail);
@@ -121,31 +112,34 @@ async function receiptMail(runtime: Runtime, orderId: string, logger: Logger): P
     },
   });
   if (!order || order.status !== 'PAID' || order.receiptSentAt) return { skipped: true };
-  const lines = order.items.map((i) => `- ${i.name}: ${i.qty} x $${i.price.toFixed(2)} = $${centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))}`);
+  const t = mailFor(order.user.locale);
+  const lines = order.items.map((i) =>
+    t.receipt.line({ name: i.name, qty: t.count(i.qty), price: t.usd(i.price.toFixed(2)), sum: t.usd(centsToString(toCents(i.price.toFixed(2)) * BigInt(i.qty))) }),
+  );
   const transfers = order.payments.filter((p) => p.source !== 'INFLOW');
   const paidWei = order.payments.reduce((sum, p) => sum + BigInt(p.amount?.toFixed(0) ?? '0'), 0n);
   const txLines = transfers.flatMap((p) => {
     const link = explorerTxUrl(config.network, p.txHash);
-    return [`Transaction: ${p.txHash}`, ...(link ? [`  ${link}`] : [])];
+    return [t.transaction(p.txHash), ...(link ? [`  ${link}`] : [])];
   });
   const site = siteOf(runtime);
   const sent = await mailerFor(runtime).send({
     to: order.user.email,
-    subject: `Payment received for order ${orderReference(order.id)}`,
+    subject: t.receipt.subject(orderReference(order.id)),
     text: [
-      `Hello ${order.user.name},`,
+      t.hello(order.user.name),
       '',
-      `Your payment for order ${orderReference(order.id)} was confirmed on ${config.network.name}.`,
+      t.receipt.confirmed(orderReference(order.id), config.network.name),
       '',
       ...lines,
       '',
-      `Total: $${order.totalPrice.toFixed(2)}`,
-      ...(paidWei > 0n ? [`Paid: ${formatEth(paidWei)} ETH`] : []),
+      t.receipt.total(t.usd(order.totalPrice.toFixed(2))),
+      ...(paidWei > 0n ? [t.receipt.paid(t.eth(paidWei))] : []),
       ...txLines,
-      `Your packages run until ${formatDay(order.expiresAt)}.`,
+      t.receipt.runsUntil(t.day(order.expiresAt)),
       '',
-      `Your receipt: ${site}/order/${order.id}`,
-      `Your profile: ${site}/profile`,
+      t.receipt.receiptLink(`${site}/order/${order.id}`),
+      t.yourProfile(`${site}/profile`),
     ].join('\n'),
   });
   await db.order.update({ where: { id: order.id }, data: { receiptSentAt: new Date() } });
@@ -171,35 +165,23 @@ async function accountMail(
     const mail = await resetMail(db, config, data.resetId);
     if (!mail) return { skipped: true };
     const link = `${siteOf(runtime)}/reset-password?token=${encodeURIComponent(mail.token)}`;
+    const t = mailFor(mail.locale);
     const sent = await mailerFor(runtime).send({
       to: mail.to,
-      subject: 'Set a new password',
-      text: [
-        `Hello ${mail.name},`,
-        '',
-        'Someone (we hope you) asked to set a new password for your account. Open this link to choose one:',
-        '',
-        link,
-        '',
-        `The link works once, until ${formatTime(mail.expiresAt)}.`,
-        'If you did not ask for it, ignore this e-mail: your password stays as it is.',
-      ].join('\n'),
+      subject: t.passwordReset.subject,
+      text: [t.hello(mail.name), '', t.passwordReset.asked, '', link, '', t.passwordReset.linkWorks(t.time(mail.expiresAt)), t.passwordReset.ignore].join('\n'),
     });
     await forgetResetToken(db, data.resetId);
     logger.info({ msg: 'password reset link sent', reset_id: data.resetId, message_id: sent.messageId, file: sent.file });
     return { messageId: sent.messageId };
   }
-  const reset = await db.passwordReset.findUnique({ where: { id: data.resetId }, include: { user: { select: { email: true, name: true, deletedAt: true } } } });
+  const reset = await db.passwordReset.findUnique({ where: { id: data.resetId }, include: { user: { select: { email: true, name: true, locale: true, deletedAt: true } } } });
   if (!reset?.usedAt || reset.user.deletedAt) return { skipped: true };
+  const t = mailFor(reset.user.locale);
   const sent = await mailerFor(runtime).send({
     to: reset.user.email,
-    subject: 'Your password was changed',
-    text: [
-      `Hello ${reset.user.name},`,
-      '',
-      `The password of your account was changed through a reset link at ${formatTime(reset.usedAt)}, and every session of the account was signed out.`,
-      `If this was not you, ask for a new link at ${siteOf(runtime)}/forgot-password and tell us at once.`,
-    ].join('\n'),
+    subject: t.passwordResetUsed.subject,
+    text: [t.hello(reset.user.name), '', t.passwordResetUsed.changed(t.time(reset.usedAt)), t.passwordResetUsed.notYou(siteOf(runtime))].join('\n'),
   });
   logger.info({ msg: 'password change notice sent', reset_id: data.resetId, message_id: sent.messageId, file: sent.file });
   return { messageId: sent.messageId };

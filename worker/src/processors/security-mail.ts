@@ -1,28 +1,30 @@
 import { cancelLinkForMail, forgetCancelLinkToken, markNoticeSent, type Logger, type Mail, type Runtime } from '@shop/core';
-import { formatTime } from '@shop/core/contract';
+import { mailFor, type Factor, type MailWords } from '../mail/index.ts';
 
 type Notice = NonNullable<Awaited<ReturnType<typeof readNotice>>>;
 type Send = (mail: Mail) => Promise<{ messageId: string; file?: string }>;
 
 function readNotice(runtime: Runtime, noticeId: string) {
-  return runtime.db.securityNotice.findUnique({ where: { id: noticeId }, include: { user: { select: { name: true, deletedAt: true, referralCode: true } } } });
+  return runtime.db.securityNotice.findUnique({ where: { id: noticeId }, include: { user: { select: { name: true, locale: true, deletedAt: true, referralCode: true } } } });
 }
 
 /**
  * A security e-mail (core/src/accounts/security-notices.ts) to the address the notice names: what
  * changed, when, and what to do if it was not the owner. A cashout to a wallet the account
  * was never paid to carries the link that cancels it (its token unsealed here and erased
- * once sent). Sent once: the notice is marked sent, and a rerun finds it so.
+ * once sent). In the account's language (User.locale, read with the notice). Sent once: the
+ * notice is marked sent, and a rerun finds it so.
  */
 export async function securityMail(runtime: Runtime, noticeId: string, io: { send: Send; site: string }, logger: Logger): Promise<unknown> {
   const notice = await readNotice(runtime, noticeId);
   if (!notice || notice.sentAt || notice.user.deletedAt) return { skipped: true };
+  const t = mailFor(notice.user.locale);
   const mail =
     notice.kind === 'CASHOUT_REQUESTED'
-      ? await cashoutMail(runtime, notice, io.site)
+      ? await cashoutMail(runtime, notice, t, io.site)
       : notice.kind === 'WELCOME' || notice.kind === 'REFERRAL_REWARD'
-        ? { ...letter(runtime, notice, io.site), linkId: null }
-        : { ...accountMail(notice, io.site), linkId: null };
+        ? { ...letter(runtime, notice, t, io.site), linkId: null }
+        : { ...accountMail(notice, t, io.site), linkId: null };
   if (!mail) return { skipped: true };
   const sent = await io.send({ to: notice.email, subject: mail.subject, text: mail.text });
   await markNoticeSent(runtime.db, notice.id);
@@ -31,80 +33,58 @@ export async function securityMail(runtime: Runtime, noticeId: string, io: { sen
   return { messageId: sent.messageId };
 }
 
-function notYou(site: string): string[] {
-  return ['', `If this was not you, someone else can use your account: set a new password at once at ${site}/forgot-password, then check ${site}/profile/security.`];
+function notYou(t: MailWords, site: string): string[] {
+  return ['', t.notYou(site)];
 }
 
 /** A second factor added or removed, a new password, a new e-mail address. */
-function accountMail(notice: Notice, site: string): { subject: string; text: string } {
+function accountMail(notice: Notice, t: MailWords, site: string): { subject: string; text: string } {
   const detail = (notice.detail ?? {}) as { factor?: 'totp' | 'passkey'; name?: string; to?: string };
-  const factor = detail.factor === 'passkey' ? `a passkey (${detail.name ?? 'unnamed'})` : 'an authenticator app';
-  const at = formatTime(notice.createdAt);
+  const factor: Factor = detail.factor === 'passkey' ? { kind: 'passkey', name: detail.name ?? null } : { kind: 'totp' };
+  const at = t.time(notice.createdAt);
   const [subject, line] =
     notice.kind === 'FACTOR_ADDED'
-      ? [`Two-factor sign-in: ${factor} was added to your account`, `${factor[0]!.toUpperCase()}${factor.slice(1)} was added to the two-factor sign-in of your account at ${at}.`]
+      ? [t.factorAdded.subject(factor), t.factorAdded.line(factor, at)]
       : notice.kind === 'FACTOR_REMOVED'
-        ? [`Two-factor sign-in: ${factor} was removed from your account`, `${factor[0]!.toUpperCase()}${factor.slice(1)} was removed from the two-factor sign-in of your account at ${at}.`]
+        ? [t.factorRemoved.subject(factor), t.factorRemoved.line(factor, at)]
         : notice.kind === 'PASSWORD_CHANGED'
-          ? ['The password of your account was changed', `The password of your account was changed at ${at}, and its other sessions were signed out.`]
-          : ['The e-mail address of your account was changed', `The e-mail address of your account was changed to ${detail.to ?? 'another address'} at ${at}: we will write there from now on.`];
-  return { subject, text: [`Hello ${notice.user.name},`, '', line, ...notYou(site)].join('\n') };
+          ? [t.passwordChanged.subject, t.passwordChanged.line(at)]
+          : [t.emailChanged.subject, t.emailChanged.line(detail.to ?? null, at)];
+  return { subject, text: [t.hello(notice.user.name), '', line, ...notYou(t, site)].join('\n') };
 }
 
 /** The account's letters that are not about its security: the welcome, a referral reward credited. */
-function letter(runtime: Runtime, notice: Notice, site: string): { subject: string; text: string } {
-  const percent = runtime.config.referralRewardPercent;
+function letter(runtime: Runtime, notice: Notice, t: MailWords, site: string): { subject: string; text: string } {
+  const percent = String(runtime.config.referralRewardPercent);
   if (notice.kind === 'WELCOME') {
     return {
-      subject: 'Welcome to ETH Shop',
-      text: [
-        `Hello ${notice.user.name},`,
-        '',
-        `Your account is ready. Choose a package at ${site}/ and pay for it in ETH from your wallet; its daily credit then adds to your balance, and your profile shows it: ${site}/profile`,
-        '',
-        `Your referral code is ${notice.user.referralCode}. Whoever registers with it earns you ${percent}% of each order they pay, added to your active balance.`,
-        '',
-        `If you did not open this account, tell us by replying to this e-mail.`,
-      ].join('\n'),
+      subject: t.welcome.subject,
+      text: [t.hello(notice.user.name), '', t.welcome.ready(site), '', t.welcome.referral(notice.user.referralCode, percent), '', t.welcome.notYours].join('\n'),
     };
   }
   const detail = (notice.detail ?? {}) as { amount?: string; orderId?: string };
   // centsToString's two decimals, as the ledger credited it.
-  const amount = `$${detail.amount ?? '0.00'}`;
+  const amount = t.usd(detail.amount ?? '0.00');
   return {
-    subject: `You earned a referral reward of ${amount}`,
-    text: [
-      `Hello ${notice.user.name},`,
-      '',
-      `Someone who registered with your referral code paid an order, and ${amount} (${percent}% of it) was added to your active balance at ${formatTime(notice.createdAt)}.`,
-      `Your balance and its statement: ${site}/profile`,
-    ].join('\n'),
+    subject: t.referralReward.subject(amount),
+    text: [t.hello(notice.user.name), '', t.referralReward.credited({ amount, percent, at: t.time(notice.createdAt) }), t.referralReward.statement(`${site}/profile`)].join('\n'),
   };
 }
 
 /** A cashout asked for: to a wallet the account was paid to before, or to a new one (held, with the link that cancels it). */
-async function cashoutMail(runtime: Runtime, notice: Notice, site: string): Promise<{ subject: string; text: string; linkId: string | null } | null> {
+async function cashoutMail(runtime: Runtime, notice: Notice, t: MailWords, site: string): Promise<{ subject: string; text: string; linkId: string | null } | null> {
   if (!notice.cashoutId) return null;
   const cashout = await runtime.db.cashoutRequest.findUnique({ where: { id: notice.cashoutId }, include: { cancelLink: { select: { id: true } } } });
   if (!cashout) return null;
-  const amount = `$${cashout.amountUsd.toFixed(2)}`;
-  const asked = `A cashout of ${amount} from your account to the wallet ${cashout.wallet} on ${runtime.config.network.name} was asked for at ${formatTime(cashout.createdAt)}.`;
+  const amount = t.usd(cashout.amountUsd.toFixed(2));
+  const asked = t.cashoutRequested.asked({ amount, wallet: cashout.wallet, network: runtime.config.network.name, at: t.time(cashout.createdAt) });
   if (!cashout.cancelLink) {
-    return { subject: `Cashout of ${amount} requested`, text: [`Hello ${notice.user.name},`, '', asked, 'Coins are sent to the wallet within 1-24 hours.', ...notYou(site)].join('\n'), linkId: null };
+    return { subject: t.cashoutRequested.subject(amount), text: [t.hello(notice.user.name), '', asked, t.cashoutRequested.within, ...notYou(t, site)].join('\n'), linkId: null };
   }
   const link = await cancelLinkForMail(runtime.db, runtime.config, cashout.id);
-  const wait = cashout.holdUntil
-    ? `Your account has never been paid to this wallet, so the cashout waits until ${formatTime(cashout.holdUntil)} before it is paid.`
-    : 'Your account has never been paid to this wallet.';
+  const wait = cashout.holdUntil ? t.cashoutNewWallet.waitsUntil(t.time(cashout.holdUntil)) : t.cashoutNewWallet.newWallet;
   const cancel = link
-    ? [
-        '',
-        'If this was not you, open this link: it cancels every cashout of your account to this wallet that is still waiting (the amount comes back to your active balance), blocks the wallet for your account and signs your account out everywhere. Then set a new password.',
-        '',
-        `${site}/cashout/cancel?token=${encodeURIComponent(link.token)}`,
-        '',
-        `The link works once, until ${formatTime(link.expiresAt)}.`,
-      ]
-    : notYou(site);
-  return { subject: `Cashout of ${amount} to a new wallet`, text: [`Hello ${notice.user.name},`, '', asked, wait, ...cancel].join('\n'), linkId: link?.id ?? null };
+    ? ['', t.cashoutNewWallet.cancel, '', `${site}/cashout/cancel?token=${encodeURIComponent(link.token)}`, '', t.cashoutNewWallet.linkWorks(t.time(link.expiresAt))]
+    : notYou(t, site);
+  return { subject: t.cashoutNewWallet.subject(amount), text: [t.hello(notice.user.name), '', asked, wait, ...cancel].join('\n'), linkId: link?.id ?? null };
 }
