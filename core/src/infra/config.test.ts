@@ -41,6 +41,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
 
+  it('shows prices in AZN at 1.70 in the demo shop, in what DISPLAY_CURRENCIES names when set, and stops on a malformed entry', () => {
+    expect(loadConfig({}).displayCurrencies).toEqual([expect.objectContaining({ code: 'AZN', perUsd: '1.70' })]);
+    expect(loadConfig({ DISPLAY_CURRENCIES: 'AZN:1.72:2026-11-20' }).displayCurrencies).toEqual([{ code: 'AZN', perUsd: '1.72', asOf: '2026-11-20' }]);
+    expect(() => loadConfig({ DISPLAY_CURRENCIES: 'AZN:abc' })).toThrow(/DISPLAY_CURRENCIES/);
+  });
+
   it('reads TRUST_PROXY as a boolean, a hop count or a list of addresses', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -2,12 +2,10 @@ import { parseEther, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { shopNetwork } from '../contract/network.ts';
-import { parseDisplayCurrencies } from '../contract/locales.ts';
-import { formatDay } from '../contract/time.ts';
 import type { AssetCode } from '../contract/json-parts.ts';
 import { acceptedAssets, acceptedOnChain } from './config-assets.ts';
 import { relayConfig, relayEnv, relayWalletChecks } from './config-relay.ts';
-import { address, bool, decimalAmount, privateKey } from './config-fields.ts';
+import { address, bool, decimalAmount, DEMO_DISPLAY_CURRENCIES, displayCurrencies, privateKey } from './config-fields.ts';
 
 /**
  * Configuration, parsed once from the environment. Every variable is documented in
@@ -60,7 +58,7 @@ const schema = z
     // The block explorer's origin for transaction links (https://etherscan.io), or none.
     EXPLORER_URL: z.string().trim().refine((v) => v === 'none' || (/^https?:\/\/[^\s?#]+$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment (https://sepolia.etherscan.io), or none').optional(),
     // Currencies prices may also be shown in, at a configured rate: AZN:1.70 or AZN:1.70:2026-11-29 (core/src/contract/locales.ts).
-    DISPLAY_CURRENCIES: z.string().optional(),
+    DISPLAY_CURRENCIES: displayCurrencies.optional(),
     RECEIVING_ADDRESS: address.optional(),
     ETH_USD_FEED_ADDRESS: address.default(CHAINLINK_ETH_USD_FEED),
     // The deposit factory (core/src/deposits/DepositFactory.sol) for the receiving address: `npm run deposits:deploy`.
@@ -160,19 +158,10 @@ const schema = z
     SEED_ADMIN_PASSWORD: z.string().min(8).optional(),
   })
   .superRefine((env, ctx) => {
-    try {
-      parseDisplayCurrencies(env.DISPLAY_CURRENCIES, formatDay(new Date()));
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', path: ['DISPLAY_CURRENCIES'], message: (error as Error).message });
-    }
-  })
-  .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
     // PUBLIC_URL: the origin of the links the shop e-mails (password resets among them).
     const required = ['DATABASE_URL', 'REDIS_URL', 'ETH_RPC_URL', 'RECEIVING_ADDRESS', 'JWT_SECRET', 'SMTP_URL', 'PAYOUT_ADDRESSES', 'PUBLIC_URL'] as const;
-    for (const key of required) {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
-    }
+    for (const key of required.filter((k) => !env[k])) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
   })
   .superRefine(acceptedOnChain)
   .superRefine((env, ctx) => {
@@ -248,7 +237,7 @@ function chainConfig(env: Env, dev: boolean) {
     // Outside production the chain is the local anvil npm start runs, unless DEV_CHAIN=false.
     network: shopNetwork({ chainId: env.CHAIN_ID, developmentChain: env.DEV_CHAIN ?? dev, label: env.SHOP_NETWORK_LABEL, explorerUrl: env.EXPLORER_URL }),
     // npm start's demo shop shows AZN at a sample rate; a deployed shop names its own.
-    displayCurrencies: parseDisplayCurrencies(env.DISPLAY_CURRENCIES ?? (dev ? 'AZN:1.70' : undefined), formatDay(new Date())),
+    displayCurrencies: env.DISPLAY_CURRENCIES ?? (dev ? displayCurrencies.parse(DEMO_DISPLAY_CURRENCIES) : []),
     receivingAddress: (env.RECEIVING_ADDRESS ?? DEV_RECEIVING_ADDRESS) as `0x${string}`,
     ethUsdFeedAddress: env.ETH_USD_FEED_ADDRESS as `0x${string}`,
     depositFactoryAddress: env.DEPOSIT_FACTORY_ADDRESS as `0x${string}` | undefined,
