@@ -9,8 +9,8 @@ import { REPO_ROOT } from '../scripts/lib/paths.ts';
  * screen drawn in another language.
  */
 type Catalogue = Record<string, string>;
-type Area = 'shop' | 'account' | 'admin';
-const AREAS: readonly Area[] = ['shop', 'account', 'admin'];
+type Area = 'shop' | 'auth' | 'account' | 'admin';
+const AREAS: readonly Area[] = ['shop', 'auth', 'account', 'admin'];
 
 const read = (area: Area, locale: string): Catalogue =>
   JSON.parse(readFileSync(path.join(REPO_ROOT, 'web/src/i18n/catalogs', area, `${locale}.json`), 'utf8')) as Catalogue;

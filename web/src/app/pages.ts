@@ -32,9 +32,15 @@ export type PageEntry = {
    */
   drawnOnServer?: boolean;
   /**
+   * The catalogue of a public screen's own words beyond the storefront's (`shop`): 'auth'
+   * for signing in, registering, a password reset and a cashout's cancel link, so the
+   * home page does not load them (web/src/i18n/i18n.ts).
+   */
+  catalogue?: 'auth';
+  /**
    * The page title before ' | ETH Shop' ('' for the home page: just 'ETH Shop') and its
-   * meta description: message keys of the `shop` catalogue (the layout draws them on every
-   * page), translated where they are drawn (app-layout.tsx, entry-server.tsx).
+   * meta description: message keys of the screen's own catalogues, translated once those
+   * are loaded (app-layout.tsx, and entry-server.tsx for a page drawn on the server).
    */
   title: MessageKey | '';
   description: MessageKey;
@@ -75,6 +81,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/login.tsx',
     component: 'LoginPage',
     access: 'public',
+    catalogue: 'auth',
     drawnOnServer: true,
     title: 'pages.login.title',
     description: 'pages.login.description',
@@ -84,6 +91,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/forgot-password.tsx',
     component: 'ForgotPasswordPage',
     access: 'public',
+    catalogue: 'auth',
     title: 'pages.forgotPassword.title',
     description: 'pages.forgotPassword.description',
   },
@@ -92,6 +100,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/reset-password.tsx',
     component: 'ResetPasswordPage',
     access: 'public',
+    catalogue: 'auth',
     title: 'pages.resetPassword.title',
     description: 'pages.resetPassword.description',
   },
@@ -101,6 +110,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/cashout/routes/cancel-cashout.tsx',
     component: 'CancelCashoutPage',
     access: 'public',
+    catalogue: 'auth',
     title: 'pages.cancelCashout.title',
     description: 'pages.cancelCashout.description',
   },
@@ -109,6 +119,7 @@ export const pages: readonly PageEntry[] = [
     module: 'features/auth/routes/register.tsx',
     component: 'RegisterPage',
     access: 'public',
+    catalogue: 'auth',
     drawnOnServer: true,
     title: 'pages.register.title',
     description: 'pages.register.description',

@@ -3,6 +3,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 
 import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
+import { loadCatalog } from '@/i18n/i18n';
 import { clearUserInfo, useUserInfo } from '@/stores/auth-store';
 
 // The toasts (sonner, 9 kB) load once the page runs: no toast is shown before the
@@ -23,7 +24,10 @@ function useRunning(): boolean {
 }
 
 // Money actions need a signed-in user: the step-up dialog (and Radix's dialog) load only then.
-const StepUpDialog = lazy(() => import('@/features/auth/components/step-up-dialog').then((m) => ({ default: m.StepUpDialog })));
+// Its words (the `auth` catalogue) load with it: it opens over any page.
+const StepUpDialog = lazy(() =>
+  Promise.all([import('@/features/auth/components/step-up-dialog'), loadCatalog('auth')]).then(([m]) => ({ default: m.StepUpDialog })),
+);
 
 /** How long after the page opens the dialog's code loads anyway, with nothing asked of it. */
 const STEP_UP_IDLE_MS = 5_000;

@@ -7,10 +7,19 @@ import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorBoundary } from './routes/route-error';
 import { ServerPage } from './routes/server-page';
-import { loadCatalog, type CatalogArea } from '@/i18n/i18n';
+import { activeLocale, loadCatalog, type CatalogArea } from '@/i18n/i18n';
 
-/** Which catalogue a screen's words are in, by who may open it (i18n/i18n.ts). */
-const CATALOG_AREAS: Record<PageAccess, CatalogArea> = { public: 'shop', 'signed-in': 'account', admin: 'admin' };
+/**
+ * The catalogues a screen's words are in (i18n/i18n.ts), beyond `shop`, which the app
+ * loads first: by who may open it, and a public screen's own (pages.ts `catalogue`).
+ * A signed-in screen may show the second-factor texts (auth); the console, a buyer's
+ * order and its statuses (account).
+ */
+function catalogueAreas(page: Pick<PageEntry, 'access' | 'catalogue'>): CatalogArea[] {
+  if (page.access === 'admin') return ['auth', 'account', 'admin'];
+  if (page.access === 'signed-in') return ['auth', 'account'];
+  return page.catalogue ? [page.catalogue] : [];
+}
 
 /**
  * Each screen's module, loaded when it is first shown: every screen is a chunk of its own,
@@ -41,11 +50,14 @@ type Loading = Promise<ReactElement> & { status?: 'fulfilled' | 'rejected'; valu
 function screenRoute(page: PageEntry): RouteObject {
   const importModule = screenModules[`/src/${page.module}`];
   if (!importModule) throw new Error(`pages.ts names ${page.module}, which is not a screen module`);
-  let loading: Loading | undefined;
+  // Per language: the screen's words are its catalogues in the language drawn in.
+  const loadings = new Map<string, Loading>();
   const load = (): Loading => {
+    const locale = activeLocale();
+    const loading = loadings.get(locale);
     if (loading) return loading;
     // The screen's words with its code: its area's catalogue in the language drawn in.
-    const started: Loading = Promise.all([importModule(), loadCatalog(CATALOG_AREAS[page.access])]).then(([module]) => {
+    const started: Loading = Promise.all([importModule(), ...catalogueAreas(page).map((area) => loadCatalog(area))]).then(([module]) => {
       const Component = module[page.component];
       if (!Component) throw new Error(`${page.module} exports no ${page.component}`);
       return <Component />;
@@ -54,7 +66,8 @@ function screenRoute(page: PageEntry): RouteObject {
       (value) => Object.assign(started, { status: 'fulfilled', value }),
       (reason: unknown) => Object.assign(started, { status: 'rejected', reason }),
     );
-    return (loading = started);
+    loadings.set(locale, started);
+    return started;
   };
   function Screen() {
     const screen = load();
@@ -66,7 +79,7 @@ function screenRoute(page: PageEntry): RouteObject {
   const route: RouteObject = {
     ...(page.path === '' ? { index: true } : { path: page.path }),
     element: <Screen />,
-    handle: { title: page.title, description: page.description } satisfies PageMeta,
+    handle: { title: page.title, description: page.description, areas: catalogueAreas(page) } satisfies PageMeta,
   };
   screenLoads.set(route, load);
   return route;
@@ -88,7 +101,7 @@ export const routes: RouteObject[] = [
       // admin rights. Reached client-side only by a redirect after signing in.
       { path: 'admin/queues/*', element: <ServerPage /> },
       { element: <RequireAdmin />, children: screens('admin') },
-      { path: '*', element: <NotFoundPage />, handle: { title: 'pages.notFound.title', description: 'pages.notFound.description' } satisfies PageMeta
+      { path: '*', element: <NotFoundPage />, handle: { title: 'pages.notFound.title', description: 'pages.notFound.description', areas: [] } satisfies PageMeta
  },
     ],
   },

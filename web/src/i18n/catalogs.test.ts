@@ -24,8 +24,8 @@ const argumentsOf = (message: string) => new Set([...message.matchAll(/\{\s*(\w+
 const pluralForms = (message: string) => [...message.matchAll(/\{\s*\w+\s*,\s*plural\s*,((?:[^{}]|\{[^{}]*\})*)\}/g)].map((m) => new Set([...(m[1] ?? '').matchAll(/(\w+)\s*\{/g)].map((f) => f[1])));
 
 describe('the message catalogues', () => {
-  it('has the shop, account and admin areas, each in every locale', () => {
-    expect([...catalogs.keys()].sort()).toEqual(['account', 'admin', 'shop']);
+  it('has the shop, auth, account and admin areas, each in every locale', () => {
+    expect([...catalogs.keys()].sort()).toEqual(['account', 'admin', 'auth', 'shop']);
     for (const [area, byLocale] of catalogs) expect([...byLocale.keys()].sort(), area).toEqual([...LOCALES].sort());
   });
 

@@ -1,6 +1,7 @@
 import { setupI18n, type Messages } from '@lingui/core';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '@shop/core/contract';
 import type shopEn from './catalogs/shop/en.json';
+import type authEn from './catalogs/auth/en.json';
 import type accountEn from './catalogs/account/en.json';
 import type adminEn from './catalogs/admin/en.json';
 
@@ -8,17 +9,21 @@ import type adminEn from './catalogs/admin/en.json';
  * The web app's words: one catalogue per area and locale (catalogs/<area>/<locale>.json,
  * ICU MessageFormat, compiled by the build: i18n-catalogs.ts), each a chunk of its own, so
  * a page loads only its own locale's messages and only its areas:
- * - `shop`: what any page may show (the layout, the public screens, shared components,
- *   lib/, toasts and dialogs drawn outside a screen);
- * - `account`: the signed-in screens (pages.ts access 'signed-in');
+ * - `shop`: what any page may show (the layout, the storefront's screens, shared
+ *   components, lib/), loaded with the app;
+ * - `auth`: signing in, registering, a password reset, a second factor (the step-up
+ *   dialog loads it too) and a cashout's cancel link;
+ * - `account`: the signed-in screens (pages.ts access 'signed-in'), and what the console
+ *   shares with them (an order's statuses);
  * - `admin`: the admin console (access 'admin').
- * A screen's area loads with its module (app/router.tsx), before it draws.
+ * A screen's catalogues load with its module (app/router.tsx), before it draws: the home
+ * page's JavaScript budget (bench/web.ts) counts `shop` only.
  *
  * The app draws in one language from its first render to the next page load: the footer's
  * switch stores the choice and reloads, so the server draws the new page in it too.
  */
-export type CatalogArea = 'shop' | 'account' | 'admin';
-export type MessageKey = keyof typeof shopEn | keyof typeof accountEn | keyof typeof adminEn;
+export type CatalogArea = 'shop' | 'auth' | 'account' | 'admin';
+export type MessageKey = keyof typeof shopEn | keyof typeof authEn | keyof typeof accountEn | keyof typeof adminEn;
 export type MessageValues = Record<string, string | number>;
 
 const catalogs = import.meta.glob<Messages>('./catalogs/*/*.json', { import: 'default' });

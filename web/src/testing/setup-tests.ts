@@ -20,7 +20,7 @@ configure({ asyncUtilTimeout: 20_000 });
 // Every screen draws in English unless a test chooses another language: all areas'
 // catalogues loaded, as the app loads a screen's with its module. A message missing from
 // the catalogue fails the test that draws it (rather than showing its key).
-await Promise.all([loadCatalog('account', 'en'), loadCatalog('admin', 'en')]);
+await Promise.all([loadCatalog('auth', 'en'), loadCatalog('account', 'en'), loadCatalog('admin', 'en')]);
 await startLocale('en');
 i18n.on('missing', ({ id, locale }) => {
   throw new Error(`no message '${id}' in the ${locale} catalogues`);

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { t, type MessageKey } from '@/i18n/i18n';
+import { loadCatalog, t, type CatalogArea, type MessageKey } from '@/i18n/i18n';
 import { keepReferralCode } from '@/stores/referral-store';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -10,7 +10,7 @@ import { TestNetworkBanner } from './test-network-banner';
  * A route's title and meta description (its `handle`), as message keys (pages.ts); the
  * home page's title ('') is the shop's name.
  */
-export type PageMeta = { title: MessageKey | ''; description: MessageKey };
+export type PageMeta = { title: MessageKey | ''; description: MessageKey; areas: readonly CatalogArea[] };
 const SHOP = 'ETH Shop';
 
 /** The page's meta: the deepest matched route's that has one (its `handle`). */
@@ -31,9 +31,16 @@ export function pageDescription(meta: PageMeta | undefined): string {
 function usePageMeta(meta: PageMeta | undefined): void {
   useEffect(() => {
     if (!meta) return;
-    document.title = pageTitle(meta);
-    document.querySelector('meta[name="description"]')?.setAttribute('content', pageDescription(meta));
-
+    // The title's words are in the screen's catalogues, which load with its code.
+    let current = true;
+    void Promise.all(meta.areas.map((area) => loadCatalog(area))).then(() => {
+      if (!current) return;
+      document.title = pageTitle(meta);
+      document.querySelector('meta[name="description"]')?.setAttribute('content', pageDescription(meta));
+    });
+    return () => {
+      current = false;
+    };
   }, [meta]);
 }
 
