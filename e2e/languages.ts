@@ -25,6 +25,15 @@ export function say(locale: string, english: string): string {
   throw new Error(`no message reads '${english}' in the English catalogues`);
 }
 
+/** The message of `key` in `locale` (where two messages read alike in English). */
+export function sayKey(locale: string, key: string): string {
+  for (const area of AREAS) {
+    const said = read(area, locale)[key];
+    if (said) return said;
+  }
+  throw new Error(`no message '${key}' in the ${locale} catalogues`);
+}
+
 /** A message with values as a pattern: `{amount}` matches anything. */
 export function sayPattern(locale: string, english: string): RegExp {
   const message = say(locale, english);
@@ -64,7 +73,7 @@ export async function englishLeft(page: Page, locale: string, areas: readonly Ar
       const text = node.textContent?.replace(/\s+/g, ' ').trim();
       if (text) found.push(text);
     }
-    for (const element of document.body.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
+    for (const element of Array.from(document.body.querySelectorAll('[aria-label], [placeholder], [title], [alt]'))) {
       for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
         const value = element.getAttribute(name)?.trim();
         if (value) found.push(value);

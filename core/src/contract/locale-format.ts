@@ -6,19 +6,46 @@ import { formatDay, formatTime } from './time.ts';
  * Numbers, money and dates in a language: the one home of how the shop writes them, for the
  * web app's screens (web/src/lib/format.ts, in the visitor's language) and the e-mails (in
  * the recipient's). English keeps SPEC.md's forms ('USD $12.50', 'YYYY-MM-DD HH:MM UTC');
- * Azerbaijani and Russian write them as Intl does for the language, in UTC too.
+ * Azerbaijani and Russian write '1.234,50 USD' and '1 234,50 USD', and dates as both do,
+ * '29.11.2026 07:05 UTC', in UTC.
+ *
+ * Written here rather than by Intl for the language: a page drawn on the server (Node's
+ * full ICU) is taken over by the browser, which must write every number as the server did,
+ * and browsers do not all carry Azerbaijani's data (Debian's Chromium writes 'USD 1,234.50'
+ * for it). Only English's Intl, which every runtime has, groups the digits.
  */
 type When = string | Date | null | undefined;
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}:${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
+/** How Azerbaijani and Russian write a number: their grouping and decimal marks. */
+const MARKS: Record<Exclude<Locale, 'en'>, { group: string; decimal: string }> = {
+  az: { group: '.', decimal: ',' },
+  ru: { group: '\u00a0', decimal: ',' },
+};
+/** Signs written after an amount instead of the currency's code. */
+const CURRENCY_SIGNS: Record<string, string> = { AZN: '₼' };
+
+const grouping = new Map<string, Intl.NumberFormat>();
+/** A number as English groups it ('1,234.5'), with the given fraction digits. */
+function english(value: number, minimumFractionDigits: number, maximumFractionDigits: number): string {
+  const key = `${minimumFractionDigits}:${maximumFractionDigits}`;
+  let format = grouping.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits, maximumFractionDigits });
+    grouping.set(key, format);
   }
-  return format;
+  return format.format(value);
+}
+
+/** English's marks swapped for the language's. */
+function marked(locale: Locale, text: string): string {
+  if (locale === 'en') return text;
+  const { group, decimal } = MARKS[locale];
+  return text.replace(/[,.]/g, (mark) => (mark === ',' ? group : decimal));
+}
+
+/** An amount in cents as the language writes it, with its currency's code or sign after it. */
+function money(locale: Exclude<Locale, 'en'>, plain: string, code: string): string {
+  return `${marked(locale, english(Number(plain), 2, 2))}\u00a0${CURRENCY_SIGNS[code] ?? code}`;
 }
 
 /** A USD amount as the language writes it: 'USD $12.50' in English (SPEC.md section 9). */
@@ -29,8 +56,7 @@ export function formatUsdIn(locale: Locale, amount: number | string): string {
   } catch {
     return String(amount);
   }
-  if (locale === 'en') return `USD $${rounded}`;
-  return numberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'code' }).format(Number(rounded));
+  return locale === 'en' ? `USD $${rounded}` : money(locale, rounded, 'USD');
 }
 
 /**
@@ -50,14 +76,17 @@ export function formatDisplayIn(locale: Locale, amount: number | string, currenc
   const abs = cents < 0n ? -cents : cents;
   const converted = (abs * BigInt(whole + fraction) * 2n + scale) / (2n * scale);
   const text = centsToString(cents < 0n ? -converted : converted);
-  return numberFormat(locale, { style: 'currency', currency: currency.code, currencyDisplay: 'narrowSymbol' }).format(Number(text));
+  if (locale !== 'en') return money(locale, text, currency.code);
+  const sign = CURRENCY_SIGNS[currency.code];
+  const digits = english(Math.abs(Number(text)), 2, 2);
+  return sign ? `${text.startsWith('-') ? '-' : ''}${sign}${digits}` : `${currency.code} ${text.startsWith('-') ? '-' : ''}${digits}`;
 }
 
 /** A count or decimal as the language writes it (grouping, decimal mark). */
 export function formatNumberIn(locale: Locale, value: number | string, maximumFractionDigits = 2): string {
   const number = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(number)) return String(value);
-  return numberFormat(locale, { maximumFractionDigits }).format(number);
+  return marked(locale, english(number, 0, maximumFractionDigits));
 }
 
 function toDate(when: When): Date | null {
@@ -66,25 +95,18 @@ function toDate(when: When): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(locale: Locale, withTime: boolean): Intl.DateTimeFormat {
-  const key = `${locale}:${withTime}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...(withTime ? { timeStyle: 'short', hourCycle: 'h23' } : {}), timeZone: 'UTC' });
-    dateFormats.set(key, format);
-  }
-  return format;
-}
-
-/** A moment in the language, in UTC: 'YYYY-MM-DD HH:MM UTC' in English. */
+/** A moment in the language, in UTC: 'YYYY-MM-DD HH:MM UTC' in English, '29.11.2026 07:05 UTC' in the others. */
 export function formatTimeIn(locale: Locale, when: When): string {
   const date = locale === 'en' ? null : toDate(when);
-  return date ? `${dateFormat(locale, true).format(date)} UTC` : formatTime(when);
+  if (!date) return formatTime(when);
+  const iso = date.toISOString();
+  return `${formatDayIn(locale, date)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** A UTC calendar day in the language: 'YYYY-MM-DD' in English. */
+/** A UTC calendar day in the language: 'YYYY-MM-DD' in English, '29.11.2026' in the others. */
 export function formatDayIn(locale: Locale, when: When): string {
   const date = locale === 'en' ? null : toDate(when);
-  return date ? dateFormat(locale, false).format(date) : formatDay(when);
+  if (!date) return formatDay(when);
+  const [year, month, day] = date.toISOString().slice(0, 10).split('-');
+  return `${day}.${month}.${year}`;
 }

@@ -1,10 +1,30 @@
-import type { ComponentProps } from 'react';
+import { useCallback, useState, type ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
+/**
+ * A ref for a box that may scroll sideways, and whether it does now: a box that scrolls
+ * must be reachable by the keyboard (a tab stop), one that does not is no stop at all.
+ */
+function useScrolls(): [(box: HTMLDivElement | null) => (() => void) | undefined, boolean] {
+  const [scrolls, setScrolls] = useState(false);
+  const ref = useCallback((box: HTMLDivElement | null) => {
+    if (!box || typeof ResizeObserver === 'undefined') return undefined;
+    const check = () => setScrolls(box.scrollWidth > box.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, scrolls];
+}
+
 export function Table({ className, ...props }: ComponentProps<'table'>) {
+  const [ref, scrolls] = useScrolls();
   return (
-    // Wide admin tables scroll sideways on small screens instead of breaking the layout.
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    // Wide admin tables scroll sideways on small screens instead of breaking the layout
+    // (a longer language's headers too); then the keyboard can reach and scroll them.
+    <div ref={ref} data-slot="table-container" className="relative w-full overflow-x-auto" tabIndex={scrolls ? 0 : undefined}>
       {/* Explicit roles: a table laid out as cards on a phone (DataTable's phoneCards) stays a table to screen readers. */}
       <table data-slot="table" role="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
