@@ -4,7 +4,7 @@ import { getShopConfigQueryOptions } from '@/api/get-shop-config';
 import { useDisplayCurrency } from '@/components/price';
 import { activeLocale, t } from '@/i18n/i18n';
 import { chooseCurrency, chooseLocale, chosenCurrency } from '@/i18n/preferences';
-import { formatDay } from '@/lib/format';
+import { formatDay, formatNumber } from '@/lib/format';
 
 const selectClass = 'rounded-md border border-input bg-background px-2 py-1 text-foreground';
 
@@ -38,7 +38,7 @@ function Preferences() {
           </label>
         ) : null}
       </div>
-      {shown ? <p>{t('footer.rate', { code: shown.code, rate: shown.perUsd, day: formatDay(shown.asOf) })}</p> : null}
+      {shown ? <p>{t('footer.rate', { code: shown.code, rate: formatNumber(shown.perUsd, 6), day: formatDay(shown.asOf) })}</p> : null}
     </div>
   );
 }
