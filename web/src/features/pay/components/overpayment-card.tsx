@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
-import { rich, slot } from '@/i18n/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-overpayment';
 import { t } from '@/i18n/i18n';
 
@@ -17,7 +17,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   if (overpayment.from) {
     return (
       <p className="text-muted-foreground">
-        {rich(t('pay.overpayment.sendBackTo', { address: slot(0) }), <span className="font-mono text-xs break-all">{overpayment.from}</span>)}
+        {withParts(t('pay.overpayment.sendBackTo', marks('address')), { address: <span className="font-mono text-xs break-all">{overpayment.from}</span> })}
       </p>
     );
   }
@@ -28,7 +28,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
         {overpayment.parts.map((part) => (
           <li key={part.txHash}>
             {part.from ? (
-              rich(t('pay.overpayment.partTo', { eth: part.eth ?? '', address: slot(0) }), <span className="font-mono text-xs break-all">{part.from}</span>)
+              withParts(t('pay.overpayment.partTo', { eth: part.eth ?? '', ...marks('address') }), { address: <span className="font-mono text-xs break-all">{part.from}</span> })
             ) : (
               t('pay.overpayment.partNamed', { eth: part.eth ?? '' })
             )}
