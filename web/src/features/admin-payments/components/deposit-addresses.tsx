@@ -164,7 +164,7 @@ export function DepositAddresses() {
   const columns = useMemo(() => sweepColumns(), []);
   const onSweep = () =>
     sweepNow.mutate(undefined, {
-      onSuccess: (answer) => toast.info(answer.message),
+      onSuccess: (answer) => toast.info(answer.queued === false ? t('adminPayments.deposits.sweepQueuedAlready') : t('adminPayments.deposits.sweepQueued')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 

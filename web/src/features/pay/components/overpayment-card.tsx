@@ -6,7 +6,7 @@ import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/componen
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
 import { marks, withParts } from '@/i18n/rich-text';
-import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-overpayment';
+import { useSettleOverpayment, type OverpaymentAction, type SettledOverpayment } from '../api/settle-overpayment';
 import { t } from '@/i18n/i18n';
 
 /** Where a refund of the overpayment goes: each transfer's part back to the address that sent it. */
@@ -39,6 +39,13 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   );
 }
 
+/** The toast of a settled overpayment, from the api's numbers (its own text is English only). */
+function settledText(action: OverpaymentAction, result: SettledOverpayment, overpayment: OverpaymentJson): string {
+  if (action === 'balance') return t('pay.overpayment.credited', { amount: result.credited ?? formatMoney(overpayment.creditUsd ?? overpayment.usd) });
+  const sent = (result.refunds ?? 1) > 1 ? t('pay.overpayment.refundsRequested') : t('pay.overpayment.refundRequested');
+  return result.rest ? t('pay.overpayment.refundRest', { sent }) : sent;
+}
+
 /** A paid order that received more than its total: the buyer adds the rest to their balance or has it refunded. */
 export function OverpaymentCard({ orderId, overpayment }: { orderId: string; overpayment: OverpaymentJson }) {
   const settle = useSettleOverpayment(orderId);
@@ -46,7 +53,7 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
 
   const choose = (action: OverpaymentAction) =>
     settle.mutate(action, {
-      onSuccess: (result) => toast.success(result.message),
+      onSuccess: (result) => toast.success(settledText(action, result, overpayment)),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
 

@@ -34,7 +34,7 @@ export function ReconciliationPage() {
   const auditing = run.isPending;
 
   const onRun = () =>
-    run.mutate((message) => toast.info(message), {
+    run.mutate((started) => toast.info(started ? t('reconciliation.started') : t('reconciliation.alreadyRunning')), {
       onSuccess: (audit) => {
         if (!audit) toast.info(t('reconciliation.stillRunning'));
         else if (audit.discrepancies.length) toast.error(t('reconciliation.found', { count: audit.discrepancies.length }));
