@@ -67,4 +67,5 @@ export type ReconciliationJson = z.infer<typeof reconciliationJson>;
 /** GET /api/admin/reconciliation: the latest report, null before the first run. */
 export const reconciliationStateJson = z.object({ report: reconciliationJson.nullable() });
 /** POST /api/admin/reconciliation/run (202): whether an audit started, and the latest report. */
-export const reconciliationRunJson = z.object({ message: z.string(), report: reconciliationJson.nullable() });
+/** `queued`: false when an audit was already running (the message says so, in English). */
+export const reconciliationRunJson = z.object({ message: z.string(), queued: z.boolean(), report: reconciliationJson.nullable() });

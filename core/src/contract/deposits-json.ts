@@ -93,5 +93,6 @@ export const depositSweepJson = z.object({
 export type DepositSweepJson = z.infer<typeof depositSweepJson>;
 
 /** POST /api/admin/deposits/sweep: a sweep run asked for now (or one already queued). */
-export const sweepRunJson = z.object({ message: z.string() });
+/** `queued`: false when a run was already waiting (the message says so, in English). */
+export const sweepRunJson = z.object({ message: z.string(), queued: z.boolean() });
 export type SweepRunJson = z.infer<typeof sweepRunJson>;

@@ -79,4 +79,5 @@ export const overpaidOrderJson = z.object({
 export type OverpaidOrderJson = z.infer<typeof overpaidOrderJson>;
 
 /** POST /api/admin/payments/:id/refund (201). */
-export const refundRequestedJson = z.object({ message: z.string(), refundId: z.string() });
+/** `awaitsApproval`: a second admin must approve it before it is paid (the message says so, in English). */
+export const refundRequestedJson = z.object({ message: z.string(), refundId: z.string(), awaitsApproval: z.boolean() });

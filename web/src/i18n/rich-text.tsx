@@ -1,19 +1,22 @@
 import { Fragment, type ReactNode } from 'react';
 
-/**
- * Where the n-th element of a `rich` message goes: pass it as the message's value,
- * `rich(t('pay.refunds.to', { wallet: slot(0) }), <span>{wallet}</span>)`.
- */
-export const slot = (index: number): string => `\uE000${index}\uE000`;
+const MARK = '\uE000';
 
 /**
- * A catalogue message with elements in it ('Send <strong>0.01 ETH</strong> exactly…'):
- * each `slot(n)` of the message is drawn as `elements[n]`, the rest as the message's text,
- * so each language puts the element where its sentence needs it.
+ * Values for `t()` that hold the places of elements in a message:
+ * `t('pay.refunds.to', marks('wallet'))`, or `t(key, { ...values, ...marks('hash', 'day') })`,
+ * then draw the text with `withParts`.
  */
-export function rich(message: string, ...elements: ReactNode[]): ReactNode[] {
-  return message
-    .split(/\uE000(\d+)\uE000/)
-    .map((piece, index) => (index % 2 === 1 ? <Fragment key={index}>{elements[Number(piece)]}</Fragment> : piece))
+export const marks = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((name) => [name, `${MARK}${name}${MARK}`]));
+
+/**
+ * A catalogue message with elements in it ('Send <strong>0.01 ETH</strong> exactly…'): the text of
+ * `t(key, marks(...))` with each mark drawn as the element of its name, the rest as the message's
+ * text, so each language puts the element where its sentence needs it.
+ */
+export function withParts(text: string, parts: Record<string, ReactNode>): ReactNode {
+  return text
+    .split(MARK)
+    .map((piece, i) => (i % 2 === 1 ? <Fragment key={i}>{parts[piece]}</Fragment> : piece))
     .filter((piece) => piece !== '');
 }

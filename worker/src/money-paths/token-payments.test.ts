@@ -220,7 +220,7 @@ describe('money out in USDC', () => {
     expect((await orderDetail(order.id)).overpayment).toMatchObject({ usd: 5 });
     // Another wallet is refunded as usual; the buyer may also take it as balance.
     const credited = await (await kit.as(buyer)).post(`/api/orders/${order.id}/overpayment`).send({ action: 'balance' });
-    expect(credited.body).toEqual({ message: '$5.00 added to your active balance' });
+    expect(credited.body).toEqual({ message: '$5.00 added to your active balance', credited: '5.00' });
   });
 });
 
@@ -237,7 +237,7 @@ describe('an overpayment in USDC added to the balance', () => {
       expect((await orderDetail(order.id)).overpayment).toMatchObject({ usd: 5, creditUsd: 4.95 });
       const before = (await kit.db.user.findUniqueOrThrow({ where: { id: buyer.id } })).activeBalance;
       const credited = await (await kit.as(buyer)).post(`/api/orders/${order.id}/overpayment`).send({ action: 'balance' });
-      expect(credited.body).toEqual({ message: '$4.95 added to your active balance' });
+      expect(credited.body).toEqual({ message: '$4.95 added to your active balance', credited: '4.95' });
       expect((await kit.db.user.findUniqueOrThrow({ where: { id: buyer.id } })).activeBalance.minus(before).toFixed(2)).toBe('4.95');
     } finally {
       await writeFeedRound(rpcUrl, { feedAddress: USDC.usdFeed, priceUsd: '1.00' });

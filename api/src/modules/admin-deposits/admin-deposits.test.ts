@@ -150,10 +150,10 @@ describe('POST /api/admin/deposits/sweep', () => {
     expect((await (await kit.as(buyer)).post('/api/admin/deposits/sweep')).status).toBe(403);
     const first = await (await kit.as(admin)).post('/api/admin/deposits/sweep');
     expect(first.status).toBe(202);
-    expect(first.body).toEqual({ message: 'The sweeper will run now' });
+    expect(first.body).toEqual({ message: 'The sweeper will run now', queued: true });
     expect(await kit.env.runtime.queues['deposit-sweep'].getJob('deposit-sweep-now')).toBeTruthy();
     const again = await (await kit.as(admin)).post('/api/admin/deposits/sweep');
-    expect(again.body).toEqual({ message: 'A sweeper run is already queued' });
+    expect(again.body).toEqual({ message: 'A sweeper run is already queued', queued: false });
     expect(await kit.db.auditEntry.count({ where: { action: 'deposits.sweep', actorId: admin.id } })).toBe(1);
   });
 });

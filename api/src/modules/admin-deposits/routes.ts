@@ -32,7 +32,7 @@ export function adminDepositRoutes(deps: AppDeps): Router {
   router.post('/sweep', async (req, res) => {
     const queued = await jobs.sweepDeposits(deps.queues);
     if (queued) await audited(req, deps.db, { action: 'deposits.sweep' });
-    res.status(202).json({ message: queued ? 'The sweeper will run now' : 'A sweeper run is already queued' });
+    res.status(202).json({ message: queued ? 'The sweeper will run now' : 'A sweeper run is already queued', queued });
   });
 
   router.get('/sweeps', async (req, res) => {

@@ -50,7 +50,7 @@ export function adminPaymentRoutes(deps: AppDeps): Router {
       asked = (await askRefundApprovals(tx, deps.config, actor, ids, price)).length;
     });
     await audited(req, deps.db, { action: 'refund.create', subject: { type: 'payment', id }, after: { refundId, wallet: body.wallet ?? null } });
-    res.status(201).json({ message: asked ? 'Refund requested. A second admin must approve it before it is paid.' : 'Refund requested.', refundId });
+    res.status(201).json({ message: asked ? 'Refund requested. A second admin must approve it before it is paid.' : 'Refund requested.', refundId, awaitsApproval: asked > 0 });
   });
   return router;
 }

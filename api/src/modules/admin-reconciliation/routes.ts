@@ -21,6 +21,7 @@ export function adminReconciliationRoutes(deps: AppDeps): Router {
     if (queued) await audited(req, deps.db, { action: 'reconciliation.run' });
     res.status(202).json({
       message: queued ? 'The audit of the books has started' : 'An audit of the books is already running',
+      queued,
       report: await latestReport(deps.db),
     });
   });

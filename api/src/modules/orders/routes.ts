@@ -111,11 +111,11 @@ export function orderRoutes(deps: AppDeps, catalogue: CatalogueCache): Router {
     const user = req.user!;
     if (action === 'balance') {
       const { credited } = await creditOverpayment(db, { orderId, userId: user.id, currentAnswer: deps.assetPrices.market });
-      res.json({ message: `$${credited} added to your active balance` });
+      res.json({ message: `$${credited} added to your active balance`, credited });
     } else {
       const { refundIds, left } = await refundOverpayment(db, config, { orderId, actorId: user.id, buyerId: user.id }, screeningRefunds(deps.chain));
       const sent = refundIds.length > 1 ? 'Refunds requested: each will be sent to the address that paid it' : 'Refund requested: it will be sent to the address that paid';
-      res.json({ message: left > 0 ? `${sent}. Part of it was not sent by a single address: the shop will refund it to a wallet you name` : sent });
+      res.json({ message: left > 0 ? `${sent}. Part of it was not sent by a single address: the shop will refund it to a wallet you name` : sent, refunds: refundIds.length, rest: left > 0 });
     }
   });
 

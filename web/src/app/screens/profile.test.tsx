@@ -242,7 +242,7 @@ describe('ProfilePage', () => {
   });
 
   it('exchanges the amount the shopper chose, says exactly what moves, and sends that amount with a request id', async () => {
-    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Moved 10.00 to the passive balance', activeBalance: 15.5, passiveBalance: 20 } });
+    const { sent } = renderProfile({ 'POST /api/users/exchange': { message: 'Balance exchanged!', activeBalance: 15.5, passiveBalance: 20 } });
     const field = await screen.findByLabelText('Amount to exchange (USD)');
     const button = screen.getByRole('button', { name: 'Exchange to Passive Balance' });
     await userEvent.clear(field);
@@ -261,15 +261,16 @@ describe('ProfilePage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Exchange 10.00 USD' }));
     await waitFor(() => expect(sent('POST /api/users/exchange')).toHaveLength(1));
     expect(sent('POST /api/users/exchange')[0]?.body).toEqual({ amount: '10.00', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(await screen.findByText('Moved 10.00 to the passive balance')).toBeInTheDocument();
+    expect(await screen.findByText('Balance exchanged!')).toBeInTheDocument();
   });
 
-  it("exchanges the balance with the server's message and shows the new balances", async () => {
+  it("says 'Balance exchanged!' in the page's words (not the server's) and shows the new balances", async () => {
     renderProfile({
       'POST /api/users/exchange': { message: 'Moved 25.50 to the passive balance', activeBalance: 0, passiveBalance: 35.5 },
     });
     await exchange();
-    expect(await screen.findByText('Moved 25.50 to the passive balance')).toBeInTheDocument();
+    expect(await screen.findByText('Balance exchanged!')).toBeInTheDocument();
+    expect(screen.queryByText('Moved 25.50 to the passive balance')).not.toBeInTheDocument();
     expect(screen.getByText('35.50')).toBeInTheDocument();
     expect(screen.getByText('0.00')).toBeInTheDocument();
     expect(JSON.parse(window.localStorage.getItem('userInfo') ?? 'null')).toMatchObject({

@@ -6,7 +6,7 @@ import { adminPaymentsQueryKey, refundsQueryKey } from '@/lib/query-keys';
 export type RefundTarget = { wallet?: string; approvalReason?: string };
 
 export type RefundPaymentInput = { id: string } & RefundTarget;
-export type RefundPaymentResult = { message: string; refundId: string };
+export type RefundPaymentResult = { message: string; refundId: string; awaitsApproval?: boolean };
 
 /** 201: a refund request in the payout queue, to the sender unless another wallet is named. */
 export const refundPayment = ({ id, ...target }: RefundPaymentInput): Promise<RefundPaymentResult> =>

@@ -16,7 +16,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { formatDay, formatUsd } from '@/lib/format';
 import { useAssignPayment } from '../api/assign-payment';
 import { useAssignableOrders } from '../api/get-assignable-orders';
-import { marks, withParts } from './rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { ShortHex } from './short-hex';
 
 /** One open order the server offers, with the button that assigns the transfer to it. */

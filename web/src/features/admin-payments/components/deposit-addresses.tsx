@@ -17,7 +17,7 @@ import { formatTime, formatUsd } from '@/lib/format';
 import { useDepositsSummary, useDepositSweeps } from '../api/get-deposits';
 import { useSweepNow } from '../api/sweep-now';
 import { ethValue } from './eth-value';
-import { marks, withParts } from './rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { ShortHex } from './short-hex';
 
 const SWEEP_BADGES: Record<DepositSweepJson['status'], { text: MessageKey; variant: NonNullable<BadgeProps['variant']> }> = {
@@ -164,7 +164,7 @@ export function DepositAddresses() {
   const columns = useMemo(() => sweepColumns(), []);
   const onSweep = () =>
     sweepNow.mutate(undefined, {
-      onSuccess: (answer) => toast.info(answer.message),
+      onSuccess: (answer) => toast.info(answer.queued === false ? t('adminPayments.deposits.sweepQueuedAlready') : t('adminPayments.deposits.sweepQueued')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 

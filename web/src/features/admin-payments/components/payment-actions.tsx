@@ -23,7 +23,7 @@ export function PaymentActions({ payment }: { payment: AdminPaymentJson }) {
       label={t('adminPayments.paymentActions.refund')}
       pending={refund.isPending}
       mutate={(target, { onSuccess, onError }) =>
-        refund.mutate({ id: payment._id, ...target }, { onSuccess: (result) => onSuccess(result?.message), onError })
+        refund.mutate({ id: payment._id, ...target }, { onSuccess: (result) => onSuccess(result?.awaitsApproval), onError })
       }
     >
       {payment.source === 'INFLOW' ? null : (

@@ -15,12 +15,12 @@ type RequestRefundActionProps = {
   pending: boolean;
   /**
    * Requests the refund: `target` has `wallet` when the admin named one (none: the
-   * sender's), and `approvalReason` when they gave one. `onSuccess` may be given the
-   * server's message for the toast.
+   * sender's), and `approvalReason` when they gave one. `onSuccess` may be told the
+   * refund waits for a second admin's approval.
    */
   mutate: (
     target: RefundTarget,
-    handlers: { onSuccess: (message?: string) => void; onError: (error: Error) => void },
+    handlers: { onSuccess: (awaitsApproval?: boolean) => void; onError: (error: Error) => void },
   ) => void;
   /** Other actions, shown before the button (and hidden while the form is open). */
   children?: ReactNode;
@@ -38,9 +38,10 @@ export function RequestRefundAction({ sender, label, pending, mutate, children }
         onCancel={() => setOpen(false)}
         onSubmit={(target) =>
           mutate(target, {
-            onSuccess: (message) => {
+            onSuccess: (awaitsApproval) => {
               setOpen(false);
-              toast.success(t('adminPayments.refundAction.payOut', { message: message || t('adminPayments.refundAction.requested') }));
+              const requested = awaitsApproval ? t('adminPayments.refundAction.requestedForApproval') : t('adminPayments.refundAction.requested');
+              toast.success(t('adminPayments.refundAction.payOut', { message: requested }));
             },
             onError: (error) => toast.error(getErrorMessage(error)),
           })

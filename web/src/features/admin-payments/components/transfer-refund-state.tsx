@@ -1,7 +1,7 @@
 import type { AdminPaymentJson } from '@shop/core/contract';
 import { shortHex } from '@/lib/format';
 import { t } from '@/i18n/i18n';
-import { marks, withParts } from './rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 
 /** A refunded transfer's refund: 'Refund requested to 0x…' until its payout is verified, then 'Refunded in 0x…'. */
 export function TransferRefundState({ refund }: { refund: AdminPaymentJson['refund'] }) {

@@ -43,7 +43,7 @@ function RedeliverButton({ delivery }: { delivery: WebhookDeliveryJson }) {
   const redeliver = useRedeliverWebhook();
   const onRedeliver = () =>
     redeliver.mutate(delivery._id, {
-      onSuccess: (result) => toast.success(result?.message || t('webhooks.deliveries.queued')),
+      onSuccess: () => toast.success(t('webhooks.deliveries.queued')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
   return (

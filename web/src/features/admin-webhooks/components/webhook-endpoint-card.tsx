@@ -9,7 +9,7 @@ import { cn } from '@/lib/utils';
 import { t } from '@/i18n/i18n';
 import { useDeleteWebhook } from '../api/delete-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
-import { marks, withParts } from './rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { WebhookSecret } from './webhook-secret';
 
 type WebhookEndpointCardProps = {

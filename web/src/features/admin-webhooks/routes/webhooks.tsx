@@ -7,7 +7,7 @@ import { useWebhooks } from '../api/get-webhooks';
 import { WebhookDeliveries } from '../components/webhook-deliveries';
 import { WebhookEndpointCard } from '../components/webhook-endpoint-card';
 import { WebhookForm } from '../components/webhook-form';
-import { marks, withParts } from '../components/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 
 /** The Standard Webhooks headers and library, named as they are. */
 const [HEADER_ID, HEADER_TIMESTAMP, HEADER_SIGNATURE, LIBRARY] = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'standardwebhooks'];

@@ -27,7 +27,7 @@ export function ForgotPasswordPage() {
     >
       {request.isSuccess ? (
         <Alert role="status">
-          <AlertDescription>{request.data.message}</AlertDescription>
+          <AlertDescription>{t('auth.forgot.sent')}</AlertDescription>
         </Alert>
       ) : (
         <p className="text-sm text-muted-foreground">{t('auth.forgot.text')}</p>

@@ -37,7 +37,7 @@ export function ResetPasswordPage() {
     return (
       <AuthCard title={t('auth.reset.changed')} onSubmit={() => {}} footer={<Link to="/login" className={linkClass}>{t('auth.signInLink')}</Link>}>
         <Alert role="status">
-          <AlertDescription>{reset.data.message}</AlertDescription>
+          <AlertDescription>{t('auth.reset.done')}</AlertDescription>
         </Alert>
       </AuthCard>
     );

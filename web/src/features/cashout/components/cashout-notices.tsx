@@ -2,7 +2,7 @@ import { Clock, TriangleAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
 import { formatMoney } from '@/lib/format';
-import { rich, slot } from '@/i18n/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { CASHOUT_MINIMUM } from '../cashout-rules';
 import { t } from '@/i18n/i18n';
 
@@ -21,10 +21,9 @@ export function CashoutNotices() {
         <AlertDescription>{t('cashout.payoutTimeText')}</AlertDescription>
       </Alert>
       <p className="text-sm text-muted-foreground">
-        {rich(
-          t('cashout.minimumRule', { minimum: slot(0), currency: BALANCE_CURRENCY, amount: formatMoney(CASHOUT_MINIMUM) }),
-          <strong className="text-foreground">{t('cashout.minimum', { minimum: CASHOUT_MINIMUM })}</strong>,
-        )}
+        {withParts(t('cashout.minimumRule', { ...marks('minimum'), currency: BALANCE_CURRENCY, amount: formatMoney(CASHOUT_MINIMUM) }), {
+          minimum: <strong className="text-foreground">{t('cashout.minimum', { minimum: CASHOUT_MINIMUM })}</strong>,
+        })}
       </p>
     </div>
   );

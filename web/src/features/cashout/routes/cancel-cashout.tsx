@@ -4,12 +4,24 @@ import { Ban, ShieldAlert } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader } from '@/components/ui/card';
+import type { CashoutCancelJson } from '@shop/core/contract';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatMoney } from '@/lib/format';
 import { clearUserInfo } from '@/stores/auth-store';
 import { useCancelCashout } from '../api/cancel-cashout';
 import { t } from '@/i18n/i18n';
 
 const linkClass = 'font-medium text-foreground underline-offset-4 hover:underline';
+
+/** What the link did, in sentences of the page's language (the api's answer in numbers). */
+function cancelledText({ wallet, cancelled, returnedUsd, stillPaying }: CashoutCancelJson): string {
+  const sentences = [
+    cancelled > 0 ? t('cashout.cancel.returned', { amount: formatMoney(returnedUsd) }) : stillPaying > 0 ? '' : t('cashout.cancel.nothingWaiting'),
+    stillPaying > 0 ? t('cashout.cancel.stillPaying') : '',
+    t('cashout.cancel.blocked', { wallet }),
+  ];
+  return sentences.filter(Boolean).join(' ');
+}
 
 /**
  * /cashout/cancel?token=...: the link of the e-mail that announced a cashout to a wallet
@@ -35,7 +47,7 @@ export function CancelCashoutPage() {
             <Alert role="status">
               <ShieldAlert aria-hidden="true" />
               {/* The message names the wallet: a 42-character word that must wrap on a phone. */}
-              <AlertDescription className="[overflow-wrap:anywhere]">{cancel.data.message}</AlertDescription>
+              <AlertDescription className="[overflow-wrap:anywhere]">{cancelledText(cancel.data)}</AlertDescription>
             </Alert>
           ) : (
             <>

@@ -5,8 +5,11 @@ import { orderQueryKey, profileQueryKey } from '@/lib/query-keys';
 /** balance: credited to the active balance; refund: sent back to the address that paid. */
 export type OverpaymentAction = 'balance' | 'refund';
 
-export const settleOverpayment = (orderId: string, action: OverpaymentAction): Promise<{ message: string }> =>
-  api.post<{ message: string }>(`/api/orders/${encodeURIComponent(orderId)}/overpayment`, { action });
+/** The api's answer: what was credited ("5.00"), or how many refunds were asked and whether a rest waits for a named wallet. */
+export type SettledOverpayment = { message: string; credited?: string; refunds?: number; rest?: boolean };
+
+export const settleOverpayment = (orderId: string, action: OverpaymentAction): Promise<SettledOverpayment> =>
+  api.post<SettledOverpayment>(`/api/orders/${encodeURIComponent(orderId)}/overpayment`, { action });
 
 /** The buyer's choice for what a paid order received beyond its total. */
 export function useSettleOverpayment(orderId: string) {

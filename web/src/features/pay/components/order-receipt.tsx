@@ -6,7 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatAssetAmount, paymentAmount, paymentUnits } from '@/lib/asset-amount';
 import { daysLeft, formatTime, formatDay, formatMoney } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
-import { rich, slot } from '@/i18n/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { t } from '@/i18n/i18n';
 
 /** What paid the order in each asset: its counted transfers, summed exactly in their smallest units ('0.007000 ETH', '25.00 USDC'). */
@@ -67,8 +67,8 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
                     {item.dailyCredit !== undefined && item.durationDays !== undefined ? (
                       <span className="block text-xs text-muted-foreground">
                         {item.creditEndsAt
-                          ? rich(t('pay.receipt.creditUntil', { credit: slot(0), days: item.durationDays, day: formatDay(item.creditEndsAt) }), <Price usd={item.dailyCredit} />)
-                          : rich(t('pay.receipt.credit', { credit: slot(0), days: item.durationDays }), <Price usd={item.dailyCredit} />)}
+                          ? withParts(t('pay.receipt.creditUntil', { ...marks('credit'), days: item.durationDays, day: formatDay(item.creditEndsAt) }), { credit: <Price usd={item.dailyCredit} /> })
+                          : withParts(t('pay.receipt.credit', { ...marks('credit'), days: item.durationDays }), { credit: <Price usd={item.dailyCredit} /> })}
                       </span>
                     ) : null}
                   </td>

@@ -2,7 +2,7 @@ import type { RefundJson } from '@shop/core/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { StatusBadge } from '@/components/status-badge';
 import type { PayWallet } from '../hooks/use-pay-wallet';
-import { rich, slot } from '@/i18n/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { RefundWalletForm } from './refund-wallet-form';
 import { t } from '@/i18n/i18n';
 
@@ -34,11 +34,11 @@ export function OrderRefunds({ orderId, refunds, wallet }: OrderRefundsProps) {
                 <StatusBadge status={refund.status} />
               </div>
               <span className="text-muted-foreground">
-                {rich(t('pay.refunds.to', { wallet: slot(0) }), <span className="font-mono text-xs break-all">{refund.wallet}</span>)}
+                {withParts(t('pay.refunds.to', marks('wallet')), { wallet: <span className="font-mono text-xs break-all">{refund.wallet}</span> })}
               </span>
               {refund.status === 'PAID' && refund.payoutTxHash ? (
                 <span className="text-muted-foreground">
-                  {rich(t('pay.refunds.sentIn', { hash: slot(0) }), <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code>)}
+                  {withParts(t('pay.refunds.sentIn', marks('hash')), { hash: <code className="font-mono text-xs break-all">{refund.payoutTxHash}</code> })}
                 </span>
               ) : null}
               {canChangeWallet(refund) ? <RefundWalletForm orderId={orderId} refund={refund} wallet={wallet} /> : null}

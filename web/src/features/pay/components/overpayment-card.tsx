@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format';
-import { rich, slot } from '@/i18n/rich-text';
-import { useSettleOverpayment, type OverpaymentAction } from '../api/settle-overpayment';
+import { marks, withParts } from '@/i18n/rich-text';
+import { useSettleOverpayment, type OverpaymentAction, type SettledOverpayment } from '../api/settle-overpayment';
 import { t } from '@/i18n/i18n';
 
 /** Where a refund of the overpayment goes: each transfer's part back to the address that sent it. */
@@ -17,7 +17,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   if (overpayment.from) {
     return (
       <p className="text-muted-foreground">
-        {rich(t('pay.overpayment.sendBackTo', { address: slot(0) }), <span className="font-mono text-xs break-all">{overpayment.from}</span>)}
+        {withParts(t('pay.overpayment.sendBackTo', marks('address')), { address: <span className="font-mono text-xs break-all">{overpayment.from}</span> })}
       </p>
     );
   }
@@ -28,7 +28,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
         {overpayment.parts.map((part) => (
           <li key={part.txHash}>
             {part.from ? (
-              rich(t('pay.overpayment.partTo', { eth: part.eth ?? '', address: slot(0) }), <span className="font-mono text-xs break-all">{part.from}</span>)
+              withParts(t('pay.overpayment.partTo', { eth: part.eth ?? '', ...marks('address') }), { address: <span className="font-mono text-xs break-all">{part.from}</span> })
             ) : (
               t('pay.overpayment.partNamed', { eth: part.eth ?? '' })
             )}
@@ -39,6 +39,13 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
   );
 }
 
+/** The toast of a settled overpayment, from the api's numbers (its own text is English only). */
+function settledText(action: OverpaymentAction, result: SettledOverpayment, overpayment: OverpaymentJson): string {
+  if (action === 'balance') return t('pay.overpayment.credited', { amount: result.credited ?? formatMoney(overpayment.creditUsd ?? overpayment.usd) });
+  const sent = (result.refunds ?? 1) > 1 ? t('pay.overpayment.refundsRequested') : t('pay.overpayment.refundRequested');
+  return result.rest ? t('pay.overpayment.refundRest', { sent }) : sent;
+}
+
 /** A paid order that received more than its total: the buyer adds the rest to their balance or has it refunded. */
 export function OverpaymentCard({ orderId, overpayment }: { orderId: string; overpayment: OverpaymentJson }) {
   const settle = useSettleOverpayment(orderId);
@@ -46,7 +53,7 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
 
   const choose = (action: OverpaymentAction) =>
     settle.mutate(action, {
-      onSuccess: (result) => toast.success(result.message),
+      onSuccess: (result) => toast.success(settledText(action, result, overpayment)),
       onError: (error) => toast.error(getErrorMessage(error)),
     });
 

@@ -4,7 +4,7 @@ import { exactEth, paymentLink, type QuoteJson } from '@shop/core/contract';
 import { useShopNetwork } from '@/api/get-shop-config';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import { tokenPaymentLink, type TokenQuote } from '../payment-request';
-import { rich, slot } from '@/i18n/rich-text';
+import { marks, withParts } from '@/i18n/rich-text';
 import { PaymentQr } from './payment-qr';
 import { t } from '@/i18n/i18n';
 
@@ -15,14 +15,14 @@ function phoneRequest(quote: QuoteJson | TokenQuote): { link: string; send: Reac
     return {
       link: tokenPaymentLink(quote),
       send: (
-        <>{rich(t('pay.phone.sendsToken', { asset: quote.asset, amount: slot(0) }), <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset)}</strong>)}</>
+        <>{withParts(t('pay.phone.sendsToken', { asset: quote.asset, ...marks('amount') }), { amount: <strong className="font-mono">{formatAssetAmount(quote.amount, quote.asset)}</strong> })}</>
       ),
     };
   }
   return {
     link: paymentLink(quote),
     send: (
-      <>{rich(t('pay.phone.sendEth', { amount: slot(0) }), <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong>)}</>
+      <>{withParts(t('pay.phone.sendEth', marks('amount')), { amount: <strong className="break-all font-mono">{exactEth(quote.amountWei)} ETH</strong> })}</>
     ),
   };
 }

@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import { CircleAlert, CircleCheck, Signature } from 'lucide-react';
-import type { OrderAuthorizationJson, OrderJson } from '@shop/core/contract';
+import type { OrderAuthorizationJson, OrderJson, RelayStatus } from '@shop/core/contract';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { t } from '@/i18n/i18n';
+import { t, type MessageKey } from '@/i18n/i18n';
 
 
 type PayBySignatureProps = {
@@ -50,9 +50,19 @@ export function signedPaymentPending(order: Pick<OrderJson, 'isPaid' | 'status' 
   return status === 'RECEIVED' || status === 'SENT' || (status === 'CONFIRMED' && order.status !== 'UNDERPAID');
 }
 
-/** Where the order's signed payment is, in the words the api gives the buyer (`authorization.message`). */
+/** Each relay status in words for the buyer (the api's `authorization.message`, in the page's language). */
+const STATE_MESSAGE: Record<RelayStatus, MessageKey> = {
+  RECEIVED: 'pay.signed.state.received',
+  SENT: 'pay.signed.state.sent',
+  CONFIRMED: 'pay.signed.state.confirmed',
+  FAILED: 'pay.signed.state.failed',
+  DROPPED: 'pay.signed.state.dropped',
+};
+
+/** Where the order's signed payment is. */
 export function SignedPaymentState({ authorization }: { authorization: OrderAuthorizationJson }) {
-  const { status, message } = authorization;
+  const { status } = authorization;
+  const message = t(STATE_MESSAGE[status]);
   if (status === 'FAILED' || status === 'DROPPED') {
     return (
       <Alert variant="destructive">

@@ -629,7 +629,7 @@ describe('PayPage', () => {
       'GET /api/orders/o1': paid,
       'POST /api/orders/o1/overpayment': () => {
         credited = true;
-        return { message: '$3.00 added to your active balance' };
+        return { message: '$3.00 added to your active balance', credited: '3.00' };
       },
     });
     renderPay();

@@ -84,7 +84,7 @@ export function ProductForm({ product }: { product: Product }) {
     upload.mutate(file, {
       onSuccess: (result) => {
         setImage(result.image);
-        toast.success(result.message || t('products.form.imageUploaded'));
+        toast.success(t('products.form.imageUploaded'));
       },
       onError: (error) => toast.error(getErrorMessage(error)),
     });

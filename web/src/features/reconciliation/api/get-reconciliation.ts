@@ -5,7 +5,8 @@ import { SHORT_STALE_TIME } from '@/lib/query-client';
 import { reconciliationQueryKey } from '@/lib/query-keys';
 
 type Reply = { report: ReconciliationJson | null };
-type RunReply = Reply & { message: string };
+/** `queued`: false when an audit was already running. */
+type RunReply = Reply & { queued: boolean };
 
 /** How often the page asks for the report while an audit it asked for is running. */
 export const AUDIT_POLL_INTERVAL = 2000;
@@ -33,14 +34,14 @@ export const AUDIT_WAIT_MS = 10 * 60_000;
 /**
  * Admin: asks the worker for a full audit of the books now (202), then waits for its
  * report (polling the latest one) and resolves with it, or with null when it takes longer
- * than AUDIT_WAIT_MS. `onQueued` gets the api's message at once.
+ * than AUDIT_WAIT_MS. `onQueued` is told at once whether it started one or one was running.
  */
 export function useRunReconciliation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (onQueued: (message: string) => void): Promise<ReconciliationJson | null> => {
+    mutationFn: async (onQueued: (started: boolean) => void): Promise<ReconciliationJson | null> => {
       const queued = await api.post<RunReply>('/api/admin/reconciliation/run');
-      onQueued(queued.message);
+      onQueued(queued.queued !== false);
       const waiting = { after: queued.report?.scope === 'audit' ? queued.report.startedAt : null };
       for (const until = Date.now() + AUDIT_WAIT_MS; Date.now() < until; ) {
         await new Promise((resolve) => setTimeout(resolve, AUDIT_POLL_INTERVAL));

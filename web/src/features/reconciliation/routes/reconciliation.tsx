@@ -7,7 +7,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { t } from '@/i18n/i18n';
+import { t, type MessageKey } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -18,8 +18,42 @@ const utc = (iso: string | null) => formatTime(iso) || '-';
 /** '1 discrepancy', '3 discrepancies'. */
 const discrepancies = (count: number) => t('reconciliation.discrepancies', { count });
 
-/** 'stock-held' -> 'Stock held'. */
-const checkName = (check: string) => check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
+/** Each check of the reconciler (core/src/reconcile) by its name in the catalogue. */
+const CHECK_NAMES: Record<string, MessageKey> = {
+  'audit-chain': 'reconciliation.check.auditChain',
+  'balance-ledger': 'reconciliation.check.balanceLedger',
+  'cashout-ledger': 'reconciliation.check.cashoutLedger',
+  'counted-incomplete': 'reconciliation.check.countedIncomplete',
+  'counted-off-chain': 'reconciliation.check.countedOffChain',
+  'covered-not-paid': 'reconciliation.check.coveredNotPaid',
+  'deposit-missing': 'reconciliation.check.depositMissing',
+  'deposit-unrecorded': 'reconciliation.check.depositUnrecorded',
+  'inflow-also-traced': 'reconciliation.check.inflowAlsoTraced',
+  'order-paid-sum': 'reconciliation.check.orderPaidSum',
+  'overpayment-settled': 'reconciliation.check.overpaymentSettled',
+  'paid-not-covered': 'reconciliation.check.paidNotCovered',
+  'paid-without-term': 'reconciliation.check.paidWithoutTerm',
+  'payment-stuck': 'reconciliation.check.paymentStuck',
+  'payout-hash-twice': 'reconciliation.check.payoutHashTwice',
+  'payout-off-chain': 'reconciliation.check.payoutOffChain',
+  'payout-unverified': 'reconciliation.check.payoutUnverified',
+  'referral-reward': 'reconciliation.check.referralReward',
+  'refund-transfer': 'reconciliation.check.refundTransfer',
+  'refunded-off-chain': 'reconciliation.check.refundedOffChain',
+  'stock-held': 'reconciliation.check.stockHeld',
+  'stock-log': 'reconciliation.check.stockLog',
+  'sweep-mismatch': 'reconciliation.check.sweepMismatch',
+  'sweep-off-chain': 'reconciliation.check.sweepOffChain',
+  'sweep-unconfirmed': 'reconciliation.check.sweepUnconfirmed',
+  'sweep-unproven': 'reconciliation.check.sweepUnproven',
+  'tag-twice': 'reconciliation.check.tagTwice',
+};
+
+/** 'stock-held' -> 'Stock held', in the active language (a check not listed: its code, in words). */
+const checkName = (check: string) => {
+  const key = CHECK_NAMES[check];
+  return key ? t(key) : check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
+};
 
 /**
  * /admin/reconciliation: whether the books reconcile (balances and the ledger, orders
@@ -34,7 +68,7 @@ export function ReconciliationPage() {
   const auditing = run.isPending;
 
   const onRun = () =>
-    run.mutate((message) => toast.info(message), {
+    run.mutate((started) => toast.info(started ? t('reconciliation.started') : t('reconciliation.alreadyRunning')), {
       onSuccess: (audit) => {
         if (!audit) toast.info(t('reconciliation.stillRunning'));
         else if (audit.discrepancies.length) toast.error(t('reconciliation.found', { count: audit.discrepancies.length }));

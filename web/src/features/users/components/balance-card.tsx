@@ -58,10 +58,10 @@ export function BalanceCard({ user }: { user: UserJson }) {
     exchange.mutate(
       { amount: centsToString(cents), requestId },
       {
-        onSuccess: (result) => {
+        onSuccess: () => {
           setTyped(null);
           setRequestId(crypto.randomUUID());
-          toast.success(result.message || t('users.balance.exchanged'));
+          toast.success(t('users.balance.exchanged'));
         },
         onError: (error) => toast.error(getServerMessage(error) ?? t('users.balance.exchangeFailed')),
       },

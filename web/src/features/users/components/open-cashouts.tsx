@@ -1,19 +1,9 @@
-import { Fragment, type ReactNode } from 'react';
 import { Clock } from 'lucide-react';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
 import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
 import { t } from '@/i18n/i18n';
+import { marks, withParts } from '@/i18n/rich-text';
 import { useMyOpenCashouts } from '../api/get-statement';
-
-const MARK = '\u0001';
-
-/** Values for t() that hold the places of elements, drawn by `withParts`. */
-const marks = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((name) => [name, `${MARK}${name}${MARK}`]));
-
-/** A message with elements in it: each mark of `marks` drawn as the element of its name, where the translation put it. */
-function withParts(text: string, parts: Record<string, ReactNode>): ReactNode {
-  return text.split(MARK).map((piece, i) => (i % 2 === 1 ? <Fragment key={i}>{parts[piece]}</Fragment> : piece));
-}
 
 /**
  * Under the active balance: each cashout still waiting to be paid, so a 0.00 balance reads

@@ -21,7 +21,7 @@ function UserActions({ user }: { user: AdminUserListItem }) {
 
   const onDelete = () =>
     remove.mutate(user._id, {
-      onSuccess: (result) => toast.success(result?.message || t('users.list.deleted')),
+      onSuccess: () => toast.success(t('users.list.deleted')),
       onError: (err) => toast.error(getErrorMessage(err)),
     });
 
