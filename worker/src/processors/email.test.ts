@@ -125,7 +125,7 @@ describe('e-mail', () => {
       expect(az.mail.text).toContain(`${az.ref} nömrəli sifariş üçün ödənişiniz Sepolia staging şəbəkəsində təsdiqləndi.`);
       expect(az.mail.text).toMatch(/- Silver Package: 2 × 12,50\sUSD = 25,00\sUSD/);
       expect(az.mail.text).toMatch(/Cəmi: 25,00\sUSD/);
-      expect(az.mail.text).toContain('Paketləriniz 31 may 2026 tarixinədək işləyir.');
+      expect(az.mail.text).toContain('Paketləriniz 31.05.2026 tarixinədək işləyir.');
       expect(az.mail.text).toContain(`Qəbziniz: https://shop.example.org/order/${az.id}`);
 
       const ru = await receiptTo('Ruslan Pokupatel', 'ru');
@@ -133,7 +133,7 @@ describe('e-mail', () => {
       expect(ru.mail.text).toContain('Здравствуйте, Ruslan Pokupatel!');
       expect(ru.mail.text).toContain(`Ваша оплата заказа ${ru.ref} подтверждена в сети Sepolia staging.`);
       expect(ru.mail.text).toMatch(/- Silver Package: 2 × 12,50\sUSD = 25,00\sUSD/);
-      expect(ru.mail.text).toContain('Ваши пакеты действуют до 31 мая 2026 г.');
+      expect(ru.mail.text).toContain('Ваши пакеты действуют до 31.05.2026.');
       expect(ru.mail.text).toContain(`Ваш чек: https://shop.example.org/order/${ru.id}`);
     } finally {
       await smtp.stop();
