@@ -54,7 +54,7 @@ describe('a shopper on a phone', () => {
     for (const [name, qty] of [['Gold Package', 1], ['Starter Package', 2]] as const) {
       await page.goto('/');
       await page.getByRole('link', { name }).first().click();
-      if (qty > 1) await page.getByRole('combobox').first().selectOption(String(qty));
+      if (qty > 1) await page.getByRole('combobox', { name: 'Count:' }).selectOption(String(qty));
       await page.getByRole('button', { name: 'Add to Cart' }).click();
       await page.waitForURL('**/cart');
     }
@@ -87,9 +87,9 @@ describe('a shopper on a phone', () => {
     // Each row as one line of words, in the order of the list (the lines' own order is the order's).
     const rowTexts = async () => (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).sort();
     await expect.poll(rowTexts).toEqual([
-      expect.stringMatching(/^Gold Package \$6\.00 a day for 90 days, until \d{4}-\d\d-\d\d 1 \$249\.50$/),
+      expect.stringMatching(/^Gold Package USD \$6\.00 a day for 90 days, until \d{4}-\d\d-\d\d 1 USD \$249\.50$/),
       'Package Qty Total',
-      expect.stringMatching(/^Starter Package \$0\.50 a day for 30 days, until \d{4}-\d\d-\d\d 2 \$50\.00$/),
+      expect.stringMatching(/^Starter Package USD \$0\.50 a day for 30 days, until \d{4}-\d\d-\d\d 2 USD \$50\.00$/),
     ]);
     await receipt.getByText('$299.50 USD').first().waitFor();
     const paid = await shop.db.payment.findFirstOrThrow({ where: { orderId, status: 'COUNTED' } });

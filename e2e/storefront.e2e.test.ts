@@ -21,7 +21,7 @@ describe('a guest shops', () => {
     await page.getByRole('link', { name: 'Gold Package' }).first().click();
     await page.getByRole('link', { name: 'Go Back' }).waitFor();
     await page.getByText('USD $249.50').first().waitFor();
-    await page.getByRole('combobox').first().selectOption('2');
+    await page.getByRole('combobox', { name: 'Count:' }).selectOption('2');
     await shop.screenshot(page, '02-product');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.waitForURL('**/cart');
