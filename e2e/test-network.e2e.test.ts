@@ -37,11 +37,15 @@ async function seesBanner(page: Page): Promise<void> {
 }
 
 describe('GET /api/config', () => {
-  it('tells the browser the network: its chain id, its name, a test network, a development chain and the explorer', async () => {
+  it('tells the browser the network: its chain id, its name, a test network, a development chain and the explorer; and the display currencies', async () => {
     const res = await fetch(`${shop.baseUrl}/api/config`);
     const body: unknown = await res.json();
     expectDocumentedAnswer('GET', '/api/config', res.status, body);
-    expect(body).toEqual({ network: { chainId: shop.env.config.chainId, name: LABEL, testNetwork: true, developmentChain: true, explorerUrl: EXPLORER } });
+    expect(body).toEqual({
+      network: { chainId: shop.env.config.chainId, name: LABEL, testNetwork: true, developmentChain: true, explorerUrl: EXPLORER },
+      // The demo shop's sample rate, stated with its day.
+      displayCurrencies: [{ code: 'AZN', perUsd: '1.70', asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }],
+    });
   });
 });
 
