@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDayIn, formatDisplayIn, formatNumberIn, formatTimeIn, formatUsdIn } from './locale-format.ts';
+import { formatAmountIn, formatDayIn, formatDisplayIn, formatNumberIn, formatTimeIn, formatUsdIn } from './locale-format.ts';
 import { parseDisplayCurrencies } from './locales.ts';
 
 const azn = { code: 'AZN', perUsd: '1.70', asOf: '2026-11-29' };
@@ -17,6 +17,9 @@ describe('money and dates in a language', () => {
     expect(formatTimeIn('ru', '2026-11-29T07:05:00Z')).toBe('29.11.2026 07:05 UTC');
     expect(formatDayIn('az', '2026-11-29T07:05:00Z')).toBe('29.11.2026');
     expect(formatNumberIn('az', 12345.678)).toBe('12.345,68');
+    expect(formatAmountIn('en', 1234.5)).toBe('1234.50');
+    expect(formatAmountIn('az', '1234.5')).toBe('1.234,50');
+    expect(formatAmountIn('ru', '0').replace(/\s/g, ' ')).toBe('0,00');
     expect(formatNumberIn('ru', 12345.678).replace(/\s/g, ' ')).toBe('12 345,68');
   });
 

@@ -82,6 +82,20 @@ export function formatDisplayIn(locale: Locale, amount: number | string, currenc
   return sign ? `${text.startsWith('-') ? '-' : ''}${sign}${digits}` : `${currency.code} ${text.startsWith('-') ? '-' : ''}${digits}`;
 }
 
+/**
+ * An amount of money without its unit, to 2 decimals, as the language writes it: '1234.50'
+ * in English (as SPEC.md's screens write a balance), '1.234,50' in az, '1 234,50' in ru.
+ */
+export function formatAmountIn(locale: Locale, amount: number | string): string {
+  let rounded: string;
+  try {
+    rounded = roundMoney(amount);
+  } catch {
+    return String(amount);
+  }
+  return locale === 'en' ? rounded : marked(locale, english(Number(rounded), 2, 2));
+}
+
 /** A count or decimal as the language writes it (grouping, decimal mark). */
 export function formatNumberIn(locale: Locale, value: number | string, maximumFractionDigits = 2): string {
   const number = typeof value === 'number' ? value : Number(value);

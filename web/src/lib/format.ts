@@ -1,7 +1,7 @@
-import { formatDayIn, formatNumberIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
+import { formatAmountIn, formatDayIn, formatNumberIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
 import { activeLocale } from '@/i18n/i18n';
 
-/** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"). */
+/** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"): for a form's field. */
 export function formatMoney(amount: number | string): string {
   try {
     return roundMoney(amount);
@@ -17,6 +17,11 @@ export function formatMoney(amount: number | string): string {
 /** A USD amount: 'USD $' and 2 decimals in English (SPEC.md section 9). */
 export function formatUsd(amount: number | string): string {
   return formatUsdIn(activeLocale(), amount);
+}
+
+/** An amount to 2 decimals without its unit, as the language writes it ('12.50', '12,50'): for reading. */
+export function formatAmount(amount: number | string): string {
+  return formatAmountIn(activeLocale(), amount);
 }
 
 /** A moment, in UTC. */

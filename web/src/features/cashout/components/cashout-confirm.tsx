@@ -13,7 +13,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { buttonVariants } from '@/components/ui/button';
-import { formatTime, formatMoney } from '@/lib/format';
+import { formatTime, formatAmount } from '@/lib/format';
 import { t } from '@/i18n/i18n';
 
 type CashoutConfirmProps = {
@@ -45,8 +45,8 @@ export function CashoutConfirm({ preview, ethPrice, onConfirm, onCancel }: Casho
               [
                 t('cashout.confirm.amount'),
                 eth
-                  ? t('cashout.confirm.amountEth', { amount: formatMoney(preview.amountUsd), currency: BALANCE_CURRENCY, eth })
-                  : t('cashout.confirm.amountValue', { amount: formatMoney(preview.amountUsd), currency: BALANCE_CURRENCY }),
+                  ? t('cashout.confirm.amountEth', { amount: formatAmount(preview.amountUsd), currency: BALANCE_CURRENCY, eth })
+                  : t('cashout.confirm.amountValue', { amount: formatAmount(preview.amountUsd), currency: BALANCE_CURRENCY }),
               ],
               [t('cashout.confirm.wallet'), <FullHex key="wallet" value={preview.wallet} />],
             ]}

@@ -1,7 +1,7 @@
 import { Clock, TriangleAlert } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
-import { formatMoney } from '@/lib/format';
+import { formatAmount } from '@/lib/format';
 import { marks, withParts } from '@/i18n/rich-text';
 import { CASHOUT_MINIMUM } from '../cashout-rules';
 import { t } from '@/i18n/i18n';
@@ -21,7 +21,7 @@ export function CashoutNotices() {
         <AlertDescription>{t('cashout.payoutTimeText')}</AlertDescription>
       </Alert>
       <p className="text-sm text-muted-foreground">
-        {withParts(t('cashout.minimumRule', { ...marks('minimum'), currency: BALANCE_CURRENCY, amount: formatMoney(CASHOUT_MINIMUM) }), {
+        {withParts(t('cashout.minimumRule', { ...marks('minimum'), currency: BALANCE_CURRENCY, amount: formatAmount(CASHOUT_MINIMUM) }), {
           minimum: <strong className="text-foreground">{t('cashout.minimum', { minimum: CASHOUT_MINIMUM })}</strong>,
         })}
       </p>

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader } from '@/components/ui/card';
 import type { CashoutCancelJson } from '@shop/core/contract';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatMoney } from '@/lib/format';
+import { formatAmount } from '@/lib/format';
 import { clearUserInfo } from '@/stores/auth-store';
 import { useCancelCashout } from '../api/cancel-cashout';
 import { t } from '@/i18n/i18n';
@@ -16,7 +16,7 @@ const linkClass = 'font-medium text-foreground underline-offset-4 hover:underlin
 /** What the link did, in sentences of the page's language (the api's answer in numbers). */
 function cancelledText({ wallet, cancelled, returnedUsd, stillPaying }: CashoutCancelJson): string {
   const sentences = [
-    cancelled > 0 ? t('cashout.cancel.returned', { amount: formatMoney(returnedUsd) }) : stillPaying > 0 ? '' : t('cashout.cancel.nothingWaiting'),
+    cancelled > 0 ? t('cashout.cancel.returned', { amount: formatAmount(returnedUsd) }) : stillPaying > 0 ? '' : t('cashout.cancel.nothingWaiting'),
     stillPaying > 0 ? t('cashout.cancel.stillPaying') : '',
     t('cashout.cancel.blocked', { wallet }),
   ];

@@ -4,7 +4,7 @@ import { Price } from '@/components/price';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatAssetAmount, paymentAmount, paymentUnits } from '@/lib/asset-amount';
-import { daysLeft, formatTime, formatDay, formatMoney } from '@/lib/format';
+import { daysLeft, formatTime, formatDay, formatAmount } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 import { marks, withParts } from '@/i18n/rich-text';
 import { t } from '@/i18n/i18n';
@@ -114,7 +114,7 @@ export function OrderReceipt({ order }: { order: OrderJson }) {
                 <li key={p.txHash} className="grid gap-0.5">
                   <code className="break-all font-mono text-xs">{p.txHash}</code>
                   <span className="text-xs text-muted-foreground">
-                    {[paymentAmount(p), p.usdValue !== null ? t('pay.receipt.usd', { usd: formatMoney(p.usdValue) }) : null]
+                    {[paymentAmount(p), p.usdValue !== null ? t('pay.receipt.usd', { usd: formatAmount(p.usdValue) }) : null]
                       .filter((part) => part !== null && part !== '—')
                       .join(' · ')}
                   </span>

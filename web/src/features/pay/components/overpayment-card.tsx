@@ -4,7 +4,7 @@ import type { OverpaymentJson } from '@shop/core/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatMoney } from '@/lib/format';
+import { formatAmount } from '@/lib/format';
 import { marks, withParts } from '@/i18n/rich-text';
 import { useSettleOverpayment, type OverpaymentAction, type SettledOverpayment } from '../api/settle-overpayment';
 import { t } from '@/i18n/i18n';
@@ -41,7 +41,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
 
 /** The toast of a settled overpayment, from the api's numbers (its own text is English only). */
 function settledText(action: OverpaymentAction, result: SettledOverpayment, overpayment: OverpaymentJson): string {
-  if (action === 'balance') return t('pay.overpayment.credited', { amount: result.credited ?? formatMoney(overpayment.creditUsd ?? overpayment.usd) });
+  if (action === 'balance') return t('pay.overpayment.credited', { amount: result.credited ?? formatAmount(overpayment.creditUsd ?? overpayment.usd) });
   const sent = (result.refunds ?? 1) > 1 ? t('pay.overpayment.refundsRequested') : t('pay.overpayment.refundRequested');
   return result.rest ? t('pay.overpayment.refundRest', { sent }) : sent;
 }
@@ -65,11 +65,11 @@ export function OverpaymentCard({ orderId, overpayment }: { orderId: string; ove
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-2 text-sm">
-        <p>{t('pay.overpayment.paid', { usd: formatMoney(overpayment.usd), eth: overpayment.eth })}</p>
+        <p>{t('pay.overpayment.paid', { usd: formatAmount(overpayment.usd), eth: overpayment.eth })}</p>
         <p className="text-muted-foreground">
           {overpayment.creditUsd === null
             ? t('pay.overpayment.credit')
-            : t('pay.overpayment.creditUsd', { usd: formatMoney(overpayment.creditUsd) })}
+            : t('pay.overpayment.creditUsd', { usd: formatAmount(overpayment.creditUsd) })}
         </p>
         <RefundDestination overpayment={overpayment} />
       </CardContent>

@@ -3,7 +3,7 @@ import { CircleAlert, CircleCheck, Clock } from 'lucide-react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { paymentAmount } from '@/lib/asset-amount';
-import { formatMoney } from '@/lib/format';
+import { formatAmount } from '@/lib/format';
 import { SignedPaymentState } from './signed-pay';
 import { t } from '@/i18n/i18n';
 
@@ -13,7 +13,7 @@ export function paymentStateText(payment: PaymentJson): string {
     case 'PENDING':
       return t('pay.progress.waiting', { confirmations: payment.confirmations, required: payment.requiredConfirmations });
     case 'COUNTED':
-      return payment.usdValue === null ? t('pay.progress.confirmed') : t('pay.progress.confirmedUsd', { usd: formatMoney(payment.usdValue) });
+      return payment.usdValue === null ? t('pay.progress.confirmed') : t('pay.progress.confirmedUsd', { usd: formatAmount(payment.usdValue) });
     case 'REJECTED':
       return t('pay.progress.rejected', { reason: payment.reason ?? t('pay.progress.notValid') });
     case 'LATE':
@@ -29,12 +29,12 @@ export function paymentStateText(payment: PaymentJson): string {
 
 /** What is still due on an underpaid order: the quote's amount, else total minus paid. */
 export function amountDue(order: OrderJson): string {
-  if (order.quote) return formatMoney(order.quote.usdAmount);
+  if (order.quote) return formatAmount(order.quote.usdAmount);
   try {
     const due = toCents(order.totalPrice) - toCents(order.paidUsd);
-    return centsToString(due > 0n ? due : 0n);
+    return formatAmount(centsToString(due > 0n ? due : 0n));
   } catch {
-    return formatMoney(order.totalPrice);
+    return formatAmount(order.totalPrice);
   }
 }
 

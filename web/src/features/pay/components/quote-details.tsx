@@ -4,7 +4,7 @@ import { useEthPrice } from '@/api/get-eth-price';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatAssetAmount } from '@/lib/asset-amount';
-import { formatMoney } from '@/lib/format';
+import { formatAmount } from '@/lib/format';
 import { formatDuration } from '../hooks/use-now';
 import { checksummed, type TokenQuote } from '../payment-request';
 import { t } from '@/i18n/i18n';
@@ -30,7 +30,7 @@ export function LiveEthPrice() {
     <p className="text-sm text-muted-foreground">
       {t('pay.quote.livePrice')}{' '}
       <span className="font-medium text-foreground tabular-nums">
-        {price.data ? t('pay.quote.ethPrice', { price: formatMoney(price.data.price) }) : '…'}
+        {price.data ? t('pay.quote.ethPrice', { price: formatAmount(price.data.price) }) : '…'}
       </span>
     </p>
   );
@@ -59,7 +59,7 @@ export function QuoteDetails({ quote, secondsLeft }: QuoteDetailsProps) {
       <dt className="text-muted-foreground">{t('pay.quote.amount')}</dt>
       <dd className="text-right font-medium tabular-nums">{quote.amountEth} ETH</dd>
       <dt className="text-muted-foreground">{t('pay.quote.lockedPrice')}</dt>
-      <dd className="text-right tabular-nums">{t('pay.quote.perEth', { price: formatMoney(quote.ethUsd) })}</dd>
+      <dd className="text-right tabular-nums">{t('pay.quote.perEth', { price: formatAmount(quote.ethUsd) })}</dd>
       <dt className="text-muted-foreground">{t('pay.quote.priceLock')}</dt>
       <TimeLeft secondsLeft={secondsLeft} />
     </dl>
@@ -77,7 +77,7 @@ export function TokenQuoteDetails({ quote, secondsLeft }: { quote: TokenQuote; s
       <dt className="text-muted-foreground">{t('pay.quote.amount')}</dt>
       <dd className="text-right font-medium tabular-nums">{formatAssetAmount(quote.amount, quote.asset)}</dd>
       <dt className="text-muted-foreground">{t('pay.quote.value')}</dt>
-      <dd className="text-right tabular-nums">{t('pay.quote.usd', { usd: formatMoney(quote.usdAmount) })}</dd>
+      <dd className="text-right tabular-nums">{t('pay.quote.usd', { usd: formatAmount(quote.usdAmount) })}</dd>
       <dt className="text-muted-foreground">{t('pay.quote.sendTo')}</dt>
       {/* break-all: 42 characters do not fit a phone's line, and an address has no spaces to wrap at. */}
       <dd className="text-right font-mono text-xs break-all">{checksummed(quote.payTo)}</dd>

@@ -6,6 +6,7 @@ import { startLocale, t, type MessageKey } from '@/i18n/i18n';
 import { makeOrder, signIn } from '@/testing/fixtures';
 import { mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import { formatAmount } from '@/lib/format';
 
 /** The English catalogue's messages, as written (the build compiles the module's). */
 const english = JSON.parse(englishSource) as Record<string, string>;
@@ -73,7 +74,9 @@ describe('the pay page in Azerbaijani and Russian', () => {
       expect(await screen.findByRole('heading', { name: expected.heading, level: 1 })).toBeInTheDocument();
       expect(await screen.findByRole('button', { name: expected.connect })).toBeInTheDocument();
       expect(screen.getByRole('button', { name: expected.pay })).toBeInTheDocument();
-      expect(await screen.findByText(t('pay.quote.ethPrice', { price: '3000.00' }))).toBeInTheDocument();
+      // The price as the language writes it (ru groups with a no-break space).
+      const ethPrice = t('pay.quote.ethPrice', { price: formatAmount('3000.00') }).replace(/\s/g, ' ');
+      expect(await screen.findByText((content) => content.replace(/\s/g, ' ') === ethPrice)).toBeInTheDocument();
 
       const text = document.body.textContent ?? '';
       for (const key of DRAWN) {

@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { t } from '@/i18n/i18n';
 import { getServerMessage } from '@/lib/api-client';
-import { formatMoney } from '@/lib/format';
+import { formatAmount, formatMoney } from '@/lib/format';
 import { useExchangeBalance } from '../api/exchange-balance';
 import { NegativeBalanceNote } from './negative-balance-note';
 import { OpenCashouts } from './open-cashouts';
@@ -32,7 +32,7 @@ function amountProblem(text: string, active: number): string | null {
   if (!parsed.success) return t('users.balance.amountInvalid');
   const cents = toCents(parsed.data);
   if (cents <= 0n) return t('users.balance.amountZero');
-  if (cents > toCents(active)) return t('users.balance.amountTooBig', { amount: formatMoney(active), currency: BALANCE_CURRENCY });
+  if (cents > toCents(active)) return t('users.balance.amountTooBig', { amount: formatAmount(active), currency: BALANCE_CURRENCY });
   return null;
 }
 
@@ -88,7 +88,7 @@ export function BalanceCard({ user }: { user: UserJson }) {
               value={amount}
               onValueChange={setTyped}
               aria-invalid={problem ? true : undefined}
-              hint={problem ?? t('users.balance.amountHint', { amount: formatMoney(user.activeBalance), currency: BALANCE_CURRENCY })}
+              hint={problem ?? t('users.balance.amountHint', { amount: formatAmount(user.activeBalance), currency: BALANCE_CURRENCY })}
             />
           ) : null}
           <ConfirmAction

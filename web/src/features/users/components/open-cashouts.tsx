@@ -1,6 +1,6 @@
 import { Clock } from 'lucide-react';
 import { BALANCE_CURRENCY } from '@shop/core/contract';
-import { formatTime, formatDay, formatMoney, shortHex } from '@/lib/format';
+import { formatTime, formatDay, formatAmount, shortHex } from '@/lib/format';
 import { t } from '@/i18n/i18n';
 import { marks, withParts } from '@/i18n/rich-text';
 import { useMyOpenCashouts } from '../api/get-statement';
@@ -19,7 +19,7 @@ export function OpenCashouts() {
           <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
           <span>
             {withParts(t('users.openCashouts.waiting', marks('amount', 'wallet', 'day')), {
-              amount: <strong className="tabular-nums">{`${formatMoney(c.amountUsd)} ${BALANCE_CURRENCY}`}</strong>,
+              amount: <strong className="tabular-nums">{`${formatAmount(c.amountUsd)} ${BALANCE_CURRENCY}`}</strong>,
               wallet: <code className="font-mono text-xs">{shortHex(c.wallet, 6, 4)}</code>,
               day: <time dateTime={c.createdAt}>{formatDay(c.createdAt)}</time>,
             })}{' '}
