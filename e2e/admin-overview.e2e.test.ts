@@ -71,8 +71,12 @@ const header = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 /** Opens the admin menu (on a phone, from the small-screen menu first) and picks an entry. */
 async function fromAdminMenu(page: Page, item: string) {
   const toggle = header(page).getByRole('button', { name: 'Open menu' });
+  const adminMenu = header(page).getByRole('button', { name: 'Admin menu' });
+  // The header once it is drawn for the signed-in admin: the phone's menu button, or the
+  // admin menu itself on a wide screen (a look before then found neither on a busy machine).
+  await expect.poll(async () => (await toggle.isVisible()) || (await adminMenu.isVisible()), { timeout: 30_000 }).toBe(true);
   if (await toggle.isVisible()) await toggle.click();
-  await header(page).getByRole('button', { name: 'Admin menu' }).click();
+  await adminMenu.click();
   // An item with something waiting is named with it ('Cashouts 1 to pay').
   await page.getByRole('menuitem', { name: new RegExp(`^${item}( .+)?$`) }).click();
 }
