@@ -56,9 +56,10 @@ describe('the storefront arrives drawn', () => {
     expect(await (await fetch(`${shop.baseUrl}/register`)).text()).toContain('Registration:');
   });
 
-  it('hydrates with no second read before the first paint and no console error; add to cart, a kept referral code and sign in work', async () => {
+  it('hydrates with no second read before the first paint and no console error; a linked screen loads its chunks at once; add to cart, a kept referral code and sign in work', async () => {
     const page = await shop.newPage();
     const errors = errorsOf(page);
+    const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/route-preloads.json' && response.ok());
     await page.goto('/');
     await page.getByRole('heading', { name: 'Available Packages :' }).waitFor();
     // The catalogue came with the page: no read of it started before the first paint.
@@ -81,7 +82,20 @@ describe('the storefront arrives drawn', () => {
     expect(code.before).toEqual([]);
     expect(code.after).toBeGreaterThan(3);
 
+    // Once the app is idle it fetches the screens' chunk lists: a screen a link opens asks
+    // for all its chunks at once (web/src/app/screen-preloads.ts), not its module first.
+    await listed;
+    const screens = (await (await fetch(`${shop.baseUrl}/route-preloads.json`)).json()) as { path: string; files: string[] }[];
+    const productFiles = screens.find((screen) => screen.path === '/product/:id')?.files ?? [];
+    const productChunk = productFiles.find((file) => /\/product-[\w-]+\.js$/.test(file));
+    expect(productChunk).toBeDefined();
+    const linkedBefore = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+    expect(linkedBefore).not.toContain(productChunk);
+
     await page.getByRole('link', { name: 'Gold Package' }).first().click();
+    await page.getByRole('button', { name: 'Add to Cart' }).waitFor();
+    const linkedAfter = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+    expect(productFiles.filter((file) => !linkedAfter.includes(file))).toEqual([]);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.waitForURL('**/cart');
     await page.getByRole('heading', { name: 'Sum : 1 packet' }).waitFor();

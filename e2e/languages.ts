@@ -63,7 +63,7 @@ function fixedParts(message: string): string[] {
  * English messages of `areas` still on the page (its text, and the labels a screen reader
  * reads): a whole message as a text or label of its own, or the fixed words of a message
  * with values inside one. Messages a language writes as English does (a name, a symbol)
- * are not looked for.
+ * are not looked for. A key of any area drawn as a text (its message not loaded) is left too.
  */
 export async function englishLeft(page: Page, locale: string, areas: readonly Area[]): Promise<string[]> {
   const texts = await page.evaluate(() => {
@@ -94,5 +94,8 @@ export async function englishLeft(page: Page, locale: string, areas: readonly Ar
       }
     }
   }
+  // A message the screen's loaded catalogues lack is drawn as its key.
+  const shown = new Set(texts);
+  for (const area of AREAS) for (const key of Object.keys(read(area, 'en'))) if (shown.has(key)) left.add(`${key}: drawn as its key`);
   return [...left];
 }

@@ -12,6 +12,12 @@ type ClosureGroup = {
   apart: readonly string[];
   /** Modules not captured nor followed (left to the automatic split). */
   exclude: (id: string) => boolean;
+  /**
+   * Side-effect-free modules (the contract's): the entry takes from them only the names
+   * it uses, so what `apart` imports through them is not held apart; such a module the
+   * group may take must then not be one the entry uses.
+   */
+  pure?: (id: string) => boolean;
 };
 
 /** The modules `roots` import statically, however deeply, without those `skip` says no to. */
@@ -35,7 +41,7 @@ function staticClosure(ctx: ChunkingContext, roots: readonly string[], skip: (id
  * dynamic imports stay on demand. What `apart` imports is left where it is: the entry
  * would otherwise import the chunk, and index.html load it at once.
  */
-export function staticClosureGroup({ name, roots, apart, exclude }: ClosureGroup) {
+export function staticClosureGroup({ name, roots, apart, exclude, pure = () => false }: ClosureGroup) {
   const captured = new WeakMap<object, Set<string>>();
   return (moduleId: string, ctx: ChunkingContext): string | null => {
     const rootInfo = roots.map((root) => ctx.getModuleInfo(path.normalize(root)));
@@ -44,7 +50,7 @@ export function staticClosureGroup({ name, roots, apart, exclude }: ClosureGroup
     let chunk = captured.get(first);
     if (!chunk) {
       const rootIds = new Set(rootInfo.map((info) => info!.id));
-      const entry = staticClosure(ctx, apart.map((id) => path.normalize(id)), () => false);
+      const entry = staticClosure(ctx, apart.map((id) => path.normalize(id)), pure);
       chunk = staticClosure(ctx, [...rootIds], (id) => exclude(id) || entry.has(id));
       for (const id of rootIds) chunk.delete(id);
       captured.set(first, chunk);

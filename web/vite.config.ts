@@ -18,6 +18,13 @@ const webDir = fileURLToPath(new URL('.', import.meta.url));
  * them, so the app group would take them (0.7 kB gzipped) for the screens that do.
  */
 const MUTATIONS = /@tanstack[\\/](react-query|query-core)[\\/]build[\\/]modern[\\/](useMutation|mutationObserver)\.js$/;
+/**
+ * The contract's modules the home page runs (the words' formats, money, the locales): plain
+ * functions and constants, no zod schema, so the app's group takes them (their own chunks
+ * were two more files, each gzipped alone).
+ */
+const CONTRACT = /[\\/]core[\\/]src[\\/]contract[\\/]/;
+const APP_CONTRACT = /[\\/]core[\\/]src[\\/]contract[\\/](index|locale-format|locales|money|tokens|time)\.ts$/;
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 5000}`;
 
 // The browser talks to one origin, so the session cookie (SameSite=Lax) works in dev
@@ -92,16 +99,23 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
-    // Every browser the shop supports preloads modules itself (the polyfill was 0.2 kB
-    // gzipped of index.html's script); one that does not just loads them when imported.
-    modulePreload: { polyfill: false },
+    // No list of each dynamic import's chunks in the app's code (they were 2 kB of the
+    // home page's 110 kB, gzipped): a first page names its screen's chunks in its HTML
+    // (route-preloads.json, api/src/web-app.ts), and a screen a link opens asks for its
+    // chunks from the same list (src/app/screen-preloads.ts).
+    modulePreload: false,
+    // One stylesheet, linked by index.html: a chunk then carries no stylesheet for Vite to
+    // load with a dynamic import (the app's code had one list more per import for it).
+    cssCodeSplit: false,
     rolldownOptions: {
       treeshake: {
         // The shared contract (@shop/core/contract) builds zod schemas at module level,
         // which a bundler must otherwise keep. The browser uses only its types and money
         // helpers, so its modules are declared pure and zod stays out of the bundle.
         moduleSideEffects: [{ test: /[\\/]core[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
-        manualPureFunctions: ['z'],
+        // lucide-react's icon modules make their component at module level; the app draws
+        // icons from their data (lucide-icons.ts), so those calls are dropped.
+        manualPureFunctions: ['z', 'createLucideIcon'],
       },
       output: {
         codeSplitting: {
@@ -134,7 +148,9 @@ export default defineConfig({
                 name: 'app',
                 roots: [path.join(webDir, 'src/main.tsx'), path.join(webDir, 'src/features/products/routes/home.tsx')],
                 apart: [path.join(webDir, 'src/boot.ts')],
-                exclude: (id) => /node_modules[\\/]zod[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$|[\\/]core[\\/]src[\\/]/.test(id) || MUTATIONS.test(id),
+                exclude: (id) => (/node_modules[\\/]zod[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$|[\\/]core[\\/]src[\\/]/.test(id) && !APP_CONTRACT.test(id)) || MUTATIONS.test(id),
+                // index.html's script takes one name of the contract (page-modules.ts), not in APP_CONTRACT.
+                pure: (id) => CONTRACT.test(id),
               }),
               priority: 1,
             },

@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { i18nCatalogs } from './i18n-catalogs.ts';
+import { lucideIconImports } from './lucide-icons.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [i18nCatalogs(), react()],
+  plugins: [i18nCatalogs(), lucideIconImports(), react()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -6,8 +6,18 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import type { Logger } from '@shop/core';
-import { MODULES_META, PAGE_STATE_ID, SERVER_ENTRY_FILE, type Locale, type PageData, type ProductJson, type RenderPage, type ShopConfigJson } from '@shop/core/contract';
-import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract/route-preloads';
+import {
+  MODULES_META,
+  PAGE_STATE_ID,
+  ROUTE_PRELOADS_FILE,
+  SERVER_ENTRY_FILE,
+  type Locale,
+  type PageData,
+  type ProductJson,
+  type RenderPage,
+  type ScreenPreloads,
+  type ShopConfigJson,
+} from '@shop/core/contract';
 import { SESSION_COOKIE } from './middleware/auth.ts';
 import { requestCurrency, requestLocale } from './middleware/locale.ts';
 import { parseId } from './middleware/validate.ts';

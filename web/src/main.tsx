@@ -6,6 +6,7 @@ import { startLocale } from './i18n/i18n';
 import { pageLocale, startCurrency } from './i18n/preferences';
 import { AppProviders } from './app/providers';
 import { AppRouter, loadRoutesAt } from './app/router';
+import { fetchScreenChunksWhenIdle } from './app/screen-preloads';
 import { createQueryClient } from './lib/query-client';
 
 const container = document.getElementById('root');
@@ -36,6 +37,7 @@ if (container.firstElementChild) {
   // over, in a transition: hydration yields to the browser between pieces of work (the
   // page is already drawn), so a tap or a frame never waits for all of it.
   void ready(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
+  fetchScreenChunksWhenIdle();
 } else {
   // A screen the app draws (a signed-in one, the pay page): its module first too (the api's
   // page preloads it with the app), so the first frame is the screen itself, not the
@@ -45,4 +47,5 @@ if (container.firstElementChild) {
   // instead of running it as one long task (the phone's first tap waited for it).
   const render = () => startTransition(() => createRoot(container).render(app));
   void ready(window.location.pathname).then(render, render);
+  fetchScreenChunksWhenIdle();
 }

@@ -45,3 +45,5 @@ export * from './authorization.ts';
 export * from './order-views.ts';
 // Drawing a public page on the server: what the api hands the web build's server bundle.
 export * from './page-render.ts';
+export * from './page-modules.ts';
+export * from './route-preloads.ts';

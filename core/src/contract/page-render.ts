@@ -10,11 +10,6 @@ export const SERVER_ENTRY_FILE = '.server/entry-server.js';
 /** The id of the page's embedded data (`<script type="application/json">`): the app's query cache, dehydrated. */
 export const PAGE_STATE_ID = 'shop-state';
 
-/**
- * The `<meta name>` of a drawn page that lists the app's chunks for its screen, space
- * separated: index.html's script (web/src/boot.ts) fetches them once the page is painted.
- */
-export const MODULES_META = 'shop:modules';
 
 /**
  * The reads a page shows at once, read by the api through the same cached reads the

@@ -1,5 +1,6 @@
-// The file the web build writes beside index.html and the api reads (web/route-preloads.ts
-// writes it, api/src/web-app.ts reads it).
+// The file the web build writes beside index.html (web/route-preloads.ts): the api reads it
+// to name a page's chunks (api/src/web-app.ts), the app to load a screen's chunks together
+// when a link opens it (web/src/app/screen-preloads.ts).
 
 /** Its name in the build's folder. */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';

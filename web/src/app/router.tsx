@@ -7,6 +7,7 @@ import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorBoundary } from './routes/route-error';
 import { ServerPage } from './routes/server-page';
+import { preloadScreen } from './screen-preloads';
 import { activeLocale, loadCatalog, type CatalogArea } from '@/i18n/i18n';
 
 /**
@@ -56,7 +57,9 @@ function screenRoute(page: PageEntry): RouteObject {
     const locale = activeLocale();
     const loading = loadings.get(locale);
     if (loading) return loading;
-    // The screen's words with its code: its area's catalogue in the language drawn in.
+    // Its chunks together (once the app knows them), then the screen's words with its
+    // code: its area's catalogue in the language drawn in.
+    preloadScreen(page.path);
     const started: Loading = Promise.all([importModule(), ...catalogueAreas(page).map((area) => loadCatalog(area))]).then(([module]) => {
       const Component = module[page.component];
       if (!Component) throw new Error(`${page.module} exports no ${page.component}`);

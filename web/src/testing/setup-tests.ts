@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach } from 'vitest';
-import { i18n, loadCatalog, startLocale } from '@/i18n/i18n';
+import { loadCatalog, startLocale, whenMissing } from '@/i18n/i18n';
 
 // jsdom has no ResizeObserver; Radix primitives (the checkbox) measure themselves with it.
 if (!('ResizeObserver' in globalThis)) {
@@ -22,8 +22,8 @@ configure({ asyncUtilTimeout: 20_000 });
 // the catalogue fails the test that draws it (rather than showing its key).
 await Promise.all([loadCatalog('auth', 'en'), loadCatalog('account', 'en'), loadCatalog('admin', 'en')]);
 await startLocale('en');
-i18n.on('missing', ({ id, locale }) => {
-  throw new Error(`no message '${id}' in the ${locale} catalogues`);
+whenMissing((key, locale) => {
+  throw new Error(`no message '${key}' in the ${locale} catalogues`);
 });
 
 afterEach(() => {

@@ -1,0 +1,38 @@
+import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract';
+
+/**
+ * A screen's chunks, fetched together when a link opens it. The build names no chunk's
+ * imports in the app's code (vite.config.ts `modulePreload: false`: the lists were 2 kB of
+ * the home page's JavaScript), so without this a screen's module would load first and
+ * its imports only once it had run: a round trip more. Its list is the build's
+ * route-preloads.json, the one the api names a first page's chunks from, fetched once
+ * the app has drawn its first page and the browser is idle.
+ */
+let screens: Map<string, readonly string[]> | undefined;
+const preloaded = new Set<string>();
+
+/** Fetches the screens' chunk lists, once, when the browser is idle (a built app only: the dev server serves modules). */
+export function fetchScreenChunksWhenIdle(): void {
+  if (!import.meta.env.PROD || screens) return;
+  const fetchList = () =>
+    fetch(`/${ROUTE_PRELOADS_FILE}`)
+      .then((response) => (response.ok ? (response.json() as Promise<ScreenPreloads[]>) : []))
+      .then((list) => void (screens = new Map(list.map((screen) => [screen.path, screen.files]))))
+      // Without the list a screen still loads, its imports after its module.
+      .catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(() => void fetchList());
+  else setTimeout(() => void fetchList(), 1);
+}
+
+/** Asks for the chunks of the screen at `path` (pages.ts syntax, '' the home page) that the page has not loaded yet. */
+export function preloadScreen(path: string): void {
+  for (const file of screens?.get(`/${path}`) ?? []) {
+    if (preloaded.has(file) || document.querySelector(`link[rel="modulepreload"][href="${file}"]`)) continue;
+    preloaded.add(file);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = file;
+    document.head.append(link);
+  }
+}
