@@ -89,12 +89,12 @@ describe('the storefront arrives drawn', () => {
     const productFiles = screens.find((screen) => screen.path === '/product/:id')?.files ?? [];
     const productChunk = productFiles.find((file) => /\/product-[\w-]+\.js$/.test(file));
     expect(productChunk).toBeDefined();
-    const linkedBefore = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+    const linkedBefore = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')).map((link) => link.getAttribute('href')));
     expect(linkedBefore).not.toContain(productChunk);
 
     await page.getByRole('link', { name: 'Gold Package' }).first().click();
     await page.getByRole('button', { name: 'Add to Cart' }).waitFor();
-    const linkedAfter = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+    const linkedAfter = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')).map((link) => link.getAttribute('href')));
     expect(productFiles.filter((file) => !linkedAfter.includes(file))).toEqual([]);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.waitForURL('**/cart');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmountIn, formatDayIn, formatDisplayIn, formatNumberIn, formatTimeIn, formatUsdIn } from './locale-format.ts';
+import { formatAmountIn, formatDayIn, formatDisplayIn, formatMonthDayIn, formatNumberIn, formatSignedUsdIn, formatTimeIn, formatUsdIn } from './locale-format.ts';
 import { parseDisplayCurrencies } from './locales.ts';
 
 const azn = { code: 'AZN', perUsd: '1.70', asOf: '2026-11-29' };
@@ -9,6 +9,8 @@ describe('money and dates in a language', () => {
     expect(formatUsdIn('en', '12.5')).toBe('USD $12.50');
     expect(formatTimeIn('en', '2026-11-29T07:05:00Z')).toBe('2026-11-29 07:05 UTC');
     expect(formatDayIn('en', '2026-11-29T07:05:00Z')).toBe('2026-11-29');
+    expect(formatMonthDayIn('en', '2026-11-29')).toBe('11-29');
+    expect([formatSignedUsdIn('en', '600.00'), formatSignedUsdIn('en', '-5.00')]).toEqual(['+$600.00', '-$5.00']);
   });
 
   it('writes Russian and Azerbaijani amounts and dates as the language does, the same in every runtime (no Intl data of theirs needed)', () => {
@@ -16,6 +18,8 @@ describe('money and dates in a language', () => {
     expect(formatUsdIn('az', '1234.5').replace(/\s/g, ' ')).toBe('1.234,50 USD');
     expect(formatTimeIn('ru', '2026-11-29T07:05:00Z')).toBe('29.11.2026 07:05 UTC');
     expect(formatDayIn('az', '2026-11-29T07:05:00Z')).toBe('29.11.2026');
+    expect(formatMonthDayIn('ru', '2026-11-29')).toBe('29.11');
+    expect(formatSignedUsdIn('az', '-1234.5')).toBe('-1.234,50 USD');
     expect(formatNumberIn('az', 12345.678)).toBe('12.345,68');
     expect(formatAmountIn('en', 1234.5)).toBe('1234.50');
     expect(formatAmountIn('az', '1234.5')).toBe('1.234,50');

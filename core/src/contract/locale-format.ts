@@ -96,6 +96,13 @@ export function formatAmountIn(locale: Locale, amount: number | string): string 
   return locale === 'en' ? rounded : marked(locale, english(Number(rounded), 2, 2));
 }
 
+/** A signed change in USD: '+$600.00' and '-$5.00' in English, '+600,00 USD' in the others. */
+export function formatSignedUsdIn(locale: Locale, amount: string): string {
+  const negative = amount.startsWith('-');
+  const size = negative ? amount.slice(1) : amount;
+  return `${negative ? '-' : '+'}${locale === 'en' ? `$${size}` : `${formatAmountIn(locale, size)} USD`}`;
+}
+
 /** A count or decimal as the language writes it (grouping, decimal mark). */
 export function formatNumberIn(locale: Locale, value: number | string, maximumFractionDigits = 2): string {
   const number = typeof value === 'number' ? value : Number(value);
@@ -123,4 +130,10 @@ export function formatDayIn(locale: Locale, when: When): string {
   if (!date) return formatDay(when);
   const [year, month, day] = date.toISOString().slice(0, 10).split('-');
   return `${day}.${month}.${year}`;
+}
+
+/** A UTC calendar day without its year (a chart's axis): 'MM-DD' in English, 'DD.MM' in the others. */
+export function formatMonthDayIn(locale: Locale, when: When): string {
+  const day = formatDayIn(locale, when);
+  return locale === 'en' ? day.slice(5) : day.slice(0, 5);
 }

@@ -1,4 +1,4 @@
-import { formatAmountIn, formatDayIn, formatNumberIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
+import { formatAmountIn, formatDayIn, formatMonthDayIn, formatNumberIn, formatSignedUsdIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
 import { activeLocale } from '@/i18n/i18n';
 
 /** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"): for a form's field. */
@@ -24,6 +24,17 @@ export function formatAmount(amount: number | string): string {
   return formatAmountIn(activeLocale(), amount);
 }
 
+/** A signed amount with its unit: '+2.50 USD', '-40.00 USD' ('+2,50 USD' in az and ru). */
+export function signedAmount(amount: string, currency: string): string {
+  const negative = amount.startsWith('-');
+  return `${negative ? '-' : '+'}${formatAmount(negative ? amount.slice(1) : amount)} ${currency}`;
+}
+
+/** A signed change in USD: '+$600.00' in English, '+600,00 USD' in az and ru. */
+export function formatSignedUsd(amount: string): string {
+  return formatSignedUsdIn(activeLocale(), amount);
+}
+
 /** A moment, in UTC. */
 export function formatTime(when: string | Date | null | undefined): string {
   return formatTimeIn(activeLocale(), when);
@@ -32,6 +43,11 @@ export function formatTime(when: string | Date | null | undefined): string {
 /** A UTC calendar day. */
 export function formatDay(when: string | Date | null | undefined): string {
   return formatDayIn(activeLocale(), when);
+}
+
+/** A UTC calendar day without its year, for a chart's axis: 'MM-DD' in English, 'DD.MM' in the others. */
+export function formatMonthDay(day: string): string {
+  return formatMonthDayIn(activeLocale(), day);
 }
 
 /** A count or decimal, with the language's grouping and decimal mark. */

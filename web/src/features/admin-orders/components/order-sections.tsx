@@ -4,7 +4,7 @@ import type { AdminOrderDetailJson } from '@shop/core/contract';
 import { CappedNote, DetailList, SectionCard } from '@/components/detail-list';
 import { StatusBadge } from '@/components/status-badge';
 import { t } from '@/i18n/i18n';
-import { formatTime, formatUsd } from '@/lib/format';
+import { formatAmount, formatTime, formatUsd } from '@/lib/format';
 import { lineTotal } from '@/lib/line-total';
 
 type Order = AdminOrderDetailJson;
@@ -97,7 +97,7 @@ export function OrderQuotes({ quotes }: { quotes: Order['quotes'] }) {
         <ul className="flex flex-col gap-2 text-sm">
           {quotes.items.map((q) => (
             <li key={q._id} className="flex flex-col gap-0.5">
-              <span className="tabular-nums">{t('adminOrder.quotes.line', { amount: q.amountText, usd: formatUsd(q.usdAmount), unit: Number(q.unitUsd).toFixed(2), asset: q.asset })}</span>
+              <span className="tabular-nums">{t('adminOrder.quotes.line', { amount: q.amountText, usd: formatUsd(q.usdAmount), unit: formatAmount(q.unitUsd), asset: q.asset })}</span>
               <span className="text-xs text-muted-foreground">{t('adminOrder.quotes.valid', { from: formatTime(q.createdAt), to: formatTime(q.expiresAt) })}</span>
             </li>
           ))}

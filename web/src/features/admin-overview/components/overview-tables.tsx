@@ -2,7 +2,7 @@ import type { AdminOverviewJson } from '@shop/core/contract';
 import { statusText } from '@/components/status-badge';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { t } from '@/i18n/i18n';
-import { formatUsd } from '@/lib/format';
+import { formatDay, formatUsd } from '@/lib/format';
 
 /** The chart's figures as a table, newest day first: its text alternative, and what a screen reader reads. */
 export function DayTable({ days }: { days: AdminOverviewJson['days'] }) {
@@ -19,7 +19,7 @@ export function DayTable({ days }: { days: AdminOverviewJson['days'] }) {
       <TableBody>
         {[...days].reverse().map((d) => (
           <TableRow key={d.day}>
-            <TableCell className="font-mono text-xs">{d.day}</TableCell>
+            <TableCell className="font-mono text-xs">{formatDay(d.day)}</TableCell>
             <TableCell className="text-right tabular-nums">{formatUsd(d.revenue)}</TableCell>
             <TableCell className="text-right tabular-nums">{d.paidOrders}</TableCell>
           </TableRow>

@@ -2,7 +2,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, XAxis, YAxis } from 'recharts'
 import type { OverviewDayJson } from '@shop/core/contract';
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart';
 import { t } from '@/i18n/i18n';
-import { formatUsd } from '@/lib/format';
+import { formatDay, formatMonthDay, formatNumber, formatUsd } from '@/lib/format';
 
 /** The two series' names (in the active language) and colours. */
 const chartConfig = () =>
@@ -11,8 +11,11 @@ const chartConfig = () =>
     paidOrders: { label: t('overview.chart.paidOrders'), color: 'oklch(0.646 0.222 41.116)' },
   }) satisfies ChartConfig;
 
-/** '$1.2k' for an axis: whole dollars, short. */
-const axisUsd = (value: number) => (value >= 1000 ? `$${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)}k` : `$${value}`);
+/** An axis's dollars, short: '$28', '$1.2k' in English; '1,2 тыс. $' in Russian. */
+const axisUsd = (value: number) =>
+  value >= 1000
+    ? t('overview.chart.axisUsdThousands', { amount: formatNumber(value / 1000, value >= 10_000 ? 0 : 1) })
+    : t('overview.chart.axisUsd', { amount: formatNumber(value, 0) });
 
 /**
  * Revenue (bars, left axis) and paid orders (line, right axis) per UTC day. The figures
@@ -21,7 +24,7 @@ const axisUsd = (value: number) => (value >= 1000 ? `$${(value / 1000).toFixed(v
  * chart can be walked with the arrow keys (recharts' accessibility layer).
  */
 export function RevenueChart({ days, summaryId }: { days: OverviewDayJson[]; summaryId: string }) {
-  const data = days.map((d) => ({ day: d.day, label: d.day.slice(5), revenue: Number(d.revenue), revenueText: d.revenue, paidOrders: d.paidOrders }));
+  const data = days.map((d) => ({ day: d.day, label: formatMonthDay(d.day), revenue: Number(d.revenue), revenueText: d.revenue, paidOrders: d.paidOrders }));
   return (
     <ChartContainer config={chartConfig()} className="aspect-auto h-64 w-full sm:h-72" aria-describedby={summaryId}>
       <ComposedChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} title={t('overview.chart.title')} accessibilityLayer>
@@ -34,7 +37,7 @@ export function RevenueChart({ days, summaryId }: { days: OverviewDayJson[]; sum
           content={
             <ChartTooltipContent
               labelKey="day"
-              labelFormatter={(_label, payload) => String(payload[0]?.payload?.day ?? '')}
+              labelFormatter={(_label, payload) => formatDay(String(payload[0]?.payload?.day ?? ''))}
               formatter={(value, name, item) => (name === 'revenue' ? formatUsd(String(item.payload?.revenueText ?? value)) : String(value))}
             />
           }

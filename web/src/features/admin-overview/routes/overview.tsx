@@ -12,7 +12,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatAssetAmount } from '@/lib/asset-amount';
 import { t, type MessageKey } from '@/i18n/i18n';
-import { formatUsd } from '@/lib/format';
+import { formatDay, formatUsd } from '@/lib/format';
 import { exportUrl, readyToExport, useOverview, type DayRange } from '../api/get-overview';
 import { DayTable, OrdersByState, TopPackages } from '../components/overview-tables';
 import { lastDays, RangePicker, rangeProblem } from '../components/range-picker';
@@ -72,7 +72,7 @@ function Summary({ data, id }: { data: AdminOverviewJson; id: string }) {
   return (
     <p id={id} className="text-sm text-muted-foreground">
       {data.totals.paidOrders > 0
-        ? t('overview.summary.withBest', { ...values, bestDay: best.day, bestRevenue: formatUsd(best.revenue) })
+        ? t('overview.summary.withBest', { ...values, bestDay: formatDay(best.day), bestRevenue: formatUsd(best.revenue) })
         : t('overview.summary.noPaid', values)}
     </p>
   );

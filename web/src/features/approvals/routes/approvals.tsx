@@ -12,11 +12,10 @@ import { useListParam } from '@/components/list-filters';
 import { Button } from '@/components/ui/button';
 import { t, type MessageKey } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatTime } from '@/lib/format';
+import { formatAmount, formatSignedUsd, formatTime, formatUsd } from '@/lib/format';
 import { useUserInfo } from '@/stores/auth-store';
 import { useApprovals, useDecideApproval, type Decision } from '../api/approvals';
 
-const usd = (n: number) => `USD $${n.toFixed(2)}`;
 
 /** What the request is worth: admin rights are worth no amount; a payout no price could value says so; a package what one pays over its term. */
 const worth = (a: ApprovalJson) =>
@@ -25,16 +24,15 @@ const worth = (a: ApprovalJson) =>
     : a.amountUsd === null
       ? t('approvals.notValued')
       : a.kind === 'PACKAGE'
-        ? t('approvals.perPackage', { amount: usd(a.amountUsd) })
-        : usd(a.amountUsd);
+        ? t('approvals.perPackage', { amount: formatUsd(a.amountUsd) })
+        : formatUsd(a.amountUsd);
 
 /** Where the money goes: the payout's wallet (and its user), the user, or a package's buyers. */
 const destination = (a: ApprovalJson) =>
   a.kind === 'PACKAGE' ? t('approvals.packageBuyers') : [a.wallet, a.beneficiary?.email].filter(Boolean).join(' / ') || t('approvals.theSender');
-const signed = (v: string) => (v.startsWith('-') ? `-$${v.slice(1)}` : `+$${v}`);
 
 /** A package's terms: what it credits a day, for how long, and its price. */
-const terms = (p: { price: string; dailyCredit: string; durationDays: number }) => t('approvals.terms', { daily: p.dailyCredit, days: p.durationDays, price: p.price });
+const terms = (p: { price: string; dailyCredit: string; durationDays: number }) => t('approvals.terms', { daily: formatAmount(p.dailyCredit), days: p.durationDays, price: formatAmount(p.price) });
 
 /** On a phone, where the AMOUNT, TO and ASKED BY columns are hidden: the same in one line. */
 function Who({ approval }: { approval: ApprovalJson }) {
@@ -58,7 +56,7 @@ function PackageTerms({ approval }: { approval: ApprovalJson }) {
         {t(p.publish ? 'approvals.packageOnSale' : 'approvals.packageChange', { name: p.name })}
       </Link>
       <span className="block text-xs text-muted-foreground">
-        {t('approvals.packageLine', { terms: p.was ? t('approvals.termsWas', { terms: terms(p), was: terms(p.was) }) : terms(p), stock, pays: p.stockPaysUsd })}
+        {t('approvals.packageLine', { terms: p.was ? t('approvals.termsWas', { terms: terms(p), was: terms(p.was) }) : terms(p), stock, pays: formatAmount(p.stockPaysUsd) })}
       </span>
       <Who approval={approval} />
     </span>
@@ -87,8 +85,8 @@ function WhatAndWhy({ approval }: { approval: ApprovalJson }) {
 /** The change a balance increase makes, in words: 'active +$600.00, passive +$10.00'. */
 const changeText = (change: NonNullable<ApprovalJson['change']>) =>
   [
-    change.active !== '0.00' ? t('approvals.changeActive', { amount: signed(change.active) }) : '',
-    change.passive !== '0.00' ? t('approvals.changePassive', { amount: signed(change.passive) }) : '',
+    change.active !== '0.00' ? t('approvals.changeActive', { amount: formatSignedUsd(change.active) }) : '',
+    change.passive !== '0.00' ? t('approvals.changePassive', { amount: formatSignedUsd(change.passive) }) : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -103,7 +101,7 @@ function approvalEffect(a: ApprovalJson): string {
   if (a.kind === 'PACKAGE') {
     const p = a.package;
     if (!p) return t('approvals.effect.package');
-    const values = { name: p.name, daily: p.dailyCredit, days: p.durationDays, price: p.price, stock: p.stockOnceApproved, pays: p.stockPaysUsd };
+    const values = { name: p.name, daily: formatAmount(p.dailyCredit), days: p.durationDays, price: formatAmount(p.price), stock: p.stockOnceApproved, pays: formatAmount(p.stockPaysUsd) };
     return t(p.publish ? 'approvals.effect.packageOnSale' : 'approvals.effect.packageChange', values);
   }
   return t(a.subject.type === 'cashout' ? 'approvals.effect.cashout' : 'approvals.effect.refund', { worth: worth(a), destination: destination(a) });

@@ -41,7 +41,7 @@ function RefundDestination({ overpayment }: { overpayment: OverpaymentJson }) {
 
 /** The toast of a settled overpayment, from the api's numbers (its own text is English only). */
 function settledText(action: OverpaymentAction, result: SettledOverpayment, overpayment: OverpaymentJson): string {
-  if (action === 'balance') return t('pay.overpayment.credited', { amount: result.credited ?? formatAmount(overpayment.creditUsd ?? overpayment.usd) });
+  if (action === 'balance') return t('pay.overpayment.credited', { amount: formatAmount(result.credited ?? overpayment.creditUsd ?? overpayment.usd) });
   const sent = (result.refunds ?? 1) > 1 ? t('pay.overpayment.refundsRequested') : t('pay.overpayment.refundRequested');
   return result.rest ? t('pay.overpayment.refundRest', { sent }) : sent;
 }

@@ -6,7 +6,7 @@ import { LoadMore } from '@/components/load-more';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatTime, formatDay, formatAmount, shortHex } from '@/lib/format';
+import { formatTime, formatDay, shortHex, signedAmount } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { t } from '@/i18n/i18n';
 import { useStatement } from '../api/get-statement';
@@ -81,12 +81,6 @@ function EntryDetail({ entry }: { entry: StatementEntryJson }) {
       ) : null}
     </>
   );
-}
-
-/** A signed amount with its unit: '+2.50 USD', '-40.00 USD'. */
-export function signedAmount(amount: string, currency: string): string {
-  const negative = amount.startsWith('-');
-  return `${negative ? '-' : '+'}${formatAmount(negative ? amount.slice(1) : amount)} ${currency}`;
 }
 
 /**

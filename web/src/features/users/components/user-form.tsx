@@ -10,6 +10,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatAmount } from '@/lib/format';
 import { useUpdateUser } from '../api/update-user';
 import { NegativeBalanceNote } from './negative-balance-note';
 
@@ -47,7 +48,7 @@ export function UserForm({ user }: { user: UserJson }) {
       {
         onSuccess: (user) => {
           // One message: saved, or saved with what waits for a second admin, as sentences.
-          const amount = user.pendingApproval?.amountUsd.toFixed(2);
+          const amount = user.pendingApproval && formatAmount(user.pendingApproval.amountUsd);
           if (amount !== undefined) toast.info(t(user.pendingAdminGrant ? 'users.form.bothWait' : 'users.form.increaseWaits', { amount }));
           else if (user.pendingAdminGrant) toast.info(t('users.form.adminWaits'));
           else toast.success(t('users.form.updated'));
