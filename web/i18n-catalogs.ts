@@ -7,10 +7,10 @@ export const CATALOG_FILE = /[\\/]src[\\/]i18n[\\/]catalogs[\\/][a-z]+[\\/][a-z]
 
 /**
  * Compiles the web app's message catalogues (ICU MessageFormat, one JSON file per area and
- * locale) when the build, the dev server or the tests load them: Lingui's runtime then gets
- * messages it only has to fill in, and the browser never loads a MessageFormat parser
- * (docs/decisions.md, "The shop's languages"). A message that does not parse fails the
- * build, naming its file and key.
+ * locale) with Lingui's compiler when the build, the dev server or the tests load them:
+ * the app's `t` (src/i18n/i18n.ts) gets messages it only has to fill in, and the browser
+ * never loads a MessageFormat parser (docs/decisions.md, "The shop's languages"). A message
+ * that does not parse fails the build, naming its file and key.
  */
 export function i18nCatalogs(): Plugin {
   return {
