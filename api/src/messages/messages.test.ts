@@ -7,7 +7,8 @@ import { lookupFieldProblem, lookupMessage, translateFieldMessage, translateMess
 
 /**
  * The api's messages in az and ru (issue 41): every English message the code can answer
- * people with has a translation in both, so a new error cannot ship in English alone.
+ * people with, and every finding the reconciler reports to the admin, has a translation in
+ * both, so a new error or finding cannot ship in English alone.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const found = scanMessages(root, ['core/src', 'api/src']);
@@ -23,9 +24,28 @@ describe('the messages catalogue', () => {
     }
   });
 
-  it.each(['az', 'ru'] as const)('has a %s translation of every message', (locale: Locale) => {
+  it("reads the reconciler's findings: what its checks add, the findings they return, the audit log's breaks and the checked line's words", () => {
+    const findings = found.filter((m) => m.kind === 'finding');
+    expect(findings.length).toBeGreaterThan(50);
+    const patterns = findings.map((m) => m.pattern);
+    for (const known of [
+      'The {} balance is {} but its ledger sums to {}',
+      'A counted transfer has no order, block or value',
+      // A check's returned finding, its sentence begun in a constant (`${held} but ...`).
+      'The deposit address holds {} ETH after block {} but its unswept deposits add up to {} ETH: {} ETH recorded is not there',
+      'The deposit address holds {} after block {}, {} more than its unswept {} deposits ({}): {} arrived that the shop did not record',
+      'Audit entries {} to {} are missing',
+      'not checked: chain checks left out',
+    ]) {
+      expect(patterns).toContain(known);
+    }
+    // The audit head ('{}:{}') is a value, not words.
+    expect(patterns.filter((p) => !/[a-z]/i.test(p.replace(/\{\}/g, '')))).toEqual([]);
+  });
+
+  it.each(['az', 'ru'] as const)('has a %s translation of every message and finding', (locale: Locale) => {
     const missing = found
-      .filter((m) => (m.kind === 'message' ? lookupMessage(locale, sample(m.pattern)) : lookupFieldProblem(locale, sample(m.pattern))) === null)
+      .filter((m) => (m.kind === 'field' ? lookupFieldProblem(locale, sample(m.pattern)) : lookupMessage(locale, sample(m.pattern))) === null)
       .map((m) => `${m.where}: ${m.pattern}`);
     expect(missing).toEqual([]);
   });
@@ -41,6 +61,22 @@ describe('the messages catalogue', () => {
     expect(translateMessage('ru', 'Invalid email: is too long')).toBe('Неверное поле email: слишком длинное значение');
     expect(translateMessage('az', 'Something nobody wrote yet')).toBe('Something nobody wrote yet');
     expect(translateMessage('en', 'Order not found')).toBe('Order not found');
+  });
+
+  it("translates the reconciler's findings, counts in the plural Russian needs, a block's place on the chain in words", () => {
+    expect(translateMessage('ru', 'The active balance is $10.00 but its ledger sums to $12.50')).toBe('Активный баланс — $10.00, но его проводки в журнале дают в сумме $12.50');
+    expect(translateMessage('az', 'The order holds none of the package but its movements took 2')).toBe('Sifariş paketdən heç nə saxlamır, lakin ehtiyat hərəkətləri onun üçün 2 ədəd götürüb');
+    expect(translateMessage('ru', 'Tag 42 is held by 2 orders')).toBe('Метку 42 держат 2 заказа');
+    expect(translateMessage('ru', 'A transfer with 21 confirmations has been waiting since 2026-11-22T10:00:00.000Z without being settled')).toBe(
+      'Перевод с 21 подтверждением ждёт с 2026-11-22T10:00:00.000Z и так и не учтён',
+    );
+    expect(translateMessage('ru', "A counted transfer's block 12 is now 0xaa, not 0xbb")).toBe('Блок 12 учтённого перевода теперь с хешем 0xaa, а не 0xbb');
+    expect(translateMessage('az', "A counted transfer's block 12 is not on the chain, not 0xbb")).toBe('Nəzərə alınmış köçürmənin 12 nömrəli bloku blokçeyndə yoxdur (qeydə alınmış heş: 0xbb)');
+    // The ETH and the token findings of a deposit address, each by its own template.
+    expect(translateMessage('ru', 'The deposit address holds 1 USDC after block 9 but its unswept USDC deposits add up to 3 USDC: 2 USDC recorded is not there')).toBe(
+      'На депозитном адресе после блока 9 — 1 USDC, но его несобранные депозиты в USDC дают в сумме 3 USDC: 2 USDC из записанного там нет',
+    );
+    expect(translateMessage('en', 'Tag 42 is held by 2 orders')).toBe('Tag 42 is held by 2 orders');
   });
 
   it("translates a field's message as its name and its problem", () => {

@@ -6,11 +6,13 @@ import ts from 'typescript';
  * The English texts the api can answer people with, read from the code (for the catalogue's
  * completeness test, messages.test.ts): what core/src and api/src pass to the error helpers
  * (badRequest, conflict, notFound, forbidden, unauthorized, unavailable, new UserError), the
- * rate limits' messages, the error handler's own, and the zod contract's field messages.
- * Each is a pattern: '{}' stands for a value the code fills in. A value alone ('{}': a
- * message handed over from elsewhere) is left out; its source is scanned where it is written.
+ * rate limits' messages, the error handler's own, and the zod contract's field messages;
+ * and the reconciler's findings, which the admin's report shows (kind 'finding': see
+ * findingsOf). Each is a pattern: '{}' stands for a value the code fills in. A value alone
+ * ('{}': a message handed over from elsewhere) is left out; its source is scanned where it
+ * is written.
  */
-export type SourceMessage = { pattern: string; kind: 'message' | 'field'; where: string };
+export type SourceMessage = { pattern: string; kind: 'message' | 'field' | 'finding'; where: string };
 
 const HELPERS = new Set(['badRequest', 'conflict', 'notFound', 'forbidden', 'unauthorized', 'unavailable']);
 const ZOD_CHECKS = new Set(['min', 'max', 'length', 'regex', 'int', 'email', 'url', 'gte', 'lte', 'gt', 'lt', 'positive', 'nonnegative', 'refine']);
@@ -69,8 +71,10 @@ function patternsOf(expr: ts.Expression, constants: Constants): string[] {
   if (ts.isTemplateExpression(expr)) {
     let variants = [expr.head.text];
     for (const span of expr.templateSpans) {
-      // A value written in: its literal choices when it has some ('' or ' (yours hold {})'), else '{}'.
-      const inner = patternsOf(span.expression, constants).map((p) => (p === '' ? '' : p.includes('{}') && !ts.isConditionalExpression(span.expression) ? '{}' : p));
+      // A value written in: its literal choices when it has some ('' or ' (yours hold {})') or
+      // a constant's text (`${held} but ...`: the sentence begun in `held`), else '{}'.
+      const known = ts.isConditionalExpression(span.expression) || ts.isIdentifier(span.expression);
+      const inner = patternsOf(span.expression, constants).map((p) => (p === '' ? '' : p.includes('{}') && !known ? '{}' : p));
       variants = variants.flatMap((v) => inner.map((i) => v + i + span.literal.text)).slice(0, MAX_VARIANTS);
     }
     return variants.map((v) => v.replace(/(\{\})+/g, '{}'));
@@ -89,16 +93,46 @@ function objectHas(node: ts.ObjectLiteralExpression, name: string): boolean {
   return node.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === name);
 }
 
+type Found = (expr: ts.Expression | undefined, kind: SourceMessage['kind'], node: ts.Node) => void;
+
+const isAssignment = (node: ts.Node): node is ts.BinaryExpression => ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+const textual = (expr: ts.Expression) => ts.isStringLiteralLike(expr) || ts.isTemplateExpression(expr);
+
+/**
+ * The reconciler's findings (core/src/reconcile), as its report words them: what it passes
+ * to `add(check, message, ids)`, the `message`/`text` of a finding a check returns
+ * (`{ check, message }`), and the words of the `checked` line (`checked.chain = 'not
+ * checked: ...'`; a count or the audit head is a value). And the audit log's breaks
+ * (events/audit.ts, `{ seq, message }`), which the reconciler reports as they are.
+ */
+function findingsOf(node: ts.Node, reconciler: boolean, found: Found): void {
+  if (ts.isObjectLiteralExpression(node)) {
+    const finding = reconciler && objectHas(node, 'check');
+    const auditBreak = objectHas(node, 'seq');
+    for (const p of node.properties) {
+      if (!ts.isPropertyAssignment(p) || !ts.isIdentifier(p.name)) continue;
+      if ((finding && ['message', 'text'].includes(p.name.text)) || (auditBreak && p.name.text === 'message')) found(p.initializer, 'finding', p);
+    }
+  }
+  if (!reconciler) return;
+  if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'add' && node.arguments.length === 3) found(node.arguments[1], 'finding', node);
+  if (isAssignment(node) && textual(node.right) && (ts.isPropertyAccessExpression(node.left) || ts.isElementAccessExpression(node.left))) {
+    if (ts.isIdentifier(node.left.expression) && node.left.expression.text === 'checked') found(node.right, 'finding', node);
+  }
+}
+
 /** The messages of one file. */
 function messagesOf(file: ts.SourceFile, global: Map<string, ts.Expression>, root: string): SourceMessage[] {
   const constants = { global, local: constantsOf(file), depth: 0 };
   const found: SourceMessage[] = [];
   const where = (node: ts.Node) => `${path.relative(root, file.fileName)}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}`;
-  const add = (expr: ts.Expression | undefined, kind: SourceMessage['kind'], node: ts.Node) => {
+  const add: Found = (expr, kind, node) => {
     if (!expr) return;
     for (const pattern of patternsOf(expr, constants)) {
       // parseId's own `${what} not found`: each caller's noun is read where it calls it.
-      if (pattern.replace(/\{\}/g, '').trim() && pattern !== '{} not found') found.push({ pattern, kind, where: where(node) });
+      // A finding's text without a word is a value ('{}:{}', the audit head).
+      const words = kind === 'finding' ? /[a-z]/i.test(pattern.replace(/\{\}/g, '')) : pattern.replace(/\{\}/g, '').trim();
+      if (words && pattern !== '{} not found') found.push({ pattern, kind, where: where(node) });
     }
   };
   const contract = /[/\\]contract[/\\]/.test(file.fileName);
@@ -106,6 +140,7 @@ function messagesOf(file: ts.SourceFile, global: Map<string, ts.Expression>, roo
   const errorsFile = file.fileName.endsWith(path.join('infra', 'errors.ts'));
   // The deposit sweeper's reasons are its status on the admin's sweeper page, never thrown.
   const sweeper = /[/\\]deposit-sweeper[/\\]/.test(file.fileName);
+  const reconciler = /[/\\]reconcile[/\\]/.test(file.fileName);
   const visit = (node: ts.Node) => {
     if (ts.isNewExpression(node) && callName(node) === 'UserError') add(node.arguments?.[1], 'message', node);
     if (ts.isCallExpression(node)) {
@@ -135,6 +170,7 @@ function messagesOf(file: ts.SourceFile, global: Map<string, ts.Expression>, roo
     // The helpers' own defaults (unauthorized(message = 'Not authorized, please sign in')).
     if (errorsFile && ts.isParameter(node) && node.initializer) add(node.initializer, 'message', node);
     if (handler && ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'message' && node.initializer) add(node.initializer, 'message', node);
+    findingsOf(node, reconciler, add);
     ts.forEachChild(node, visit);
   };
   visit(file);

@@ -1,6 +1,9 @@
 import type { Locale } from '@shop/core/contract';
 import { az } from './az.ts';
 import { EXACT, FIELD_EXACT, FIELD_TEMPLATES, TEMPLATES, type MessageCatalogue, type Translation } from './en.ts';
+import { reconcileAz } from './reconcile-az.ts';
+import { RECONCILE_EXACT, RECONCILE_TEMPLATES, type ReconcileCatalogue } from './reconcile-en.ts';
+import { reconcileRu } from './reconcile-ru.ts';
 import { ru } from './ru.ts';
 
 /**
@@ -8,8 +11,18 @@ import { ru } from './ru.ts';
  * (middleware/error-handler.ts) passes each English message through here with the
  * request's language. A message found by its exact text, else by a template (values kept,
  * a `{message}` in turn, a `{fragment}` as a field's problem); one not found stays English.
+ * The admin's reconciliation report passes its findings through here too (reconcile-en.ts).
  */
-const catalogues: Record<Exclude<Locale, 'en'>, MessageCatalogue> = { az, ru };
+type Catalogue = Omit<MessageCatalogue, 'exact' | 'templates'> & { exact: Record<string, string>; templates: Record<string, Translation> };
+
+/** A language's messages with the reconciler's findings merged in: one lookup, one rule, for both. */
+const merged = (messages: MessageCatalogue, findings: ReconcileCatalogue): Catalogue => ({
+  ...messages,
+  exact: { ...messages.exact, ...findings.exact },
+  templates: { ...messages.templates, ...findings.templates },
+});
+
+const catalogues: Record<Exclude<Locale, 'en'>, Catalogue> = { az: merged(az, reconcileAz), ru: merged(ru, reconcileRu) };
 
 type Compiled<K extends string> = { key: K; pattern: RegExp };
 
@@ -21,9 +34,10 @@ function compile<K extends string>(template: K): Compiled<K> {
   return { key: template, pattern: new RegExp(`^${source}$`, 's') };
 }
 
-const templates = TEMPLATES.map(compile);
+// The api's own first: a finding's template is tried only on what none of them matched.
+const templates = [...TEMPLATES, ...RECONCILE_TEMPLATES].map(compile);
 const fieldTemplates = FIELD_TEMPLATES.map(compile);
-const exact = new Set<string>(EXACT);
+const exact = new Set<string>([...EXACT, ...RECONCILE_EXACT]);
 const fieldExact = new Set<string>(FIELD_EXACT);
 
 function fill(translation: Translation, values: Record<string, string>): string {
@@ -35,7 +49,8 @@ function byTemplate<K extends string>(list: Compiled<K>[], table: Record<K, Tran
     const match = pattern.exec(english);
     if (!match?.groups) continue;
     const values = Object.fromEntries(Object.entries(match.groups).map(([name, value]) => [name, inner(name, value)]));
-    return fill(table[key], values);
+    const translation = table[key] as Translation | undefined;
+    return translation === undefined ? null : fill(translation, values);
   }
   return null;
 }
@@ -52,7 +67,7 @@ export function lookupFieldProblem(locale: Locale, english: string): string | nu
 export function lookupMessage(locale: Locale, english: string, depth = 0): string | null {
   if (locale === 'en') return english;
   const catalogue = catalogues[locale];
-  if (exact.has(english)) return catalogue.exact[english as keyof MessageCatalogue['exact']];
+  if (exact.has(english)) return catalogue.exact[english] ?? null;
   if (depth > 2) return null;
   return byTemplate(templates, catalogue.templates, english, (name, value) =>
     name === 'message' ? translateMessage(locale, value, depth + 1) : name === 'fragment' ? translateFieldProblem(locale, value) : value,

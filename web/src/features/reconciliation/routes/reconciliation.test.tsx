@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLocale } from '@/i18n/i18n';
 import { signIn } from '@/testing/fixtures';
 import { mockApi, reply } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
@@ -15,6 +16,10 @@ const broken = {
 };
 
 describe('ReconciliationPage', () => {
+  afterEach(async () => {
+    await startLocale('en');
+  });
+
   it('shows that the books reconcile, then each discrepancy with its ids once the audit it asked for reports', async () => {
     signIn({ _id: 'a1', isAdmin: true });
     // The worker runs the audit: the page's first poll after asking still finds the latest
@@ -42,5 +47,20 @@ describe('ReconciliationPage', () => {
     expect(screen.getByText('Stock held')).toBeInTheDocument();
     expect(screen.getByText('orderId: o-1')).toBeInTheDocument();
     expect(sent('POST /api/admin/reconciliation/run')).toHaveLength(1);
+  });
+
+  it("reads the checked line in Russian: each name from the catalogue, one it lacks as the api sends it, and the api's words and findings as they come", async () => {
+    await startLocale('ru', ['admin']);
+    signIn({ _id: 'a1', isAdmin: true });
+    const checked = { users: 3, 'transfers on chain': 2, chain: 'не проверено: проверки блокчейна отключены', 'audit head': '12:ab', 'something new': 1 };
+    const finding = 'Заказ держит 1 шт. пакета, но движения запаса списали на него 0';
+    mockApi({ 'GET /api/admin/reconciliation': { report: { ...broken, checked, discrepancies: [{ ...broken.discrepancies[0], message: finding }] } } });
+    renderApp('/admin/reconciliation');
+    expect(await screen.findByText(/^1 расхождение$/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/^Полная проверка .* за 42 мс: пользователи: 3, переводы в блокчейне: 2, блокчейн: не проверено: проверки блокчейна отключены, последняя запись аудита: 12:ab, something new: 1\.$/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Удержанный запас')).toBeInTheDocument();
+    expect(screen.getByText(finding)).toBeInTheDocument();
   });
 });

@@ -55,6 +55,38 @@ const checkName = (check: string) => {
   return key ? t(key) : check.charAt(0).toUpperCase() + check.slice(1).replace(/-/g, ' ');
 };
 
+/** What the reconciler counts in its report's `checked` (core/src/reconcile), by its name in the catalogue. */
+const CHECKED_NAMES: Record<string, MessageKey> = {
+  users: 'reconciliation.checked.users',
+  orders: 'reconciliation.checked.orders',
+  cashouts: 'reconciliation.checked.cashouts',
+  refunds: 'reconciliation.checked.refunds',
+  packages: 'reconciliation.checked.packages',
+  chain: 'reconciliation.checked.chain',
+  'transfers on chain': 'reconciliation.checked.transfersOnChain',
+  'payouts on chain': 'reconciliation.checked.payoutsOnChain',
+  sweeps: 'reconciliation.checked.sweeps',
+  'deposit addresses': 'reconciliation.checked.depositAddresses',
+  'token balances at deposit addresses': 'reconciliation.checked.tokenBalancesAtDepositAddresses',
+  'quiet deposit addresses': 'reconciliation.checked.quietDepositAddresses',
+  'audit entries': 'reconciliation.checked.auditEntries',
+  'audit head': 'reconciliation.checked.auditHead',
+  'discrepancies found': 'reconciliation.checked.discrepanciesFound',
+};
+
+/**
+ * 'users 3, orders 5' in the active language ('пользователи: 3, заказы: 5'); a name not
+ * listed is shown as the api sends it. A value in words (chain: 'not checked: ...') comes
+ * from the api in the admin's language, as the findings' messages do.
+ */
+const checkedLine = (checked: Record<string, number | string>) =>
+  Object.entries(checked)
+    .map(([what, n]) => {
+      const key = Object.hasOwn(CHECKED_NAMES, what) ? CHECKED_NAMES[what] : undefined;
+      return t('reconciliation.checkedItem', { what: key ? t(key) : what, n: String(n) });
+    })
+    .join(', ');
+
 /**
  * /admin/reconciliation: whether the books reconcile (balances and the ledger, orders
  * and their transfers on chain, rewards, cashouts, stock, tags), every discrepancy with
@@ -99,9 +131,7 @@ export function ReconciliationPage() {
                 since: utc(report.since),
                 started: utc(report.startedAt),
                 ms: String(report.durationMs),
-                checked: Object.entries(report.checked)
-                  .map(([what, n]) => `${what} ${n}`)
-                  .join(', '),
+                checked: checkedLine(report.checked),
               })}
             </AlertDescription>
           </Alert>
