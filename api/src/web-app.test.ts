@@ -132,6 +132,16 @@ describe('pages drawn on the server', () => {
     expect(shell(failed.text)).toBe(true);
   });
 
+  it('sends a sign-in form posted before the app ran back to its page, its fields unread', async () => {
+    const posted = await (await kit.as(null)).post('/login?next=%2Fcart').type('form').send({ email: 'someone@example.com', password: 'secret12345' });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toBe('/login?next=%2Fcart');
+    // Only to this shop's own pages.
+    expect((await (await kit.as(null)).post('//evil.example/login')).headers.location).toBe('/');
+    // The api's own routes are not the app's: a POST there is answered by them.
+    expect((await (await kit.as(null)).post('/api/nothing-here').send({})).status).toBe(404);
+  });
+
   it("draws each page in the visitor's language and display currency: the cookie first, then Accept-Language, else English; each kept apart", async () => {
     await makeProduct('Language Package');
     const guest = await kit.as(null);

@@ -37,6 +37,7 @@ export type WebAppDeps = { catalogue: CatalogueCache; reads: CatalogueReads; sho
  *   revalidated on every visit so a new release is seen at once, and naming the chunks
  *   of the screen at that path (`<link rel="modulepreload">`, from the build's
  *   route-preloads.json) so the browser fetches them together with the app;
+ * - a form of such a page sent before the app ran sent back to the page (303);
  * - the public screens pages.ts marks `drawnOnServer` (home, a package, cart, sign in,
  *   register) drawn here by the build's server bundle (web/src/entry-server.tsx) with
  *   the catalogue's reads in the page, and kept in the catalogue cache beside the reads
@@ -46,7 +47,13 @@ export function webApp(webDist: string, deps: WebAppDeps): Router {
   const router = express.Router();
   const files = webFiles(webDist);
   router.use(files);
-  router.get(/^\/(?!api\/|uploads\/|admin\/queues).*/, appPage(webDist, files, deps));
+  const appPath = /^\/(?!api\/|uploads\/|admin\/queues).*/;
+  router.get(appPath, appPage(webDist, files, deps));
+  // A drawn page's form sent before the app ran (sign in, register: `method="post"`, so a
+  // password never goes into an address): its fields are not read, and the visitor gets
+  // the page again, with the app running, rather than an error.
+  // Never to another site: '//host' or '/\\host' would be read as one.
+  router.post(appPath, (req, res) => res.redirect(303, /^\/(?![/\\])/.test(req.originalUrl) ? req.originalUrl : '/'));
   return router;
 }
 

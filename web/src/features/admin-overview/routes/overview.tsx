@@ -102,7 +102,7 @@ export function OverviewPage() {
         <div className="flex flex-col gap-6" aria-busy={isPlaceholderData}>
           {/* Seven figures: four a row on a wide screen (seven in one row left a dollar amount no room). */}
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-            <Stat title={t('overview.stat.revenue')} value={formatUsd(data.totals.revenue)} hint={t('overview.stat.revenueRange', { from: data.from, to: data.to })} />
+            <Stat title={t('overview.stat.revenue')} value={formatUsd(data.totals.revenue)} hint={t('overview.stat.revenueRange', { from: formatDay(data.from), to: formatDay(data.to) })} />
             <Stat title={t('overview.stat.paidOrders')} value={String(data.totals.paidOrders)} />
             <Stat title={t('overview.stat.newUsers')} value={String(data.totals.newUsers)} />
             <Stat title={t('overview.stat.referralRewards')} value={formatUsd(data.totals.referralRewards)} hint={t('overview.stat.referralRewardsHint')} />
@@ -160,7 +160,7 @@ export function OverviewPage() {
               <CardTitle>
                 <h2>{t('overview.export.heading')}</h2>
               </CardTitle>
-              <CardDescription>{t('overview.export.description', { from: data.from, to: data.to })}</CardDescription>
+              <CardDescription>{t('overview.export.description', { from: formatDay(data.from), to: formatDay(data.to) })}</CardDescription>
             </CardHeader>
             <CardContent>
               <ul className="grid gap-3 sm:grid-cols-2">
