@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, startShop, type Shop } from './shop.ts';
+import { ADMIN, appRunning, startShop, type Shop } from './shop.ts';
 
 let shop: Shop;
 beforeAll(async () => {
@@ -123,6 +123,30 @@ describe('the storefront arrives drawn', () => {
     await page.waitForURL((url) => url.pathname === '/');
     // Signed in, a drawn page (drawn for a guest) becomes the signed-in visitor's once it runs.
     await page.goto('/');
+    await page.getByRole('button', { name: /Ada Admin/ }).first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with what was typed (or filled by a password manager) into the drawn page before the app ran', async () => {
+    const page = await shop.newPage();
+    const errors = errorsOf(page);
+    // The app's code held back until the fields are filled: a slow phone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/main-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The frame's own goto: the journey's page.goto waits for the app (shop.ts), held here.
+    await page.mainFrame().goto(`${shop.baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+    await page.getByLabel('Email Address').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    const started = page.waitForResponse((response) => /\/assets\/main-[\w-]+\.js$/.test(response.url()));
+    release();
+    await started;
+    await appRunning(page);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: /Ada Admin/ }).first().waitFor();
     expect(errors).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Search } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useTextBeforeApp } from '@/lib/text-before-app';
 import { t } from '@/i18n/i18n';
 
 /**
@@ -31,13 +32,14 @@ export function useListParam(name: string): [string | undefined, (value: string 
 export function SearchBox({ label, placeholder, param = 'q' }: { label: string; placeholder?: string; param?: string }) {
   const [value, setValue] = useListParam(param);
   const [draft, setDraft] = useState(value ?? '');
+  const ref = useTextBeforeApp(setDraft, draft);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setValue(draft.trim() || undefined);
   };
   return (
     <form role="search" aria-label={label} onSubmit={onSubmit} className="flex w-full max-w-md items-center gap-2">
-      <Input type="search" aria-label={label} placeholder={placeholder} value={draft} maxLength={100} onChange={(e) => setDraft(e.target.value)} />
+      <Input ref={ref} type="search" aria-label={label} placeholder={placeholder} value={draft} maxLength={100} onChange={(e) => setDraft(e.target.value)} />
       <Button type="submit" variant="outline" aria-label={t('filters.search')}
 >
         <Search aria-hidden="true" className="size-4" />
