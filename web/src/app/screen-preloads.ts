@@ -15,7 +15,8 @@ const preloaded = new Set<string>();
 export function fetchScreenChunksWhenIdle(): void {
   if (!import.meta.env.PROD || screens) return;
   const fetchList = () =>
-    fetch(`/${ROUTE_PRELOADS_FILE}`)
+    // Revalidated (the api sends it cached for an hour): a new release's list, not the last one's.
+    fetch(`/${ROUTE_PRELOADS_FILE}`, { cache: 'no-cache' })
       .then((response) => (response.ok ? (response.json() as Promise<ScreenPreloads[]>) : []))
       .then((list) => void (screens = new Map(list.map((screen) => [screen.path, screen.files]))))
       // Without the list a screen still loads, its imports after its module.

@@ -12,7 +12,7 @@ export type LucideIconData = {
  * default attributes, the classes `lucide lucide-<name>`, `aria-hidden` unless the icon is
  * named to screen readers), without its icon builder, which the app never configures
  * (no size, stroke or context props). `import { Star } from 'lucide-react'` in the app
- * becomes one of these at build time (web/lucide-icons.ts), for 1.2 kB less of the home
+ * becomes one of these at build time (web/lucide-icons.ts), for 1.0 kB less of the home
  * page's JavaScript (docs/decisions.md).
  */
 export function lucideIcon({ name, node, aliases = [] }: LucideIconData) {
