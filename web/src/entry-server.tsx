@@ -13,15 +13,30 @@ import { createQueryClient } from './lib/query-client';
 import { productQueryKey, productsQueryKey, shopConfigQueryKey } from './lib/query-keys';
 
 /**
+ * The page being drawn: the next waits for it. The language and currency are the app's
+ * own (one at a time, as in a browser), and a page awaits its words and its screen before
+ * it renders: drawn at once, a page in Russian took the language of one in Azerbaijani
+ * asked for in between. renderToString itself is synchronous, so this costs no throughput.
+ */
+let drawing: Promise<unknown> = Promise.resolve();
+
+/**
  * Draws a public page on the server (the web build's server bundle, called by
  * api/src/web-app.ts): the same routes, providers and screens as the browser's app, with
  * the reads the api made put into the query cache first. The cache goes into the page
  * too (`state`), so the browser hydrates from exactly what was drawn, in the visitor's
  * language and display currency (`locale`, `currency`: api/src/middleware/locale.ts).
  */
-export const render: RenderPage = async ({ url, locale, currency, data }) => {
-  // One render at a time draws (renderToString is synchronous): the language and currency
-  // set here are the ones this page is drawn in.
+export const render: RenderPage = (request) => {
+  const drawn = drawing.then(() => draw(request));
+  drawing = drawn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return drawn;
+};
+
+const draw: RenderPage = async ({ url, locale, currency, data }) => {
   await startLocale(locale);
   startCurrency(currency);
   const queryClient = createQueryClient();

@@ -120,4 +120,13 @@ describe('a public page drawn on the server', () => {
     expect(page?.html).not.toContain('Email Address');
     expect(page?.html).not.toContain('Test network');
   });
+
+  it('draws pages asked for at once each in its own language (the api draws for several visitors at a time)', async () => {
+    const { render } = await import('@/entry-server');
+    const network = { chainId: 11155111, name: 'Sepolia', testNetwork: true, developmentChain: false, explorerUrl: null };
+    const data = { shopConfig: { network, displayCurrencies: [] }, products: { items: [gold], next: null } };
+    const asked = (['az', 'ru', 'en', 'ru', 'az', 'en'] as const).map((locale) => ({ locale, page: render({ url: '/', locale, currency: 'USD', data }) }));
+    const headings = { az: 'Mövcud Paketlər :', ru: 'Доступные пакеты :', en: 'Available Packages :' };
+    for (const { locale, page } of asked) expect((await page)?.html, locale).toContain(headings[locale]);
+  });
 });
