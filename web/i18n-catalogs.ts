@@ -28,9 +28,31 @@ export function i18nCatalogs(): Plugin {
         } catch (error) {
           throw new Error(`${file}: message '${key}' is not ICU MessageFormat: ${(error as Error).message}`);
         }
+        const unwritten = unsupported(compiled[key]);
+        if (unwritten) throw new Error(`${file}: message '${key}' uses ${unwritten}, which the app's t (src/i18n/i18n.ts) does not write: format the value before passing it`);
       }
       // Still JSON: Vite's own JSON plugin makes it a module.
       return JSON.stringify(compiled);
     },
   };
+}
+
+/**
+ * What a compiled message asks of `t` that it does not do: a `{n, number}`, `{d, date}` or
+ * `{t, time}` argument (values come formatted: lib/format.ts) or a plural's `offset:`.
+ * Null when `t` writes it as Lingui's runtime would.
+ */
+function unsupported(message: unknown): string | null {
+  if (!Array.isArray(message)) return null;
+  for (const token of message as unknown[]) {
+    if (!Array.isArray(token) || token.length < 2) continue;
+    const [, type, cases] = token as [string, string, Record<string, unknown> | undefined];
+    if (type !== 'plural' && type !== 'select' && type !== 'selectordinal') return `a '${type}' argument`;
+    if (cases?.offset !== undefined && cases.offset !== 0) return "a plural's offset";
+    for (const inner of Object.values(cases ?? {})) {
+      const found = unsupported(inner);
+      if (found) return found;
+    }
+  }
+  return null;
 }

@@ -55,7 +55,8 @@ export function lucideIconImports(): Plugin {
             .join(' ');
         });
         if (!drawn) return null;
-        return { code: `import { lucideIcon as __lucideIcon } from ${JSON.stringify(DRAW_ICON)};\n${rewritten}`, map: null };
+        // On the first line, before it: the file's lines (and its stack traces) stay where they are.
+        return { code: `import { lucideIcon as __lucideIcon } from ${JSON.stringify(DRAW_ICON)}; ${rewritten}`, map: null };
       },
     },
   };

@@ -36,8 +36,10 @@ if (container.firstElementChild) {
   // A page drawn on the server: its screen's module first, then React takes the markup
   // over, in a transition: hydration yields to the browser between pieces of work (the
   // page is already drawn), so a tap or a frame never waits for all of it.
-  void ready(window.location.pathname).then(() => startTransition(() => void hydrateRoot(container, app)));
-  fetchScreenChunksWhenIdle();
+  void ready(window.location.pathname).then(() => {
+    startTransition(() => void hydrateRoot(container, app));
+    fetchScreenChunksWhenIdle();
+  });
 } else {
   // A screen the app draws (a signed-in one, the pay page): its module first too (the api's
   // page preloads it with the app), so the first frame is the screen itself, not the
@@ -45,7 +47,9 @@ if (container.firstElementChild) {
   // the app starts anyway and the router shows why. Rendered in a transition, as a
   // hydration is: React yields to the browser between pieces of the screen's first render
   // instead of running it as one long task (the phone's first tap waited for it).
-  const render = () => startTransition(() => createRoot(container).render(app));
+  const render = () => {
+    startTransition(() => createRoot(container).render(app));
+    fetchScreenChunksWhenIdle();
+  };
   void ready(window.location.pathname).then(render, render);
-  fetchScreenChunksWhenIdle();
 }

@@ -98,9 +98,14 @@ export function formatAmountIn(locale: Locale, amount: number | string): string 
 
 /** A signed change in USD: '+$600.00' and '-$5.00' in English, '+600,00 USD' in the others. */
 export function formatSignedUsdIn(locale: Locale, amount: string): string {
+  if (locale !== 'en') return formatSignedIn(locale, amount, 'USD');
+  return amount.startsWith('-') ? `-$${amount.slice(1)}` : `+$${amount}`;
+}
+
+/** A signed change with its unit after it: '+2.50 USD', '-40.00 USD' ('+2,50 USD' in az and ru). */
+export function formatSignedIn(locale: Locale, amount: string, unit: string): string {
   const negative = amount.startsWith('-');
-  const size = negative ? amount.slice(1) : amount;
-  return `${negative ? '-' : '+'}${locale === 'en' ? `$${size}` : `${formatAmountIn(locale, size)} USD`}`;
+  return `${negative ? '-' : '+'}${formatAmountIn(locale, negative ? amount.slice(1) : amount)} ${unit}`;
 }
 
 /** A count or decimal as the language writes it (grouping, decimal mark). */

@@ -3,25 +3,13 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 
 import { nextStepUpHandler, onStepUp, onUnauthorized } from '@/lib/api-client';
 import { createQueryClient } from '@/lib/query-client';
+import { useToastAsked } from '@/lib/toast';
 import { loadCatalog } from '@/i18n/i18n';
 import { clearUserInfo, useUserInfo } from '@/stores/auth-store';
 
-// The toasts (sonner, 9 kB) load once the page runs: no toast is shown before the
-// visitor acts, and sonner replays to the Toaster any toast asked for before it is there.
+// The toasts (sonner, 9 kB) load when the page first asks for one (lib/toast.ts): sonner
+// replays to the Toaster any toast asked for before it is there.
 const Toaster = lazy(() => import('@/components/ui/sonner').then((m) => ({ default: m.Toaster })));
-
-/**
- * True once the page has been drawn and runs (a turn after the first commit): the same
- * first render on the server and in the browser's hydration, the toasts' code after.
- */
-function useRunning(): boolean {
-  const [running, setRunning] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setRunning(true), 0);
-    return () => clearTimeout(timer);
-  }, []);
-  return running;
-}
 
 // Money actions need a signed-in user: the step-up dialog (and Radix's dialog) load only then.
 // Its words (the `auth` catalogue) load with it: it opens over any page.
@@ -73,12 +61,13 @@ export function AppProviders({ children, queryClient: given }: { children: React
   const [queryClient] = useState(() => given ?? createQueryClient());
   const user = useUserInfo();
   const stepUpWanted = useStepUpDialogWanted(user !== null);
-  const running = useRunning();
+  // False on the server and in the hydration (useSyncExternalStore's server value): the same first render.
+  const toastAsked = useToastAsked();
   return (
     <QueryClientProvider client={queryClient}>
       {/* First in the page: sonner sends the focus back where it came from when it leaves the
           toasts, so after the footer they would hold a keyboard user in a loop. */}
-      {running ? (
+      {toastAsked ? (
         <Suspense fallback={null}>
           <Toaster />
         </Suspense>

@@ -5,8 +5,8 @@ import { ROUTE_PRELOADS_FILE, type ScreenPreloads } from '@shop/core/contract';
  * imports in the app's code (vite.config.ts `modulePreload: false`: the lists were 2 kB of
  * the home page's JavaScript), so without this a screen's module would load first and
  * its imports only once it had run: a round trip more. Its list is the build's
- * route-preloads.json, the one the api names a first page's chunks from, fetched once
- * the app has drawn its first page and the browser is idle.
+ * route-preloads.json, the one the api names a first page's chunks from (2 kB gzipped,
+ * data), fetched once the app has started drawing its first page and the browser is idle.
  */
 let screens: Map<string, readonly string[]> | undefined;
 const preloaded = new Set<string>();
@@ -25,10 +25,19 @@ export function fetchScreenChunksWhenIdle(): void {
   else setTimeout(() => void fetchList(), 1);
 }
 
-/** Asks for the chunks of the screen at `path` (pages.ts syntax, '' the home page) that the page has not loaded yet. */
+/** A chunk of the build, as route-preloads.json names it (the api and boot.ts check the same). */
+const CHUNK = /^\/assets\/[\w.-]+\.js$/;
+
+/**
+ * Asks for the chunks of the screen at `path` (pages.ts syntax, '' the home page) that the
+ * page has not loaded yet. Called as a screen starts loading, in its render: never throws.
+ * (Its links are made as boot.ts makes them; boot.ts is index.html's chunk, which the
+ * app's code must not import.)
+ */
 export function preloadScreen(path: string): void {
-  for (const file of screens?.get(`/${path}`) ?? []) {
-    if (preloaded.has(file) || document.querySelector(`link[rel="modulepreload"][href="${file}"]`)) continue;
+  const files = screens?.get(`/${path}`);
+  for (const file of Array.isArray(files) ? files : []) {
+    if (typeof file !== 'string' || !CHUNK.test(file) || preloaded.has(file) || document.querySelector(`link[rel="modulepreload"][href="${file}"]`)) continue;
     preloaded.add(file);
     const link = document.createElement('link');
     link.rel = 'modulepreload';

@@ -1,7 +1,7 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { useTextBeforeApp } from '@/lib/text-before-app';
+import { useValueBeforeApp } from '@/lib/value-before-app';
 import { cn } from '@/lib/utils';
 
 export type FormFieldProps = Omit<ComponentProps<typeof Input>, 'id' | 'onChange'> & {
@@ -15,7 +15,7 @@ export type FormFieldProps = Omit<ComponentProps<typeof Input>, 'id' | 'onChange
 export function FormField({ label, hint, onValueChange, className, ...inputProps }: FormFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
-  const ref = useTextBeforeApp(onValueChange, inputProps.value);
+  const ref = useValueBeforeApp(onValueChange, inputProps.value);
   return (
     <div className={cn('grid gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Search } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { useTextBeforeApp } from '@/lib/text-before-app';
+import { useValueBeforeApp } from '@/lib/value-before-app';
 import { t } from '@/i18n/i18n';
 
 /**
@@ -32,7 +32,7 @@ export function useListParam(name: string): [string | undefined, (value: string 
 export function SearchBox({ label, placeholder, param = 'q' }: { label: string; placeholder?: string; param?: string }) {
   const [value, setValue] = useListParam(param);
   const [draft, setDraft] = useState(value ?? '');
-  const ref = useTextBeforeApp(setDraft, draft);
+  const ref = useValueBeforeApp(setDraft, draft);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setValue(draft.trim() || undefined);

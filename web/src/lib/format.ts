@@ -1,4 +1,4 @@
-import { formatAmountIn, formatDayIn, formatMonthDayIn, formatNumberIn, formatSignedUsdIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
+import { formatAmountIn, formatDayIn, formatMonthDayIn, formatNumberIn, formatSignedIn, formatSignedUsdIn, formatTimeIn, formatUsdIn, roundMoney } from '@shop/core/contract';
 import { activeLocale } from '@/i18n/i18n';
 
 /** A USD amount rounded to cents, as a plain 2-decimal string ("12.50"): for a form's field. */
@@ -26,8 +26,7 @@ export function formatAmount(amount: number | string): string {
 
 /** A signed amount with its unit: '+2.50 USD', '-40.00 USD' ('+2,50 USD' in az and ru). */
 export function signedAmount(amount: string, currency: string): string {
-  const negative = amount.startsWith('-');
-  return `${negative ? '-' : '+'}${formatAmount(negative ? amount.slice(1) : amount)} ${currency}`;
+  return formatSignedIn(activeLocale(), amount, currency);
 }
 
 /** A signed change in USD: '+$600.00' in English, '+600,00 USD' in az and ru. */

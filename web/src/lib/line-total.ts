@@ -1,5 +1,6 @@
 import { centsToString, toCents } from '@shop/core/contract';
-import { formatMoney } from '@/lib/format';
+import { activeLocale } from '@/i18n/i18n';
+import { formatMoney, formatUsd } from '@/lib/format';
 
 /** qty x price in exact cents, as a 2-decimal string. */
 export function lineTotal(price: number | string, qty: number): string {
@@ -10,7 +11,11 @@ export function lineTotal(price: number | string, qty: number): string {
   }
 }
 
-/** SPEC.md /placeorder: 'qty x $price = $line total', e.g. '2 x $10.50 = $21.00'. */
+/**
+ * SPEC.md /placeorder: 'qty x $price = $line total', e.g. '2 x $10.50 = $21.00'; in az and
+ * ru as they write amounts: '2 x 10,50 USD = 21,00 USD'.
+ */
 export function formatOrderLine(qty: number, price: number | string): string {
-  return `${qty} x $${formatMoney(price)} = $${lineTotal(price, qty)}`;
+  if (activeLocale() === 'en') return `${qty} x $${formatMoney(price)} = $${lineTotal(price, qty)}`;
+  return `${qty} x ${formatUsd(price)} = ${formatUsd(lineTotal(price, qty))}`;
 }

@@ -1,19 +1,40 @@
+import { useSyncExternalStore } from 'react';
 import type { toast as sonnerToast } from 'sonner';
 
 type Sonner = typeof sonnerToast;
 type Kind = 'success' | 'error' | 'info' | 'dismiss';
 
+/** Whether a toast has been asked for on this page: the Toaster is put in the page then (app/providers.tsx). */
+let asked = false;
+const listeners = new Set<() => void>();
+
 const later =
   <K extends Kind>(kind: K) =>
   (...args: Parameters<Sonner[K]>): void => {
+    if (!asked && kind !== 'dismiss') {
+      asked = true;
+      for (const listener of listeners) listener();
+    }
     // In the order asked: each call waits for the same import, then runs in turn.
     void import('sonner').then(({ toast }) => (toast[kind] as (...a: Parameters<Sonner[K]>) => unknown)(...args));
   };
 
+/** True once a toast has been asked for: until then the page has no Toaster, and no sonner. */
+export function useToastAsked(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => asked,
+    () => false,
+  );
+}
+
 /**
- * sonner's `toast`, whose code (9 kB gzipped) loads when a screen first shows a toast,
- * not with the screen: a screen that can show one (the pay page) no longer waits for it
- * before its first paint. sonner keeps a toast asked for before its Toaster is in the page
- * (app/providers.tsx loads that once the page runs) and shows it then.
+ * sonner's `toast`, whose code (9 kB gzipped) loads when a page first shows a toast, not
+ * with the page: no page waits for it, and one that never shows a toast (most visits to
+ * the storefront) never loads it. sonner keeps a toast asked for before its Toaster is in
+ * the page and shows it once the Toaster is there.
  */
 export const toast = { success: later('success'), error: later('error'), info: later('info'), dismiss: later('dismiss') };

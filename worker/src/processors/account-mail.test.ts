@@ -51,9 +51,13 @@ describe('account letters', () => {
     expect(reward.text).toContain('$2.50 (10% of it) was added to your active balance');
     expect(reward.text).toContain(`${SITE}/profile`);
 
-    // Each was noted once and is marked sent: running their jobs again sends nothing more.
-    const notices = await kit.db.securityNotice.findMany({ where: { userId: { in: [referrer.id, nina.id] } }, orderBy: { createdAt: 'asc' } });
-    expect(notices.map((n) => [n.kind, n.sentAt !== null])).toEqual([['WELCOME', true], ['REFERRAL_REWARD', true]]);
+    // Each was noted once and is marked sent (the worker marks it once the SMTP server has
+    // taken it, a moment after the letter arrives): running their jobs again sends nothing more.
+    const notices = await waitFor('both letters marked sent', async () => {
+      const rows = await kit.db.securityNotice.findMany({ where: { userId: { in: [referrer.id, nina.id] } }, orderBy: { createdAt: 'asc' } });
+      return rows.length === 2 && rows.every((n) => n.sentAt !== null) ? rows : undefined;
+    });
+    expect(notices.map((n) => n.kind)).toEqual(['WELCOME', 'REFERRAL_REWARD']);
     const queue = kit.workerRuntime.queues.email;
     for (const n of notices) {
       await (await queue.getJob(jobIds.securityNotice(n.id)))?.remove();

@@ -5,6 +5,7 @@ import { useDisplayCurrency } from '@/components/price';
 import { activeLocale, t } from '@/i18n/i18n';
 import { chooseCurrency, chooseLocale, chosenCurrency } from '@/i18n/preferences';
 import { formatDay, formatNumber } from '@/lib/format';
+import { useValueBeforeApp } from '@/lib/value-before-app';
 
 const selectClass = 'rounded-md border border-input bg-background px-2 py-1 text-foreground';
 
@@ -12,12 +13,16 @@ const selectClass = 'rounded-md border border-input bg-background px-2 py-1 text
 function Preferences() {
   const currencies = useQuery(getShopConfigQueryOptions()).data?.displayCurrencies ?? [];
   const shown = useDisplayCurrency();
+  const pickLocale = (locale: string) => isLocale(locale) && void chooseLocale(locale);
+  // A language or currency picked on the drawn page before the app ran is taken once it runs.
+  const localeField = useValueBeforeApp<HTMLSelectElement>(pickLocale, activeLocale());
+  const currencyField = useValueBeforeApp<HTMLSelectElement>(chooseCurrency, chosenCurrency());
   return (
     <div className="flex flex-col items-center gap-2 sm:items-start">
       <div className="flex flex-wrap items-center gap-4">
         <label className="flex items-center gap-2">
           {t('footer.language')}
-          <select className={selectClass} value={activeLocale()} onChange={(event) => isLocale(event.target.value) && void chooseLocale(event.target.value)}>
+          <select ref={localeField} className={selectClass} value={activeLocale()} onChange={(event) => pickLocale(event.target.value)}>
             {LOCALES.map((locale) => (
               <option key={locale} value={locale} lang={locale}>
                 {LOCALE_NAMES[locale]}
@@ -28,7 +33,7 @@ function Preferences() {
         {currencies.length ? (
           <label className="flex items-center gap-2">
             {t('footer.currency')}
-            <select className={selectClass} value={chosenCurrency()} onChange={(event) => chooseCurrency(event.target.value)}>
+            <select ref={currencyField} className={selectClass} value={chosenCurrency()} onChange={(event) => chooseCurrency(event.target.value)}>
               {['USD', ...currencies.map((currency) => currency.code)].map((code) => (
                 <option key={code} value={code}>
                   {code}

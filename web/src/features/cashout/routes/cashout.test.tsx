@@ -52,7 +52,8 @@ describe('CashoutPage', () => {
     const { sent } = renderCashout(20);
     await screen.findByRole('button', { name: 'Cashout (0.006666)' });
     await submit();
-    expect((await screen.findAllByText('Not Enough Money')).length).toBeGreaterThanOrEqual(2);
+    // The alert, and the toast once the page's toasts have loaded (the first one asked for loads them).
+    await waitFor(() => expect(screen.getAllByText('Not Enough Money').length).toBeGreaterThanOrEqual(2));
     expect(screen.getByRole('alert')).toHaveTextContent('Not Enough Money');
     expect(sent('POST /api/users/cashout')).toHaveLength(0);
   });

@@ -6,6 +6,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { NativeSelect, QuantityOptions } from '@/components/ui/native-select';
 import { Price } from '@/components/price';
 import { t } from '@/i18n/i18n';
+import { useValueBeforeApp } from '@/lib/value-before-app';
 import { addToCart } from '@/stores/cart-store';
 import type { Product } from '../types';
 import { StockStatus } from './stock-status';
@@ -15,6 +16,8 @@ export function AddToCartCard({ product }: { product: Product }) {
   const navigate = useNavigate();
   const qtyId = useId();
   const [qty, setQty] = useState(1);
+  // A quantity picked on the drawn page before the app ran is the one added.
+  const qtyField = useValueBeforeApp<HTMLSelectElement>((picked) => setQty(Number(picked)), qty);
   const inStock = product.countInStock > 0;
 
   const add = () => {
@@ -40,7 +43,7 @@ export function AddToCartCard({ product }: { product: Product }) {
             <label htmlFor={qtyId} className="text-sm text-muted-foreground">
               {t('products.addToCart.count')}
             </label>
-            <NativeSelect id={qtyId} value={qty} onChange={(event) => setQty(Number(event.target.value))}>
+            <NativeSelect ref={qtyField} id={qtyId} value={qty} onChange={(event) => setQty(Number(event.target.value))}>
               <QuantityOptions max={product.countInStock} />
             </NativeSelect>
           </div>

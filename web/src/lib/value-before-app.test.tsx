@@ -1,8 +1,9 @@
 import { act, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormField } from '@/components/form-field';
+import { useValueBeforeApp } from './value-before-app';
 
 /** A form as a drawn page has it: its field's text in the app's state, shown beside it. */
 function SignIn() {
@@ -15,7 +16,35 @@ function SignIn() {
   );
 }
 
-describe('useTextBeforeApp', () => {
+/** A quantity picker as the product page has it. */
+function Quantity() {
+  const [qty, setQty] = useState(1);
+  const field = useValueBeforeApp<HTMLSelectElement>((picked) => setQty(Number(picked)), qty);
+  return (
+    <>
+      <select ref={field} value={qty} onChange={(event) => setQty(Number(event.target.value))}>
+        {[1, 2, 3].map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+      <output>{qty}</output>
+    </>
+  );
+}
+
+// hydrateRoot under act, as Testing Library's own renders are.
+const scope = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+const before = scope.IS_REACT_ACT_ENVIRONMENT;
+beforeAll(() => {
+  scope.IS_REACT_ACT_ENVIRONMENT = true;
+});
+afterAll(() => {
+  scope.IS_REACT_ACT_ENVIRONMENT = before;
+});
+
+describe('useValueBeforeApp', () => {
   it("takes text put into a drawn page's field before the app ran into the app's state", async () => {
     const page = document.createElement('div');
     page.innerHTML = renderToString(<SignIn />);
@@ -27,6 +56,18 @@ describe('useTextBeforeApp', () => {
     });
     expect(page.querySelector('output')).toHaveTextContent('buyer@example.com');
     expect(page.querySelector('input')).toHaveValue('buyer@example.com');
+    page.remove();
+  });
+
+  it('takes a quantity picked on the drawn page before the app ran', async () => {
+    const page = document.createElement('div');
+    page.innerHTML = renderToString(<Quantity />);
+    document.body.append(page);
+    page.querySelector('select')!.value = '3';
+    await act(async () => {
+      hydrateRoot(page, <Quantity />);
+    });
+    expect(page.querySelector('output')).toHaveTextContent('3');
     page.remove();
   });
 
