@@ -164,6 +164,7 @@ export const webBench: Bench = {
       notes: [
         `Built with \`vite build web\` (the app's own config) into a temporary directory${existsSync(path.join(REPO_ROOT, 'web/dist')) ? '; web/dist was not used or changed' : ''}; sizes are each file gzipped with zlib's default level, summed; CSS is not counted.`,
         "The home page row is a guest's visit; a signed-in visitor's header also loads the user and admin menus (Radix's dropdown), on demand.",
+        'Not counted, as nothing loads them at start: the toasts (sonner, when a page first shows one) and the screens\' chunk list (route-preloads.json, data, fetched once the app is idle).',
         `Home page's largest chunks (gzipped): ${largest.map((c) => `${path.basename(c.file)} ${kb(c.gzip)}`).join(', ')}.`,
         `Wallet markers searched: ${WALLET_MARKERS.map((m) => `\`${m}\``).join(', ')}. The pay page loads ${onDemand.length > 0 ? `${onDemand.map((c) => `${path.basename(c.file)} (${kb(c.gzip)})`).join(', ')} later, on demand (not counted)` : 'nothing more on demand'}.`,
       ],
