@@ -7,8 +7,7 @@ import type adminEn from './catalogs/admin/en.json';
 /**
  * The web app's words: one catalogue per area and locale (catalogs/<area>/<locale>.json,
  * ICU MessageFormat, compiled by the build with Lingui's compiler: i18n-catalogs.ts), each a
- * chunk of its own, so
- * a page loads only its own locale's messages and only its areas:
+ * chunk of its own, so a page loads only its own locale's messages and only its areas:
  * - `shop`: what any page may show (the layout, the storefront's screens, shared
  *   components, lib/), loaded with the app;
  * - `auth`: signing in, registering, a password reset, a second factor (the step-up

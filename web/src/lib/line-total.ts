@@ -1,6 +1,6 @@
 import { centsToString, toCents } from '@shop/core/contract';
-import { activeLocale } from '@/i18n/i18n';
-import { formatMoney, formatUsd } from '@/lib/format';
+import { t } from '@/i18n/i18n';
+import { formatAmount, formatMoney } from '@/lib/format';
 
 /** qty x price in exact cents, as a 2-decimal string. */
 export function lineTotal(price: number | string, qty: number): string {
@@ -13,9 +13,8 @@ export function lineTotal(price: number | string, qty: number): string {
 
 /**
  * SPEC.md /placeorder: 'qty x $price = $line total', e.g. '2 x $10.50 = $21.00'; in az and
- * ru as they write amounts: '2 x 10,50 USD = 21,00 USD'.
+ * ru as they write amounts: '2 x 10,50 USD = 21,00 USD' (the catalogue's `orders.line`).
  */
 export function formatOrderLine(qty: number, price: number | string): string {
-  if (activeLocale() === 'en') return `${qty} x $${formatMoney(price)} = $${lineTotal(price, qty)}`;
-  return `${qty} x ${formatUsd(price)} = ${formatUsd(lineTotal(price, qty))}`;
+  return t('orders.line', { qty, price: formatAmount(price), total: formatAmount(lineTotal(price, qty)) });
 }

@@ -11,7 +11,9 @@ const listeners = new Set<() => void>();
 const later =
   <K extends Kind>(kind: K) =>
   (...args: Parameters<Sonner[K]>): void => {
-    if (!asked && kind !== 'dismiss') {
+    if (!asked) {
+      // Nothing shown yet: nothing to dismiss (a sign-in that worked does not load sonner).
+      if (kind === 'dismiss') return;
       asked = true;
       for (const listener of listeners) listener();
     }

@@ -1,4 +1,4 @@
-import { act, useState } from 'react';
+import { act, useState, type ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,40 +44,38 @@ afterAll(() => {
   scope.IS_REACT_ACT_ENVIRONMENT = before;
 });
 
+/**
+ * A page drawn on the server from `element`, changed by `before` as a visitor would before
+ * the app's code has run, then hydrated: returns the page, in the document.
+ */
+async function drawnThenHydrated(element: ReactElement, before: (page: HTMLElement) => void = () => {}): Promise<HTMLElement> {
+  const page = document.createElement('div');
+  page.innerHTML = renderToString(element);
+  document.body.append(page);
+  before(page);
+  await act(async () => {
+    hydrateRoot(page, element);
+  });
+  return page;
+}
+
 describe('useValueBeforeApp', () => {
   it("takes text put into a drawn page's field before the app ran into the app's state", async () => {
-    const page = document.createElement('div');
-    page.innerHTML = renderToString(<SignIn />);
-    document.body.append(page);
     // A password manager fills the field before the app's code has run.
-    page.querySelector('input')!.value = 'buyer@example.com';
-    await act(async () => {
-      hydrateRoot(page, <SignIn />);
-    });
+    const page = await drawnThenHydrated(<SignIn />, (drawn) => (drawn.querySelector('input')!.value = 'buyer@example.com'));
     expect(page.querySelector('output')).toHaveTextContent('buyer@example.com');
     expect(page.querySelector('input')).toHaveValue('buyer@example.com');
     page.remove();
   });
 
   it('takes a quantity picked on the drawn page before the app ran', async () => {
-    const page = document.createElement('div');
-    page.innerHTML = renderToString(<Quantity />);
-    document.body.append(page);
-    page.querySelector('select')!.value = '3';
-    await act(async () => {
-      hydrateRoot(page, <Quantity />);
-    });
+    const page = await drawnThenHydrated(<Quantity />, (drawn) => (drawn.querySelector('select')!.value = '3'));
     expect(page.querySelector('output')).toHaveTextContent('3');
     page.remove();
   });
 
   it('leaves a field drawn empty and left empty as it is', async () => {
-    const page = document.createElement('div');
-    page.innerHTML = renderToString(<SignIn />);
-    document.body.append(page);
-    await act(async () => {
-      hydrateRoot(page, <SignIn />);
-    });
+    const page = await drawnThenHydrated(<SignIn />);
     expect(page.querySelector('output')?.textContent).toBe('');
     page.remove();
   });

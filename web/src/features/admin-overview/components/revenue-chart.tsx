@@ -1,7 +1,7 @@
 import { Bar, CartesianGrid, ComposedChart, Line, XAxis, YAxis } from 'recharts';
 import type { OverviewDayJson } from '@shop/core/contract';
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart';
-import { activeLocale, t } from '@/i18n/i18n';
+import { t } from '@/i18n/i18n';
 import { formatDay, formatMonthDay, formatNumber, formatUsd } from '@/lib/format';
 
 /** The two series' names (in the active language) and colours. */
@@ -30,7 +30,7 @@ export function RevenueChart({ days, summaryId }: { days: OverviewDayJson[]; sum
       <ComposedChart data={data} margin={{ top: 8, right: 0, bottom: 0, left: 0 }} title={t('overview.chart.title')} accessibilityLayer>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} tickMargin={8} minTickGap={16} />
-        <YAxis yAxisId="usd" tickLine={false} axisLine={false} width={activeLocale() === 'en' ? 44 : 64} tickFormatter={axisUsd} allowDecimals={false} />
+        <YAxis yAxisId="usd" tickLine={false} axisLine={false} width="auto" tickFormatter={axisUsd} allowDecimals={false} />
         <YAxis yAxisId="orders" orientation="right" tickLine={false} axisLine={false} width={28} allowDecimals={false} />
         <ChartTooltip
           cursor={{ fillOpacity: 0.5 }}
