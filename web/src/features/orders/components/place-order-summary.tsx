@@ -3,6 +3,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { t } from '@/i18n/i18n';
+import { formatAmount } from '@/lib/format';
 
 type PlaceOrderSummaryProps = {
   totalPrice: string;
@@ -24,7 +25,7 @@ export function PlaceOrderSummary({ totalPrice, error, isPending, onPlaceOrder }
       <CardContent className="flex flex-col gap-4">
         <dl className="flex items-center justify-between border-y py-3">
           <dt className="font-medium">{t('orders.place.total')}</dt>
-          <dd className="text-lg font-semibold tabular-nums">${totalPrice}</dd>
+          <dd className="text-lg font-semibold tabular-nums">{t('orders.place.totalAmount', { total: formatAmount(totalPrice) })}</dd>
         </dl>
         {error ? (
           <Alert variant="destructive">
