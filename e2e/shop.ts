@@ -153,6 +153,18 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
           .map((a) => a.finished.catch(() => undefined)),
       ),
     );
+    // A toast the Toaster drew late (it loads when the first toast is asked for) at rest:
+    // sonner's fade-in ended, its text at the colour a reader sees.
+    await page
+      .waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll<HTMLElement>('[data-sonner-toast]')).every(
+            (toast) => toast.dataset.removed === 'true' || toast.dataset.visible === 'false' || (toast.dataset.mounted === 'true' && getComputedStyle(toast).opacity === '1'),
+          ),
+        undefined,
+        { polling: 50, timeout: 10_000 },
+      )
+      .catch(() => undefined);
   }
 
   // Serious and critical accessibility violations, found by axe-core in the page.
