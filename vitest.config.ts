@@ -18,6 +18,8 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
+          // expect.poll waits for its state up to this, not vitest's quiet-machine second.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
       'web/vitest.config.ts',
@@ -34,6 +36,9 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 2,
           sequence: { groupOrder: 3 },
+          // expect.poll waits for what the page shows up to this, not vitest's quiet-machine
+          // second (a hydrated page's re-render on a busy CI machine took longer).
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],

@@ -109,11 +109,22 @@ describe('the storefront arrives drawn', () => {
     await page.goto('/cart');
     await page.getByRole('heading', { name: 'Sum : 2 packet' }).waitFor();
 
-    // A referral link kept on another page fills in the drawn register page once it runs.
-    await page.goto('/?ref=DRAWN1');
+    // A referral link kept on another page fills in the drawn register page once it runs,
+    // and names whose code it is.
+    const { referralCode, name } = await shop.db.user.findUniqueOrThrow({ where: { email: ADMIN.email }, select: { referralCode: true, name: true } });
+    await page.goto(`/?ref=${referralCode}`);
+    // On a slow phone (the CPU 8 times slower), where React's passes are far apart.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
     await page.goto('/register');
     await page.getByRole('heading', { name: 'Registration:' }).waitFor();
-    await expect.poll(() => page.getByLabel('Referral Code').inputValue()).toBe('DRAWN1');
+    // The app runs the page itself by then, not only the layout around it (React may
+    // hydrate the page's Suspense boundary in a later pass): its fields are React's.
+    const hydrated = await page.getByLabel('Referral Code').evaluate((field) => Object.keys(field).some((key) => key.startsWith('__reactProps')));
+    expect(hydrated).toBe(true);
+    await expect.poll(() => page.getByLabel('Referral Code').inputValue()).toBe(referralCode);
+    await page.getByText(`You were invited by ${name}`).waitFor();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
 
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Daxil Olun' }).waitFor();

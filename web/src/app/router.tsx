@@ -1,7 +1,7 @@
 import { Suspense, useMemo, type ComponentType, type ReactElement } from 'react';
 import { BrowserRouter, matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
-import { AppLayout, pageMetaOf, type PageMeta } from './layout/app-layout';
+import { AppLayout, PageRunning, pageMetaOf, type PageMeta } from './layout/app-layout';
 import { pages, type PageAccess, type PageEntry } from './pages';
 import { RequireAdmin, RequireAuth } from './route-guards';
 import { NotFoundPage } from './routes/not-found';
@@ -138,7 +138,10 @@ export function AppRoutes() {
     <RouteErrorBoundary resetKey={pathname}>
       <AppLayout meta={meta}>
         <RouteErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<PageSpinner />}>{page}</Suspense>
+          <Suspense fallback={<PageSpinner />}>
+            {page}
+            <PageRunning />
+          </Suspense>
         </RouteErrorBoundary>
       </AppLayout>
     </RouteErrorBoundary>

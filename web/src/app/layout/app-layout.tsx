@@ -59,18 +59,21 @@ function useKeepReferralLink(): void {
 /**
  * Marks <html> once the app runs the page (`data-app="running"`): after hydration for a
  * page drawn on the server, whose buttons do nothing until then. Journeys wait for it.
+ * Drawn inside the page's Suspense boundary (router.tsx), not by the layout: React may
+ * hydrate a boundary's content in a later pass than the layout around it (selective
+ * hydration), and then the layout's effects run while the page is still only markup.
  */
-function useMarkRunning(): void {
+export function PageRunning(): null {
   useEffect(() => {
     document.documentElement.dataset.app = 'running';
   }, []);
+  return null;
 }
 
 /** The header and footer around the page (`children`); `meta` is the page's title and description. */
 export function AppLayout({ meta, children }: { meta: PageMeta | undefined; children: ReactNode }) {
   usePageMeta(meta);
   useKeepReferralLink();
-  useMarkRunning();
   return (
     <div className="flex min-h-svh flex-col">
       <TestNetworkBanner />

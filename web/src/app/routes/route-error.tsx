@@ -2,13 +2,15 @@ import { Component, type ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { t } from '@/i18n/i18n';
 import { getErrorMessage } from '@/lib/api-client';
+import { PageRunning } from '../layout/app-layout';
 
 /** Shown in place of a page that failed to load or render; the header stays usable. */
 export function RouteError({ error }: { error: unknown }) {
   return (
     <Alert variant="destructive">
       <AlertDescription>{t('error.withMessage', { message: getErrorMessage(error) })}</AlertDescription>
-
+      {/* The app runs this page too: what it shows is the error. */}
+      <PageRunning />
     </Alert>
   );
 }
