@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['core/src/**/*.test.ts', 'api/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'scripts/**/*.test.ts', 'prisma/**/*.test.ts'],
+          include: ['core/src/**/*.test.ts', 'api/src/**/*.test.ts', 'worker/src/**/*.test.ts', 'scripts/**/*.test.ts', 'prisma/**/*.test.ts', 'web/*.test.ts'],
           globalSetup: ['scripts/testing/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 240_000,

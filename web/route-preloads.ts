@@ -39,6 +39,10 @@ export function routePreloads(srcDir: string): Plugin {
       // index.html's script (boot.ts) imports the app (main.tsx) on demand: every screen needs it.
       const app = byModule.get(path.join(srcDir, 'main.tsx'));
       if (!app) this.error('the build has no chunk for main.tsx');
+      // A drawn page paints before the app's code is asked for (boot.ts): should a chunk
+      // index.html loads import the app's statically (a group or an import that pulls it in),
+      // every phone would fetch and run it all before the first paint.
+      if (inIndexHtml.has(app.fileName)) this.error(`index.html's script imports the app's chunk (${app.fileName}) statically: it must load only on demand (boot.ts)`);
 
       const preloads: ScreenPreloads[] = pages.map((page) => {
         const chunk = byModule.get(path.join(srcDir, page.module));
