@@ -21,16 +21,17 @@ const later =
     void import('sonner').then(({ toast }) => (toast[kind] as (...a: Parameters<Sonner[K]>) => unknown)(...args));
   };
 
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+const askedNow = () => asked;
+const notAsked = () => false;
+
 /** True once a toast has been asked for: until then the page has no Toaster, and no sonner. */
 export function useToastAsked(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => asked,
-    () => false,
-  );
+  // Module-level functions: a new `subscribe` at each render would make React subscribe again.
+  return useSyncExternalStore(subscribe, askedNow, notAsked);
 }
 
 /**
