@@ -5,6 +5,7 @@ import { openSession } from '../api/src/middleware/auth.ts';
 import { ensureServices } from '../scripts/lib/services.ts';
 import { cloneTwoYear, ensureTwoYearTemplate, type TwoYearClone } from '../scripts/two-year/template.ts';
 import { forkTs } from './lib/child.ts';
+import { startGetTimer, type GetTimer } from './lib/get-timer.ts';
 import { ANVIL_ACCOUNTS } from '../scripts/testing/chain.ts';
 import { createBenchEnv, RECEIVING_ADDRESS } from './lib/env.ts';
 import { jsonRpc } from './lib/rpc.ts';
@@ -39,29 +40,23 @@ const INDEXER_ROUNDS = 50;
 /** The audit's heap cap (V8's old space): the memory target itself. */
 const AUDIT_HEAP_MB = 256;
 
-type Shop = { name: string; stopWorker: () => Promise<void>; db: Db; url: string; vars: Record<string, string>; api: string; admin: string; buyer: string; referrer: string; accounts: { adminId: string; buyerId: string; referrerId: string } };
+type Shop = { name: string; timer: GetTimer; stopWorker: () => Promise<void>; db: Db; url: string; vars: Record<string, string>; api: string; admin: string; buyer: string; referrer: string; accounts: { adminId: string; buyerId: string; referrerId: string } };
 
 /**
- * Sequential GETs of one address in ROUNDS rounds of `samples`: the p99 is the median of
- * the rounds' p99s, so one stall of this shared machine (a GC pause, another process on
- * the CPU) moves one round's figure, not the row's; `worst` is the slowest round's p99.
+ * Sequential GETs of one address in ROUNDS rounds of `samples`, timed by the lean client
+ * (bench/lib/get-timer.ts): the p99 is the median of the rounds' p99s, so one stall of
+ * this shared machine (a GC pause, another process on the CPU) moves one round's figure,
+ * not the row's; `worst` is the slowest round's p99.
  */
-async function timeGet(url: string, cookie: string | undefined, samples: number): Promise<{ p50: number; p99: number; worst: number; bytes: number }> {
+async function timeGet(timer: GetTimer, url: string, cookie: string | undefined, samples: number): Promise<{ p50: number; p99: number; worst: number; bytes: number }> {
   const all: number[] = [];
   const p99s: number[] = [];
   let bytes = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const times: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const t0 = performance.now();
-      const res = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), 'accept-encoding': 'identity' } });
-      const body = await res.arrayBuffer();
-      times.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status}`);
-      bytes = Math.max(bytes, body.byteLength);
-    }
-    p99s.push(percentile(times, 99));
-    all.push(...times);
+    const timed = await timer.time(url, { ...(cookie ? { cookie } : {}), 'accept-encoding': 'identity' }, samples);
+    p99s.push(percentile(timed.times, 99));
+    all.push(...timed.times);
+    bytes = Math.max(bytes, timed.bytes);
   }
   return { p50: percentile(all, 50), p99: median(p99s), worst: Math.max(...p99s), bytes };
 }
@@ -110,7 +105,8 @@ async function openShop(scope: Scope, name: string, clone: TwoYearClone): Promis
   const api = (await child.next<{ type: string; url: string }>('listening', 120_000)).url;
   const accounts = { adminId: clone.meta.accounts.admin.id, buyerId: clone.meta.accounts.buyer.id, referrerId: clone.meta.accounts.referrer.id };
   const cookie = async (id: string) => (await openSession({ config: env.config, db }, id)).cookie;
-  return { name, stopWorker: worker.stop, db, url: clone.url, vars: env.vars, api, admin: await cookie(accounts.adminId), buyer: await cookie(accounts.buyerId), referrer: await cookie(accounts.referrerId), accounts };
+  const timer = await startGetTimer(scope, `get timer (${name})`);
+  return { name, timer, stopWorker: worker.stop, db, url: clone.url, vars: env.vars, api, admin: await cookie(accounts.adminId), buyer: await cookie(accounts.buyerId), referrer: await cookie(accounts.referrerId), accounts };
 }
 
 const LISTS: [string, string, 'admin' | 'buyer' | 'referrer' | null][] = [
@@ -127,12 +123,12 @@ async function measureLists(shop: Shop) {
   const out: { list: string; first: number; deep: number | null; bytes: number; p50: number; worst: number }[] = [];
   for (const [list, path, who] of LISTS) {
     const cookie = who ? shop[who] : undefined;
-    const first = await timeGet(`${shop.api}${path}`, cookie, SAMPLES);
+    const first = await timeGet(shop.timer, `${shop.api}${path}`, cookie, SAMPLES);
     const deepPath = await deepPage(shop.api, path, cookie, 1_000);
-    const deep = deepPath ? await timeGet(`${shop.api}${deepPath}`, cookie, SAMPLES) : null;
+    const deep = deepPath ? await timeGet(shop.timer, `${shop.api}${deepPath}`, cookie, SAMPLES) : null;
     out.push({ list, first: first.p99, deep: deep?.p99 ?? null, bytes: Math.max(first.bytes, deep?.bytes ?? 0), p50: Math.max(first.p50, deep?.p50 ?? 0), worst: Math.max(first.worst, deep?.worst ?? 0) });
   }
-  const search = await timeGet(`${shop.api}/api/orders?q=${encodeURIComponent('buyer@two-year.test')}`, shop.admin, SAMPLES);
+  const search = await timeGet(shop.timer, `${shop.api}/api/orders?q=${encodeURIComponent('buyer@two-year.test')}`, shop.admin, SAMPLES);
   out.push({ list: 'orders, by buyer e-mail', first: search.p99, deep: null, bytes: search.bytes, p50: search.p50, worst: search.worst });
   return out;
 }
@@ -298,8 +294,8 @@ export const twoYearBench: Bench = {
     );
 
     const buyerRows = async (shop: Shop) => ({
-      orders: await timeGet(`${shop.api}/api/orders/mine`, shop.buyer, SAMPLES),
-      profile: await timeGet(`${shop.api}/api/users/profile`, shop.referrer, SAMPLES),
+      orders: await timeGet(shop.timer, `${shop.api}/api/orders/mine`, shop.buyer, SAMPLES),
+      profile: await timeGet(shop.timer, `${shop.api}/api/users/profile`, shop.referrer, SAMPLES),
     });
     const bigBuyer = await buyerRows(big);
     const smallBuyer = await buyerRows(small);
@@ -322,19 +318,11 @@ export const twoYearBench: Bench = {
     // Prometheus scrapes every 15 s for the life of the process.
     // In ROUNDS rounds of 20: the figure is the median of the rounds' slowest scrape.
     const metricsTime = async (shop: Shop) => {
-      const scrape = async () => {
-        const s = performance.now();
-        const res = await fetch(`${shop.api}/metrics`, { headers: { authorization: 'Bearer two-year-metrics-token-0123456789' } });
-        await res.text();
-        return performance.now() - s;
-      };
-      await scrape();
+      const headers = { authorization: 'Bearer two-year-metrics-token-0123456789' };
+      const scrapes = async (n: number) => (await shop.timer.time(`${shop.api}/metrics`, headers, n)).times;
+      await scrapes(1);
       const slowest: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const times: number[] = [];
-        for (let i = 0; i < 20; i++) times.push(await scrape());
-        slowest.push(Math.max(...times));
-      }
+      for (let round = 0; round < ROUNDS; round++) slowest.push(Math.max(...(await scrapes(20))));
       return median(slowest);
     };
     const bigMetrics = await metricsTime(big);
