@@ -36,7 +36,8 @@ const BUYER_P99_MS = 30;
 const CATALOGUE_P99_MS = 25;
 const METRICS_MS = 100;
 const INDEXER_COMMIT_MS = 20;
-const INDEXER_ROUNDS = 50;
+/** Blocks per round of the indexer's row, in ROUNDS rounds (the p99 is the median of the rounds' p99s, as for the lists). */
+const INDEXER_BLOCKS = 50;
 /** The audit's heap cap (V8's old space): the memory target itself. */
 const AUDIT_HEAP_MB = 256;
 
@@ -177,7 +178,7 @@ async function timeJob<T>(run: () => Promise<T>): Promise<{ seconds: number; res
  * answers included, is shown beside it. The shop's worker is stopped first: its block
  * watcher would index each block before us.
  */
-async function indexerPerBlock(scope: Scope, shop: Shop): Promise<{ db: { p50: number; p99: number }; call: { p50: number; p99: number }; payments: number }> {
+async function indexerPerBlock(scope: Scope, shop: Shop): Promise<{ db: { p50: number; p99: number; worst: number }; call: { p50: number; p99: number }; payments: number; blocks: number }> {
   await shop.stopWorker();
   const runtime = createRuntime(loadConfig({ ...shop.vars, LOG_LEVEL: 'silent' }), 'script');
   scope.defer(`${shop.name} indexer runtime`, () => runtime.close());
@@ -190,17 +191,28 @@ async function indexerPerBlock(scope: Scope, shop: Shop): Promise<{ db: { p50: n
   await indexBlocks(deps, { maxBlocks: 100_000 });
   const calls: number[] = [];
   const dbTimes: number[] = [];
+  const dbP99s: number[] = [];
   let payments = 0;
-  for (let i = 0; i < INDEXER_ROUNDS; i++) {
-    await rpc.call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: RECEIVING_ADDRESS, value: `0x${(10n ** 15n + BigInt(i)).toString(16)}` }]);
-    dbMs = 0;
-    const t0 = performance.now();
-    const result = await indexBlocks(deps, { maxBlocks: 1 });
-    calls.push(performance.now() - t0);
-    dbTimes.push(dbMs);
-    payments += result.transfers.length;
+  for (let round = 0; round < ROUNDS; round++) {
+    const roundTimes: number[] = [];
+    for (let i = 0; i < INDEXER_BLOCKS; i++) {
+      await rpc.call('eth_sendTransaction', [{ from: ANVIL_ACCOUNTS[2], to: RECEIVING_ADDRESS, value: `0x${(10n ** 15n + BigInt(round * INDEXER_BLOCKS + i)).toString(16)}` }]);
+      dbMs = 0;
+      const t0 = performance.now();
+      const result = await indexBlocks(deps, { maxBlocks: 1 });
+      calls.push(performance.now() - t0);
+      roundTimes.push(dbMs);
+      payments += result.transfers.length;
+    }
+    dbP99s.push(percentile(roundTimes, 99));
+    dbTimes.push(...roundTimes);
   }
-  return { db: { p50: percentile(dbTimes, 50), p99: percentile(dbTimes, 99) }, call: { p50: percentile(calls, 50), p99: percentile(calls, 99) }, payments };
+  return {
+    db: { p50: percentile(dbTimes, 50), p99: median(dbP99s), worst: Math.max(...dbP99s) },
+    call: { p50: percentile(calls, 50), p99: percentile(calls, 99) },
+    payments,
+    blocks: ROUNDS * INDEXER_BLOCKS,
+  };
 }
 
 /** Jobs: daily credit for the next day, then the scheduled reconciler over what it changed. */
@@ -332,11 +344,11 @@ export const twoYearBench: Bench = {
     const smallIndexer = await indexerPerBlock(scope, small);
     const paymentRows = Number((await big.db.$queryRaw<{ n: bigint }[]>`SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'Payment'`)[0]?.n ?? 0);
     rows.push({
-      metric: `The indexer following the chain: database time to read and commit one block (a transfer to the shop), p99 of ${INDEXER_ROUNDS}`,
+      metric: `The indexer following the chain: database time to read and commit one block (a transfer to the shop), p99 (${ROUNDS} rounds of ${INDEXER_BLOCKS} blocks, the median round)`,
       target: `< ${INDEXER_COMMIT_MS} ms`,
-      figure: `${ms(bigIndexer.db.p99)} (p50 ${ms(bigIndexer.db.p50)}; the whole call with the node's answers p99 ${ms(bigIndexer.call.p99)}; about ${int(paymentRows)} payments)`,
+      figure: `${ms(bigIndexer.db.p99)} (p50 ${ms(bigIndexer.db.p50)}; the slowest round's p99 ${ms(bigIndexer.db.worst)}; the whole call with the node's answers p99 ${ms(bigIndexer.call.p99)}; about ${int(paymentRows)} payments)`,
       baseline: `${ms(smallIndexer.db.p99)} (p50 ${ms(smallIndexer.db.p50)}; whole call p99 ${ms(smallIndexer.call.p99)})`,
-      pass: bigIndexer.db.p99 < INDEXER_COMMIT_MS && bigIndexer.payments === INDEXER_ROUNDS,
+      pass: bigIndexer.db.p99 < INDEXER_COMMIT_MS && bigIndexer.payments === bigIndexer.blocks,
     });
 
     // Jobs, then again with the history doubled.
