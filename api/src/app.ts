@@ -46,7 +46,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   const metrics = createMetrics(deps);
-  app.use(requestLog(deps.logger), metrics.track, securityHeaders(config));
+  // The log's one listener per request also hands each sent response to the metrics.
+  app.use(requestLog(deps.logger, metrics.sent), securityHeaders(config));
   // The public catalogue needs no body, cookie or session: it answers before those run,
   // and before the compression middleware: it gzips its cached bodies itself, once.
   const catalogue = new CatalogueCache(config.catalogueCacheMs);

@@ -88,4 +88,49 @@ describe('request log', () => {
     await until(() => expect(verbose.lines).toHaveLength(1));
     expect(verbose.lines[0]).toMatchObject({ level: LEVEL.debug, msg: 'request completed', reqId: 'r'.repeat(100) });
   });
+
+  it('hands each response sent whole to `sent` once, with its time, and a response the client left before is only logged', async () => {
+    const lines: Line[] = [];
+    const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+    const sent: { url: string; status: number; ms: number }[] = [];
+    const app = express();
+    app.use(requestLog(logger, (req, res, ms) => void sent.push({ url: req.originalUrl, status: res.statusCode, ms })));
+    app.get('/api/orders/mine', (_req, res) => void res.json([]));
+    app.get('/api/missing', (_req, res) => void res.status(404).json({ message: 'Not found' }));
+    // Never answers: its client gives up.
+    let arrived!: () => void;
+    const slowArrived = new Promise<void>((resolve) => (arrived = resolve));
+    app.get('/api/slow', () => arrived());
+    await request(app).get('/api/orders/mine');
+    await request(app).get('/api/missing');
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as { port: number };
+    const aborted = new AbortController();
+    const gone = fetch(`http://127.0.0.1:${port}/api/slow`, { signal: aborted.signal }).catch(() => 'aborted');
+    await slowArrived;
+    aborted.abort();
+    expect(await gone).toBe('aborted');
+    await until(() => expect(lines.map((l) => l.msg)).toContain('request aborted'));
+    server.close();
+    expect(sent.map((s) => [s.url, s.status])).toEqual([
+      ['/api/orders/mine', 200],
+      ['/api/missing', 404],
+    ]);
+    for (const s of sent) expect(s.ms).toBeGreaterThan(0);
+    // Its time is the one the log line gives.
+    expect(lines.find((l) => l.req?.url === '/api/missing')?.responseTime).toBe(Math.round(sent[1]!.ms));
+  });
+
+  it('logs and drops a throw from `sent`, and still logs the request', async () => {
+    const lines: Line[] = [];
+    const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+    const app = express();
+    app.use(requestLog(logger, () => {
+      throw new Error('metrics broken');
+    }));
+    app.get('/api/orders/mine', (_req, res) => void res.json([]));
+    expect((await request(app).get('/api/orders/mine')).status).toBe(200);
+    await until(() => expect(lines.map((l) => l.msg)).toEqual(['could not record request metrics', 'request completed']));
+  });
 });

@@ -19,8 +19,15 @@ function isQuiet(url: string): boolean {
   return path === '/api/health' || QUIET_PREFIXES.some((p) => path.startsWith(p));
 }
 
+/**
+ * Told of every response that was sent whole, with its time in ms (the metrics' latency
+ * histogram): it rides on the log's one listener, so a request pays for one. It must not
+ * throw (a throw is logged and dropped).
+ */
+export type ResponseSent = (req: Request, res: Response, ms: number) => void;
+
 /** What the request log keeps on a request: set when it arrives, read by the getters and the listener. */
-type LogState = { logger: Logger; started: number; id?: string; log?: Logger };
+type LogState = { logger: Logger; started: number; sent: ResponseSent | undefined; id?: string; log?: Logger };
 const STATE = Symbol('request log');
 type Logged = Request & { [STATE]: LogState };
 
@@ -57,14 +64,22 @@ Object.defineProperties(express.request, ACCESSORS);
 function onClose(this: Response): void {
   const req = this.req as Logged;
   const state = req[STATE];
+  const ms = performance.now() - state.started;
+  const finished = this.writableFinished;
+  if (finished && state.sent) {
+    try {
+      state.sent(req, this, ms);
+    } catch (err) {
+      state.logger.warn({ err }, 'could not record request metrics');
+    }
+  }
   try {
-    const finished = this.writableFinished;
     const status = this.statusCode;
     const quiet = finished && status < 400 && req.method === 'GET' && isQuiet(req.originalUrl);
     const level = !finished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : quiet ? 'debug' : 'info';
     if (!state.logger.isLevelEnabled(level)) return;
     req.log[level](
-      { req: { method: req.method, url: redactTokens(req.originalUrl) }, res: { statusCode: status }, responseTime: Math.round(performance.now() - state.started) },
+      { req: { method: req.method, url: redactTokens(req.originalUrl) }, res: { statusCode: status }, responseTime: Math.round(ms) },
       finished ? 'request completed' : 'request aborted',
     );
   } catch (err) {
@@ -88,11 +103,11 @@ function onClose(this: Response): void {
  * (above), so a request answered by a mounted app that swaps the request's prototype
  * (the queue dashboard) still has them; and the end-of-request listener never throws (a
  * throw there would take the process down). Per request: one small state object and one
- * listener (a shared function).
+ * listener (a shared function), which also hands a sent response to `sent` (the metrics).
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, sent?: ResponseSent): RequestHandler {
   return (req, res, next) => {
-    (req as Logged)[STATE] = { logger, started: performance.now() };
+    (req as Logged)[STATE] = { logger, started: performance.now(), sent };
     // Emitted once per response, whether it finished or not.
     res.on('close', onClose);
     next();

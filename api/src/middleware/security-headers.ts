@@ -79,7 +79,12 @@ export function securityHeaderSet(config: AppConfig): HeaderSet {
  * headers replayed: the same headers, without a dozen nested middlewares per request.
  */
 export function securityHeaders(config: AppConfig): RequestHandler {
-  const { set, removed } = securityHeaderSet(config);
+  const recorded = securityHeaderSet(config);
+  // Names in lower case, as Node keys them: setHeader's toLowerCase then returns the name
+  // itself instead of a new string for every header of every response (HTTP names are
+  // case-insensitive; HTTP/2 sends them in lower case anyway).
+  const set = recorded.set.map(([name, value]) => [name.toLowerCase(), value] as const);
+  const removed = recorded.removed.map((name) => name.toLowerCase());
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);

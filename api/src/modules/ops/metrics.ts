@@ -1,8 +1,10 @@
-import { Router, type RequestHandler, type Response } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Router, type RequestHandler } from 'express';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { OPEN_CASHOUT_STATUSES, Prisma, indexerHalt, indexerLag, latestReconciliation, queueNames, relayGasSince, relaysOnTheirWay, sameSecret, withTimeout } from '@shop/core';
 import { readSweeperStatus } from '@shop/core/deposit-sweeper/sweeper-status';
 import type { AppDeps } from '../../deps.ts';
+import type { ResponseSent } from '../../middleware/request-log.ts';
+import { LatencyHistogram, type LatencySeries } from './latency-histogram.ts';
 import { recentRead } from './recent-read.ts';
 import { sweepGasSince, sweepsWaiting, unsweptDeposits } from '../admin-deposits/service.ts';
 
@@ -17,13 +19,8 @@ const OPEN_STATUSES = Prisma.raw(OPEN_CASHOUT_STATUSES.map((s) => `'${s}'`).join
 export function createMetrics(deps: AppDeps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'shop_api_' });
-  const httpDuration = new Histogram({
-    name: 'shop_http_request_duration_seconds',
-    help: 'HTTP request latency',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const httpDuration = new LatencyHistogram('shop_http_request_duration_seconds', 'HTTP request latency', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
+  registry.registerMetric(httpDuration as unknown as Metric);
   const scrapeErrors = new Counter({
     name: 'shop_metrics_scrape_errors_total',
     help: 'Failed reads while collecting metrics',
@@ -233,38 +230,23 @@ export function createMetrics(deps: AppDeps) {
     next();
   };
   // One series per method, route pattern and status: a bounded set, looked up by string.
-  const seriesByKey = new Map<string, { observe(value: number): void }>();
-  const STARTED = Symbol('metrics start');
-  type Timed = Response & { [STARTED]: number };
+  const seriesByKey = new Map<string, LatencySeries>();
   /**
-   * Observes a finished response (while the matched route is still on req). A failure
-   * here is logged, never thrown: it runs in an event listener, where a throw would take
-   * the process down. One function for every response, not a closure per request.
+   * Observes a response sent whole (the request log's listener hands it over, while the
+   * matched route is still on req): labelled by the route pattern, not the raw path,
+   * which keeps the label set small.
    */
-  function onFinish(this: Timed): void {
-    const req = this.req;
-    try {
-      // The matched route pattern, not the raw path, keeps the label set small.
-      const mount = typeof this.locals.mount === 'string' ? this.locals.mount : req.baseUrl;
-      const path: unknown = req.route?.path;
-      const route = path ? `${mount}${String(path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
-      const key = `${req.method} ${route} ${this.statusCode}`;
-      let series = seriesByKey.get(key);
-      if (!series) {
-        series = httpDuration.labels({ method: req.method, route, status: String(this.statusCode) });
-        seriesByKey.set(key, series);
-      }
-      series.observe((performance.now() - this[STARTED]) / 1000);
-    } catch (err) {
-      deps.logger.warn({ err }, 'could not record request metrics');
+  const sent: ResponseSent = (req, res, ms) => {
+    const mount = typeof res.locals.mount === 'string' ? res.locals.mount : req.baseUrl;
+    const path: unknown = req.route?.path;
+    const route = path ? `${mount}${String(path)}` : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+    const key = `${req.method} ${route} ${res.statusCode}`;
+    let series = seriesByKey.get(key);
+    if (!series) {
+      series = httpDuration.series({ method: req.method, route, status: String(res.statusCode) });
+      seriesByKey.set(key, series);
     }
-  }
-  /** Times each request and observes it when the response is finished. */
-  const track: RequestHandler = (_req, res, next) => {
-    (res as Timed)[STARTED] = performance.now();
-    // 'finish' is emitted at most once per response.
-    res.on('finish', onFinish);
-    next();
+    series.observe(ms / 1000);
   };
 
   const router = Router();
@@ -276,5 +258,5 @@ export function createMetrics(deps: AppDeps) {
     }
     res.type(registry.contentType).send(await registry.metrics());
   });
-  return { track, rememberMount, router };
+  return { sent, rememberMount, router };
 }

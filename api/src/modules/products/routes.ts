@@ -22,23 +22,24 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 function sendCached(res: Response, cached: CachedJson): void {
   const req = res.req;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('ETag', cached.etag);
-  if (cached.link) res.setHeader('Link', cached.link);
+  // Lower-case names, as securityHeaders sets its own (security-headers.ts says why).
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('etag', cached.etag);
+  if (cached.link) res.setHeader('link', cached.link);
   // The catalogue answers first after the request log, the metrics and the security
   // headers, none of which vary: this Vary is the only one.
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('vary', 'Accept-Encoding');
   let body = cached.body;
   // No Accept-Encoding (load generators, scripts): no negotiation to run.
   if (body.length >= COMPRESS_FROM_BYTES && req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
     body = cached.gzip ??= gzipSync(cached.body);
-    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('content-encoding', 'gzip');
   }
   if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined) {
     res.send(body);
     return;
   }
-  res.setHeader('Content-Length', body.length);
+  res.setHeader('content-length', body.length);
   res.end(body);
 }
 
