@@ -70,7 +70,11 @@ function onClose(this: Response): void {
     try {
       state.sent(req, this, ms);
     } catch (err) {
-      state.logger.warn({ err }, 'could not record request metrics');
+      try {
+        state.logger.warn({ err }, 'could not record request metrics');
+      } catch {
+        // The log is broken too (see below): the request's line is still tried.
+      }
     }
   }
   try {
