@@ -64,20 +64,20 @@ Object.defineProperties(express.request, ACCESSORS);
 function onClose(this: Response): void {
   const req = this.req as Logged;
   const state = req[STATE];
-  const ms = performance.now() - state.started;
-  const finished = this.writableFinished;
-  if (finished && state.sent) {
-    try {
-      state.sent(req, this, ms);
-    } catch (err) {
+  try {
+    const ms = performance.now() - state.started;
+    const finished = this.writableFinished;
+    if (finished && state.sent) {
       try {
-        state.logger.warn({ err }, 'could not record request metrics');
-      } catch {
-        // The log is broken too (see below): the request's line is still tried.
+        state.sent(req, this, ms);
+      } catch (err) {
+        try {
+          state.logger.warn({ err }, 'could not record request metrics');
+        } catch {
+          // The log is broken too (see below): the request's line is still tried.
+        }
       }
     }
-  }
-  try {
     const status = this.statusCode;
     const quiet = finished && status < 400 && req.method === 'GET' && isQuiet(req.originalUrl);
     const level = !finished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : quiet ? 'debug' : 'info';
