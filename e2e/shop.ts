@@ -97,6 +97,10 @@ export async function startShop(opts: { reconcileSkip?: string[]; env?: Record<s
   ): Promise<Page> {
     const context = await browser.newContext({
       baseURL: opts.localhost ? baseUrl.replace('127.0.0.1', 'localhost') : baseUrl,
+      // Toasts at rest as soon as they are drawn and gone when put away (sonner turns its
+      // transitions off for a reader who asks for less motion): axe then never reads one
+      // mid-fade, its text blended with its background (two journeys caught one so).
+      reducedMotion: 'reduce',
       viewport: opts.viewport ?? { width: 1280, height: 900 },
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
       ...(opts.locale ? { locale: opts.locale } : {}),
